@@ -1,0 +1,19 @@
+"""perfectplay: exact solutions of dice games and two-player games.
+
+The package is organised as a problem-independent solver core
+(:mod:`perfectplay.core`) and a gallery of solved games (:mod:`perfectplay.games`).
+Importing :mod:`perfectplay` itself is cheap: numpy and numba are loaded only by the
+modules that need them.
+"""
+
+__version__ = "0.1.0"
+
+from perfectplay.errors import InputError, ModelError, PerfectplayError, ResourceLimitError
+
+__all__ = [
+    "InputError",
+    "ModelError",
+    "PerfectplayError",
+    "ResourceLimitError",
+    "__version__",
+]

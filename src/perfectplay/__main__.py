@@ -1,0 +1,7 @@
+"""``python -m perfectplay`` is the ``perfectplay`` command."""
+
+import sys
+
+from perfectplay.cli import main
+
+sys.exit(main())

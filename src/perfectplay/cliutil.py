@@ -1,0 +1,89 @@
+"""Helpers shared by every command: reading input, mapping errors to exit codes.
+
+A command module does::
+
+    def main(argv):
+        parser = make_parser("alea", description, EXAMPLES)
+        ...
+        return run(lambda: _main(args), source_name)
+
+and raises :class:`~perfectplay.errors.InputError` (with a line number) on bad input;
+:func:`run` prints ``perfectplay: FILE:LINE: message`` on stderr and returns 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+from perfectplay.errors import InputError, PerfectplayError
+
+STDIN_NAME = "<stdin>"
+DEFAULT_MAX_INPUT_BYTES = 64 << 20
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse that exits with status 2 and a single line (argparse's own status is 2 too)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"perfectplay {self.prog.split()[-1]}: {message}\n")
+
+
+def make_parser(command: str, description: str, examples: str = "") -> ArgumentParser:
+    """An argument parser for ``perfectplay COMMAND`` with an examples epilog."""
+    return ArgumentParser(
+        prog=f"perfectplay {command}",
+        description=description,
+        epilog=examples,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+
+
+def source_name(path: str | None) -> str:
+    return STDIN_NAME if path in (None, "-") else str(path)
+
+
+def read_input(path: str | None, max_bytes: int = DEFAULT_MAX_INPUT_BYTES) -> str:
+    """Read the whole input from ``path`` (stdin for ``None`` or ``-``) as text.
+
+    Raises :class:`InputError` for a missing file, undecodable bytes or input larger than
+    ``max_bytes`` (read is bounded, so a huge stream cannot exhaust memory).
+    """
+    try:
+        if path in (None, "-"):
+            data = sys.stdin.buffer.read(max_bytes + 1)
+        else:
+            with open(path, "rb") as fh:
+                data = fh.read(max_bytes + 1)
+    except FileNotFoundError:
+        raise InputError("no such file") from None
+    except IsADirectoryError:
+        raise InputError("is a directory, not a file") from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror}") from None
+    if len(data) > max_bytes:
+        raise InputError(f"input larger than the limit of {max_bytes:,} bytes")
+    try:
+        return data.decode("ascii")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise InputError("non-ASCII byte in input", line=line) from None
+
+
+def run(body: Callable[[], int | None], name: str) -> int:
+    """Run ``body``; turn a :class:`PerfectplayError` into one stderr line and status 2."""
+    try:
+        return int(body() or 0)
+    except InputError as exc:
+        where = name if exc.line is None else f"{name}:{exc.line}"
+        print(f"perfectplay: {where}: {exc.message}", file=sys.stderr)
+        return 2
+    except PerfectplayError as exc:
+        print(f"perfectplay: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("perfectplay: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0

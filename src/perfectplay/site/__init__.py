@@ -1,0 +1,1 @@
+"""The source-first archive builder (``perfectplay site build``)."""
