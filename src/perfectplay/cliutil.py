@@ -27,7 +27,7 @@ class ArgumentParser(argparse.ArgumentParser):
     """argparse that exits with status 2 and a single line (argparse's own status is 2 too)."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"perfectplay {self.prog.split()[-1]}: {message}\n")
+        self.exit(2, f"perfectplay {self.prog.removeprefix('perfectplay ')}: {message}\n")
 
 
 def make_parser(command: str, description: str, examples: str = "") -> ArgumentParser:

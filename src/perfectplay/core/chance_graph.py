@@ -90,6 +90,25 @@ class ChanceGraph:
             )
         )
 
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """The CSR arrays in the dtypes the kernels are compiled for.
+
+        ``(goal, choice_ptr, choice_idx, outcome_ptr, outcome_idx, outcome_weight, cost)``
+        as ``bool, int64, int32, int64, int32, int64, int64``, contiguous; arrays that
+        already match are passed through without a copy. One dtype signature means one
+        compiled specialisation of each kernel, however a graph was built.
+        """
+        as_ = np.ascontiguousarray
+        return (
+            as_(self.goal, np.bool_),
+            as_(self.choice_ptr, np.int64),
+            as_(self.choice_idx, np.int32),
+            as_(self.outcome_ptr, np.int64),
+            as_(self.outcome_idx, np.int32),
+            as_(self.outcome_weight, np.int64),
+            as_(self.cost, np.int64),
+        )
+
     def choices(self, x: int) -> np.ndarray:
         """Chance node ids that decision node ``x`` may choose."""
         return self.choice_idx[self.choice_ptr[x] : self.choice_ptr[x + 1]]
@@ -111,12 +130,14 @@ class ChanceGraph:
         """
         if self.retry:
             return True
-        for c in range(self.n_chance):
-            xs, _ = self.outcomes(c)
-            for x in xs:
-                if not self.goal[x] and c not in self.choices(int(x)):
-                    return False
-        return True
+        # Vectorised: every (outcome, chance) pair must also be a (decision, choice) pair.
+        nc = np.int64(self.n_chance)
+        owner = np.repeat(np.arange(nc), np.diff(self.outcome_ptr))
+        live = ~self.goal[self.outcome_idx]
+        wanted = self.outcome_idx[live].astype(np.int64) * nc + owner[live]
+        chooser = np.repeat(np.arange(self.n_decision, dtype=np.int64), np.diff(self.choice_ptr))
+        offered = chooser * nc + self.choice_idx
+        return bool(np.isin(wanted, offered).all())
 
     def validate(self) -> None:
         """Check shapes, dtypes, index ranges and positivity; raise ``ValueError`` if broken."""

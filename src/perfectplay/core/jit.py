@@ -30,6 +30,34 @@ from collections.abc import Callable
 from typing import Any
 
 
+def _import_numba() -> Any:
+    """Import numba, answering its BLAS probe without loading SciPy.
+
+    The first time numba compiles or loads a kernel it imports ``numba.np.arraymath``,
+    which probes for a BLAS by importing ``scipy.linalg`` (about 0.2 s when SciPy happens
+    to be installed; it is not a dependency of perfectplay) only to choose how
+    ``np.correlate``/``np.convolve`` are compiled. Hiding ``scipy.linalg`` during that one
+    import gives the answer of a clean install at no cost; ``scipy.linalg`` is importable
+    again right after, and numba's linear algebra (``np.dot``, ``np.linalg``) finds it as
+    usual. ``PERFECTPLAY_NUMBA_BLAS_PROBE=1`` keeps numba's own probe.
+    """
+    import sys
+
+    import numba
+
+    if (
+        "numba.np.arraymath" not in sys.modules
+        and "scipy.linalg" not in sys.modules
+        and not os.environ.get("PERFECTPLAY_NUMBA_BLAS_PROBE")
+    ):
+        sys.modules["scipy.linalg"] = None  # type: ignore[assignment]
+        try:
+            import numba.np.arraymath  # noqa: F401
+        finally:
+            del sys.modules["scipy.linalg"]
+    return numba
+
+
 class Kernel:
     """A Python function with a lazily compiled numba twin (see the module docstring)."""
 
@@ -44,10 +72,14 @@ class Kernel:
     def dispatcher(self) -> Any:
         """The numba dispatcher (compiling or loading from cache on first use)."""
         if self._dispatcher is None:
-            import numba
-
+            numba = _import_numba()
             self._dispatcher = numba.njit(cache=True, **self.options)(self.py_func)
         return self._dispatcher
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the compiled twin is already in memory, so calling it costs no start-up."""
+        return self._dispatcher is not None
 
     def run(self, *args: Any, compiled: bool = True) -> Any:
         if compiled and not os.environ.get("PERFECTPLAY_NO_JIT"):

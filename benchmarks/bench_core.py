@@ -1,0 +1,261 @@
+"""The chance-graph core on Alea-sized graphs, without any game code in the way.
+
+The graphs are built here directly from the problem's plain state space (no symmetry
+merging, so the size is the worst case): ``6**d`` full rolls as decision nodes plus a start
+node, one chance node per partial roll with at least one die to reroll (``7**d - 6**d``),
+every full roll choosing any non-empty set of dice to reroll. For d = 6: 46,657 decision
+nodes, 70,993 chance nodes, 2.9 million choice and 2.9 million outcome edges.
+
+Cases: ``random`` (random dice over A-Z0-9 and 200,000 random words: few goals, the
+longest label-setting), ``small-alphabet`` (8 symbols: most rolls are goals), ``one-word``
+(a single spellable word).
+
+Figures, each in a fresh process so that JIT loading counts where it would for a user:
+``solve_retry`` warm (target well under 0.2 s), ``exact_solution`` time and peak memory
+(target at most 28 s and 1.8 GB, half of a general exact model checker), the distribution
+up to k = 100, 10^5 simulated runs, and the first-run compile time of every kernel with an
+empty numba cache.
+
+    python benchmarks/run.py core
+    python benchmarks/bench_core.py random exact   # one case, one figure, in this process
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+from common import ROOT, Row  # noqa: E402
+
+SYMBOLS = np.frombuffer(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", np.uint8)
+CASES = ("random", "small-alphabet", "one-word")
+
+
+def alea_graph(dice: np.ndarray, words: np.ndarray):
+    """Plain Alea chance graph: ``dice`` is ``uint8[d, 6]``, ``words`` is ``uint8[w, d]``."""
+    from perfectplay.core.chance_graph import ChanceGraph
+
+    d = dice.shape[0]
+    n_full = 6**d
+    digits = (np.arange(n_full)[:, None] // 6 ** np.arange(d)) % 6  # [roll, die]
+    letters = np.sort(dice[np.arange(d), digits], axis=1)
+    pack = 256 ** np.arange(d, dtype=np.int64)
+    roll_key = letters.astype(np.int64) @ pack
+    word_key = np.sort(words, axis=1).astype(np.int64) @ pack
+    goal = np.zeros(n_full + 1, bool)
+    goal[:n_full] = np.isin(roll_key, word_key)
+
+    masks = np.arange(1, 2**d)
+    bits = (masks[:, None] >> np.arange(d)) & 1  # [mask, die]
+    p7 = 7 ** np.arange(d)
+    fixed_code = digits @ p7
+    codes = fixed_code[:, None] + ((6 - digits)[:, None, :] * bits[None]) @ p7  # [roll, mask]
+    code_to_chance = np.full(7**d, -1, np.int64)
+    used = np.unique(codes)
+    code_to_chance[used] = np.arange(used.size)
+    chance = code_to_chance[codes].astype(np.int32)  # [roll, mask]
+
+    n_chance = used.size
+    choice_ptr = np.zeros(n_full + 2, np.int64)
+    choice_ptr[1 : n_full + 1] = np.cumsum(np.full(n_full, masks.size))
+    choice_ptr[n_full + 1] = choice_ptr[n_full] + 1
+    all_star = code_to_chance[6 * p7.sum()]
+    choice_idx = np.concatenate([chance.ravel(), [all_star]]).astype(np.int32)
+    # Outcomes are the choice edges read the other way round (every extension weighs 1).
+    flat = chance.ravel()
+    order = np.argsort(flat, kind="stable")
+    outcome_idx = (order // masks.size).astype(np.int32)
+    outcome_ptr = np.zeros(n_chance + 1, np.int64)
+    outcome_ptr[1:] = np.cumsum(np.bincount(flat, minlength=n_chance))
+    g = ChanceGraph(
+        goal=goal,
+        choice_ptr=choice_ptr,
+        choice_idx=choice_idx,
+        outcome_ptr=outcome_ptr,
+        outcome_idx=outcome_idx,
+        outcome_weight=np.ones(outcome_idx.size, np.int64),
+        cost=np.ones(n_chance, np.int64),
+        start=n_full,
+    )
+    return g
+
+
+def make_case(name: str, d: int = 6, w: int = 200_000, seed: int = 1):
+    rng = np.random.default_rng(seed)
+    if name == "random":
+        dice = np.stack([rng.choice(SYMBOLS, 6, replace=False) for _ in range(d)])
+        words = rng.choice(SYMBOLS, (w, d))
+    elif name == "small-alphabet":
+        dice = np.stack([rng.choice(SYMBOLS[:8], 6, replace=False) for _ in range(d)])
+        words = rng.choice(SYMBOLS[:8], (w, d))
+    elif name == "one-word":
+        dice = np.stack([rng.choice(SYMBOLS[:30], 6, replace=False) for _ in range(d)])
+        words = rng.choice(SYMBOLS[30:], (w, d))  # symbols no die has
+        words[0] = dice[np.arange(d), rng.integers(0, 6, d)]
+    else:
+        raise ValueError(name)
+    return alea_graph(dice, words)
+
+
+def first_calls() -> dict:
+    """Seconds of the first call of each public function on a tiny graph (JIT load or
+    compile), in call order; run in a fresh process."""
+    t_start = time.perf_counter()
+    from perfectplay.core.chance_graph import ChanceGraph
+    from perfectplay.core.distribution import cost_distribution
+    from perfectplay.core.exact import exact_solution
+    from perfectplay.core.retry import solve_retry
+    from perfectplay.core.simulate import simulate
+
+    g = ChanceGraph.from_lists([False, True, False], [[0], [], [0]], [[(1, 1), (2, 5)]])
+    out = {}
+    t0 = time.perf_counter()
+    sol = solve_retry(g)
+    out["solve_retry"] = time.perf_counter() - t0
+    for name, call in (
+        ("exact_solution", lambda: exact_solution(g, sol)),
+        ("cost_distribution", lambda: cost_distribution(g, sol, 5)),
+        ("simulate", lambda: simulate(g, sol, 5, 1)),
+    ):
+        t0 = time.perf_counter()
+        call()
+        out[name] = time.perf_counter() - t0
+    out["process"] = time.perf_counter() - t_start
+    return out
+
+
+def measure(case: str, what: str) -> dict:
+    """Run one figure in this process; return timings (seconds) and peak RSS (MiB)."""
+    import resource
+
+    if what == "first":
+        return first_calls()
+
+    from perfectplay.core.distribution import cost_distribution
+    from perfectplay.core.exact import exact_solution
+    from perfectplay.core.retry import solve_retry
+    from perfectplay.core.simulate import simulate
+
+    g = make_case(case)
+    out: dict = {"nodes": [g.n_decision, g.n_chance], "edges": g.n_edges}
+    base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    t0 = time.perf_counter()
+    sol = solve_retry(g)
+    out["solve_first"] = time.perf_counter() - t0
+    walls = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        sol = solve_retry(g)
+        walls.append(time.perf_counter() - t0)
+    out["solve_warm"] = sorted(walls)[len(walls) // 2]
+    out["value"] = sol.value
+    if what == "exact":
+        t0 = time.perf_counter()
+        ex = exact_solution(g, sol)
+        out["exact"] = time.perf_counter() - t0
+        v = ex.value
+        out["exact_digits"] = len(str(v.denominator)) if v is not None else 0
+    elif what == "distribution":
+        t0 = time.perf_counter()
+        cdf = cost_distribution(g, sol, 100)
+        out["distribution"] = time.perf_counter() - t0
+        out["p100"] = float(cdf[-1])
+    elif what == "simulate":
+        t0 = time.perf_counter()
+        costs = simulate(g, sol, 100_000, 1)
+        out["simulate"] = time.perf_counter() - t0
+        out["mean"] = float(costs.mean())
+    out["graph_mib"] = base
+    out["peak_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return out
+
+
+def _child(case: str, what: str, env: dict | None = None) -> dict:
+    res = subprocess.run(
+        [sys.executable, str(Path(__file__)), case, what],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+    )
+    if res.returncode != 0:
+        raise RuntimeError(res.stderr[-2000:])
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+def run(quick: bool) -> list[Row]:
+    rows: list[Row] = []
+    cache = Path(tempfile.mkdtemp(prefix="perfectplay-numba-"))
+    try:
+        env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
+        cold = _child("tiny", "first", env)
+        warm = _child("tiny", "first", env)
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    for name in ("solve_retry", "exact_solution", "cost_distribution", "simulate"):
+        rows.append(
+            Row(
+                "core",
+                f"first call of {name}: empty JIT cache / cached",
+                f"{cold[name]:.2f} s / {warm[name]:.3f} s",
+                target="all kernels < 10 s" if name == "solve_retry" else "",
+            )
+        )
+    rows.append(
+        Row(
+            "core",
+            "all four kernels, whole process: empty JIT cache / cached",
+            f"{cold['process']:.2f} s / {warm['process']:.2f} s",
+            target="< 10 s",
+        )
+    )
+    for case in CASES[:1] if quick else CASES:
+        r = _child(case, "exact")
+        size = f"{r['nodes'][0]:,}+{r['nodes'][1]:,} nodes, {r['edges']:,} edges"
+        rows.append(
+            Row(
+                "core",
+                f"solve_retry warm, {case} ({size})",
+                f"{r['solve_warm'] * 1000:.0f} ms",
+                target="well under 200 ms",
+            )
+        )
+        rows.append(
+            Row(
+                "core",
+                f"exact_solution, {case}",
+                f"{r['exact']:.1f} s, peak {r['peak_mib']:.0f} MiB "
+                f"({r['exact_digits']}-digit denominator)",
+                target="<= 28 s, <= 1.8 GB",
+            )
+        )
+        if not quick:
+            r = _child(case, "distribution")
+            rows.append(
+                Row(
+                    "core",
+                    f"cost_distribution k <= 100, {case}",
+                    f"{r['distribution'] * 1000:.0f} ms",
+                )
+            )
+            r = _child(case, "simulate")
+            rows.append(
+                Row("core", f"simulate 10^5 runs, {case}", f"{r['simulate'] * 1000:.0f} ms")
+            )
+    return rows
+
+
+if __name__ == "__main__":
+    print(json.dumps(measure(sys.argv[1], sys.argv[2])))

@@ -1,0 +1,50 @@
+"""Model your own game in a few lines of Python and solve it exactly.
+
+Write a :class:`ChanceModel` (one player, dice: the least expected number of rolls to a
+goal) or a :class:`GameModel` (two players: win, lose, tie or draw with remoteness), then
+call :func:`solve_model`. The explorer visits every reachable state breadth-first and
+the solvers of :mod:`perfectplay.core` do the rest; the solution answers queries by your
+own state objects and can be exported to a ``.npz`` table that :func:`load_solution`
+reads back without solving again. Guide: ``docs/models.md``.
+
+>>> from perfectplay.examples.tictactoe import TicTacToe
+>>> solve_model(TicTacToe()).start_value
+Result(value='tie', remoteness=9)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from perfectplay.models.base import (
+    LOSE,
+    TIE,
+    WIN,
+    ChanceModel,
+    GameModel,
+    UnknownStateError,
+    model_kind,
+)
+from perfectplay.models.solve import solve_model
+
+__all__ = [
+    "LOSE",
+    "TIE",
+    "WIN",
+    "ChanceModel",
+    "GameModel",
+    "SolvedTable",
+    "UnknownStateError",
+    "load_solution",
+    "model_kind",
+    "solve_model",
+]
+
+
+def __getattr__(name: str) -> Any:
+    # The table module needs numpy; small two-player models are solved without it.
+    if name in ("SolvedTable", "load_solution"):
+        from perfectplay.models import table
+
+        return getattr(table, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,160 @@
+"""The two kinds of model a user writes: :class:`ChanceModel` and :class:`GameModel`.
+
+Subclassing is optional: any object (an instance, a module of functions, a
+``types.SimpleNamespace``) with the same method names works, and :func:`model_kind` tells
+the two kinds apart by the methods they have (``roll`` for chance, ``play`` for games).
+Optional hooks are class attributes set to ``None`` here; a model defines them as methods
+when it needs them, and the explorer skips the call entirely when they are absent.
+
+This module imports nothing heavy: a user's model file can import it cheaply.
+
+>>> class Coin(ChanceModel):
+...     start = "none"
+...     def is_goal(self, s): return s == "heads"
+...     def choices(self, s): return ["toss"]
+...     def roll(self, pending): return [("heads", 1), ("tails", 1)]
+>>> model_kind(Coin())
+'chance'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from perfectplay.errors import ModelError, PerfectplayError
+
+State = Any
+Pending = Any
+Move = Any
+
+WIN, LOSE, TIE = "win", "lose", "tie"
+
+
+class UnknownStateError(PerfectplayError, KeyError):
+    """A queried state was not reached from the model's start."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else "unknown state"
+
+
+class ChanceModel:
+    """A one-player dice game: reach a goal at the least expected cost (number of rolls).
+
+    A *state* is the situation after a roll (for dice: the faces showing). Unless it is a
+    goal, the player picks one of its ``choices``: a *pending roll* such as "keep these
+    dice and roll the rest", described by any hashable object. ``roll(pending)`` lists
+    the states it can land on with integer or :class:`~fractions.Fraction` weights
+    (probabilities up to a common factor). Each roll costs ``cost(pending)``, one unless
+    the model defines ``cost``.
+
+    Define in a subclass:
+
+    * ``start`` (method or plain attribute): the state before anything is rolled;
+    * ``is_goal(state) -> bool``;
+    * ``choices(state) -> iterable of pending rolls``;
+    * ``roll(pending) -> iterable of (state, weight)``, or a mapping ``{state: weight}``
+      such as a :class:`collections.Counter`.
+
+    Optional: ``cost(pending) -> int`` (positive), ``canonical(state) -> hashable`` (one
+    key per symmetry class: states with equal keys must have equal values), and
+    ``canonical_choice(pending) -> hashable``. Equal pending keys are one roll, which is
+    also how the solver recognises "roll the same dice again" (the retry property that
+    enables the fast solver).
+
+    Example: roll one die until it shows a six (six rolls on average)::
+
+        >>> class Six(ChanceModel):
+        ...     start = 0
+        ...     def is_goal(self, face): return face == 6
+        ...     def choices(self, face): return ["roll"]
+        ...     def roll(self, pending): return [(f, 1) for f in range(1, 7)]
+        >>> from perfectplay.models import solve_model
+        >>> solve_model(Six()).start_value
+        6.0
+    """
+
+    start: ClassVar[Any] = None
+    cost: ClassVar[Callable[[Pending], int] | None] = None
+    canonical: ClassVar[Callable[[State], Hashable] | None] = None
+    canonical_choice: ClassVar[Callable[[Pending], Hashable] | None] = None
+
+    def is_goal(self, state: State) -> bool:
+        raise NotImplementedError
+
+    def choices(self, state: State) -> Iterable[Pending]:
+        raise NotImplementedError
+
+    def roll(self, pending: Pending) -> Iterable[tuple[State, int | Fraction]]:
+        raise NotImplementedError
+
+
+class GameModel:
+    """A two-player game of perfect information, solved from the view of the player to move.
+
+    Define in a subclass:
+
+    * ``start`` (method or plain attribute): the first position;
+    * ``moves(position) -> iterable of moves`` (any objects, shown to the user);
+    * ``play(position, move) -> position`` (the other player is then to move);
+    * ``outcome(position) -> "win" | "lose" | "tie" | None``: for a finished game, the
+      result for the player who would move now (after a winning move that player has
+      lost: ``"lose"``); ``None`` while the game goes on. Games that end only when the
+      player to move is stuck need no ``outcome``.
+
+    Optional: ``canonical(position) -> hashable`` (symmetric positions share a key) and the
+    attribute ``no_moves``: the result for a player to move who has no move in a position
+    that ``outcome`` did not end, ``"lose"`` by default (the normal play convention).
+
+    Positions that can repeat are fine: the solver reports a **draw** where neither player
+    can force an end.
+
+    Example: a pile of 5 counters, take 1 or 2, whoever cannot move loses::
+
+        >>> class Take(GameModel):
+        ...     start = 5
+        ...     def moves(self, n): return [k for k in (1, 2) if k <= n]
+        ...     def play(self, n, k): return n - k
+        >>> from perfectplay.models import solve_model
+        >>> solve_model(Take()).start_value
+        Result(value='win', remoteness=3)
+    """
+
+    start: ClassVar[Any] = None
+    outcome: ClassVar[Callable[[State], str | None] | None] = None
+    canonical: ClassVar[Callable[[State], Hashable] | None] = None
+    no_moves: ClassVar[str] = LOSE
+
+    def moves(self, position: State) -> Iterable[Move]:
+        raise NotImplementedError
+
+    def play(self, position: State, move: Move) -> State:
+        raise NotImplementedError
+
+
+def model_kind(model: Any) -> str:
+    """``"chance"`` or ``"game"``, from the base class or else from the methods present.
+
+    >>> import types
+    >>> model_kind(types.SimpleNamespace(start=0, moves=list, play=max, outcome=bool))
+    'game'
+    """
+    if isinstance(model, ChanceModel):
+        return "chance"
+    if isinstance(model, GameModel):
+        return "game"
+    has = {n for n in ("roll", "play") if callable(getattr(model, n, None))}
+    if "roll" in has and "play" not in has:
+        return "chance"
+    if "play" in has and "roll" not in has:
+        return "game"
+    name = type(model).__name__
+    if has:
+        raise ModelError(
+            f"{name} has both roll() and play(); subclass ChanceModel or GameModel to say which"
+        )
+    raise ModelError(
+        f"{name} is not a model: a chance model needs start, is_goal(), choices() and roll(); "
+        "a two-player model needs start, moves() and play() (and usually outcome())"
+    )

@@ -1,0 +1,277 @@
+"""Solving a :class:`~perfectplay.models.base.ChanceModel` and querying the result.
+
+The explorer turns the model into a chance graph; when the graph has the retry property
+(every outcome of a roll may choose that roll again) the label-setting solver runs
+(:func:`~perfectplay.core.retry.solve_retry`, near-linear), otherwise policy iteration
+(:func:`~perfectplay.core.ssp.solve_ssp`, small graphs). Queries take the user's own state
+objects; values are floats (about 1e-12 relative), and :meth:`ChanceModelSolution.exact`
+gives exact fractions verified optimal.
+
+>>> from perfectplay.models.base import ChanceModel
+>>> class TwoCoins(ChanceModel):  # toss two coins until both show heads; keep a head or not
+...     start = ()
+...     def is_goal(self, s): return s == ("H", "H")
+...     def choices(self, s): return [(), ("H",)] if "H" in s else [()]
+...     def roll(self, kept):
+...         fresh = [(c,) for c in "HT"] if kept else [(a, b) for a in "HT" for b in "HT"]
+...         return [(tuple(sorted(kept + f)), 1) for f in fresh]
+>>> sol = solve_chance_model(TwoCoins())
+>>> round(sol.start_value, 12), sol.solver, sol.exact_value()
+(2.666666666667, 'solve_retry', Fraction(8, 3))
+>>> [(o.choice, round(o.value, 9)) for o in sol.options(("H", "T"))]
+[(('H',), 2.0), ((), 2.666666667)]
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from perfectplay.core.chance_graph import ChanceGraph, ChanceSolution
+from perfectplay.core.explore import (
+    DEFAULT_MAX_EDGES,
+    DEFAULT_MAX_STATES,
+    ChanceExploration,
+    describe,
+    explore_chance,
+    model_name,
+)
+from perfectplay.errors import ModelError
+from perfectplay.models.base import UnknownStateError
+
+# Two options tie when their values agree to this relative tolerance (floats from the
+# solvers carry about 1e-12 relative error; exact() decides ties exactly).
+TIE_TOLERANCE = 1e-9
+
+
+@dataclass(frozen=True)
+class Option:
+    """One choice available in a state and the expected cost if it is taken."""
+
+    choice: Any
+    value: float
+
+
+class ChanceModelSolution:
+    """The solved model: values and policy over every reachable state.
+
+    Attributes:
+        model: the user's model.
+        exploration: the graph and the key tables
+            (:class:`~perfectplay.core.explore.ChanceExploration`).
+        solution: the solver's arrays (:class:`~perfectplay.core.chance_graph.ChanceSolution`).
+        solver: ``"solve_retry"`` or ``"solve_ssp"``.
+        explore_seconds, solve_seconds: wall times of the two phases.
+    """
+
+    kind = "chance"
+
+    def __init__(
+        self,
+        model: Any,
+        exploration: ChanceExploration,
+        solution: ChanceSolution,
+        solver: str,
+        solve_seconds: float,
+    ) -> None:
+        self.model = model
+        self.exploration = exploration
+        self.solution = solution
+        self.solver = solver
+        self.explore_seconds = exploration.seconds
+        self.solve_seconds = solve_seconds
+        self._exact: Any = None
+
+    # -- sizes -------------------------------------------------------------------------
+    @property
+    def graph(self) -> ChanceGraph:
+        return self.exploration.graph
+
+    @property
+    def n_states(self) -> int:
+        """Distinct decision states (after canonical merging)."""
+        return self.graph.n_decision
+
+    @property
+    def n_rolls(self) -> int:
+        """Distinct pending rolls (chance nodes)."""
+        return self.graph.n_chance
+
+    @property
+    def name(self) -> str:
+        return model_name(self.model)
+
+    # -- values ------------------------------------------------------------------------
+    @property
+    def start_value(self) -> float:
+        """Expected cost from the start under optimal play (``inf``: the goal is unreachable)."""
+        return float(self.solution.decision_value[self.graph.start])
+
+    def state_id(self, state: Any) -> int:
+        """Dense id of ``state``'s class; :class:`UnknownStateError` if it was not reached."""
+        try:
+            i = self.exploration.states.get(state)
+        except Exception as exc:
+            raise ModelError(f"cannot key state {describe(state)}: {exc}") from exc
+        if i is None:
+            raise UnknownStateError(
+                f"state {describe(state)} is not reachable from the start of {self.name}"
+            )
+        return i
+
+    def value(self, state: Any) -> float:
+        """Expected remaining cost from ``state`` (0 at a goal, ``inf`` if no goal is reachable)."""
+        return float(self.solution.decision_value[self.state_id(state)])
+
+    def is_goal(self, state: Any) -> bool:
+        return bool(self.graph.goal[self.state_id(state)])
+
+    def options(self, state: Any) -> list[Option]:
+        """Every choice of ``state`` (the model's own objects) with its value, best first.
+
+        Empty at a goal. Choices that land on the same roll are listed once.
+        """
+        x = self.state_id(state)
+        if self.graph.goal[x]:
+            return []
+        name = self.name
+        try:
+            listed = list(self.model.choices(state))
+        except Exception as exc:
+            raise ModelError(f"{name}.choices({describe(state)}) raised {exc!r}") from exc
+        chances = self.exploration.chances
+        values = self.solution.chance_value
+        seen: set[int] = set()
+        out: list[Option] = []
+        for pending in listed:
+            try:
+                c = chances.get(pending)
+            except Exception as exc:
+                raise ModelError(f"cannot key choice {describe(pending)}: {exc}") from exc
+            if c is None:
+                raise ModelError(
+                    f"{name}.choices({describe(state)}) returned {describe(pending)}, which the "
+                    "exploration never saw; the model must be deterministic"
+                )
+            if c not in seen:
+                seen.add(c)
+                out.append(Option(pending, float(values[c])))
+        out.sort(key=lambda o: o.value)
+        return out
+
+    def best(self, state: Any) -> list[Any]:
+        """The optimal choices of ``state`` (several when they tie within 1e-9 relative)."""
+        opts = self.options(state)
+        if not opts or opts[0].value == float("inf"):
+            return []
+        cut = opts[0].value * (1 + TIE_TOLERANCE)
+        return [o.choice for o in opts if o.value <= cut]
+
+    def policy_choice(self, state: Any) -> Any | None:
+        """The single choice the solver's policy takes in ``state`` (its representative).
+
+        ``None`` at a goal or where no goal can be reached.
+        """
+        c = int(self.solution.best_choice[self.state_id(state)])
+        return None if c < 0 else self.exploration.chance_reps[c]
+
+    # -- distribution, simulation, exact -------------------------------------------------
+    def distribution(self, k_max: int) -> np.ndarray:
+        """``P[k]`` = probability that optimal play reaches a goal with total cost ``<= k``."""
+        from perfectplay.core.distribution import cost_distribution
+
+        return cost_distribution(self.graph, self.solution, k_max)
+
+    def quantile(self, q: float, limit: int = 1_000_000) -> int | None:
+        """Smallest ``k`` with ``P[cost <= k] >= q`` (``None`` if beyond ``limit``)."""
+        from perfectplay.core.distribution import quantile
+
+        return quantile(self.graph, self.solution, q, limit)
+
+    def simulate(self, runs: int, seed: int = 0) -> np.ndarray:
+        """Total cost of ``runs`` seeded games played with the optimal policy (int64)."""
+        from perfectplay.core.simulate import simulate
+
+        return simulate(self.graph, self.solution, runs, seed)
+
+    def exact(self) -> Any:
+        """Exact values of the optimal policy, verified optimal in rational arithmetic.
+
+        Returns :class:`perfectplay.core.exact.ExactSolution` (``.value`` is a
+        :class:`~fractions.Fraction`, or ``None`` when the goal is unreachable).
+        """
+        if self._exact is None:
+            from perfectplay.core.exact import exact_solution
+
+            self._exact = exact_solution(self.graph, self.solution)
+        return self._exact
+
+    def exact_value(self, state: Any = None) -> Fraction | None:
+        """Exact expected cost from ``state`` (the start when omitted); ``None`` for infinity."""
+        ex = self.exact()
+        if state is None:
+            return ex.value
+        return ex.decision_value(self.state_id(state))
+
+    # -- output --------------------------------------------------------------------------
+    def export(self, path: str | Path, exact: bool = False) -> Path:
+        """Write the solved table to ``path`` (``.npz``, see :mod:`~perfectplay.models.table`).
+
+        With ``exact=True`` the table also holds every state's exact value.
+        """
+        from perfectplay.models.table import export_chance
+
+        return export_chance(self, Path(path), exact=exact)
+
+    def summary(self) -> str:
+        """A few lines a person reads: sizes, start value, solver and times."""
+        g = self.graph
+        v = self.start_value
+        value = "inf (the goal cannot be reached)" if v == float("inf") else f"{v:.9f}"
+        return "\n".join(
+            [
+                f"model: {self.name} (chance, {self.solver})",
+                f"states: {g.n_decision:,} decision, {g.n_chance:,} rolls, "
+                f"{g.n_edges:,} edges; retry property: {'yes' if self.exploration.retry else 'no'}",
+                f"start value: {value}",
+                f"time: explore {self.explore_seconds:.3f} s, solve {self.solve_seconds:.3f} s",
+            ]
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"<ChanceModelSolution {self.name}: {self.n_states:,} states, "
+            f"start value {self.start_value:.9g}>"
+        )
+
+
+def solve_chance_graph(graph: ChanceGraph, retry: bool) -> tuple[ChanceSolution, str]:
+    """The right solver for the graph: label-setting with the retry property, else SSP."""
+    if retry:
+        from perfectplay.core.retry import solve_retry
+
+        return solve_retry(graph), "solve_retry"
+    from perfectplay.core.ssp import solve_ssp
+
+    return solve_ssp(graph), "solve_ssp"
+
+
+def solve_chance_model(
+    model: Any,
+    *,
+    max_states: int = DEFAULT_MAX_STATES,
+    max_edges: int = DEFAULT_MAX_EDGES,
+    progress: bool = True,
+) -> ChanceModelSolution:
+    """Explore ``model`` from its start and solve it (see the module docstring)."""
+    exploration = explore_chance(
+        model, max_states=max_states, max_edges=max_edges, progress=progress
+    )
+    t0 = time.perf_counter()
+    solution, solver = solve_chance_graph(exploration.graph, exploration.retry)
+    return ChanceModelSolution(model, exploration, solution, solver, time.perf_counter() - t0)

@@ -1,0 +1,219 @@
+"""Solving a :class:`~perfectplay.models.base.GameModel` and querying the result.
+
+The explorer builds the game graph (:func:`~perfectplay.core.explore.explore_game`) and
+:func:`~perfectplay.core.retrograde.solve_retrograde` labels every position ``win``,
+``lose``, ``tie`` or ``draw`` for the player to move, with its remoteness: the number of
+moves to the end when the winner hurries and the loser delays (for a tie: to the nearest
+reachable tie; a draw never ends, so its remoteness is ``None``). Small games run the
+solver's Python source and never import numpy or numba.
+
+>>> from perfectplay.models.base import GameModel
+>>> class Nim(GameModel):  # one pile of 4, take 1..3, taking the last counter wins
+...     start = 4
+...     def moves(self, n): return range(1, min(n, 3) + 1)
+...     def play(self, n, k): return n - k
+>>> sol = solve_game_model(Nim())
+>>> sol.start_value, sol.value(3)
+(Result(value='lose', remoteness=2), Result(value='win', remoteness=1))
+>>> sol.moves(3)[0]
+MoveValue(move=3, value='win', remoteness=1)
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from perfectplay.core.explore import (
+    DEFAULT_MAX_EDGES,
+    DEFAULT_MAX_STATES,
+    GameExploration,
+    describe,
+    explore_game,
+    model_name,
+)
+from perfectplay.core.game_graph import GameGraph, GameSolution, Value
+from perfectplay.errors import ModelError
+from perfectplay.models.base import UnknownStateError
+
+VALUE_NAMES = {Value.WIN: "win", Value.LOSE: "lose", Value.TIE: "tie", Value.DRAW: "draw"}
+
+
+class Result(NamedTuple):
+    """A position's value for the player to move and its remoteness (``None`` for a draw)."""
+
+    value: str
+    remoteness: int | None
+
+    def __str__(self) -> str:
+        if self.remoteness is None:
+            return self.value.upper()
+        return f"{self.value.upper()} in {self.remoteness}"
+
+
+class MoveValue(NamedTuple):
+    """A move (the model's own object) and what it is worth to the player making it."""
+
+    move: Any
+    value: str
+    remoteness: int | None
+
+
+def _result(value: int, remoteness: int) -> Result:
+    v = Value(int(value))
+    return Result(VALUE_NAMES[v], None if v == Value.DRAW else int(remoteness))
+
+
+def _rank(m: MoveValue) -> tuple[int, int]:
+    # Best first for the mover: quick wins, quick ties, draws, slow losses.
+    r = m.remoteness or 0
+    return {"win": (0, r), "tie": (1, r), "draw": (2, 0), "lose": (3, -r)}[m.value]
+
+
+class GameModelSolution:
+    """The solved game: value and remoteness of every reachable position.
+
+    Attributes:
+        model: the user's model.
+        exploration: the graph and the position table.
+        solution: the solver's arrays (:class:`~perfectplay.core.game_graph.GameSolution`).
+        explore_seconds, solve_seconds: wall times of the two phases.
+    """
+
+    kind = "game"
+
+    def __init__(
+        self,
+        model: Any,
+        exploration: GameExploration,
+        solution: GameSolution,
+        solve_seconds: float,
+    ) -> None:
+        self.model = model
+        self.exploration = exploration
+        self.solution = solution
+        self.explore_seconds = exploration.seconds
+        self.solve_seconds = solve_seconds
+
+    @property
+    def graph(self) -> GameGraph:
+        return self.exploration.graph
+
+    @property
+    def n_positions(self) -> int:
+        return self.graph.n_positions
+
+    @property
+    def name(self) -> str:
+        return model_name(self.model)
+
+    @property
+    def solver(self) -> str:
+        return f"solve_retrograde ({self.solution.method})"
+
+    def position_id(self, position: Any) -> int:
+        """Dense id of ``position``; :class:`UnknownStateError` if it was not reached."""
+        try:
+            i = self.exploration.positions.get(position)
+        except Exception as exc:
+            raise ModelError(f"cannot key position {describe(position)}: {exc}") from exc
+        if i is None:
+            raise UnknownStateError(
+                f"position {describe(position)} is not reachable from the start of {self.name}"
+            )
+        return i
+
+    @property
+    def start_value(self) -> Result:
+        """Value of the start position for the player to move first."""
+        p = self.graph.start
+        return _result(self.solution.value[p], self.solution.remoteness[p])
+
+    def value(self, position: Any) -> Result:
+        """Value and remoteness of ``position`` for the player to move."""
+        p = self.position_id(position)
+        return _result(self.solution.value[p], self.solution.remoteness[p])
+
+    def moves(self, position: Any) -> list[MoveValue]:
+        """Every move of ``position`` with its value for the mover, best first.
+
+        Empty at a finished position. The moves are the model's own objects.
+        """
+        p = self.position_id(position)
+        if self.graph.terminal[p]:
+            return []
+        name = self.name
+        positions = self.exploration.positions
+        val, rem = self.solution.value, self.solution.remoteness
+        out = []
+        try:
+            listed = list(self.model.moves(position))
+        except Exception as exc:
+            raise ModelError(f"{name}.moves({describe(position)}) raised {exc!r}") from exc
+        for move in listed:
+            try:
+                child = self.model.play(position, move)
+                c = positions.get(child)
+            except Exception as exc:
+                raise ModelError(
+                    f"{name}.play({describe(position)}, {describe(move)}) raised {exc!r}"
+                ) from exc
+            if c is None:
+                raise ModelError(
+                    f"{name}.play({describe(position)}, {describe(move)}) gave a position the "
+                    "exploration never saw; the model must be deterministic"
+                )
+            v = Value(int(val[c])).for_opponent()
+            r = None if v == Value.DRAW else int(rem[c]) + 1
+            out.append(MoveValue(move, VALUE_NAMES[v], r))
+        out.sort(key=_rank)
+        return out
+
+    def best_moves(self, position: Any) -> list[Any]:
+        """The moves that achieve the position's value and remoteness."""
+        ms = self.moves(position)
+        return [m.move for m in ms if _rank(m) == _rank(ms[0])] if ms else []
+
+    def counts(self) -> dict[str, int]:
+        """How many positions are won, lost, tied and drawn for the player to move."""
+        return {VALUE_NAMES[v]: k for v, k in self.solution.counts().items()}
+
+    def export(self, path: str | Path) -> Path:
+        """Write the solved table to ``path`` (``.npz``); see :mod:`perfectplay.models.table`."""
+        from perfectplay.models.table import export_game
+
+        return export_game(self, Path(path))
+
+    def summary(self) -> str:
+        """A few lines a person reads: sizes, value of the start, solver and times."""
+        counts = ", ".join(f"{k:,} {v}" for v, k in self.counts().items() if k)
+        return "\n".join(
+            [
+                f"model: {self.name} (two-player, {self.solver})",
+                f"positions: {self.n_positions:,}, moves: {self.graph.n_moves:,} ({counts})",
+                f"start value: {self.start_value} (for the player to move first)",
+                f"time: explore {self.explore_seconds:.3f} s, solve {self.solve_seconds:.3f} s",
+            ]
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"<GameModelSolution {self.name}: {self.n_positions:,} positions, {self.start_value}>"
+        )
+
+
+def solve_game_model(
+    model: Any,
+    *,
+    max_states: int = DEFAULT_MAX_STATES,
+    max_edges: int = DEFAULT_MAX_EDGES,
+    progress: bool = True,
+) -> GameModelSolution:
+    """Explore ``model`` from its start and solve it by retrograde analysis."""
+    from perfectplay.core.retrograde import solve_retrograde
+
+    exploration = explore_game(model, max_states=max_states, max_edges=max_edges, progress=progress)
+    t0 = time.perf_counter()
+    solution = solve_retrograde(exploration.graph)
+    return GameModelSolution(model, exploration, solution, time.perf_counter() - t0)

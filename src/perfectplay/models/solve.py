@@ -1,0 +1,43 @@
+"""One entry point for both kinds of model: :func:`solve_model`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from perfectplay.core.explore import DEFAULT_MAX_EDGES, DEFAULT_MAX_STATES
+from perfectplay.errors import ModelError
+from perfectplay.models.base import model_kind
+
+
+def solve_model(
+    model: Any,
+    *,
+    max_states: int = DEFAULT_MAX_STATES,
+    max_edges: int = DEFAULT_MAX_EDGES,
+    progress: bool = True,
+) -> Any:
+    """Explore a model breadth-first from its start and solve it exactly.
+
+    Returns a :class:`~perfectplay.models.chance.ChanceModelSolution` for a chance model
+    and a :class:`~perfectplay.models.game.GameModelSolution` for a two-player model.
+    ``max_states`` and ``max_edges`` bound the exploration (an infinite space raises
+    :class:`~perfectplay.core.explore.SpaceLimitError` instead of running forever);
+    ``progress`` prints progress lines on stderr for long explorations.
+
+    >>> from perfectplay.examples.five_dice import FiveDice
+    >>> round(solve_model(FiveDice()).start_value, 6)
+    11.090155
+    """
+    if isinstance(model, type):
+        raise ModelError(
+            f"solve_model got the class {model.__name__}; pass an instance: {model.__name__}()"
+        )
+    if model_kind(model) == "chance":
+        from perfectplay.models.chance import solve_chance_model
+
+        return solve_chance_model(
+            model, max_states=max_states, max_edges=max_edges, progress=progress
+        )
+    from perfectplay.models.game import solve_game_model
+
+    return solve_game_model(model, max_states=max_states, max_edges=max_edges, progress=progress)

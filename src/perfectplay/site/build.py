@@ -1,0 +1,603 @@
+"""The build: the repository tree in, a static site out.
+
+Work that waits on other programs (samples, pandoc, git, ``--help``) runs in a thread pool;
+pages are then rendered with Jinja2 templates into a fresh temporary folder beside the
+output, which replaces the output folder only once everything succeeded. Nothing in the
+output depends on the clock: two builds of the same tree give the same bytes.
+"""
+
+from __future__ import annotations
+
+import ast
+import concurrent.futures as cf
+import hashlib
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
+
+from perfectplay.progress import Progress
+from perfectplay.site import apidoc, pandoc
+from perfectplay.site.entries import Entry, discover
+from perfectplay.site.errors import SiteError
+from perfectplay.site.highlight import code_block, highlight_fragment, plain_block, stylesheet
+from perfectplay.site.links import relative_url, rewrite
+from perfectplay.site.repo import Change, Git
+from perfectplay.site.samples import SampleRun, run_sample
+
+HERE = Path(__file__).resolve().parent
+MARKER = ".perfectplay-site"
+DIRECTIVE = re.compile(r"<!--\s*perfectplay:([A-Za-z0-9_-]+)\s*-->")
+DIRECTIVES = ("cli-reference", "api-reference")
+
+
+@dataclass
+class BuildResult:
+    """What a build wrote (``seconds`` is the only figure that varies between builds)."""
+
+    out: Path
+    entries: int
+    samples: int
+    docs: int
+    files: int
+    seconds: float
+
+
+@dataclass
+class Doc:
+    name: str  # file stem: "cli"
+    source: str  # repository-relative: "docs/cli.md"
+    url: str  # site path: "docs/cli.html"
+    title: str = ""
+    body: str = ""
+
+
+@dataclass
+class Shown:
+    """A repository file a page shows or links to."""
+
+    path: str
+    raw: str  # site path of its copy
+    change: Change = field(default_factory=Change)
+
+
+@dataclass
+class Work:
+    """Futures of the programs a build runs, keyed by what they produce."""
+
+    samples: dict[tuple[str, str], cf.Future] = field(default_factory=dict)
+    helps: dict[str, cf.Future] = field(default_factory=dict)
+    statements: dict[str, cf.Future] = field(default_factory=dict)
+    solutions: dict[str, cf.Future] = field(default_factory=dict)
+    docs: dict[str, cf.Future] = field(default_factory=dict)
+    texts: dict[str, cf.Future] = field(default_factory=dict)
+
+
+def default_jobs() -> int:
+    return max(1, min(os.cpu_count() or 2, 8))
+
+
+class Pool:
+    """A thread pool whose first failure wins: pending work is cancelled, and the error that
+    comes first in submission order among those raised is reported, so the message does not
+    depend on timing when several things are wrong."""
+
+    def __init__(self, jobs: int, progress: Progress | None) -> None:
+        self.executor = cf.ThreadPoolExecutor(max_workers=jobs)
+        self.futures: list[cf.Future] = []
+        self.progress = progress
+
+    def __enter__(self) -> Pool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.executor.shutdown(wait=True, cancel_futures=True)
+
+    def submit(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> cf.Future:
+        future = self.executor.submit(fn, *args, **kwargs)
+        self.futures.append(future)
+        return future
+
+    def wait(self) -> None:
+        pending = set(self.futures)
+        while pending:
+            done, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+            if self.progress:
+                self.progress.update(len(self.futures) - len(pending), "steps", len(self.futures))
+            if any(f.exception() is not None for f in done):
+                for f in pending:
+                    f.cancel()
+                cf.wait(pending)  # the ones already running finish (each has a time limit)
+                break
+        for f in self.futures:
+            if f.done() and not f.cancelled() and f.exception() is not None:
+                raise f.exception()
+
+
+def _plain_text(fragment: str) -> str:
+    """Searchable text of an HTML fragment (MathML's TeX annotations left out)."""
+    text = re.sub(r"<annotation\b.*?</annotation>", " ", fragment, flags=re.DOTALL)
+    # A formula reads best as its symbols run together: "a1,…,an", not "a 1 , … , a n".
+    text = re.sub(
+        r"<math\b.*?</math>", lambda m: re.sub(r"<[^>]*>|\s", "", m.group(0)), text, flags=re.DOTALL
+    )
+    text = re.sub(r"<[^>]*>", " ", text)
+    return " ".join(html.unescape(text).split())
+
+
+def _title_of(fragment: str, fallback: str) -> str:
+    found = re.search(r"<h1[^>]*>(.*?)</h1>", fragment, re.DOTALL)
+    return _plain_text(found.group(1)) if found else fallback
+
+
+def _check_output(root: Path, out: Path) -> None:
+    if out == root or out in root.parents:
+        raise SiteError("site", str(out), "refusing to build into the repository or above it")
+    for inside in ("archive", "docs", "src", ".git"):
+        if out.is_relative_to(root / inside):
+            raise SiteError("site", str(out), f"refusing to build inside {inside}/")
+    if out.exists():
+        if not out.is_dir():
+            raise SiteError("site", str(out), "output exists and is not a folder")
+        if any(out.iterdir()) and not (out / MARKER).is_file():
+            raise SiteError(
+                "site",
+                str(out),
+                f"refusing to replace a non-empty folder without {MARKER}: "
+                "it was not written by a site build",
+            )
+
+
+def _commands(root: Path) -> dict[str, tuple[str, str]]:
+    """The COMMANDS table of the tree's ``src/perfectplay/cli.py``, read without importing."""
+    source = "src/perfectplay/cli.py"
+    path = root / source
+    if not path.is_file():
+        raise SiteError("docs", source, "the CLI reference needs this file, and it is missing")
+    tree = ast.parse(path.read_bytes(), filename=source)
+    for node in tree.body:
+        target = (
+            node.target
+            if isinstance(node, ast.AnnAssign)
+            else (node.targets[0] if isinstance(node, ast.Assign) else None)
+        )
+        if isinstance(target, ast.Name) and target.id == "COMMANDS" and node.value is not None:
+            try:
+                return dict(ast.literal_eval(node.value))
+            except ValueError:
+                break
+    raise SiteError("docs", source, "no literal COMMANDS table to document")
+
+
+def _help(root: Path, args: list[str]) -> str:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(root / "src"), env.get("PYTHONPATH")) if p)
+    env["COLUMNS"] = "100"  # argparse wraps to the terminal; fix it so builds agree
+    env["PYTHONHASHSEED"] = "0"
+    cmd = [sys.executable, "-m", "perfectplay", *args]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, cwd=root, env=env, timeout=120)
+    except subprocess.TimeoutExpired:
+        raise SiteError(
+            "docs", "src/perfectplay/cli.py", f"`perfectplay {' '.join(args)}` hung"
+        ) from None
+    if proc.returncode != 0:
+        last = (proc.stderr.decode("utf-8", "replace").strip().splitlines() or ["no message"])[-1]
+        raise SiteError(
+            "docs", "src/perfectplay/cli.py", f"`perfectplay {' '.join(args)}` failed: {last}"
+        )
+    return proc.stdout.decode("utf-8", "replace")
+
+
+class Builder:
+    def __init__(self, root: Path, out: Path, jobs: int, quiet: bool) -> None:
+        self.root = root
+        self.out = out
+        self.jobs = jobs
+        self.quiet = quiet
+        self.git = Git(root)
+        self.shown: dict[str, Shown] = {}
+        self.data: dict[str, bytes] = {}
+        self.env = Environment(
+            loader=FileSystemLoader(HERE / "templates"),
+            autoescape=True,
+            undefined=StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=True,
+        )
+        self.env.filters["url_from"] = lambda target, page: relative_url(page, target)
+
+    # ---- files the site shows --------------------------------------------------------
+    def bytes(self, path: str) -> bytes:
+        """The bytes of repository file ``path``, read once per build: the page, the raw copy
+        and the manifest's digest all see the same version even if the file changes."""
+        if path not in self.data:
+            self.data[path] = (self.root / path).read_bytes()
+        return self.data[path]
+
+    def text(self, path: str, where: str) -> str:
+        try:
+            return self.bytes(path).decode("utf-8")
+        except UnicodeDecodeError:
+            raise SiteError(where, path, "not UTF-8 text") from None
+
+    def show(self, path: str) -> Shown:
+        """Register a repository file whose bytes are copied to ``raw/``."""
+        if path not in self.shown:
+            self.shown[path] = Shown(path, f"raw/{path}")
+        return self.shown[path]
+
+    def target_for(self, entries: list[Entry], docs: list[Doc]) -> Callable[[str, bool], str]:
+        doc_urls = {d.source: d.url for d in docs}
+        folders = {e.folder: e for e in entries}
+
+        def target(path: str, is_dir: bool) -> str:
+            if path in doc_urls:
+                return doc_urls[path]
+            if is_dir:
+                if path in folders:
+                    return folders[path].url
+                if path in ("archive", ""):
+                    return "index.html"
+                if path == "docs" and "docs/index.md" in doc_urls:
+                    return doc_urls["docs/index.md"]
+                return None
+            return self.show(path).raw
+
+        return target
+
+    # ---- the build --------------------------------------------------------------------
+    def run(self) -> BuildResult:
+        start = time.perf_counter()
+        _check_output(self.root, self.out)
+        entries = discover(self.root)
+        docs = self._docs()
+        work = self._run_programs(entries, docs)
+        target = self.target_for(entries, docs)
+        for d in docs:
+            body = rewrite(
+                work.docs[d.source].result(),
+                root=self.root,
+                source=d.source,
+                page=d.url,
+                where="docs",
+                target_for=target,
+            )
+            d.body = self._directives(d, highlight_fragment(body), work.helps)
+            d.title = _title_of(d.body, d.name)
+        rendered = {}
+        for e in entries:
+            parts = []
+            for source, fragments in ((e.statement, work.statements), (e.solution, work.solutions)):
+                html_ = rewrite(
+                    fragments[e.id].result(),
+                    root=self.root,
+                    source=source,
+                    page=e.url,
+                    where=e.id,
+                    target_for=target,
+                )
+                parts.append(highlight_fragment(html_))
+            rendered[e.id] = parts
+        self._ask_git()  # after the links above have added the files they point to
+
+        head = self.git.head()
+        context = {"commit": head, "pandoc_version": pandoc.version(), "docs": docs}
+        pages: dict[str, str] = {}
+        search: list[dict[str, str]] = []
+        manifest: dict[str, Any] = {
+            "commit": head.commit,
+            "dirty": head.dirty,
+            "entries": [],
+            "docs": [],
+        }
+        for e in entries:
+            statement, solution = rendered[e.id]
+            runs = [work.samples[(e.id, s.name)].result() for s in e.samples]
+            pages[e.url] = self._entry_page(e, statement, solution, runs, work.texts, context)
+            search.append(
+                {
+                    "url": e.url,
+                    "kind": "entry",
+                    "title": f"{e.problem}. {e.title}",
+                    "meta": f"{e.contest} {e.year} · {', '.join(e.techniques)}",
+                    "text": _plain_text(statement) + " " + _plain_text(solution),
+                }
+            )
+            manifest["entries"].append(self._manifest_entry(e, runs))
+        for d in docs:
+            pages[d.url] = self._render(
+                "doc.html", d.url, context, doc=d, source=self.shown[d.source], title=d.title
+            )
+            search.append(
+                {
+                    "url": d.url,
+                    "kind": "doc",
+                    "title": d.title,
+                    "meta": "documentation",
+                    "text": _plain_text(d.body),
+                }
+            )
+            manifest["docs"].append({"source": d.source, "url": d.url, "title": d.title})
+        pages["index.html"] = self._render(
+            "index.html", "index.html", context, entries=entries, title="Archive"
+        )
+        pages["search.html"] = self._render("search.html", "search.html", context, title="Search")
+
+        files = self._write(pages, search, manifest)
+        samples = sum(len(e.samples) for e in entries)
+        seconds = time.perf_counter() - start
+        return BuildResult(self.out, len(entries), samples, len(docs), files, seconds)
+
+    def _run_programs(self, entries: list[Entry], docs: list[Doc]) -> Work:
+        """Everything that waits on another program, in the pool: samples first (the longest),
+        then ``--help`` runs, pandoc conversions and reading the files to show."""
+        progress = None if self.quiet else Progress("site build", delay=2.0)
+        work = Work()
+        with Pool(self.jobs, progress) as pool:
+            for e in entries:
+                for s in e.samples:
+                    work.samples[(e.id, s.name)] = pool.submit(run_sample, self.root, e, s)
+            work.helps = self._submit_helps(pool, docs)
+            for e in entries:
+                work.statements[e.id] = pool.submit(
+                    pandoc.convert,
+                    self.root,
+                    e.statement,
+                    e.id,
+                    tex=False,
+                    id_prefix="statement-",
+                    strict_text=True,
+                )
+                work.solutions[e.id] = pool.submit(
+                    pandoc.convert,
+                    self.root,
+                    e.solution,
+                    e.id,
+                    tex=True,
+                    id_prefix="solution-",
+                    shift=1,
+                    strict_text=True,
+                )
+            for d in docs:
+                work.docs[d.source] = pool.submit(
+                    pandoc.convert, self.root, d.source, "docs", tex=False
+                )
+            for e in entries:
+                for path in (*e.sources, e.statement, e.solution, e.meta):
+                    self.show(path)
+                for s in e.samples:
+                    self.show(s.input), self.show(s.answer)
+                for path in (*e.sources, e.solution):
+                    work.texts[path] = pool.submit(self.text, path, e.id)
+            for d in docs:
+                self.show(d.source)
+            pool.wait()
+        if progress:
+            progress.done()
+        return work
+
+    def _ask_git(self) -> None:
+        """The last change of every shown file (one ``git log`` each, in the pool)."""
+        self.git.dirty_paths()  # once, before the threads ask for it
+        with Pool(self.jobs, None) as pool:
+            changes = {path: pool.submit(self.git.last_change, path) for path in sorted(self.shown)}
+            pool.wait()
+        for path, future in changes.items():
+            self.shown[path].change = future.result()
+
+    def _docs(self) -> list[Doc]:
+        folder = self.root / "docs"
+        if not folder.is_dir():
+            return []
+        found = {
+            p.stem: Doc(p.stem, f"docs/{p.name}", f"docs/{p.stem}.html")
+            for p in folder.glob("*.md")
+            if p.is_file()
+        }
+        order = ["index"] if "index" in found else []
+        if "index" in found:
+            # The documentation's own index sets the order: pages in the order it links them.
+            text = self.text("docs/index.md", "docs")
+            for name in re.findall(r"\]\(\s*(?:\./)?([A-Za-z0-9_.-]+)\.md\b", text):
+                if name in found and name not in order:
+                    order.append(name)
+        order += sorted(n for n in found if n not in order)
+        return [found[n] for n in order]
+
+    def _submit_helps(self, pool: Pool, docs: list[Doc]) -> dict[str, cf.Future]:
+        wanted = False
+        for d in docs:
+            for name in DIRECTIVE.findall(self.text(d.source, "docs")):
+                if name not in DIRECTIVES:
+                    raise SiteError(
+                        "docs",
+                        d.source,
+                        f"unknown directive perfectplay:{name} (known: {', '.join(DIRECTIVES)})",
+                    )
+                wanted = wanted or name == "cli-reference"
+        if not wanted:
+            return {}
+        helps = {"": pool.submit(_help, self.root, ["--help"])}
+        for name in _commands(self.root):
+            helps[name] = pool.submit(_help, self.root, [name, "--help"])
+        return helps
+
+    def _directives(self, doc: Doc, body: str, helps: dict[str, cf.Future]) -> str:
+        def replace(match: re.Match[str]) -> str:
+            if match.group(1) == "api-reference":
+                toc, reference = apidoc.reference(self.root)
+                return f'<nav class="api-index">{toc}</nav>\n{reference}'
+            commands = _commands(self.root)
+            parts = [
+                '<section class="cli-reference">',
+                '<h2 id="cli-perfectplay"><code>perfectplay --help</code></h2>',
+                plain_block(helps[""].result()),
+            ]
+            for name, (_, summary) in commands.items():
+                parts += [
+                    f'<h2 id="cli-{html.escape(name)}"><code>perfectplay '
+                    f"{html.escape(name)}</code></h2>",
+                    f"<p>{html.escape(summary)}</p>",
+                    plain_block(helps[name].result()),
+                ]
+            parts.append("</section>")
+            return "\n".join(parts)
+
+        return DIRECTIVE.sub(replace, body)
+
+    def _render(self, template: str, page: str, context: dict, **values: Any) -> str:
+        base = relative_url(page, "index.html")[: -len("index.html")]
+        return self.env.get_template(template).render(page=page, base=base, **context, **values)
+
+    def _entry_page(
+        self,
+        e: Entry,
+        statement: str,
+        solution: str,
+        runs: list[SampleRun],
+        texts: dict[str, cf.Future],
+        context: dict,
+    ) -> str:
+        sources = []
+        for i, path in enumerate(e.sources, start=1):
+            text = texts[path].result()
+            sources.append(
+                {
+                    "shown": self.shown[path],
+                    "anchor": f"src-{i}",
+                    "code": Markup(
+                        code_block(text, filename=path, prefix=f"s{i}", attrs={"data-file": path})
+                    ),
+                }
+            )
+        tex = Markup(
+            code_block(
+                texts[e.solution].result(),
+                filename=e.solution,
+                prefix="tex",
+                attrs={"data-file": e.solution},
+            )
+        )
+        samples = [
+            {
+                "run": r,
+                "input": Markup(plain_block(r.input, {"data-input": r.sample.name})),
+                "answer": Markup(plain_block(r.answer, {"data-answer": r.sample.name})),
+                "output": Markup(plain_block(r.output, {"data-output": r.sample.name})),
+                "input_raw": self.shown[r.sample.input],
+                "answer_raw": self.shown[r.sample.answer],
+            }
+            for r in runs
+        ]
+        return self._render(
+            "entry.html",
+            e.url,
+            context,
+            entry=e,
+            title=f"{e.problem}. {e.title}",
+            statement=Markup(statement),
+            solution=Markup(solution),
+            tex=tex,
+            sources=sources,
+            samples=samples,
+            statement_file=self.shown[e.statement],
+            solution_file=self.shown[e.solution],
+            meta_file=self.shown[e.meta],
+        )
+
+    def _manifest_entry(self, e: Entry, runs: list[SampleRun]) -> dict[str, Any]:
+        def digest(path: str) -> str:
+            return hashlib.sha256(self.bytes(path)).hexdigest()
+
+        return {
+            "id": e.id,
+            "url": e.url,
+            "title": e.title,
+            "command": e.command,
+            "sources": [
+                {"path": p, "raw": self.shown[p].raw, "sha256": digest(p)} for p in e.sources
+            ],
+            "samples": [
+                {
+                    "name": r.sample.name,
+                    "input": r.sample.input,
+                    "answer": r.sample.answer,
+                    "output": r.output,
+                    "verdict": r.verdict,
+                }
+                for r in runs
+            ],
+        }
+
+    def _write(self, pages: dict[str, str], search: list, manifest: dict) -> int:
+        self.out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.building-", dir=self.out.parent))
+        try:
+            count = 0
+
+            def put(relative: str, data: bytes) -> None:
+                nonlocal count
+                path = tmp / relative
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(data)
+                count += 1
+
+            put(MARKER, b"written by perfectplay site build; replaced whole by the next build\n")
+            for relative, text in sorted(pages.items()):
+                put(relative, text.encode("utf-8"))
+            for path in sorted(self.shown):
+                put(self.shown[path].raw, self.bytes(path))
+            for asset in sorted((HERE / "assets").rglob("*")):
+                if asset.is_file():
+                    put(
+                        f"assets/{asset.relative_to(HERE / 'assets').as_posix()}",
+                        asset.read_bytes(),
+                    )
+            put("assets/pygments.css", stylesheet().encode("utf-8"))
+            index = json.dumps(search, ensure_ascii=True, sort_keys=True, separators=(",", ":"))
+            put("assets/search-index.js", f"window.PERFECTPLAY_SEARCH = {index};\n".encode())
+            put("manifest.json", (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
+            tmp.chmod(0o755)
+            self._swap(tmp)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        return count
+
+    def _swap(self, tmp: Path) -> None:
+        """Put ``tmp`` in place of the output folder (two renames; the old copy is removed
+        only after the new one is in place)."""
+        if not self.out.exists():
+            os.rename(tmp, self.out)
+            return
+        old = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.old-", dir=self.out.parent))
+        os.rmdir(old)
+        os.rename(self.out, old)
+        try:
+            os.rename(tmp, self.out)
+        except BaseException:
+            os.rename(old, self.out)
+            raise
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def build(root: Path, out: Path, *, jobs: int | None = None, quiet: bool = False) -> BuildResult:
+    """Build the site of repository ``root`` into ``out`` (replaced whole, or left untouched
+    when the build fails with :class:`SiteError`)."""
+    root = Path(root).resolve()
+    builder = Builder(root, Path(out).resolve(), jobs or default_jobs(), quiet)
+    return builder.run()

@@ -1,0 +1,127 @@
+"""``perfectplay site build`` and ``perfectplay site serve``.
+
+Nothing heavy is imported until a subcommand runs, so ``perfectplay site --help`` answers
+at once and works without the ``site`` extra installed.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from perfectplay.cliutil import make_parser, run
+from perfectplay.errors import PerfectplayError
+
+DESCRIPTION = """\
+Build the static site of the archive (archive/) and the documentation (docs/) from the
+repository tree, or preview it on 127.0.0.1. Every page is generated from the files of the
+tree: statements, write-ups (solution.tex, via pandoc to MathML), the implementation's
+source files and the samples, which are run during the build and checked against their
+answers. Any problem stops the build with one line naming the entry, the file and what is
+wrong (exit status 2), and the output folder is left as it was."""
+
+EXAMPLES = """\
+examples:
+  perfectplay site build                      build into site-out/ of the repository
+  perfectplay site build --out /tmp/site      build elsewhere (the folder is replaced whole)
+  perfectplay site serve                      build, then preview at http://127.0.0.1:8000/
+  perfectplay site serve --no-build --port 0  serve the last build on a free port
+"""
+
+
+def _parser():
+    parser = make_parser("site", DESCRIPTION, EXAMPLES)
+    sub = parser.add_subparsers(dest="action", metavar="ACTION")
+    sub.required = True
+    for name, summary in (
+        ("build", "write the static site"),
+        ("serve", "build (unless --no-build) and serve on 127.0.0.1"),
+    ):
+        p = sub.add_parser(name, help=summary, description=summary)
+        p.add_argument(
+            "--root",
+            type=Path,
+            help="the repository (default: found from the "
+            "working directory: the folder holding archive/ and pyproject.toml)",
+        )
+        p.add_argument("--out", type=Path, help="output folder (default: ROOT/site-out)")
+        p.add_argument(
+            "--jobs",
+            type=int,
+            default=None,
+            metavar="N",
+            help="programs run at once (default: the number of cores, at most 8)",
+        )
+        p.add_argument("--quiet", action="store_true", help="no progress or summary on stderr")
+        if name == "serve":
+            p.add_argument("--port", type=int, default=8000, help="port (0: any free port)")
+            p.add_argument("--no-build", action="store_true", help="serve the existing output")
+    return parser
+
+
+def _root(args) -> Path:
+    from perfectplay.site.errors import SiteError
+    from perfectplay.site.repo import find_root
+
+    if args.root is not None:
+        root = args.root.resolve()
+        if not (root / "archive").is_dir():
+            raise SiteError("site", str(args.root), "not a repository with an archive/ folder")
+        return root
+    root = find_root()
+    if root is None:
+        raise SiteError(
+            "site",
+            str(Path.cwd()),
+            "no repository here (a folder with archive/ "
+            "and pyproject.toml): run inside the checkout or pass --root",
+        )
+    return root
+
+
+def _count(n: int, one: str, many: str = "") -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def _build(args) -> Path:
+    try:
+        from perfectplay.site.build import build
+    except ImportError as exc:
+        raise PerfectplayError(
+            f"site: the site's dependencies are missing ({exc.name}): "
+            "python3 -m pip install -e '.[site]'"
+        ) from None
+    root = _root(args)
+    out = args.out if args.out is not None else root / "site-out"
+    if args.jobs is not None and not 1 <= args.jobs <= 64:
+        raise PerfectplayError("site: --jobs must be between 1 and 64")
+    result = build(root, out, jobs=args.jobs, quiet=args.quiet)
+    if not args.quiet:
+        print(
+            f"perfectplay: site: {_count(result.entries, 'entry', 'entries')} "
+            f"({_count(result.samples, 'sample')} run and checked), "
+            f"{_count(result.docs, 'documentation page')}, {result.files} files in "
+            f"{result.out} ({result.seconds:.1f} s)",
+            file=sys.stderr,
+        )
+    return result.out
+
+
+def _serve(args) -> int:
+    from perfectplay.site.serve import serve
+
+    if args.no_build:
+        root = args.root.resolve() if args.root else None
+        out = args.out or ((root or _root(args)) / "site-out")
+        if not (out / "index.html").is_file():
+            raise PerfectplayError(f"site: nothing to serve in {out}: run 'perfectplay site build'")
+    else:
+        out = _build(args)
+    return serve(out, args.port)
+
+
+def main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    if args.action == "build":
+        return run(lambda: _build(args) and 0, "site")
+    return run(lambda: _serve(args), "site")

@@ -1,0 +1,134 @@
+"""The repository the site is built from: finding it, reading files safely, asking git.
+
+Every file a page shows is named by a repository-relative path and read here, so one
+function decides what "inside the repository" means: no absolute paths, no ``..`` that
+climbs out, no symbolic link that points out, nothing inside ``.git``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from perfectplay.site.errors import SiteError
+
+
+def find_root(start: Path | None = None) -> Path | None:
+    """The nearest folder at or above ``start`` (default: the working directory) that holds
+    ``archive/`` and ``pyproject.toml``; failing that, the checkout this package runs from.
+
+    >>> root = find_root()
+    >>> root is None or (root / "archive").is_dir()
+    True
+    """
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / "archive").is_dir() and (folder / "pyproject.toml").is_file():
+            return folder
+    # An editable install runs from src/perfectplay/site inside the checkout.
+    checkout = Path(__file__).resolve().parents[3]
+    if (checkout / "archive").is_dir() and (checkout / "pyproject.toml").is_file():
+        return checkout
+    return None
+
+
+def repo_path(root: Path, relative: str, where: str, cited_in: str, what: str) -> Path:
+    """Resolve ``relative`` (a POSIX path relative to ``root``) to a regular file inside it.
+
+    ``where``/``cited_in`` name the entry and the file that mentions the path, for the error.
+    """
+    if not isinstance(relative, str) or not relative.strip():
+        raise SiteError(where, cited_in, f"{what}: expected a non-empty path")
+    pure = PurePosixPath(relative)
+    if pure.is_absolute() or "\\" in relative or (relative[1:2] == ":"):
+        raise SiteError(where, cited_in, f"{what} {relative!r} is absolute: paths are relative")
+    if ".git" in pure.parts:
+        raise SiteError(where, cited_in, f"{what} {relative!r} is inside .git")
+    base = root.resolve()
+    target = (base / pure).resolve()
+    if not target.is_relative_to(base):
+        raise SiteError(where, cited_in, f"{what} {relative!r} is outside the repository")
+    if not target.exists():
+        raise SiteError(where, cited_in, f"{what} {relative!r}: no such file")
+    if not target.is_file():
+        raise SiteError(where, cited_in, f"{what} {relative!r} is not a regular file")
+    return target
+
+
+def rel(root: Path, path: Path) -> str:
+    """``path`` relative to ``root``, POSIX style (the form pages and errors show)."""
+    return path.resolve().relative_to(root.resolve()).as_posix()
+
+
+@dataclass(frozen=True)
+class Change:
+    """The last commit that touched a file, and whether the working tree differs from it."""
+
+    commit: str = ""  # full hash; empty when git has no commit for the file
+    date: str = ""  # committer date, YYYY-MM-DD
+    author: str = ""
+    subject: str = ""
+    dirty: bool = False  # modified or untracked in the working tree
+
+    @property
+    def short(self) -> str:
+        return self.commit[:10]
+
+
+class Git:
+    """Read-only questions to git about files of ``root`` (answers cached; thread-safe enough
+    for the build, which asks each path once)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.available = self._run("rev-parse", "--is-inside-work-tree") == "true"
+        top = self._run("rev-parse", "--show-toplevel") if self.available else ""
+        # A root that is only a folder inside some other repository has no history of its own.
+        self.available = bool(top) and Path(top).resolve() == root.resolve()
+        self._dirty: set[str] | None = None
+
+    def _run(self, *args: str) -> str:
+        env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
+        try:
+            res = subprocess.run(
+                ["git", "-C", str(self.root), *args],
+                capture_output=True,
+                env=env,
+                timeout=60,
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            return ""
+        return res.stdout.decode("utf-8", "replace").strip() if res.returncode == 0 else ""
+
+    def dirty_paths(self) -> set[str]:
+        if self._dirty is None:
+            self._dirty = set()
+            if self.available:
+                out = self._run("status", "--porcelain=v1", "-z", "--untracked-files=all")
+                for item in out.split("\0"):
+                    if len(item) > 3:
+                        self._dirty.add(item[3:])
+        return self._dirty
+
+    def head(self) -> Change:
+        """The commit the working tree is based on (``dirty`` when anything differs)."""
+        if not self.available:
+            return Change()
+        fields = self._run("log", "-1", "--format=%H%x1f%cs%x1f%an%x1f%s").split("\x1f")
+        if len(fields) != 4:
+            return Change(dirty=True)
+        return Change(*fields, dirty=bool(self.dirty_paths()))
+
+    def last_change(self, relative: str) -> Change:
+        """The last commit touching ``relative`` (repository-relative POSIX path)."""
+        if not self.available:
+            return Change()
+        dirty = relative in self.dirty_paths()
+        fields = self._run("log", "-1", "--format=%H%x1f%cs%x1f%an%x1f%s", "--", relative).split(
+            "\x1f"
+        )
+        if len(fields) != 4:
+            return Change(dirty=dirty)
+        return Change(*fields, dirty=dirty)

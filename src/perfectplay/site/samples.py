@@ -1,0 +1,159 @@
+"""Running an entry's command on its samples during the build, and checking the output.
+
+The output a page shows is the ``stdout`` captured here, never a stored copy. ``perfectplay``
+commands run the package of the tree being built (``ROOT/src`` first on ``PYTHONPATH``), so
+the output comes from the very sources the page shows.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import shlex
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from perfectplay.site.entries import Compare, Entry, Sample
+from perfectplay.site.errors import SiteError
+
+MAX_OUTPUT_BYTES = 8 << 20
+
+
+@dataclass(frozen=True)
+class SampleRun:
+    sample: Sample
+    input: str
+    answer: str
+    output: str
+    verdict: str  # how it was checked, e.g. "matches (float 1e-06)"
+
+
+def command_argv(command: str) -> list[str]:
+    """The argv for a meta ``command``: ``perfectplay`` and ``python3`` run under this
+    interpreter, so the build does not depend on what PATH holds.
+
+    >>> command_argv("perfectplay alea")[1:]
+    ['-m', 'perfectplay', 'alea']
+    """
+    argv = shlex.split(command)
+    if argv and argv[0] == "perfectplay":
+        return [sys.executable, "-m", "perfectplay", *argv[1:]]
+    if argv and argv[0] in ("python", "python3"):
+        return [sys.executable, *argv[1:]]
+    return argv
+
+
+def _clip(text: str, width: int = 60) -> str:
+    text = text if len(text) <= width else text[: width - 3] + "..."
+    return repr(text)
+
+
+def compare(output: str, answer: str, how: Compare) -> str | None:
+    """None when ``output`` agrees with ``answer``; otherwise what differs first.
+
+    ``exact`` ignores trailing spaces on lines and trailing blank lines. ``float TOL``
+    compares whitespace-separated tokens: numbers within TOL absolute or relative error,
+    anything else exactly.
+
+    >>> compare("9.6778871\\n", "9.677887141\\n", Compare("float", 1e-6)) is None
+    True
+    >>> compare("impossible", "1.0", Compare("float", 1e-6))
+    "token 1: got 'impossible', expected '1.0'"
+    >>> compare("Alice \\n\\n", "Alice", Compare("exact")) is None
+    True
+    """
+    if how.mode == "exact":
+        got = [line.rstrip() for line in output.splitlines()]
+        want = [line.rstrip() for line in answer.splitlines()]
+        while got and not got[-1]:
+            got.pop()
+        while want and not want[-1]:
+            want.pop()
+        for i, (g, w) in enumerate(zip(got, want, strict=False), start=1):
+            if g != w:
+                return f"line {i}: got {_clip(g)}, expected {_clip(w)}"
+        if len(got) != len(want):
+            return f"got {len(got)} lines, expected {len(want)}"
+        return None
+    got, want = output.split(), answer.split()
+    for i, (g, w) in enumerate(zip(got, want, strict=False), start=1):
+        if g == w:
+            continue
+        try:
+            a, b = float(g), float(w)
+        except ValueError:
+            return f"token {i}: got {_clip(g)}, expected {_clip(w)}"
+        if not (math.isfinite(a) and math.isfinite(b)):
+            return f"token {i}: got {_clip(g)}, expected {_clip(w)}"
+        if abs(a - b) > how.tolerance * max(1.0, abs(b)):
+            return f"token {i}: got {g}, expected {w} (tolerance {how.tolerance:g})"
+    if len(got) != len(want):
+        return f"got {len(got)} tokens, expected {len(want)}"
+    return None
+
+
+def _read_text(root: Path, entry: Entry, relative: str) -> str:
+    try:
+        return (root / relative).read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        raise SiteError(entry.id, relative, "not UTF-8 text") from None
+    except OSError as exc:
+        raise SiteError(entry.id, relative, f"cannot read: {exc.strerror}") from None
+
+
+def run_sample(root: Path, entry: Entry, sample: Sample) -> SampleRun:
+    """Run ``entry.command`` with the sample's input on stdin; raise :class:`SiteError` when
+    it fails, times out, or its output disagrees with the answer."""
+    stdin = _read_text(root, entry, sample.input)
+    answer = _read_text(root, entry, sample.answer)
+    argv = command_argv(entry.command)
+    if not argv:
+        raise SiteError(entry.id, entry.meta, "'command' is empty")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(root / "src"), env.get("PYTHONPATH", "")) if p
+    )
+    env["PERFECTPLAY_QUIET"] = "1"
+    env["PYTHONHASHSEED"] = "0"  # an output must not depend on the run
+    try:
+        proc = subprocess.run(
+            argv,
+            input=stdin.encode("utf-8"),
+            capture_output=True,
+            cwd=root,
+            env=env,
+            timeout=entry.timeout,
+        )
+    except FileNotFoundError:
+        raise SiteError(entry.id, entry.meta, f"command not found: {argv[0]!r}") from None
+    except subprocess.TimeoutExpired:
+        raise SiteError(
+            entry.id, sample.input, f"`{entry.command}` ran longer than {entry.timeout:g} s"
+        ) from None
+    if proc.returncode != 0:
+        lines = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        why = lines[-1] if lines else "no message"
+        raise SiteError(
+            entry.id,
+            sample.input,
+            f"`{entry.command}` exited with status {proc.returncode}: {why}",
+        )
+    if len(proc.stdout) > MAX_OUTPUT_BYTES:
+        raise SiteError(entry.id, sample.input, f"`{entry.command}` printed more than 8 MiB")
+    try:
+        output = proc.stdout.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SiteError(
+            entry.id, sample.input, f"`{entry.command}` printed non-UTF-8 bytes"
+        ) from None
+    problem = compare(output, answer, entry.compare)
+    if problem is not None:
+        raise SiteError(
+            entry.id,
+            sample.answer,
+            f"the output of `{entry.command}` on {Path(sample.input).name} differs from "
+            f"the answer ({entry.compare}): {problem}",
+        )
+    return SampleRun(sample, stdin, answer, output, f"matches ({entry.compare})")

@@ -1,0 +1,514 @@
+"""The site builder on a small fixture repository (tests/site/fixture).
+
+The fixture's implementation is a trivial Python script, so these tests exercise the
+builder alone: what a page shows against the files and the program's real output, the
+determinism of the output, and every kind of bad input (one line, exit 2, output untouched).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import os
+import re
+import shutil
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("jinja2")
+pytest.importorskip("pygments")
+
+from perfectplay.site import SiteError, build_site  # noqa: E402
+from perfectplay.site.cli import main as site_main  # noqa: E402
+from perfectplay.site.entries import Compare  # noqa: E402
+from perfectplay.site.samples import compare  # noqa: E402
+
+FIXTURE = Path(__file__).resolve().parent / "fixture"
+ENTRY = "archive/demo/2024/A-sum-of-numbers"
+PAGE = f"{ENTRY}/index.html"
+VOID = {
+    "area",
+    "base",
+    "br",
+    "col",
+    "embed",
+    "hr",
+    "img",
+    "input",
+    "link",
+    "meta",
+    "source",
+    "track",
+    "wbr",
+}
+
+try:
+    from perfectplay.site.pandoc import pandoc as _find_pandoc
+
+    _find_pandoc()
+except SiteError:  # pragma: no cover - the site extra is part of the test extra
+    pytest.skip("pandoc is not installed (pip install -e '.[site]')", allow_module_level=True)
+
+
+# ---- helpers (kept here: test files do not import each other) -------------------------
+
+
+class Grab(HTMLParser):
+    """Texts of the elements whose attribute ``name`` is set, keyed by its value."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.name = name
+        self.found: dict[str, str] = {}
+        self._stack: list[tuple[str, int]] = []  # (key, depth) of open captures
+        self._depth = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in VOID:
+            return
+        self._depth += 1
+        value = dict(attrs).get(self.name)
+        if value is not None:
+            self._stack.append((value, self._depth))
+            self.found.setdefault(value, "")
+
+    def handle_endtag(self, tag):
+        if tag in VOID:
+            return
+        if self._stack and self._stack[-1][1] == self._depth:
+            self._stack.pop()
+        self._depth -= 1
+
+    def handle_data(self, data):
+        for key, _ in self._stack:
+            self.found[key] += data
+
+
+def grab(html: str, name: str) -> dict[str, str]:
+    parser = Grab(name)
+    parser.feed(html)
+    return parser.found
+
+
+def git(repo: Path, *args: str) -> str:
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "Site Test",
+        "GIT_AUTHOR_EMAIL": "site@test",
+        "GIT_COMMITTER_NAME": "Site Test",
+        "GIT_COMMITTER_EMAIL": "site@test",
+        "GIT_AUTHOR_DATE": "2024-05-01T12:00:00",
+        "GIT_COMMITTER_DATE": "2024-05-01T12:00:00",
+    }
+    res = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, env=env)
+    assert res.returncode == 0, res.stderr
+    return res.stdout.strip()
+
+
+def make_repo(tmp_path: Path, commit: bool = True) -> Path:
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURE, repo)
+    if commit and shutil.which("git"):
+        git(repo, "init", "-q")
+        git(repo, "add", "-A")
+        git(repo, "commit", "-q", "-m", "fixture: first commit")
+    return repo
+
+
+def snapshot(folder: Path) -> dict[str, str]:
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def cli(repo: Path, out: Path, capsys) -> tuple[int, str]:
+    code = site_main(["build", "--root", str(repo), "--out", str(out), "--quiet"])
+    return code, capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> tuple[Path, Path]:
+    base = tmp_path_factory.mktemp("site")
+    repo = make_repo(base)
+    out = base / "out"
+    build_site(repo, out)
+    return repo, out
+
+
+# ---- what the pages show ---------------------------------------------------------------
+
+
+def test_shown_source_is_the_file(built):
+    repo, out = built
+    page = (out / PAGE).read_text(encoding="utf-8")
+    shown = grab(page, "data-file")
+    expected = ["src/toy/sum.py", f"{ENTRY}/solution.tex"]
+    assert sorted(shown) == sorted(expected)
+    for path in expected:
+        data = (repo / path).read_bytes()
+        assert shown[path] == data.decode("utf-8"), path
+        assert (out / "raw" / path).read_bytes() == data  # the raw link's target
+    assert 'href="../../../../raw/src/toy/sum.py"' in page
+    assert "Edit this file to change this page." in page
+
+
+def test_shown_sample_output_is_the_real_output(built):
+    repo, out = built
+    page = (out / PAGE).read_text(encoding="utf-8")
+    inputs, answers, outputs = (grab(page, f"data-{k}") for k in ("input", "answer", "output"))
+    assert sorted(outputs) == ["1", "2"]
+    for name in ("1", "2"):
+        stdin = (repo / ENTRY / "samples" / f"{name}.in").read_bytes()
+        real = subprocess.run(
+            [sys.executable, "src/toy/sum.py"],
+            input=stdin,
+            cwd=repo,
+            capture_output=True,
+            check=True,
+        ).stdout.decode()
+        assert outputs[name] == real
+        assert inputs[name] == stdin.decode()
+        assert answers[name] == (repo / ENTRY / "samples" / f"{name}.ans").read_text()
+    assert outputs["2"] == "0.750000000\n" != answers["2"]  # the program's, not the answer
+    assert page.count("matches (float 1e-06)") == 2
+
+
+def test_math_is_mathml_and_no_tex_is_left(built):
+    _, out = built
+    page = (out / PAGE).read_text(encoding="utf-8")
+    statement = page[page.index('<section id="statement"') : page.index('<section id="samples"')]
+    solution = page[page.index('<section id="solution"') : page.index('<section id="tex-source"')]
+    for part in (statement, solution):
+        assert "<math" in part
+        # What a reader sees: the TeX annotations inside <math> are not displayed.
+        text = re.sub(r"<annotation\b.*?</annotation>", "", part, flags=re.DOTALL)
+        text = html.unescape(re.sub(r"<[^>]*>", "", text))
+        assert "\\frac" not in text and "\\sum" not in text and "$" not in text
+    assert "<mfrac>" in solution and "<mo>∑</mo>" in statement
+
+
+def test_git_last_change_is_shown(built):
+    repo, out = built
+    if not shutil.which("git"):
+        pytest.skip("git is not installed")
+    page = (out / PAGE).read_text(encoding="utf-8")
+    commit = git(repo, "log", "-1", "--format=%H", "--", "src/toy/sum.py")
+    assert f'<code title="{commit}">{commit[:10]}</code> 2024-05-01 by Site Test' in page
+    assert "fixture: first commit" in page
+
+
+def test_index_search_and_docs(built):
+    _, out = built
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert 'data-entry="demo/2024/A-sum-of-numbers"' in index
+    assert "Demo Contest" in index and "arithmetic" in index
+    search = (out / "assets" / "search-index.js").read_text(encoding="utf-8")
+    assert "zanzibar" in search
+    guide = (out / "docs" / "guide.html").read_text(encoding="utf-8")
+    assert 'href="../raw/src/toy/sum.py"' in guide  # a link to a source file: its raw copy
+    docs_index = (out / "docs" / "index.html").read_text(encoding="utf-8")
+    assert 'href="guide.html"' in docs_index
+    assert f'href="../{PAGE}"' in docs_index  # a link to an entry folder: its page
+    for asset in ("style.css", "search.js", "fonts/latinmodern-math.woff2", "pygments.css"):
+        assert (out / "assets" / asset).is_file()
+    for html_file in out.rglob("*.html"):
+        text = html_file.read_text(encoding="utf-8")
+        assert "http://" not in text.replace("http://www.w3.org/1998/Math/MathML", "")
+        assert 'src="https:' not in text and 'href="https://fonts' not in text
+
+
+def test_build_is_deterministic(built, tmp_path):
+    repo, out = built
+    second = tmp_path / "again"
+    build_site(repo, second, jobs=1)
+    assert snapshot(second) == snapshot(out)
+
+
+def test_rebuild_replaces_the_output_whole(built, tmp_path):
+    repo, _ = built
+    out = tmp_path / "out"
+    build_site(repo, out)
+    (out / "stale.html").write_text("left over")
+    build_site(repo, out)
+    assert not (out / "stale.html").exists()
+    assert [p.name for p in tmp_path.iterdir()] == ["out"]  # no temporary folders left
+
+
+# ---- bad input: one line naming entry and file, exit 2, output untouched ---------------
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, (path, old)
+    path.write_text(text.replace(old, new, 1))
+
+
+BAD = {
+    "missing solution.tex": (
+        lambda r: (r / ENTRY / "solution.tex").unlink(),
+        "solution.tex: required file is missing",
+    ),
+    "missing sample answer": (
+        lambda r: (r / ENTRY / "samples" / "2.ans").unlink(),
+        "samples[1].answer",
+    ),
+    "malformed TOML": (
+        lambda r: _edit(r / ENTRY / "meta.toml", "year = 2024", "year = = 2024"),
+        "meta.toml:3: malformed TOML",
+    ),
+    "missing key": (
+        lambda r: _edit(r / ENTRY / "meta.toml", 'title = "Sum of Numbers"\n', ""),
+        "meta.toml: missing key 'title'",
+    ),
+    "wrong type": (
+        lambda r: _edit(r / ENTRY / "meta.toml", "year = 2024", 'year = "2024"'),
+        "meta.toml:3: 'year' must be an integer, not str",
+    ),
+    "unknown key": (
+        lambda r: _edit(r / ENTRY / "meta.toml", "year = 2024", "yaer = 2024"),
+        "unknown key 'yaer'",
+    ),
+    "bad compare": (
+        lambda r: _edit(r / ENTRY / "meta.toml", '"float 1e-6"', '"roughly"'),
+        "'compare' must be",
+    ),
+    "unknown TeX command": (
+        lambda r: _edit(r / ENTRY / "solution.tex", "Addition is", "\\frobnicate{x} Addition is"),
+        "solution.tex:6: pandoc cannot convert '\\\\frobnicate{x}'",
+    ),
+    "TeX math pandoc rejects": (
+        lambda r: _edit(r / ENTRY / "solution.tex", "$O(n)$", "$O(\\badmacro{n})$"),
+        "solution.tex:19: pandoc cannot convert the math",
+    ),
+    "TeX that does not parse": (
+        lambda r: _edit(r / ENTRY / "solution.tex", "\\end{proof}", ""),
+        "solution.tex:20: pandoc cannot parse it: expecting \\end{proof}",
+    ),
+    "sample that hangs": (
+        lambda r: (
+            _edit(r / ENTRY / "meta.toml", "year = 2024", "year = 2024\ntimeout = 0.5"),
+            (r / "src" / "toy" / "sum.py").write_text("import time\ntime.sleep(30)\n"),
+        ),
+        "samples/1.in: `python3 src/toy/sum.py` ran longer than 0.5 s",
+    ),
+    "raw TeX left in statement": (
+        lambda r: _edit(r / ENTRY / "statement.md", "$n$ numbers", "$n numbers"),
+        "statement.md: raw TeX left in the text",
+    ),
+    "sample mismatch": (
+        lambda r: (r / ENTRY / "samples" / "1.ans").write_text("10\n"),
+        "samples/1.ans: the output of `python3 src/toy/sum.py` on 1.in differs "
+        "from the answer (float 1e-06): token 1: got 9, expected 10",
+    ),
+    "command fails": (
+        lambda r: (r / "src" / "toy" / "sum.py").write_text("raise SystemExit(3)\n"),
+        "samples/1.in: `python3 src/toy/sum.py` exited with status 3",
+    ),
+    "source outside the repository": (
+        lambda r: (
+            _edit(r / ENTRY / "meta.toml", '"src/toy/sum.py"]', '"../outside.py"]'),
+            (r.parent / "outside.py").write_text("x = 1\n"),
+        ),
+        "sources[0] '../outside.py' is outside the repository",
+    ),
+    "absolute source path": (
+        lambda r: _edit(r / ENTRY / "meta.toml", '"src/toy/sum.py"]', '"/etc/hostname"]'),
+        "sources[0] '/etc/hostname' is absolute",
+    ),
+    "symlink out of the repository": (
+        lambda r: (
+            (r.parent / "secret.py").write_text("x = 1\n"),
+            (r / "src" / "link.py").symlink_to(r.parent / "secret.py"),
+            _edit(r / ENTRY / "meta.toml", '"src/toy/sum.py"]', '"src/link.py"]'),
+        ),
+        "sources[0] 'src/link.py' is outside the repository",
+    ),
+    "missing source": (
+        lambda r: _edit(r / ENTRY / "meta.toml", '"src/toy/sum.py"]', '"src/toy/gone.py"]'),
+        "sources[0] 'src/toy/gone.py': no such file",
+    ),
+    "sample path outside the repository": (
+        lambda r: _edit(
+            r / ENTRY / "meta.toml", 'input = "samples/1.in"', 'input = "../../../../../x.in"'
+        ),
+        "is outside the repository",
+    ),
+    "broken documentation link": (
+        lambda r: _edit(r / "docs" / "guide.md", "(../src/toy/sum.py)", "(../src/toy/missing.py)"),
+        "site: docs: docs/guide.md: link '../src/toy/missing.py': no such",
+    ),
+    "image from the network": (
+        lambda r: _edit(
+            r / "docs" / "guide.md", "# Guide", "# Guide\n\n![x](https://example.org/x.png)"
+        ),
+        "site: docs: docs/guide.md: external resource 'https://example.org/x.png'",
+    ),
+    "incomplete entry folder": (
+        lambda r: (
+            (r / "archive/demo/2024/B-empty").mkdir()
+            or (r / "archive/demo/2024/B-empty/statement.md").write_text("## Task\n")
+        ),
+        "site: demo/2024/B-empty: archive/demo/2024/B-empty/meta.toml: required file is missing",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_bad_input_stops_the_build(case, tmp_path, capsys):
+    repo = make_repo(tmp_path, commit=False)
+    out = tmp_path / "out"
+    assert cli(repo, out, capsys)[0] == 0
+    before = snapshot(out)
+    breaks, expected = BAD[case]
+    breaks(repo)
+    code, err = cli(repo, out, capsys)
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("perfectplay: site: "), lines[0]
+    if "docs" not in expected:
+        assert "demo/2024/" in lines[0]  # names the entry
+    assert expected in lines[0], lines[0]
+    assert snapshot(out) == before  # the previous build is left as it was
+    leftovers = sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("."))
+    assert leftovers == []
+
+
+def test_bad_input_exit_status_from_the_command_line(tmp_path):
+    repo = make_repo(tmp_path, commit=False)
+    (repo / ENTRY / "samples" / "2.ans").write_text("0.8\n")
+    out = tmp_path / "out"
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "perfectplay",
+            "site",
+            "build",
+            "--root",
+            str(repo),
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert res.returncode == 2
+    assert res.stderr.count("\n") == 1 and "Traceback" not in res.stderr
+    assert "2.ans" in res.stderr and "expected 0.8" in res.stderr
+    assert not out.exists()
+
+
+def test_command_line_build_prints_a_summary(tmp_path):
+    repo = make_repo(tmp_path, commit=False)
+    out = tmp_path / "out"
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "perfectplay",
+            "site",
+            "build",
+            "--root",
+            str(repo),
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert res.returncode == 0, res.stderr
+    assert res.stdout == ""
+    assert "perfectplay: site: 1 entry (2 samples run and checked), 2 documentation pages" in (
+        res.stderr
+    )
+    assert (out / "index.html").is_file() and (out / ".perfectplay-site").is_file()
+
+
+def test_refuses_to_replace_a_folder_it_did_not_write(tmp_path, capsys):
+    repo = make_repo(tmp_path, commit=False)
+    precious = tmp_path / "precious"
+    precious.mkdir()
+    (precious / "thesis.tex").write_text("years of work")
+    code, err = cli(repo, precious, capsys)
+    assert code == 2 and "refusing to replace a non-empty folder" in err
+    assert (precious / "thesis.tex").read_text() == "years of work"
+    code, err = cli(repo, repo, capsys)
+    assert code == 2 and "refusing to build into the repository" in err
+
+
+def test_samples_are_found_when_meta_does_not_list_them(tmp_path):
+    repo = make_repo(tmp_path, commit=False)
+    meta = repo / ENTRY / "meta.toml"
+    meta.write_text(meta.read_text().split("[[samples]]")[0])
+    out = tmp_path / "out"
+    build_site(repo, out)
+    assert sorted(grab((out / PAGE).read_text(), "data-sample")) == ["1", "2"]
+
+
+def test_site_help_is_light():
+    code = (
+        "import sys\n"
+        "from perfectplay.cli import main\n"
+        "try:\n    main(['site', '--help'])\nexcept SystemExit as exc:\n    rc = exc.code\n"
+        "heavy = [m for m in ('jinja2', 'pygments', 'numpy', 'numba') if m in sys.modules]\n"
+        "print(heavy)\n"
+        "sys.exit(rc)\n"
+    )
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    assert "perfectplay site build" in res.stdout
+    assert res.stdout.strip().endswith("[]")
+
+
+# ---- comparing outputs -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("output", "answer", "how", "ok"),
+    [
+        ("9.677887141\n", "9.677887141\n", "exact", True),
+        ("Alice  \n\n\n", "Alice\n", "exact", True),
+        ("Alice\nBob\n", "Alice\n", "exact", False),
+        ("alice\n", "Alice\n", "exact", False),
+        ("10.5554445\n", "10.555444555\n", "float 1e-6", True),
+        ("10.556\n", "10.555444555\n", "float 1e-6", False),
+        ("1000000.5\n", "1000000.0\n", "float 1e-6", True),  # relative error 5e-7
+        ("0.0000005\n", "0\n", "float 1e-6", True),  # absolute error 5e-7
+        ("impossible\n", "impossible\n", "float 1e-6", True),
+        ("impossible\n", "1.0\n", "float 1e-6", False),
+        ("nan\n", "1.0\n", "float 1e-6", False),
+        ("1.0 2.0\n", "1.0\n", "float 1e-6", False),
+    ],
+)
+def test_compare(output, answer, how, ok):
+    mode, _, tol = how.partition(" ")
+    assert (compare(output, answer, Compare(mode, float(tol or 0))) is None) == ok
+
+
+def test_preview_server_is_local_and_shows_sources_as_text(built):
+    import threading
+    import urllib.request
+
+    from perfectplay.site.serve import make_server
+
+    _, out = built
+    server = make_server(out, 0)
+    assert server.server_address[0] == "127.0.0.1"
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        base = f"http://127.0.0.1:{server.server_address[1]}"
+        with urllib.request.urlopen(f"{base}/raw/src/toy/sum.py", timeout=10) as res:
+            assert res.headers["Content-Type"] == "text/plain; charset=utf-8"
+            assert res.read() == (FIXTURE / "src" / "toy" / "sum.py").read_bytes()
+        with urllib.request.urlopen(f"{base}/{PAGE}", timeout=10) as res:
+            assert res.headers["Content-Type"].startswith("text/html")
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -1,0 +1,95 @@
+"""The command dispatcher and the shared CLI helpers."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import pytest
+
+from perfectplay import cli, cliutil
+from perfectplay.errors import InputError, ResourceLimitError
+
+
+def test_help_lists_every_command(capsys):
+    assert cli.main(["--help"]) == 0
+    out = capsys.readouterr().out
+    for name in cli.COMMANDS:
+        assert name in out
+    assert "examples:" in out
+
+
+def test_no_arguments_prints_usage_and_fails(capsys):
+    assert cli.main([]) == 2
+    assert "usage: perfectplay" in capsys.readouterr().out
+
+
+def test_unknown_command_is_one_line(capsys):
+    assert cli.main(["no-such-game"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unknown command" in err
+
+
+def test_help_does_not_import_numba_or_numpy():
+    code = (
+        "import sys; from perfectplay import cli; cli.main(['--help']);"
+        "bad = [m for m in ('numba', 'numpy') if m in sys.modules]; print(bad); sys.exit(bool(bad))"
+    )
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout + res.stderr
+
+
+@pytest.mark.parametrize("name", sorted(cli.COMMANDS))
+def test_command_help_does_not_import_numba(name):
+    code = (
+        "import sys; from perfectplay import cli\n"
+        f"try:\n    cli.main([{name!r}, '--help'])\nexcept SystemExit:\n    pass\n"
+        "sys.exit('numba' in sys.modules)"
+    )
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert res.returncode == 0, f"{name} --help imported numba: {res.stderr}"
+
+
+def test_version(capsys):
+    assert cli.main(["--version"]) == 0
+    assert capsys.readouterr().out.startswith("perfectplay ")
+
+
+def test_run_maps_input_error_to_one_line(capsys):
+    def body():
+        raise InputError("expected 6 symbols, got 5", line=3)
+
+    assert cliutil.run(body, "dice.txt") == 2
+    assert capsys.readouterr().err == "perfectplay: dice.txt:3: expected 6 symbols, got 5\n"
+
+
+def test_run_maps_resource_error(capsys):
+    def body():
+        raise ResourceLimitError("too big")
+
+    assert cliutil.run(body, "<stdin>") == 2
+    assert capsys.readouterr().err == "perfectplay: too big\n"
+
+
+def test_read_input_errors(tmp_path):
+    with pytest.raises(InputError, match="no such file"):
+        cliutil.read_input(str(tmp_path / "missing.txt"))
+    with pytest.raises(InputError, match="directory"):
+        cliutil.read_input(str(tmp_path))
+    big = tmp_path / "big.txt"
+    big.write_bytes(b"x" * 100)
+    with pytest.raises(InputError, match="larger than"):
+        cliutil.read_input(str(big), max_bytes=10)
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"ok\n\xff\n")
+    with pytest.raises(InputError) as info:
+        cliutil.read_input(str(bad))
+    assert info.value.line == 2
+
+
+def test_help_is_fast():
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "perfectplay", "--help"], capture_output=True, check=True)
+    # Generous bound: the target (0.3 s) is measured in benchmarks/, this only catches a heavy import.
+    assert time.perf_counter() - t0 < 3.0

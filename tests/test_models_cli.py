@@ -1,0 +1,219 @@
+"""``perfectplay solve MODULE:OBJECT``: summaries, queries, exports and one-line errors."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from perfectplay import cli
+
+
+def solve(capsys, *args):
+    code = cli.main(["solve", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_five_dice_exact(capsys):
+    code, out, err = solve(capsys, "perfectplay.examples.five_dice:FiveDice", "--exact")
+    assert code == 0
+    assert "exact: 191283/17248  (verified optimal)" in out
+    assert "start value: 11.090155380" in out
+    assert "states: 253 decision, 210 rolls" in out and "retry property: yes" in out
+    assert "time: explore" in err and "time" not in out
+
+
+def test_chance_query_distribution_and_simulation(capsys):
+    code, out, _ = solve(
+        capsys,
+        "perfectplay.examples.five_dice:FiveDice",
+        "--query",
+        "(1, 2, 2, 5, 6)",
+        "--query",
+        "(4, 4, 4, 4, 4)",
+        "--distribution",
+        "3",
+        "--simulate",
+        "2000",
+        "--exact",
+        "-q",
+    )
+    assert code == 0
+    assert "state (1, 2, 2, 5, 6): expected cost 10.460227273 = 1841/176" in out
+    assert "  (2, 2)        10.460227273  best" in out
+    assert "state (4, 4, 4, 4, 4): expected cost 0.000000000 = 0 (goal)" in out
+    assert "    1  0.000771605" in out and "median 10, 90th percentile 19" in out
+    assert "simulation: 2,000 games (seed 0): mean cost" in out
+
+
+def test_game_summary_and_query(capsys):
+    code, out, _ = solve(
+        capsys, "perfectplay.examples.tictactoe:TicTacToe", "--query", "'X........'", "-q"
+    )
+    assert code == 0
+    assert "start value: TIE in 9 for the player to move first" in out
+    assert "positions: 5,478" in out
+    assert "  4     TIE in 8  best" in out and "  1     LOSE in 6" in out
+
+
+def test_params_and_loopy_game(capsys):
+    code, out, _ = solve(capsys, "perfectplay.examples.dodgem:Dodgem", "-p", "n=3", "-q")
+    assert code == 0 and "start value: WIN in 19" in out
+    assert "best first moves: ((0, 2), 'E')" in out
+
+
+def test_export_then_load(capsys, tmp_path):
+    target = tmp_path / "table.npz"
+    code, out, _ = solve(
+        capsys,
+        "perfectplay.examples.chutes_ladders:ChutesAndLadders",
+        "--export",
+        str(target),
+        "-q",
+    )
+    assert code == 0 and f"table: {target} (82 rows)" in out
+    from perfectplay.models import load_solution
+
+    table = load_solution(target)
+    assert abs(table.start_value - 39.225122308) < 1e-9
+
+
+def write(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+def test_a_module_of_functions_is_a_model(capsys, tmp_path):
+    path = write(
+        tmp_path,
+        "walk.py",
+        """
+        from fractions import Fraction
+
+        start = 0
+
+        def is_goal(pos):
+            return pos >= 2
+
+        def choices(pos):
+            return [pos]          # roll from here
+
+        def roll(pos):            # a fair coin: step forward or stay
+            return [(pos + 1, Fraction(1, 2)), (pos, Fraction(1, 2))]
+        """,
+    )
+    code, out, _ = solve(capsys, str(path), "--exact", "-q")
+    assert code == 0 and "exact: 4  (verified optimal)" in out and "solve_ssp" in out
+
+
+def test_a_class_with_parameters_from_a_file(capsys, tmp_path):
+    path = write(
+        tmp_path,
+        "piles.py",
+        """
+        from perfectplay.models import GameModel
+
+        class Subtract(GameModel):
+            def __init__(self, n=7, take=(1, 2, 3)):
+                self.start, self.take = n, take
+            def moves(self, n):
+                return [k for k in self.take if k <= n]
+            def play(self, n, k):
+                return n - k
+        """,
+    )
+    code, out, _ = solve(capsys, f"{path}:Subtract", "-p", "n=8", "--query", "5", "-q")
+    assert code == 0 and "start value: LOSE in 4" in out
+    assert "position 5: WIN in 3 for the player to move" in out
+
+
+def one_error_line(capsys, *args) -> str:
+    code, out, err = solve(capsys, *args)
+    assert code == 2, (out, err)
+    assert err.count("\n") == 1 and err.startswith("perfectplay: "), err
+    assert "Traceback" not in err
+    return err
+
+
+def test_errors_are_one_line(capsys, tmp_path):
+    assert "no such file" in one_error_line(capsys, str(tmp_path / "nope.py"))
+    bad = write(tmp_path, "bad.py", "x = 1\ndef f(:\n")
+    assert f"{bad}:2: syntax error" in one_error_line(capsys, f"{bad}:Model")
+    assert "no 'Missing'" in one_error_line(capsys, "perfectplay.examples.five_dice:Missing")
+    assert "no module named 'no_such_module'" in one_error_line(capsys, "no_such_module:X")
+    err = one_error_line(capsys, "perfectplay.examples.five_dice:FiveDice", "-p", "dice=99")
+    assert "FiveDice(dice=99) failed: ValueError" in err
+    err = one_error_line(capsys, "perfectplay.examples.five_dice:FiveDice", "-p", "dice")
+    assert "expected NAME=VALUE" in err
+    err = one_error_line(capsys, "perfectplay.examples.five_dice:FiveDice", "--query", "(1, 2")
+    assert "is not a Python literal" in err
+    err = one_error_line(capsys, "perfectplay.examples.five_dice:FiveDice", "--query", "(1, 2)")
+    assert "state (1, 2) is not reachable" in err
+    err = one_error_line(capsys, "perfectplay.examples.tictactoe:TicTacToe", "--exact")
+    assert "--exact applies to chance models" in err
+    err = one_error_line(capsys, "perfectplay.examples.five_dice:FiveDice", "--distribution", "0")
+    assert "--distribution K must be" in err
+    err = one_error_line(capsys, "perfectplay.examples.five_dice", "-q")
+    assert "is not a model" in err
+    importing = write(tmp_path, "raises.py", "raise RuntimeError('at import')\n")
+    assert "importing" in one_error_line(capsys, str(importing))
+
+
+def test_misbehaving_and_infinite_models_exit_2(capsys, tmp_path):
+    path = write(
+        tmp_path,
+        "broken.py",
+        """
+        class Grows:
+            start = 0
+            def is_goal(self, s): return False
+            def choices(self, s): return [s]
+            def roll(self, s): return [(s + 1, 1)]
+
+        class Raises(Grows):
+            def roll(self, s): return [(s + 1, 1)] if s < 3 else 1 / 0
+
+        class Floaty(Grows):
+            def roll(self, s): return [(s + 1, 1 / 3)]
+        """,
+    )
+    err = one_error_line(capsys, f"{path}:Grows", "--max-states", "50")
+    assert "more than 50 states and rolls; the space may be infinite" in err
+    err = one_error_line(capsys, f"{path}:Raises")
+    assert "Raises.roll(3) raised ZeroDivisionError: division by zero" in err
+    err = one_error_line(capsys, f"{path}:Floaty")
+    assert "is a float; give an int or a fractions.Fraction" in err
+
+
+def test_two_player_solve_needs_neither_numpy_nor_numba():
+    code = (
+        "import sys; from perfectplay import cli\n"
+        "rc = cli.main(['solve', 'perfectplay.examples.tictactoe:TicTacToe', '-q'])\n"
+        "bad = [m for m in ('numpy', 'numba') if m in sys.modules]\n"
+        "print('imported:', bad)\n"
+        "sys.exit(rc or len(bad))"
+    )
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "TIE in 9" in res.stdout and "imported: []" in res.stdout
+
+
+def test_real_interpreter_exit_status(tmp_path):
+    res = subprocess.run(
+        [sys.executable, "-m", "perfectplay", "solve", "perfectplay.examples.five_dice:Nope"],
+        capture_output=True,
+        text=True,
+    )
+    assert res.returncode == 2 and res.stderr.count("\n") == 1
+
+
+def test_help_has_examples(capsys):
+    with pytest.raises(SystemExit) as info:
+        cli.main(["solve", "--help"])
+    assert info.value.code == 0
+    out = capsys.readouterr().out
+    assert "examples:" in out and "five_dice:FiveDice --exact" in out
