@@ -26,7 +26,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = Path(os.environ.get("PERFECTPLAY_SEEDS", ROOT.parent / "shared" / "seeds"))
-CACHE = Path(os.environ.get("PERFECTPLAY_BENCH_CACHE", Path(tempfile.gettempdir()) / "perfectplay-bench"))
+CACHE = Path(
+    os.environ.get("PERFECTPLAY_BENCH_CACHE", Path(tempfile.gettempdir()) / "perfectplay-bench")
+)
 PERFECTPLAY = [sys.executable, "-m", "perfectplay"]
 
 
@@ -70,7 +72,9 @@ class Timing:
         return f"{self.median:.3f} s (min {self.min:.3f}, max {self.max:.3f})"
 
 
-def run_once(cmd: list[str], stdin_path: Path | None = None, env: dict | None = None) -> tuple[float, float, bytes]:
+def run_once(
+    cmd: list[str], stdin_path: Path | None = None, env: dict | None = None
+) -> tuple[float, float, bytes]:
     """Run ``cmd`` once; return (wall seconds, peak RSS MiB, stdout)."""
     stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
     out = tempfile.TemporaryFile()
@@ -91,7 +95,9 @@ def run_once(cmd: list[str], stdin_path: Path | None = None, env: dict | None = 
     return wall, usage.ru_maxrss / 1024.0, data
 
 
-def time_command(cmd: list[str], stdin_path: Path | None = None, repeats: int = 5, env=None) -> Timing:
+def time_command(
+    cmd: list[str], stdin_path: Path | None = None, repeats: int = 5, env=None
+) -> Timing:
     t = Timing()
     for _ in range(repeats):
         wall, peak, out = run_once(cmd, stdin_path, env)
@@ -101,7 +107,13 @@ def time_command(cmd: list[str], stdin_path: Path | None = None, repeats: int = 
     return t
 
 
-def time_pair(ours: list[str], ref: list[str] | None, stdin_path: Path | None = None, repeats: int = 5, env=None) -> tuple[Timing, Timing | None, float | None]:
+def time_pair(
+    ours: list[str],
+    ref: list[str] | None,
+    stdin_path: Path | None = None,
+    repeats: int = 5,
+    env=None,
+) -> tuple[Timing, Timing | None, float | None]:
     """Alternate ours/reference runs; return both timings and the median of pairwise ratios."""
     a, b, ratios = Timing(), Timing(), []
     run_once(ours, stdin_path, env)  # warm-up: JIT cache, page cache
@@ -141,7 +153,9 @@ def compile_reference(name: str, source: str, lang: str = "c++") -> Path | None:
         return binary
     src = CACHE / f"{name}-{digest}.{'cpp' if lang == 'c++' else 'c'}"
     src.write_text(source)
-    res = subprocess.run([compiler, "-O2", "-o", str(binary), str(src)], capture_output=True, text=True)
+    res = subprocess.run(
+        [compiler, "-O2", "-o", str(binary), str(src)], capture_output=True, text=True
+    )
     if res.returncode != 0:
         print(f"[bench] reference {name} failed to compile:\n{res.stderr[:2000]}", file=sys.stderr)
         return None

@@ -23,7 +23,9 @@ from common import Row  # noqa: E402
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("only", nargs="*", help="substrings of module names to run")
     ap.add_argument("--quick", action="store_true", help="fewer repeats")
     args = ap.parse_args()
@@ -36,12 +38,14 @@ def main() -> int:
         print(f"[bench] {name} ...", file=sys.stderr, flush=True)
         mod = importlib.import_module(name)
         rows.extend(mod.run(args.quick))
-        print(f"[bench] {name} done in {time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True)
+        print(
+            f"[bench] {name} done in {time.perf_counter() - t0:.1f} s", file=sys.stderr, flush=True
+        )
     headers = ("area", "case", "perfectplay", "reference", "ratio", "target")
     table = [headers] + [(r.area, r.case, r.figure, r.reference, r.ratio, r.target) for r in rows]
     widths = [max(len(str(row[i])) for row in table) for i in range(len(headers))]
     for k, row in enumerate(table):
-        print("  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip())
+        print("  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=False)).rstrip())
         if k == 0:
             print("  ".join("-" * w for w in widths))
     return 0

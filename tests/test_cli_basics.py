@@ -91,5 +91,5 @@ def test_read_input_errors(tmp_path):
 def test_help_is_fast():
     t0 = time.perf_counter()
     subprocess.run([sys.executable, "-m", "perfectplay", "--help"], capture_output=True, check=True)
-    # Generous bound: the target (0.3 s) is measured in benchmarks/, this only catches a heavy import.
+    # Generous bound: the 0.3 s target is measured in benchmarks/; this catches a heavy import.
     assert time.perf_counter() - t0 < 3.0

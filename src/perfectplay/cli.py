@@ -11,13 +11,18 @@ import sys
 
 # name -> (module whose main(argv) runs the command, one-line summary)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "site": ("perfectplay.site.cli", "build or preview the archive and documentation site"),
-    "alea": ("perfectplay.games.alea.cli", "ICPC WF 2023 K, Alea Iacta Est: expected rolls to spell a word"),
-    "fivehundredeleven": ("perfectplay.games.fivehundredeleven.cli", "TopCoder SRM 511: OR cards"),
-    "dispdom": ("perfectplay.games.dispdom.cli", "CodeChef DISPDOM: disappearing dominoes"),
+    "alea": ("perfectplay.games.alea.cli",
+             "ICPC WF 2023 K, Alea Iacta Est: expected rolls to spell a word"),
+    "yeetzhee": ("perfectplay.games.yeetzhee.cli",
+                 "Kick Start 2020 F, Yeetzhee: expected rolls to shape dice into groups"),
+    "fivehundredeleven": ("perfectplay.games.fivehundredeleven.cli",
+                          "TopCoder SRM 511, FiveHundredEleven: who wins the OR-card game"),
+    "dispdom": ("perfectplay.games.dispdom.cli",
+                "CodeChef DISPDOM: disappearing dominoes, win/lose/draw"),
+    "diemaker": ("perfectplay.games.diemaker.cli",
+                 "ICPC Japan 2014 F, A Die Maker: lexicographically first roll sequence"),
     "solve": ("perfectplay.solvecli", "solve your own game modelled in Python (MODULE:OBJECT)"),
-    "diemaker": ("perfectplay.games.diemaker.cli", "ICPC Japan 2014 F, A Die Maker: lexicographically first roll sequence"),
-    "yeetzhee": ("perfectplay.games.yeetzhee.cli", "Kick Start 2020 F, Yeetzhee: expected rolls to shape dice into groups"),
+    "site": ("perfectplay.site.cli", "build or preview the archive and documentation site"),
 }
 
 EXAMPLES = """\
@@ -38,7 +43,8 @@ def usage() -> str:
         "commands:",
     ]
     lines += [f"  {name:<{width}}  {summary}" for name, (_, summary) in COMMANDS.items()]
-    lines += ["", "Each command reads its input from FILE, or stdin when FILE is omitted or '-'.", ""]
+    lines += ["", "Each command reads its input from FILE, or stdin when FILE is omitted or '-'.",
+              ""]
     lines += [EXAMPLES]
     return "\n".join(lines)
 
