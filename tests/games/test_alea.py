@@ -124,6 +124,29 @@ def test_statement_example_and_its_roll():
     assert sol.best_keep("PEAEC") is None and sol.options("PEAEC") == []
 
 
+def test_faces_no_formable_word_uses_are_one_blank_face():
+    # Only A, B and 1 matter: X, Y, Q, ... are in no word, and "AZ" can never be formed
+    # (no die has Z), so its A would not count either if "AB" were absent.
+    dice = ["ABXYQR", "B1XYQS", "A1PQRS"]
+    words = ["AB1", "AZ1"]
+    merged, plain = solve(dice, words), solve(dice, words, merge_faces=False)
+    assert merged.value == pytest.approx(plain.value, rel=1e-12)
+    assert merged.exact_value() == plain.exact_value()
+    assert merged.sizes()["decision_nodes"] < plain.sizes()["decision_nodes"]
+    # Queries still take the real symbols, and answers show them.
+    for roll in ("XYQ", "AYQ", "A1S", "RSP"):
+        assert merged.roll_value(roll) == pytest.approx(plain.roll_value(roll), rel=1e-12)
+        best = merged.best_keep(roll)
+        assert best.letters == plain.best_keep(roll).letters
+        assert set(best.letters) <= set("AB1")
+    for x in range(merged.graph.n_full):
+        shown = merged.roll_text(x)
+        assert all(c in die for c, die in zip(shown, dice, strict=True))
+        assert merged.roll_value(shown) == merged.chance.decision_value[x]
+    counts = symmetry_counts(dice, frozenset("AB1"))
+    assert counts["all"][0] < counts["both"][0]
+
+
 # -- brute force ----------------------------------------------------------------------------
 
 

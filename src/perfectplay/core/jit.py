@@ -93,6 +93,24 @@ class Kernel:
         return f"<kernel {self.py_func.__module__}.{self.__name__}>"
 
 
+def compile_for(size: int, threshold: int, *kernels: Kernel, warm_threshold: int = 2_000) -> bool:
+    """Whether work of ``size`` items should run compiled rather than interpreted.
+
+    Interpreted, a kernel costs about a microsecond per item; the first compiled call of
+    a process costs importing numba and loading the cached machine code (0.3-0.5 s). So
+    small work runs uncompiled up to ``threshold`` items, and once any of ``kernels`` is
+    loaded (the start-up already paid) only up to ``warm_threshold``.
+    ``PERFECTPLAY_NO_JIT=1`` always answers ``False``.
+
+    >>> compile_for(10, 1000), compile_for(10**6, 1000)
+    (False, True)
+    """
+    if os.environ.get("PERFECTPLAY_NO_JIT"):
+        return False
+    warm = any(k.loaded for k in kernels)
+    return size > (warm_threshold if warm else threshold)
+
+
 def kernel(func: Callable[..., Any] | None = None, **options: Any) -> Any:
     """Decorator: ``@kernel`` or ``@kernel(boundscheck=False)``."""
     if func is None:

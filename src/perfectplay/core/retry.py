@@ -42,10 +42,16 @@ from __future__ import annotations
 import numpy as np
 
 from perfectplay.core.chance_graph import ChanceGraph, ChanceSolution
-from perfectplay.core.jit import kernel
+from perfectplay.core.jit import compile_for, kernel
 from perfectplay.memory import require
 
 __all__ = ["solve_retry", "settle_order"]
+
+#: Graphs with at most this many nodes + edges are solved by the kernel's Python source
+#: (about 2 us per item) unless the kernel is already loaded: below it, interpreting costs
+#: less than importing numba and loading the cached kernel (0.3-0.5 s). A d = 6 Alea
+#: dictionary whose words use few of the faces has about 50,000 items (0.2 s interpreted).
+COMPILE_THRESHOLD = 100_000
 
 
 @kernel
@@ -242,7 +248,7 @@ def _label_setting(
     return dval, cval, best, accept, order, n_order
 
 
-def _run(graph: ChanceGraph) -> tuple:
+def _run(graph: ChanceGraph, compiled: bool | None) -> tuple:
     nd, nc = graph.n_decision, graph.n_chance
     n_out, n_ch = graph.outcome_idx.shape[0], graph.choice_idx.shape[0]
     # Working arrays of the kernel, dominated by the reverse adjacency and the stamps.
@@ -250,16 +256,21 @@ def _run(graph: ChanceGraph) -> tuple:
         nd * 40 + nc * 88 + n_out * 13 + n_ch * 4,
         f"label-setting on {nd:,} decision and {nc:,} chance nodes",
     )
-    return _label_setting(*graph.arrays(), not graph.retry)
+    if compiled is None:
+        compiled = compile_for(nd + nc + n_out + n_ch, COMPILE_THRESHOLD, _label_setting)
+    return _label_setting.run(*graph.arrays(), not graph.retry, compiled=compiled)
 
 
-def solve_retry(graph: ChanceGraph) -> ChanceSolution:
+def solve_retry(graph: ChanceGraph, *, compiled: bool | None = None) -> ChanceSolution:
     """Optimal values and policy of a chance graph with the retry property.
 
     The retry property may be explicit (every non-goal outcome of ``c`` lists ``c`` among
     its choices) or implicit (``graph.retry``). Nodes from which no goal can be reached get
     ``inf`` and ``best_choice == -1``. ``accept[e]`` tells whether the policy keeps outcome
     edge ``e`` (``False``: roll the same chance node again).
+
+    ``compiled``: run the numba-compiled kernel (``True``), its Python source
+    (``False``, same results), or decide by size (``None``, see :data:`COMPILE_THRESHOLD`).
 
     Raises:
         ValueError: the graph has neither the explicit nor the implicit retry rule.
@@ -280,7 +291,7 @@ def solve_retry(graph: ChanceGraph) -> ChanceSolution:
         >>> sol.value, int(sol.best_choice[0])
         (3.0, 1)
     """
-    dval, cval, best, accept, _order, n_order = _run(graph)
+    dval, cval, best, accept, _order, n_order = _run(graph, compiled)
     if n_order < 0:
         raise ValueError(
             "the graph has no retry property: an outcome of a chance node cannot choose "
@@ -291,7 +302,9 @@ def solve_retry(graph: ChanceGraph) -> ChanceSolution:
     )
 
 
-def settle_order(graph: ChanceGraph) -> tuple[ChanceSolution, np.ndarray]:
+def settle_order(
+    graph: ChanceGraph, *, compiled: bool | None = None
+) -> tuple[ChanceSolution, np.ndarray]:
     """Like :func:`solve_retry`, also returning the chance nodes in the order they settled.
 
     Only finite chance nodes appear in the order; every node a kept outcome leads to comes
@@ -302,7 +315,7 @@ def settle_order(graph: ChanceGraph) -> tuple[ChanceSolution, np.ndarray]:
     >>> settle_order(g)[1].tolist()
     [0]
     """
-    dval, cval, best, accept, order, n_order = _run(graph)
+    dval, cval, best, accept, order, n_order = _run(graph, compiled)
     if n_order < 0:
         raise ValueError("the graph has no retry property")
     sol = ChanceSolution(

@@ -35,7 +35,8 @@ from math import comb
 import numpy as np
 
 from perfectplay.core.chance_graph import ChanceGraph
-from perfectplay.core.jit import kernel
+from perfectplay.core.jit import compile_for, kernel
+from perfectplay.core.retry import COMPILE_THRESHOLD
 from perfectplay.games.alea.layout import DiceLayout
 from perfectplay.games.alea.parse import Instance
 from perfectplay.memory import require
@@ -257,6 +258,24 @@ def _full_code_table(layout: DiceLayout, code_to_decision: np.ndarray) -> np.nda
     return table
 
 
+def useful_symbols(instance: Instance) -> frozenset[str]:
+    """Symbols of the words whose every symbol is on some die.
+
+    Other words can never be formed, so a face whose symbol is in none of these words
+    is as good as blank.
+
+    >>> from perfectplay.games.alea.parse import parse
+    >>> sorted(useful_symbols(parse("2 2\\nABCDEF\\nAB1234\\nA1\\nZ2\\n")))
+    ['1', 'A']
+    """
+    on_dice = np.zeros(256, dtype=np.bool_)
+    on_dice[np.frombuffer("".join(instance.dice).encode("ascii"), dtype=np.uint8)] = True
+    words = instance.words
+    formable = on_dice[words].all(axis=1)
+    codes = np.unique(words[formable])
+    return frozenset(chr(int(c)) for c in codes)
+
+
 def build(instance: Instance, merge_faces: bool = True, merge_dice: bool = True) -> AleaGraph:
     """Build the chance graph of ``instance`` (see the module docstring).
 
@@ -265,7 +284,12 @@ def build(instance: Instance, merge_faces: bool = True, merge_dice: bool = True)
     >>> ag.n_full, ag.graph.n_chance, bool(ag.graph.goal[0])
     (1, 1, True)
     """
-    layout = DiceLayout.of(instance.dice, merge_faces=merge_faces, merge_dice=merge_dice)
+    layout = DiceLayout.of(
+        instance.dice,
+        merge_faces=merge_faces,
+        merge_dice=merge_dice,
+        useful=useful_symbols(instance),
+    )
     d = layout.d
     require(layout.n_codes * 64, f"numbering the states of {d} dice")
     full_codes, all_kept = layout.canonical_states()
@@ -280,7 +304,9 @@ def build(instance: Instance, merge_faces: bool = True, merge_dice: bool = True)
         for q in range(p):
             if layout.group[q] == layout.group[p]:
                 below[p] |= 1 << q
-    choice_ptr, choice_idx, outcome_ptr, outcome_idx, outcome_weight, new_id = _extension_edges(
+    # Interpreted, the walk costs about 2 us per edge: small graphs skip loading numba.
+    compiled = compile_for(2 * n_edges, COMPILE_THRESHOLD, _extension_edges)
+    choice_ptr, choice_idx, outcome_ptr, outcome_idx, outcome_weight, new_id = _extension_edges.run(
         full_codes,
         all_kept,
         goal,
@@ -290,6 +316,7 @@ def build(instance: Instance, merge_faces: bool = True, merge_dice: bool = True)
         layout.mult_table(),
         _full_code_table(layout, code_to_decision),
         n_edges,
+        compiled=compiled,
     )
     in_graph = new_id >= 0
     kept_codes = all_kept[in_graph]

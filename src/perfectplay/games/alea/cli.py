@@ -209,10 +209,11 @@ def _keep_json(keep) -> dict[str, Any]:
 
 
 def _print_stats(sol, timings: dict[str, float]) -> None:
+    from perfectplay.games.alea.build import useful_symbols
     from perfectplay.games.alea.solution import symmetry_counts
 
     sizes = sol.sizes()
-    counts = symmetry_counts(sol.instance.dice)
+    counts = symmetry_counts(sol.instance.dice, useful_symbols(sol.instance))
     lines = [
         f"graph: {sizes['decision_nodes']:,} decision nodes (rolls + start), "
         f"{sizes['chance_nodes']:,} chance nodes (kept sets), "
@@ -225,6 +226,7 @@ def _print_stats(sol, timings: dict[str, float]) -> None:
                 ("faces", "faces merged"),
                 ("dice", "identical dice merged"),
                 ("both", "both"),
+                ("all", "and useless faces blank"),
             )
         ),
         "time: " + ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in timings.items()),

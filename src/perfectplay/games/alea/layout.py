@@ -30,6 +30,9 @@ from math import prod
 
 import numpy as np
 
+#: The merged face of the symbols no formable word uses (not a symbol of the input).
+BLANK = "?"
+
 
 @dataclass(frozen=True)
 class DiceLayout:
@@ -52,14 +55,40 @@ class DiceLayout:
     radix: tuple[int, ...]
     merge_faces: bool = True
     merge_dice: bool = True
+    useful: frozenset[str] | None = None
+
+    def seen(self, symbol: str) -> str:
+        """The symbol a face shows in this layout (:data:`BLANK` for a useless one)."""
+        if self.useful is None or symbol in self.useful:
+            return symbol
+        return BLANK
 
     @classmethod
     def of(
-        cls, dice: tuple[str, ...], merge_faces: bool = True, merge_dice: bool = True
+        cls,
+        dice: tuple[str, ...],
+        merge_faces: bool = True,
+        merge_dice: bool = True,
+        useful: frozenset[str] | None = None,
     ) -> DiceLayout:
-        """Layout of ``dice`` with the chosen symmetries."""
+        """Layout of ``dice`` with the chosen symmetries.
+
+        With ``merge_faces``, faces whose symbol is not in ``useful`` (symbols that no
+        formable word contains) become one :data:`BLANK` face: which useless symbol shows
+        never matters, and dice that differ only in useless symbols become identical.
+
+        >>> lay = DiceLayout.of(("ABCXYZ", "ABCDEF"), useful=frozenset("AB"))
+        >>> lay.symbols, lay.mult, lay.group
+        (('?AB', '?AB'), ((4, 1, 1), (4, 1, 1)), (0, 0))
+        """
+        if useful is not None and merge_faces:
+            dice_seen = tuple(
+                "".join(c if c in useful else BLANK for c in die) for die in dice
+            )
+        else:
+            dice_seen = tuple(dice)
         faces = []
-        for die in dice:
+        for die in dice_seen:
             if merge_faces:
                 counts = sorted(Counter(die).items())
                 faces.append(("".join(s for s, _ in counts), tuple(n for _, n in counts)))
@@ -82,6 +111,7 @@ class DiceLayout:
             radix=tuple(radix),
             merge_faces=merge_faces,
             merge_dice=merge_dice,
+            useful=useful if merge_faces else None,
         )
 
     @property

@@ -152,7 +152,9 @@ class AleaSolution:
         """The roll's symbols (input order) and its digit at each layout position."""
         layout = self.graph.layout
         symbols = roll_symbols(layout.dice, roll)
-        digits = [layout.symbols[p].index(symbols[i]) for p, i in enumerate(layout.order)]
+        digits = [
+            layout.symbols[p].index(layout.seen(symbols[i])) for p, i in enumerate(layout.order)
+        ]
         return symbols, digits
 
     def _node(self, roll: str | Sequence[str]) -> tuple[list[str], int]:
@@ -193,8 +195,8 @@ class AleaSolution:
                 if kept_digits[p] != layout.star[p]
             ]
             for i in sorted(layout.order[p] for p in members):
-                if symbols[i] in wanted:
-                    wanted.remove(symbols[i])
+                if layout.seen(symbols[i]) in wanted:
+                    wanted.remove(layout.seen(symbols[i]))
                     keep.append(i)
         keep.sort()
         return Keep(
@@ -250,7 +252,9 @@ class AleaSolution:
         digits = layout.digits(self.graph.full_codes[x : x + 1])[0]
         out = [""] * layout.d
         for p, i in enumerate(layout.order):
-            out[i] = layout.symbols[p][digits[p]]
+            shown = layout.symbols[p][digits[p]]
+            # A blank stands for any useless face: show the die's first one.
+            out[i] = next(c for c in layout.dice[i] if layout.seen(c) == shown)
         return "".join(out)
 
     # -- the first roll and the distribution ------------------------------------------
@@ -335,11 +339,18 @@ class AleaSolution:
         }
 
 
-def symmetry_counts(dice: Sequence[str]) -> dict[str, tuple[int, int]]:
+def symmetry_counts(
+    dice: Sequence[str], useful: frozenset[str] | None = None
+) -> dict[str, tuple[int, int]]:
     """Full rolls and kept sets (keep-nothing included) under each symmetry setting.
+
+    With ``useful`` (see :func:`~perfectplay.games.alea.build.useful_symbols`) the
+    ``"all"`` entry also merges the faces that no formable word uses.
 
     >>> symmetry_counts(["AAAAAA", "AAAAAA"])["none"], symmetry_counts(["AAAAAA"] * 2)["both"]
     ((36, 13), (1, 2))
+    >>> symmetry_counts(["ABCDEF", "ABCDEF"], frozenset("A"))["all"]  # ??, ?A, AA; kept: ?, A, -
+    (3, 3)
     """
     out = {}
     for name, faces, dice_ in (
@@ -350,6 +361,8 @@ def symmetry_counts(dice: Sequence[str]) -> dict[str, tuple[int, int]]:
     ):
         full, kept = DiceLayout.of(tuple(dice), faces, dice_).canonical_states()
         out[name] = (int(full.shape[0]), int(kept.shape[0]))
+    full, kept = DiceLayout.of(tuple(dice), useful=useful).canonical_states()
+    out["all"] = (int(full.shape[0]), int(kept.shape[0]))
     return out
 
 

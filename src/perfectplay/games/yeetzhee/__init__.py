@@ -47,13 +47,14 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def solve(n: int, m: int, groups: Iterable[int]) -> Solution:
+def solve(n: int, m: int, groups: Iterable[int], *, compiled: bool | None = None) -> Solution:
     """Solve ``n`` dice with ``m`` faces and target group sizes ``groups`` (any order).
 
     Raises :class:`~perfectplay.errors.InputError` (a ``ValueError``) for sizes that are
     not positive integers summing to ``n``, and
     :class:`~perfectplay.errors.ResourceLimitError` when the groupings would not fit in
-    memory. A target with more groups than faces gets the value ``inf``.
+    memory. A target with more groups than faces gets the value ``inf``. ``compiled`` as
+    in :func:`~perfectplay.core.retry.solve_retry` (``None``: decided by size).
 
     >>> solve(3, 6, (2, 1)).value
     4.7
@@ -64,12 +65,18 @@ def solve(n: int, m: int, groups: Iterable[int]) -> Solution:
     from perfectplay.games.yeetzhee.solution import Solution
 
     model = build(int(n), int(m), sizes)
-    return Solution(n=int(n), m=int(m), groups=sizes, model=model, chance=solve_retry(model.graph))
+    return Solution(
+        n=int(n),
+        m=int(m),
+        groups=sizes,
+        model=model,
+        chance=solve_retry(model.graph, compiled=compiled),
+    )
 
 
-def solve_instance(instance: Instance) -> Solution:
+def solve_instance(instance: Instance, *, compiled: bool | None = None) -> Solution:
     """Solve a parsed :class:`Instance`."""
-    return solve(instance.n, instance.m, instance.groups)
+    return solve(instance.n, instance.m, instance.groups, compiled=compiled)
 
 
 def format_output(solutions: Sequence[Solution]) -> str:
