@@ -26,6 +26,7 @@ Set ``PERFECTPLAY_NO_JIT=1`` to run every kernel uncompiled (debugging, coverage
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -98,8 +99,9 @@ def compile_for(size: int, threshold: int, *kernels: Kernel, warm_threshold: int
 
     Interpreted, a kernel costs about a microsecond per item; the first compiled call of
     a process costs importing numba and loading the cached machine code (0.3-0.5 s). So
-    small work runs uncompiled up to ``threshold`` items, and once any of ``kernels`` is
-    loaded (the start-up already paid) only up to ``warm_threshold``.
+    small work runs uncompiled up to ``threshold`` items, up to a quarter of it once numba
+    is imported, and once any of ``kernels`` is loaded (the start-up already paid) only
+    up to ``warm_threshold``.
     ``PERFECTPLAY_NO_JIT=1`` always answers ``False``.
 
     >>> compile_for(10, 1000), compile_for(10**6, 1000)
@@ -107,8 +109,12 @@ def compile_for(size: int, threshold: int, *kernels: Kernel, warm_threshold: int
     """
     if os.environ.get("PERFECTPLAY_NO_JIT"):
         return False
-    warm = any(k.loaded for k in kernels)
-    return size > (warm_threshold if warm else threshold)
+    if any(k.loaded for k in kernels):
+        return size > warm_threshold
+    if "numba" in sys.modules:
+        # numba is in: loading one more cached kernel costs about 0.05 s.
+        return size > threshold // 4
+    return size > threshold
 
 
 def kernel(func: Callable[..., Any] | None = None, **options: Any) -> Any:
