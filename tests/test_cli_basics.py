@@ -22,7 +22,8 @@ def test_help_lists_every_command(capsys):
 
 def test_no_arguments_prints_usage_and_fails(capsys):
     assert cli.main([]) == 2
-    assert "usage: perfectplay" in capsys.readouterr().out
+    captured = capsys.readouterr()
+    assert "usage: perfectplay" in captured.err and captured.out == ""
 
 
 def test_unknown_command_is_one_line(capsys):

@@ -52,9 +52,13 @@ def usage() -> str:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the exit status."""
     args = sys.argv[1:] if argv is None else list(argv)
-    if not args or args[0] in ("-h", "--help", "help"):
+    if not args:
+        # No command is a usage error: the usage goes where errors go.
+        print(usage(), file=sys.stderr)
+        return 2
+    if args[0] in ("-h", "--help", "help"):
         print(usage())
-        return 0 if args else 2
+        return 0
     if args[0] == "--version":
         from perfectplay import __version__
 

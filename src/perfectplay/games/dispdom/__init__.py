@@ -351,7 +351,8 @@ def explain(solution: Solution) -> str:
     moves = f"{r} move{'s' * (r != 1)}"
     out = [solution.verdict]
     if r == 0:
-        out.append(f"Alice has no {inst.k} consecutive empty cells: she cannot move and loses.")
+        run = "empty cell" if inst.k == 1 else f"{inst.k} consecutive empty cells"
+        out.append(f"Alice has no {run}: she cannot move and loses.")
     else:
         out.append(
             f"Without disappearing, {winner} wins the placement game; with best play ({winner} "

@@ -97,7 +97,8 @@ def parse(text: str) -> Instance:
     ]
     if len(tokens) > n + 1:
         tok, line = tokens[n + 1]
-        raise InputError(f"unexpected {tok[:20]!r} after the {n} cards", line=line)
+        cards = "1 card" if n == 1 else f"{n} cards"
+        raise InputError(f"unexpected {tok[:20]!r} after the {cards}", line=line)
     return Instance(tuple(cards))
 
 
