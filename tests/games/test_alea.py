@@ -13,6 +13,8 @@ import importlib
 import itertools
 import math
 import random
+import subprocess
+import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -364,3 +366,17 @@ def test_docstring_examples(module):
     name = "perfectplay.games.alea" + ("" if module == "__init__" else f".{module}")
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_package_parse_stays_the_function_after_other_names_load():
+    # Regression (found by benchmarks/crosscheck.py): loading format_answer first imported
+    # the .parse submodule, and the import system bound the package name ``parse`` to that
+    # module, so ``from perfectplay.games.alea import format_answer, parse`` gave a module.
+    # Import state is per process: a fresh interpreter makes the order matter.
+    code = (
+        "from perfectplay.games.alea import format_answer, parse, solve_instance\n"
+        "print(format_answer(solve_instance(parse('1 1\\nAAAAAB\\nB\\n')).value))\n"
+    )
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == "6.000000000"  # one die, one face in six: 6 rolls

@@ -22,6 +22,7 @@ The names below load lazily, so importing this package is cheap.
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -72,4 +73,9 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
     globals()[name] = value
+    # Loading the submodule ``.parse`` (solution and report import it) makes the import
+    # system bind the package attribute ``parse`` to that module, hiding the function.
+    parse_module = sys.modules.get(f"{__name__}.parse")
+    if parse_module is not None:
+        globals()["parse"] = parse_module.parse
     return value
