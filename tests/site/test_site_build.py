@@ -243,6 +243,26 @@ def test_rebuild_replaces_the_output_whole(built, tmp_path):
 # ---- bad input: one line naming entry and file, exit 2, output untouched ---------------
 
 
+def test_modified_files_are_named_exactly(tmp_path):
+    if not shutil.which("git"):
+        pytest.skip("git is not installed")
+    from perfectplay.site.repo import Git
+
+    repo = make_repo(tmp_path)
+    assert Git(repo).dirty_paths() == set()
+    # The first entry of `git status -z` starts with a space (" M path"): it must survive.
+    (repo / "src" / "toy" / "sum.py").write_text("print(0)\n")
+    assert Git(repo).dirty_paths() == {"src/toy/sum.py"}
+    git(repo, "mv", f"{ENTRY}/statement.md", f"{ENTRY}/moved.md")
+    (repo / "new file.txt").write_text("x\n")
+    assert Git(repo).dirty_paths() == {
+        "src/toy/sum.py",
+        f"{ENTRY}/moved.md",
+        "new file.txt",
+    }
+    assert Git(repo).last_change("src/toy/sum.py").dirty
+
+
 def _edit(path: Path, old: str, new: str) -> None:
     text = path.read_text()
     assert old in text, (path, old)
@@ -289,6 +309,17 @@ BAD = {
     "TeX that does not parse": (
         lambda r: _edit(r / ENTRY / "solution.tex", "\\end{proof}", ""),
         "solution.tex:20: pandoc cannot parse it: expecting \\end{proof}",
+    ),
+    "TeX that reads a file outside the tree": (
+        lambda r: (
+            (r.parent / "secret.txt").write_text("secret-outside-the-tree\n"),
+            _edit(
+                r / ENTRY / "solution.tex",
+                "Addition is",
+                f"\\input{{{(r.parent / 'secret.txt').as_posix()}}} Addition is",
+            ),
+        ),
+        "solution.tex:6: Could not load include file",
     ),
     "sample that hangs": (
         lambda r: (

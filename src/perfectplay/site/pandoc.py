@@ -117,6 +117,9 @@ def convert(
         "--mathml",
         "--wrap=none",
         "--fail-if-warnings",
+        # No \input, \include or image may read a file other than the one converted:
+        # the page shows the tree, nothing else on the machine.
+        "--sandbox",
         "--syntax-highlighting=none" if ver >= (3, 8) else "--no-highlight",
     ]
     if tex:

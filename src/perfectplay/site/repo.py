@@ -100,16 +100,24 @@ class Git:
             )
         except (OSError, subprocess.TimeoutExpired):
             return ""
-        return res.stdout.decode("utf-8", "replace").strip() if res.returncode == 0 else ""
+        if res.returncode != 0:
+            return ""
+        out = res.stdout.decode("utf-8", "replace")
+        # -z output starts with a status column that may be a space: keep it whole.
+        return out if "-z" in args else out.strip()
 
     def dirty_paths(self) -> set[str]:
         if self._dirty is None:
             self._dirty = set()
             if self.available:
                 out = self._run("status", "--porcelain=v1", "-z", "--untracked-files=all")
-                for item in out.split("\0"):
+                items = iter(out.split("\0"))
+                # Entries are "XY path"; a rename or copy is followed by its old path.
+                for item in items:
                     if len(item) > 3:
                         self._dirty.add(item[3:])
+                        if item[0] in "RC":
+                            next(items, None)
         return self._dirty
 
     def head(self) -> Change:
