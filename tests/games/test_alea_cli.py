@@ -237,3 +237,33 @@ def test_refuses_what_does_not_fit_in_memory(tmp_path, monkeypatch, capsys):
     code, out, err = run(capsys, str(path))
     assert code == 2 and out == "" and err.count("\n") == 1
     assert "2,939,328 edges needs about" in err and "20.0 MiB is available" in err
+
+
+def test_explain_when_the_statement_roll_is_itself_a_word(tmp_path, capsys):
+    # Regression: the statement's dice with P X R E S as the only word used to crash
+    # --explain, which showed the fixed example roll P X R E S without checking it.
+    path = tmp_path / "pxres.txt"
+    path.write_text("5 1\nABCDEP\nAEHOXU\nAISOLR\nABCDEF\nABCSCC\nPXRES\n")
+    code, out, err = run(capsys, str(path), "--explain")
+    assert code == 0 and err == "" and "Example: on a first roll of" in out
+    assert "P X R E S" not in out.split("Example:")[1]
+    code, out, _ = run(capsys, str(path), "--explain", "--json")
+    example = json.loads(out)["first_roll"]["example"]
+    assert code == 0 and example["roll"] != "PXRES" and example["keep"]
+
+
+@pytest.mark.parametrize(
+    "text,line,fragment",
+    [
+        ("2 " + "9" * 5000 + "\n", 1, "w = '99999999999999999999...' is out of range"),
+        ("9" * 5000 + " 1 2\n", 1, "d = '99999999999999999999...' is out of range"),
+        ("2 1\n" + "A" * 1_000_000 + "\n", 2, "'AAAAAAAAAAAAAAAAAAAA...' must have exactly 6"),
+        ("2 1\rABCDEF\rABCDE\rAB\r", 3, "die 2: 'ABCDE' must have exactly 6"),
+    ],
+)
+def test_huge_tokens_and_odd_line_ends_give_short_messages(tmp_path, capsys, text, line, fragment):
+    path = tmp_path / "bad.txt"
+    path.write_text(text, newline="")
+    code, out, err = run(capsys, str(path))
+    assert code == 2 and out == "" and err.count("\n") == 1 and len(err) < 200
+    assert f"bad.txt:{line}: " in err and fragment in err, err

@@ -12,7 +12,7 @@ problem's chance graph (canonical rolls and kept sets, see
 >>> print(format_answer(sol.value))
 9.677887141
 >>> print(sol.best_keep("PXRES"))
-keep P R E S (dice 1 3 4 5), reroll dice 2: 2.000000000 rolls
+keep P R E S (dice 1 3 4 5), reroll die 2: 2.000000000 rolls
 
 Modules: :mod:`.parse` (input), :mod:`.layout` (numbering and symmetry), :mod:`.build`
 (the graph), :mod:`.solution` (solving and queries), :mod:`.report` (text), :mod:`.cli`.

@@ -93,6 +93,12 @@ class Instance:
         return cls(dice, _words_array(encoded, len(dice)))
 
 
+def _show(token: bytes, limit: int = 20) -> str:
+    """A token for a message: quoted, and cut short when long (a line may be megabytes)."""
+    text = token[:limit].decode("ascii", "replace")
+    return repr(text) if len(token) <= limit else repr(text + "...")
+
+
 def _symbol_problem(token: bytes) -> str | None:
     bad = np.flatnonzero(~_VALID[np.frombuffer(token, dtype=np.uint8)])
     if bad.size == 0:
@@ -102,11 +108,12 @@ def _symbol_problem(token: bytes) -> str | None:
 
 
 def _die_problem(token: bytes) -> str | None:
-    text = token.decode("ascii", "replace")
     if len(token) != FACES:
-        return f"{text!r} must have exactly {FACES} symbols (one per face), it has {len(token)}"
+        return (
+            f"{_show(token)} must have exactly {FACES} symbols (one per face), it has {len(token)}"
+        )
     problem = _symbol_problem(token)
-    return f"{text!r}: {problem}" if problem else None
+    return f"{_show(token)}: {problem}" if problem else None
 
 
 def _words_problem(words: list[bytes], d: int) -> tuple[int, str | None]:
@@ -121,14 +128,15 @@ def _words_problem(words: list[bytes], d: int) -> tuple[int, str | None]:
     wrong = np.flatnonzero(lengths != d)
     if wrong.size:
         i = int(wrong[0])
-        text = words[i].decode("ascii", "replace")
         plural = "s" if d > 1 else ""
-        return i, (f"{text!r} must have {d} symbol{plural} (one per die), it has {len(words[i])}")
+        return i, (
+            f"{_show(words[i])} must have {d} symbol{plural} (one per die), it has {len(words[i])}"
+        )
     arr = np.frombuffer(b"".join(words), dtype=np.uint8).reshape(len(words), d)
     bad_rows = np.flatnonzero(~_VALID[arr].all(axis=1))
     if bad_rows.size:
         i = int(bad_rows[0])
-        return i, f"{words[i].decode('ascii', 'replace')!r}: {_symbol_problem(words[i])}"
+        return i, f"{_show(words[i])}: {_symbol_problem(words[i])}"
     return -1, None
 
 
@@ -153,9 +161,12 @@ def _token_line(data: bytes, k: int) -> int:
 
 
 def _count(token: bytes, name: str, what: str, lo: int, hi: int) -> int:
-    text = token.decode("ascii", "replace")
     if not token.isdigit():
-        raise ValueError(f"{name} ({what}) must be an integer from {lo} to {hi}, got {text!r}")
+        raise ValueError(
+            f"{name} ({what}) must be an integer from {lo} to {hi}, got {_show(token)}"
+        )
+    if len(token.lstrip(b"0")) > len(str(hi)):
+        raise ValueError(f"{name} = {_show(token)} is out of range ({what}: {lo} to {hi})")
     value = int(token)
     if not lo <= value <= hi:
         raise ValueError(f"{name} = {value} is out of range ({what}: {lo} to {hi})")
@@ -170,7 +181,7 @@ def _parse_lines(data: bytes) -> Instance | None:
     """
     head = data.split(b"\n", MAX_DICE + 1)
     first = head[0].split()
-    if len(first) != 2 or not first[0].isdigit() or not first[1].isdigit():
+    if len(first) != 2 or not all(t.isdigit() and len(t) <= 9 for t in first):
         return None
     d, w = int(first[0]), int(first[1])
     if not (1 <= d <= MAX_DICE and 1 <= w <= MAX_WORDS) or len(head) < d + 2:
@@ -198,6 +209,9 @@ def parse(text: str | bytes) -> Instance:
     perfectplay.errors.InputError: line 3: word 1: 'AB' must have 1 symbol (one per die), it has 2
     """
     data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+    if b"\r" in data:
+        # Lines end at \n, \r\n or a lone \r (old Mac files), for the numbers in messages.
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     fast = _parse_lines(data)
     if fast is not None:
         return fast
@@ -235,12 +249,10 @@ def parse(text: str | bytes) -> Instance:
     if len(words) < w:
         raise fail(len(tokens), f"expected {w} words, the input ends after {len(words)}")
     if len(tokens) > first_word + w:
-        extra = tokens[first_word + w].decode("ascii", "replace")
-        if len(extra) > 20:
-            extra = extra[:20] + "..."
         raise fail(
             first_word + w,
-            f"unexpected {extra!r} after the last word (w = {w} words were announced)",
+            f"unexpected {_show(tokens[first_word + w])} after the last word "
+            f"(the first line announced w = {w})",
         )
     dice = tuple(t.decode("ascii") for t in dice_tokens)
     return Instance(dice, _words_array(words, d))

@@ -49,12 +49,12 @@ class Keep:
     exact: Fraction | None = None
 
     def __str__(self) -> str:
-        kept = (
-            f"keep {' '.join(self.letters)} (dice {_numbers(self.keep)})"
-            if self.keep
-            else "keep nothing"
-        )
-        return f"{kept}, reroll dice {_numbers(self.reroll)}: {self.expected_rolls:.9f} rolls"
+        def dice(indices: tuple[int, ...]) -> str:
+            return f"{'die' if len(indices) == 1 else 'dice'} {_numbers(indices)}"
+
+        kept = f"keep {' '.join(self.letters)} ({dice(self.keep)})" if self.keep else "keep nothing"
+        rerolled = f"reroll {dice(self.reroll)}" if self.reroll else "reroll nothing"
+        return f"{kept}, {rerolled}: {self.expected_rolls:.9f} rolls"
 
 
 def _numbers(indices: Iterable[int]) -> str:
@@ -287,11 +287,12 @@ class AleaSolution:
     def example_roll(self) -> str | None:
         """A first roll that is not a word, to show the strategy on (fixed, not random).
 
-        The statement's P X R E S for its own dice; otherwise a first roll drawn with a
+        The statement's P X R E S for its own dice (unless the dictionary makes it a
+        word); otherwise a first roll drawn with a
         fixed seed among those on which the optimal player keeps some dice (or, if there
         are none, among those that are not words). ``None`` when every roll is a word.
         """
-        if self.instance.dice == EXAMPLE_DICE:
+        if self.instance.dice == EXAMPLE_DICE and not self.is_word(EXAMPLE_ROLL):
             return EXAMPLE_ROLL
         g = self.graph.graph
         xs, ws = g.outcomes(self.graph.keep_nothing)
