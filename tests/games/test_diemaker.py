@@ -212,3 +212,22 @@ def test_whole_run_imports_neither_numpy_nor_numba():
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
     assert res.stdout == (DATA / "sample.ans").read_text()
+
+
+@pytest.mark.parametrize(
+    "targets,fragment",
+    [
+        ([1.5, 1, 1, 1, 1, 1], "must be an integer, not 1.5"),
+        ("111111", "give 6 integer targets"),
+        ([True] * 6, "must be an integer, not True"),
+        ([10**30] * 6, "from 0 to 1,000,000,000,000"),
+        ([-1, 1, 1, 1, 1, 1], "got -1"),
+        ([1] * 5, "a die has 6 faces"),
+    ],
+)
+def test_api_rejects_what_is_not_six_integer_targets(targets, fragment):
+    from perfectplay.errors import InputError
+    from perfectplay.games.diemaker import solve as api_solve
+
+    with pytest.raises(InputError, match=fragment):
+        api_solve(targets)

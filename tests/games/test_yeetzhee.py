@@ -269,3 +269,15 @@ def test_oversized_targets_are_refused_before_allocating(monkeypatch):
     monkeypatch.setenv("PERFECTPLAY_MEMORY_LIMIT", "1M")
     with pytest.raises(ResourceLimitError, match="58,927 groupings"):
         solve(50, 50, [1, 1, 1, 1, 2, 2, 2, 3, 4, 5, 6, 9, 13])
+
+
+def test_api_rejects_huge_sizes_and_non_integer_groupings():
+    from perfectplay.errors import InputError
+    from perfectplay.games.yeetzhee import solve as api_solve
+
+    with pytest.raises(InputError, match="at most 1,000,000"):
+        api_solve(2, 10**19, [1, 1])
+    sol = api_solve(3, 6, [1, 2])
+    with pytest.raises(InputError, match="must be an integer, not 1.5"):
+        sol.expected([1.5])
+    assert sol.expected([1]) == pytest.approx(3.7)

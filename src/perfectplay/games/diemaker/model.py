@@ -46,8 +46,11 @@ back once lost, which is what the jumps need.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 
+from perfectplay.errors import InputError
+from perfectplay.games.diemaker.dataset import MAX_TARGET_UNLIMITED
 from perfectplay.games.diemaker.die import BOTTOM, BOTTOM_PAIR, MOVES, ROLL
 
 #: a state: (orientation index, counts on faces 0..5)
@@ -71,6 +74,19 @@ def _placements() -> list[tuple[int, int, int, int, int, int]]:
 _PLACEMENTS = _placements()
 
 
+def _target(value: object) -> int:
+    """One target as an ``int``: integers only (no bool, float or str), 0 to 10**12."""
+    if isinstance(value, bool):
+        raise InputError(f"a target must be an integer, not {value!r}")
+    try:
+        t = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise InputError(f"a target must be an integer, not {value!r:.40}") from None
+    if not 0 <= t <= MAX_TARGET_UNLIMITED:
+        raise InputError(f"a target must be from 0 to {MAX_TARGET_UNLIMITED:,}, got {t:.3g}")
+    return t
+
+
 class DieModel:
     """The die maker for one multiset of targets (any order).
 
@@ -83,11 +99,9 @@ class DieModel:
     exact = True
 
     def __init__(self, targets: Sequence[int]) -> None:
-        if len(targets) != 6:
-            raise ValueError(f"a die has 6 faces, got {len(targets)} targets")
-        self.targets = tuple(sorted(int(t) for t in targets))
-        if self.targets[0] < 0:
-            raise ValueError("targets must be non-negative")
+        if isinstance(targets, (str, bytes)) or len(targets) != 6:
+            raise InputError(f"a die has 6 faces: give 6 integer targets, not {targets!r:.40}")
+        self.targets = tuple(sorted(_target(t) for t in targets))
         self.total = sum(self.targets)
         t = self.targets
         tests = set()

@@ -101,7 +101,8 @@ def parse(text: str) -> Instance:
         raise InputError("empty input: expected 'N K D' and then the strip")
     line, head = lines[0]
     if len(head) != 3:
-        raise InputError(f"expected three integers 'N K D', got {len(head)} tokens", line=line)
+        got = "1 token" if len(head) == 1 else f"{len(head)} tokens"
+        raise InputError(f"expected three integers 'N K D', got {got}", line=line)
     n = _integer(head[0], "N", 1, MAX_N, line)
     k = _integer(head[1], "K", 1, n, line)
     d = _integer(head[2], "D", 1, MAX_D, line)
@@ -126,7 +127,8 @@ def _integer(tok: str, name: str, lo: int, hi: int, line: int) -> int:
     if not (tok.isascii() and tok.isdigit()):
         raise InputError(f"{name} must be a non-negative integer, got {tok[:20]!r}", line=line)
     if len(tok) > 19 or not lo <= int(tok) <= hi:
-        raise InputError(f"{name} must be from {lo} to {hi}, got {tok[:20]}", line=line)
+        shown = tok if len(tok) <= 20 else tok[:20] + "..."
+        raise InputError(f"{name} must be from {lo} to {hi}, got {shown}", line=line)
     return int(tok)
 
 

@@ -107,7 +107,8 @@ def _integer(tok: str, line: int, what: str, lo: int, hi: int) -> int:
     if not (digits.isascii() and digits.isdigit()):
         raise InputError(f"{what} must be an integer, got {tok[:20]!r}", line=line)
     if len(digits) > 18 or not lo <= int(tok) <= hi:
-        raise InputError(f"{what} must be from {lo} to {hi}, got {tok[:20]}", line=line)
+        shown = tok if len(tok) <= 20 else tok[:20] + "..."
+        raise InputError(f"{what} must be from {lo} to {hi}, got {shown}", line=line)
     return int(tok)
 
 

@@ -65,6 +65,9 @@ def check_instance(n: int, m: int, groups: Iterable[int]) -> tuple[int, ...]:
         raise InputError(f"n = {n} must be at least 1")
     if m < 1:
         raise InputError(f"m = {m} must be at least 1")
+    if n > MAX_API or m > MAX_API:
+        # Weights are int64 and n dice make at most n * m edges per grouping.
+        raise InputError(f"n and m must be at most {MAX_API:,} (n = {n}, m = {m})")
     if not sizes:
         raise InputError("there must be at least one group")
     if sizes[0] < 1:
@@ -72,6 +75,10 @@ def check_instance(n: int, m: int, groups: Iterable[int]) -> tuple[int, ...]:
     if sum(sizes) != n:
         raise InputError(f"the group sizes sum to {sum(sizes)}, not n = {n}")
     return sizes
+
+
+#: Largest n or m the Python API accepts (the contest's limit is 50).
+MAX_API = 10**6
 
 
 def _as_int(value: object, name: str) -> int:

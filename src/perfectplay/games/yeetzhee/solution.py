@@ -12,6 +12,7 @@ import numpy as np
 
 from perfectplay.core.chance_graph import ChanceSolution
 from perfectplay.games.yeetzhee.build import YeetzheeGraph
+from perfectplay.games.yeetzhee.parse import _as_int
 
 
 class Outcome(NamedTuple):
@@ -90,7 +91,7 @@ class Solution:
         return int(self.model.rows.shape[0])
 
     def _rank(self, kept: Iterable[int]) -> int | None:
-        sizes = sorted(int(s) for s in kept if int(s) != 0)
+        sizes = sorted(v for v in (_as_int(s, "a group size") for s in kept) if v != 0)
         k = len(self.groups)
         if any(s < 0 for s in sizes) or len(sizes) > k:
             return None
