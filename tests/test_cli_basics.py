@@ -94,3 +94,27 @@ def test_help_is_fast():
     subprocess.run([sys.executable, "-m", "perfectplay", "--help"], capture_output=True, check=True)
     # Generous bound: the 0.3 s target is measured in benchmarks/; this catches a heavy import.
     assert time.perf_counter() - t0 < 3.0
+
+
+def test_every_command_numbers_lines_the_same_way(tmp_path):
+    # Lines end at \n, \r\n or a lone \r; a form feed inside a line does not end it.
+    from perfectplay.cliutil import input_lines
+
+    assert input_lines("a\r\nb\rc\x0cd\n\ne") == ["a", "b", "c\x0cd", "", "e"]
+    cases = {
+        "yeetzhee": ("1\r\n3 6 2\x0c\n1\r1\n", ":4: case 1: the group sizes sum to 2"),
+        "diemaker": ("1 1 1 1 1 1\x0c\n1 2\r0 0 0 0 0 0\r\n1\n", ":4: text after"),
+        "alea": ("2 1\rABCDEF\x0c\rABCDE\rAB\r", ":3: die 2:"),
+        "fivehundredeleven": ("2\r\n3\x0c\r5 6\n", ":3: unexpected '6'"),
+        "dispdom": ("4 2 4\x0c\r\n00000\n", ":2:"),
+    }
+    for command, (text, fragment) in cases.items():
+        path = tmp_path / f"{command}.txt"
+        path.write_bytes(text.encode())
+        res = subprocess.run(
+            [sys.executable, "-m", "perfectplay", command, str(path)],
+            capture_output=True,
+            text=True,
+        )
+        assert res.returncode == 2 and res.stderr.count("\n") == 1, (command, res.stderr)
+        assert fragment in res.stderr, (command, res.stderr)

@@ -30,6 +30,22 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(2, f"perfectplay {self.prog.removeprefix('perfectplay ')}: {message}\n")
 
 
+def input_lines(text: str) -> list[str]:
+    """The lines of an input text, for line numbers in messages.
+
+    One rule for every command: a line ends at ``\n``, ``\r\n`` or a lone ``\r``, and
+    nowhere else (``str.splitlines`` would also end lines at form feeds and other
+    separators, so two commands would number the same file differently).
+
+    >>> input_lines("a\r\nb\rc\x0cd\n")
+    ['a', 'b', 'c\x0cd']
+    """
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
 def make_parser(command: str, description: str, examples: str = "") -> ArgumentParser:
     """An argument parser for ``perfectplay COMMAND`` with an examples epilog."""
     return ArgumentParser(

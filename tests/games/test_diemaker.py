@@ -130,16 +130,17 @@ BAD = [
     ("1 1 1 1 1 1\n3 2\n0 0 0 0 0 0\n", ":2: p = 3 is greater than q = 2"),
     ("1 1 1 1 1 1\n0 2\n0 0 0 0 0 0\n", ":2: p = 0 must be at least 1"),
     ("1 1 1 1 1 1\n1 7\n0 0 0 0 0 0\n", ":2: q = 7 is beyond the sequence length 6"),
-    ("1 1 1 1 1 1\n1 2\n", ":2: missing the terminating line"),
-    ("", "missing the terminating line"),
+    ("1 1 1 1 1 1\n1 2\n", ":3: missing the terminating line"),
+    ("", ":1: missing the terminating line"),
     ("1 1 1 1 1 5001\n1 2\n0 0 0 0 0 0\n", ":1: t6 = 5001 is above the limit of 5000"),
     ("1 1 1 1 1\n1 2\n0 0 0 0 0 0\n", ":1: expected 6 integers"),
     ("1 1 1 1 1 x\n1 2\n0 0 0 0 0 0\n", ":1: expected an integer, got 'x'"),
     ("1 1 1 1 1 1\n1\n0 0 0 0 0 0\n", ":2: expected 2 integers"),
-    ("1 1 1 1 1 1\n", "missing the line 'p q'"),
+    ("1 1 1 1 1 1\n", ":2: missing the line 'p q'"),
     ("1 1 1 1 1 1\n1 2\n0 0 0 0 0 0\n5\n", ":4: text after the terminating line"),
     ("1 1 1 1 1 1\n1 2\n" * 41 + "0 0 0 0 0 0\n", ":81: more than 40 datasets"),
-    ("1 1 1 1 1 1\n1 " + "9" * 30 + "\n0 0 0 0 0 0\n", ":2: expected an integer"),
+    ("1 1 1 1 1 1\n1 " + "9" * 30 + "\n0 0 0 0 0 0\n", ":2: 99999999999999999999... is out of"),
+    ("1 1 1 1 1 1\f\n1 2\r0 0 0 0 0 0\r\n1\n", ":4: text after the terminating line"),
 ]
 
 

@@ -15,13 +15,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from perfectplay.cliutil import input_lines
 from perfectplay.errors import InputError
 
 MAX_TARGET = 5000  #: the problem's limit on each t
 MAX_DATASETS = 40  #: the problem's limit on the number of datasets
 #: limits with ``limits=False``: the search does not care, the output must still fit
 MAX_TARGET_UNLIMITED = 10**12
-_INT = re.compile(r"[+-]?[0-9]{1,20}\Z")
+_INT = re.compile(r"[+-]?[0-9]+\Z")
 IMPOSSIBLE = "impossible"
 
 
@@ -44,13 +45,19 @@ class Instance:
     datasets: tuple[Dataset, ...]
 
 
+def _cut(word: str) -> str:
+    return word if len(word) <= 20 else word[:20] + "..."
+
+
 def _ints(text: str, lineno: int, count: int, what: str) -> list[int]:
     words = text.split()
     if len(words) != count:
         raise InputError(f"expected {count} integers ({what}), got {len(words)}", line=lineno)
     for w in words:
         if not _INT.match(w):
-            raise InputError(f"expected an integer, got {w[:20]!r}", line=lineno)
+            raise InputError(f"expected an integer, got {_cut(w)!r}", line=lineno)
+        if len(w.lstrip("+-").lstrip("0")) > 20:
+            raise InputError(f"{_cut(w)} is out of range", line=lineno)
     return [int(w) for w in words]
 
 
@@ -61,12 +68,12 @@ def parse(text: str, limits: bool = True) -> Instance:
     t <= 10^12 and any number of datasets.
     """
     max_t = MAX_TARGET if limits else MAX_TARGET_UNLIMITED
-    lines = [(i, line) for i, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    lines = [(i, line) for i, line in enumerate(input_lines(text), start=1) if line.strip()]
     datasets: list[Dataset] = []
     k = 0
     while True:
         if k >= len(lines):
-            where = lines[-1][0] if lines else None
+            where = lines[-1][0] + 1 if lines else 1
             raise InputError("missing the terminating line '0 0 0 0 0 0'", line=where)
         lineno, line = lines[k]
         targets = _ints(line, lineno, 6, "t1 .. t6")
@@ -84,7 +91,9 @@ def parse(text: str, limits: bool = True) -> Instance:
                 f"more than {MAX_DATASETS} datasets (--no-limits lifts the limit)", line=lineno
             )
         if k >= len(lines):
-            raise InputError(f"missing the line 'p q' after the targets on line {lineno}")
+            raise InputError(
+                f"missing the line 'p q' after the targets on line {lineno}", line=lineno + 1
+            )
         pline, ptext = lines[k]
         first, last = _ints(ptext, pline, 2, "p q")
         k += 1

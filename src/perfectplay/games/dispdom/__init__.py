@@ -43,6 +43,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
+from perfectplay.cliutil import input_lines
 from perfectplay.core.canonical import StateIndex
 from perfectplay.core.game_graph import GameGraph, GameSolution, Value
 from perfectplay.errors import InputError
@@ -96,7 +97,7 @@ def parse(text: str) -> Instance:
     >>> parse("4 2 3\\n0100\\n")
     Instance(n=4, k=2, d=3, strip='0100')
     """
-    lines = [(i + 1, line.split()) for i, line in enumerate(text.splitlines()) if line.split()]
+    lines = [(i + 1, line.split()) for i, line in enumerate(input_lines(text)) if line.split()]
     if not lines:
         raise InputError("empty input: expected 'N K D' and then the strip")
     line, head = lines[0]

@@ -45,6 +45,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from perfectplay.cliutil import input_lines
 from perfectplay.core.game_graph import GameGraph, GameSolution, Value
 from perfectplay.errors import InputError
 
@@ -83,7 +84,7 @@ def parse(text: str) -> Instance:
     >>> parse("5\\n3 5 7 9 510\\n").cards
     (3, 5, 7, 9, 510)
     """
-    tokens = [(tok, k + 1) for k, line in enumerate(text.splitlines()) for tok in line.split()]
+    tokens = [(tok, k + 1) for k, line in enumerate(input_lines(text)) for tok in line.split()]
     if not tokens:
         raise InputError("empty input: expected N, the number of cards")
     tok, line = tokens[0]

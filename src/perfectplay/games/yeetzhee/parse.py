@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from perfectplay.cliutil import input_lines
 from perfectplay.errors import InputError
 
 #: The contest's limits, enforced on the command line's official input.
@@ -96,7 +97,7 @@ class _Tokens:
 
     def __init__(self, text: str) -> None:
         self.items: list[tuple[str, int]] = []
-        for number, line in enumerate(text.splitlines(), start=1):
+        for number, line in enumerate(input_lines(text), start=1):
             self.items.extend((m.group(), number) for m in _TOKEN.finditer(line))
         self.pos = 0
         self.last_line = max(1, text.count("\n") + (0 if text.endswith("\n") else 1))
