@@ -321,6 +321,10 @@ BAD = {
         ),
         "solution.tex:6: Could not load include file",
     ),
+    "statement with its own title": (
+        lambda r: _edit(r / ENTRY / "statement.md", "## ", "# Sum of Numbers\n\n## "),
+        "statement.md:1: a top-level '#' heading",
+    ),
     "sample that hangs": (
         lambda r: (
             _edit(r / ENTRY / "meta.toml", "year = 2024", "year = 2024\ntimeout = 0.5"),
@@ -543,3 +547,34 @@ def test_preview_server_is_local_and_shows_sources_as_text(built):
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_unwritable_output_is_refused_before_building(tmp_path, capsys):
+    repo = make_repo(tmp_path, commit=False)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x\n")
+    code, err = cli(repo, blocker / "site", capsys)
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1, err
+    # One "site:" prefix, then the output path and the problem.
+    assert lines[0].startswith(f"perfectplay: site: {blocker / 'site'}: cannot create folders")
+
+
+def test_port_out_of_range_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as exc:
+        site_main(["serve", "--no-build", "--port", "99999"])
+    assert exc.value.code == 2
+    assert "a port is 0 to 65535" in capsys.readouterr().err
+
+
+def test_source_with_a_byte_order_mark_or_lone_cr_is_shown_exactly(tmp_path, capsys):
+    repo = make_repo(tmp_path, commit=False)
+    source = repo / "src" / "toy" / "sum.py"
+    original = source.read_bytes()
+    source.write_bytes(b"\xef\xbb\xbf" + original + b"_unused = 1\r_also = 2\n")
+    out = tmp_path / "out"
+    code, err = cli(repo, out, capsys)
+    assert code == 0, err
+    shown = grab((out / PAGE).read_text(encoding="utf-8"), "data-file")["src/toy/sum.py"]
+    assert shown == source.read_bytes().decode("utf-8")  # mark and lone CR included
+    assert (out / "raw" / "src/toy/sum.py").read_bytes() == source.read_bytes()

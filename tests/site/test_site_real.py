@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import doctest
+import hashlib
 import html
 import json
 import re
@@ -90,8 +91,40 @@ def grab(text: str, name: str) -> dict[str, str]:
     return parser.found
 
 
+def _tree_state() -> str:
+    """What the build reads from git and from edited files: HEAD, the status, and the
+    content of every file that differs from HEAD. Another engineer editing the checkout
+    during the test changes it; a static tree (CI) does not."""
+    if not shutil.which("git") or not (ROOT / ".git").exists():
+        return ""
+    run = lambda *a: subprocess.run(  # noqa: E731
+        ["git", "-C", str(ROOT), *a], capture_output=True, check=False
+    ).stdout
+    status = run("status", "--porcelain=v1", "-z", "--untracked-files=all")
+    digest = hashlib.sha256(run("rev-parse", "HEAD") + status)
+    for item in status.split(b"\0"):
+        path = ROOT / item[3:].decode("utf-8", "replace")
+        if len(item) > 3 and path.is_file():
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _snapshot(folder: Path) -> dict[str, str]:
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> tuple[Path, dict]:
+def tree_before() -> str:
+    return _tree_state()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory, tree_before) -> tuple[Path, dict]:
+    # tree_before is taken first: the state of the checkout this build read.
     out = tmp_path_factory.mktemp("real-site") / "out"
     try:
         build_site(ROOT, out)
@@ -168,6 +201,22 @@ def test_documentation_pages_and_references(site):
     cli = (out / "docs" / "cli.html").read_text(encoding="utf-8")
     assert 'id="cli-site"' in cli and 'id="cli-alea"' in cli
     assert "perfectplay site build --out /tmp/site" in cli  # the command's own --help
+
+
+@pytest.mark.slow
+def test_the_real_build_is_byte_identical_twice(site, tree_before, tmp_path):
+    out, _ = site
+    again = tmp_path / "again"
+    # One job instead of several: programs finish in another order, pages must not care.
+    build_site(ROOT, again, jobs=1, quiet=True)
+    first, second = _snapshot(out), _snapshot(again)
+    if first != second:
+        changed = sorted(k for k in first.keys() | second.keys() if first.get(k) != second.get(k))
+        raw_moved = any(k.startswith("raw/") for k in changed)
+        if raw_moved or _tree_state() != tree_before:
+            pytest.skip(f"the checkout changed while the test ran ({changed[:3]} ...)")
+        pytest.fail(f"two builds of the same tree differ in {len(changed)} files: {changed[:5]}")
+    assert len(first) > 50
 
 
 def test_documentation_examples_run():

@@ -144,16 +144,26 @@ def _title_of(fragment: str, fallback: str) -> str:
 
 def _check_output(root: Path, out: Path) -> None:
     if out == root or out in root.parents:
-        raise SiteError("site", str(out), "refusing to build into the repository or above it")
+        raise SiteError("", str(out), "refusing to build into the repository or above it")
     for inside in ("archive", "docs", "src", ".git"):
         if out.is_relative_to(root / inside):
-            raise SiteError("site", str(out), f"refusing to build inside {inside}/")
+            raise SiteError("", str(out), f"refusing to build inside {inside}/")
+    # Fail before the build, not after it: the nearest existing ancestor must be a
+    # writable folder.
+    parent = out.parent
+    while not parent.exists():
+        parent = parent.parent
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".perfectplay-probe-", dir=parent))
+    except OSError as exc:
+        problem = exc.strerror or str(exc)
+        raise SiteError("", str(out), f"cannot create folders in {parent}: {problem}") from None
     if out.exists():
         if not out.is_dir():
-            raise SiteError("site", str(out), "output exists and is not a folder")
+            raise SiteError("", str(out), "output exists and is not a folder")
         if any(out.iterdir()) and not (out / MARKER).is_file():
             raise SiteError(
-                "site",
+                "",
                 str(out),
                 f"refusing to replace a non-empty folder without {MARKER}: "
                 "it was not written by a site build",
@@ -313,7 +323,9 @@ class Builder:
                     "url": e.url,
                     "kind": "entry",
                     "title": f"{e.problem}. {e.title}",
-                    "meta": f"{e.contest} {e.year} · {', '.join(e.techniques)}",
+                    "meta": f"{e.contest} {e.year or ''} · {', '.join(e.techniques)}".replace(
+                        "  ", " "
+                    ),
                     "text": _plain_text(statement) + " " + _plain_text(solution),
                 }
             )
@@ -353,6 +365,7 @@ class Builder:
                     work.samples[(e.id, s.name)] = pool.submit(run_sample, self.root, e, s)
             work.helps = self._submit_helps(pool, docs)
             for e in entries:
+                self._check_statement_headings(e)
                 work.statements[e.id] = pool.submit(
                     pandoc.convert,
                     self.root,
@@ -543,7 +556,28 @@ class Builder:
             ],
         }
 
+    def _check_statement_headings(self, e) -> None:
+        """The page supplies the title: a top-level heading would show it twice."""
+        fenced = False
+        for number, line in enumerate(self.text(e.statement, e.id).splitlines(), start=1):
+            if line.startswith(("```", "~~~")):
+                fenced = not fenced
+            elif not fenced and re.match(r"#(\s|$)", line):
+                raise SiteError(
+                    e.id,
+                    e.statement,
+                    "a top-level '#' heading: sections start at '##' (the page has the title)",
+                    number,
+                )
+
     def _write(self, pages: dict[str, str], search: list, manifest: dict) -> int:
+        try:
+            return self._write_files(pages, search, manifest)
+        except OSError as exc:
+            problem = exc.strerror or str(exc)
+            raise SiteError("", str(self.out), f"cannot write the site: {problem}") from None
+
+    def _write_files(self, pages: dict[str, str], search: list, manifest: dict) -> int:
         self.out.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.building-", dir=self.out.parent))
         try:

@@ -54,7 +54,7 @@ def _parser():
         )
         p.add_argument("--quiet", action="store_true", help="no progress or summary on stderr")
         if name == "serve":
-            p.add_argument("--port", type=int, default=8000, help="port (0: any free port)")
+            p.add_argument("--port", type=_port, default=8000, help="port (0: any free port)")
             p.add_argument("--no-build", action="store_true", help="serve the existing output")
     return parser
 
@@ -66,12 +66,12 @@ def _root(args) -> Path:
     if args.root is not None:
         root = args.root.resolve()
         if not (root / "archive").is_dir():
-            raise SiteError("site", str(args.root), "not a repository with an archive/ folder")
+            raise SiteError("", str(args.root), "not a repository with an archive/ folder")
         return root
     root = find_root()
     if root is None:
         raise SiteError(
-            "site",
+            "",
             str(Path.cwd()),
             "no repository here (a folder with archive/ "
             "and pyproject.toml): run inside the checkout or pass --root",
@@ -81,6 +81,14 @@ def _root(args) -> Path:
 
 def _count(n: int, one: str, many: str = "") -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def _port(text: str) -> int:
+    import argparse
+
+    if not text.isdigit() or not 0 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {text[:20]!r}")
+    return int(text)
 
 
 def _build(args) -> Path:

@@ -31,7 +31,8 @@ KEYS = {
     "samples": list,
     "timeout": (int, float),
 }
-OPTIONAL = {"samples", "timeout"}
+# A year the sources cannot confirm is left out rather than guessed: the page says so.
+OPTIONAL = {"samples", "timeout", "year"}
 DEFAULT_TIMEOUT = 120.0
 
 
@@ -61,7 +62,7 @@ class Entry:
     folder: str  # repository-relative, e.g. "archive/icpc/2023/K-alea-iacta-est"
     title: str
     contest: str
-    year: int
+    year: int | None  # None: not known
     problem: str
     link: str
     techniques: list[str]
@@ -114,7 +115,7 @@ def discover(root: Path) -> list[Entry]:
     """All entries under ``root/archive``, sorted by id, each validated."""
     archive = root / "archive"
     if not archive.is_dir():
-        raise SiteError("site", "archive", "no archive/ folder in the repository")
+        raise SiteError("", "archive", "no archive/ folder in the repository")
     folders = set()
     for marker in ENTRY_MARKERS:
         for found in archive.rglob(marker):
@@ -169,7 +170,7 @@ def load(root: Path, folder: Path) -> Entry:
             raise fail(f"{key!r} must be a non-empty list of non-empty strings", key)
     if not re.fullmatch(r"https?://\S+", meta["link"]):
         raise fail("'link' must be an http(s) URL", "link")
-    if not 1900 <= meta["year"] <= 2999:
+    if "year" in meta and not 1900 <= meta["year"] <= 2999:
         raise fail(f"'year' {meta['year']} is not a plausible year", "year")
     compare = parse_compare(meta["compare"])
     if compare is None:
@@ -195,7 +196,7 @@ def load(root: Path, folder: Path) -> Entry:
         folder=folder_rel,
         title=meta["title"].strip(),
         contest=meta["contest"].strip(),
-        year=meta["year"],
+        year=meta.get("year"),
         problem=meta["problem"].strip(),
         link=meta["link"],
         techniques=[t.strip() for t in meta["techniques"]],

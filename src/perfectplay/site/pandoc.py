@@ -37,7 +37,7 @@ def pandoc() -> tuple[str, tuple[int, ...]]:
     path = path or shutil.which("pandoc")
     if not path:
         raise SiteError(
-            "site", "pandoc", "pandoc not found: python3 -m pip install 'perfectplay[site]'"
+            "", "pandoc", "pandoc not found: python3 -m pip install 'perfectplay[site]'"
         )
     out = subprocess.run([path, "--version"], capture_output=True, text=True).stdout
     found = re.search(r"(\d+(?:\.\d+)+)", out)
