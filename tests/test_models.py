@@ -607,3 +607,95 @@ def test_docstring_examples(module):
 
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 0
+
+
+# -- misbehaving models: each error names the model and what it was doing ---------------
+
+
+class _RaisingStart(GameModel):
+    @property
+    def start(self):
+        raise RuntimeError("no board yet")
+
+    def moves(self, p):
+        return []
+
+    def play(self, p, m):
+        return p
+
+
+class _EndlessMoves(GameModel):
+    start = 0
+
+    def moves(self, p):
+        while True:  # a generator that never stops
+            yield 1
+
+    def play(self, p, m):
+        return p
+
+
+class _InfKeys(ChanceModel):
+    start = 0.0
+
+    def is_goal(self, s):
+        return s == math.inf
+
+    def choices(self, s):
+        return ["go"]
+
+    def roll(self, c):
+        return [(math.inf, 1)]
+
+
+class _BadHash:
+    def __hash__(self):
+        raise ValueError("no hash for you")
+
+
+def test_a_start_property_that_raises_is_a_model_error():
+    with pytest.raises(ModelError, match="reading the attribute start raised RuntimeError"):
+        solve_model(_RaisingStart(), progress=False)
+
+
+def test_a_generator_that_never_stops_is_refused_quickly():
+    import time
+
+    t0 = time.perf_counter()
+    with pytest.raises(ModelError, match=r"_EndlessMoves\.moves\(0\) gave more than 1,048,576"):
+        solve_model(_EndlessMoves(), progress=False)
+    assert time.perf_counter() - t0 < 30  # about 1 s; the global limit would take a minute
+
+
+def test_a_state_whose_hash_raises_is_named_as_hashing():
+    class Start(GameModel):
+        start = _BadHash()
+
+        def moves(self, p):
+            return []
+
+        def play(self, p, m):
+            return p
+
+    with pytest.raises(ModelError, match="hashing the start state .* raised ValueError"):
+        solve_model(Start(), progress=False)
+
+
+def test_export_refuses_a_folder_and_keys_that_do_not_load_back(tmp_path):
+    from perfectplay.errors import InputError
+
+    sol = solve_model(FiveDice(dice=2), progress=False)
+    with pytest.raises(InputError, match="is a directory"):
+        sol.export(tmp_path)
+    with pytest.raises(InputError, match="is a directory"):
+        sol.export(f"{tmp_path}/sub/")
+    inf_sol = solve_model(_InfKeys(), progress=False)
+    with pytest.raises(ModelError):
+        inf_sol.export(tmp_path / "inf")
+
+
+def test_simulation_seed_must_fit_the_generator():
+    sol = solve_model(FiveDice(dice=2), progress=False)
+    with pytest.raises(ValueError, match="seed must be an int from 0 to 2"):
+        sol.simulate(10, 2**32)
+    assert (sol.simulate(10, 2**32 - 1) >= 1).all()

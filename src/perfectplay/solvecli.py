@@ -68,7 +68,9 @@ def main(argv: list[str]) -> int:
         metavar="N",
         help="chance models: play N games with the optimal policy (seeded)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of --simulate (default 0)")
+    parser.add_argument(
+        "--seed", type=_seed, default=0, help="seed of --simulate, 0 to 2**32-1 (default 0)"
+    )
     parser.add_argument(
         "--max-states",
         type=int,
@@ -321,3 +323,12 @@ def _report_game(sol: Any, queries: list[Any]) -> None:
             )
             mark = "  best" if repr(m.move) in best_moves else ""
             print(f"  {m.move!r:<{width}}  {shown}{mark}")
+
+
+def _seed(text: str) -> int:
+    import argparse
+
+    # numba's generator takes a 32-bit seed: a larger one would silently wrap around.
+    if not text.isdigit() or len(text) > 10 or int(text) >= 2**32:
+        raise argparse.ArgumentTypeError(f"a seed is 0 to 4294967295, not {text[:24]!r}")
+    return int(text)

@@ -74,6 +74,8 @@ MAX_COST = 1 << 31
 _CHECK_MASK = (1 << 14) - 1
 # Callback items between two checks of the edge limit and the memory estimate.
 _EDGE_CHUNK = 1 << 20
+#: Items one call of choices(), roll() or moves() may give; checked once per chunk.
+MAX_ITEMS_PER_CALL = 1 << 20
 # Bytes per edge: the typed buffer (int32 index, int64 weight for outcomes) plus the
 # solvers' reverse adjacency built from it; an estimate, on the high side.
 _EDGE_BYTES = 24
@@ -121,8 +123,18 @@ def model_name(model: Any) -> str:
     return type(model).__name__
 
 
+def model_attribute(model: Any, attr: str) -> Any:
+    """``getattr(model, attr, None)``, with a property that raises reported as the model's."""
+    try:
+        return getattr(model, attr, None)
+    except Exception as exc:
+        raise ModelError(
+            f"{model_name(model)}: reading the attribute {attr} raised {_exc_text(exc)}"
+        ) from exc
+
+
 def _method(model: Any, name: str, required: bool = True) -> Callable[..., Any] | None:
-    fn = getattr(model, name, None)
+    fn = model_attribute(model, name)
     if fn is None:
         if required:
             raise ModelError(f"{model_name(model)} has no method {name}()")
@@ -135,7 +147,7 @@ def _method(model: Any, name: str, required: bool = True) -> Callable[..., Any] 
 def start_state(model: Any) -> Any:
     """The model's start: ``model.start()`` when callable, else the attribute's value."""
     name = model_name(model)
-    start = getattr(model, "start", None)
+    start = model_attribute(model, "start")
     if start is None:
         raise ModelError(f"{name} has no start (a method start() or an attribute)")
     if callable(start):
@@ -168,10 +180,27 @@ class _Budget:
         # one counter per item and call refill() when a chunk runs out.
         self.used = 0
         self.chunk = min(_EDGE_CHUNK, max_edges)
+        # The callback being consumed (for messages) and the items used before it began.
+        self.call: tuple[str, tuple[Any, ...]] = ("", ())
+        self.mark = 0
+
+    def begin(self, method: str, args: tuple[Any, ...], left: int) -> None:
+        """A callback's iterator is about to be consumed (``left``: the loop's counter)."""
+        self.call = (method, args)
+        self.mark = self.used + self.chunk - left
+
+    def _call_text(self) -> str:
+        return _call(self.name, *self.call) if self.call[0] else self.name
 
     def refill(self, n_nodes: int, sample: list[Any], keys: list[Any]) -> int:
         """Account for a finished chunk (and the item that overran it); the next chunk."""
         self.used += self.chunk + 1
+        if self.used - self.mark > MAX_ITEMS_PER_CALL:
+            # A generator that never stops would otherwise run until the global limit.
+            raise SpaceLimitError(
+                f"{self._call_text()} gave more than {MAX_ITEMS_PER_CALL:,} items in one call; "
+                "a finite model gives a finite list (does the generator ever stop?)"
+            )
         self.check(n_nodes, self.used, sample, keys)
         self.chunk = min(_EDGE_CHUNK, self.max_edges - self.used)
         return self.chunk
@@ -185,8 +214,9 @@ class _Budget:
             )
         if n_edges > self.max_edges:
             raise SpaceLimitError(
-                f"{self.name}: more than {self.max_edges:,} moves/outcomes; raise the limit "
-                "(max_edges, --max-edges) if the space is finite"
+                f"{self.name}: more than {self.max_edges:,} moves/outcomes (while reading "
+                f"{self._call_text()}); raise the limit (max_edges, --max-edges) if the space "
+                "is finite"
             )
         # Re-estimated at every check: states often grow as the exploration goes deeper.
         self.per_state = _STATE_OVERHEAD + _size_of_sample(sample, keys)
@@ -352,6 +382,7 @@ def explore_chance(
                 acc: dict[int, Any] = {}
                 all_int = True
                 outs = roll(pending)
+                budget.begin("roll", (pending,), edges_left)
                 if isinstance(outs, Mapping):  # {state: weight}, e.g. a Counter
                     outs = outs.items()
                 for item in outs:
@@ -424,6 +455,7 @@ def explore_chance(
                 else:
                     goal.append(0)
                     where = "choices"
+                    budget.begin("choices", args, edges_left)
                     for pending in choices(state):
                         edges_left -= 1
                         if edges_left < 0:
@@ -583,6 +615,7 @@ def explore_game(
             else:
                 where = "moves"
                 before = len(children)
+                budget.begin("moves", args, edges_left)
                 for move in moves(position):
                     edges_left -= 1
                     if edges_left < 0:
@@ -682,10 +715,14 @@ def _state_error(
     if _unhashable(exc):
         what = "its canonical key" if canonical is not None else "it"
         return ModelError(
-            f"{name}.start() gave the state {describe(state)}, but {what} cannot be hashed "
+            f"the start state {describe(state)} of {name} is not hashable: {what} cannot be hashed "
             f"({exc}); use tuples, frozensets or other immutable values"
         )
-    return ModelError(f"{name}.canonical({describe(state)}) raised {_exc_text(exc)}")
+    if canonical is not None:
+        return ModelError(f"{name}.canonical({describe(state)}) raised {_exc_text(exc)}")
+    return ModelError(
+        f"hashing the start state {describe(state)} of {name} raised {_exc_text(exc)}"
+    )
 
 
 # What each stage of the explorer loops was doing, for error messages: the method called
@@ -717,6 +754,8 @@ def _callback_error(
                 f"{call} returned {item} that cannot be hashed ({exc}); {what} must be "
                 "immutable (tuples, frozensets, ...)"
             )
+        if not keyed:  # no canonical(): the lookup hashed and compared the object itself
+            return ModelError(f"hashing {item} of {call} raised {_exc_text(exc)}")
         return ModelError(f"{name}.{canon}() raised {_exc_text(exc)} on {item} of {call}")
     call = _call(name, where, args)
     if (

@@ -99,6 +99,9 @@ def simulate(graph: ChanceGraph, solution: ChanceSolution, runs: int, seed: int)
     """
     if runs < 0:
         raise ValueError("runs must be non-negative")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**32:
+        # numba's generator takes 32 bits: a larger seed would wrap around silently.
+        raise ValueError(f"seed must be an int from 0 to 2**32-1, not {seed!r}")
     value = solution.value
     if not math.isfinite(value):
         raise ValueError("the start value is infinite: no run would ever reach a goal")

@@ -144,7 +144,9 @@ def model_kind(model: Any) -> str:
         return "chance"
     if isinstance(model, GameModel):
         return "game"
-    has = {n for n in ("roll", "play") if callable(getattr(model, n, None))}
+    from perfectplay.core.explore import model_attribute
+
+    has = {n for n in ("roll", "play") if callable(model_attribute(model, n))}
     if "roll" in has and "play" not in has:
         return "chance"
     if "play" in has and "roll" not in has:

@@ -226,7 +226,7 @@ class ChanceModelSolution:
         """
         from perfectplay.models.table import export_chance
 
-        return export_chance(self, Path(path), exact=exact)
+        return export_chance(self, path, exact=exact)
 
     def summary(self) -> str:
         """A few lines a person reads: sizes, start value, solver and times."""

@@ -183,7 +183,7 @@ class GameModelSolution:
         """Write the solved table to ``path`` (``.npz``); see :mod:`perfectplay.models.table`."""
         from perfectplay.models.table import export_game
 
-        return export_game(self, Path(path))
+        return export_game(self, path)
 
     def summary(self) -> str:
         """A few lines a person reads: sizes, value of the start, solver and times."""

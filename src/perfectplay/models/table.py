@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import ast
 import math
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,6 +64,8 @@ _PLAIN_ATOMS = (int, float, str, bytes, bool, type(None))
 
 
 def _is_plain(obj: Any, depth: int = 0) -> bool:
+    if type(obj) is float and not math.isfinite(obj):
+        return False  # its text (inf, nan) is not a literal that loads back
     if type(obj) in _PLAIN_ATOMS:
         return True
     if type(obj) is tuple and depth < 50:
@@ -96,7 +99,10 @@ def _unblob(arr: np.ndarray, n: int, name: str) -> list[str]:
     return texts
 
 
-def _save(path: Path, arrays: dict[str, Any]) -> Path:
+def _save(path: str | Path, arrays: dict[str, Any]) -> Path:
+    if str(path).endswith(("/", os.sep)) or Path(path).is_dir():
+        example = Path(path) / "table.npz"
+        raise InputError(f"{path} is a directory; give the file to write, e.g. {example}")
     path = Path(path)
     if path.suffix != ".npz":
         path = path.with_name(path.name + ".npz")  # np.savez would append it silently
@@ -108,7 +114,7 @@ def _save(path: Path, arrays: dict[str, Any]) -> Path:
     return path
 
 
-def export_chance(solution: Any, path: Path, exact: bool = False) -> Path:
+def export_chance(solution: Any, path: str | Path, exact: bool = False) -> Path:
     """Write a :class:`~perfectplay.models.chance.ChanceModelSolution`; returns the path."""
     ex = solution.exploration
     keys = [key_text(k, "state key") for k in ex.states.keys()]
@@ -135,7 +141,7 @@ def export_chance(solution: Any, path: Path, exact: bool = False) -> Path:
     return _save(path, arrays)
 
 
-def export_game(solution: Any, path: Path) -> Path:
+def export_game(solution: Any, path: str | Path) -> Path:
     """Write a :class:`~perfectplay.models.game.GameModelSolution`; returns the path."""
     ex = solution.exploration
     keys = [key_text(k, "position key") for k in ex.positions.keys()]
