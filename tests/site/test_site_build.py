@@ -156,6 +156,7 @@ def test_shown_source_is_the_file(built):
         assert (out / "raw" / path).read_bytes() == data  # the raw link's target
     assert 'href="../../../../raw/src/toy/sum.py"' in page
     assert "Edit this file to change this page." in page
+    assert "bytes-note" not in page  # nothing hidden to tell about
 
 
 def test_shown_sample_output_is_the_real_output(built):
@@ -263,6 +264,32 @@ def test_modified_files_are_named_exactly(tmp_path):
     assert Git(repo).last_change("src/toy/sum.py").dirty
 
 
+def _filemeta(page: str, path: str) -> list[str]:
+    """The text of every "file" line a page shows for repository file ``path``."""
+    found = re.findall(r'<p class="filemeta">(.*?)</p>', page, flags=re.DOTALL)
+    texts = [" ".join(html.unescape(re.sub(r"<[^>]*>", " ", f)).split()) for f in found]
+    return [t for t in texts if t.startswith(path + " ")]
+
+
+def test_page_says_a_shown_file_was_edited_since_its_commit(tmp_path):
+    if not shutil.which("git"):
+        pytest.skip("git is not installed")
+    repo = make_repo(tmp_path)
+    source = repo / "src" / "toy" / "sum.py"
+    # A tracked file modified in place: `git status -z` lists it first, as " M src/toy/sum.py".
+    source.write_text(source.read_text() + "# edited after the commit\n")
+    out = tmp_path / "out"
+    build_site(repo, out)
+    page = (out / PAGE).read_text(encoding="utf-8")
+    (edited,) = _filemeta(page, "src/toy/sum.py")
+    assert "fixture: first commit" in edited and "and edited since (not committed yet)" in edited
+    clean = _filemeta(page, f"{ENTRY}/solution.tex") + _filemeta(page, f"{ENTRY}/statement.md")
+    assert len(clean) == 3  # the write-up twice (rendered, source), the statement once
+    for meta in clean:
+        assert "fixture: first commit" in meta and "edited since" not in meta
+    assert grab(page, "data-file")["src/toy/sum.py"] == source.read_text()
+
+
 def _edit(path: Path, old: str, new: str) -> None:
     text = path.read_text()
     assert old in text, (path, old)
@@ -319,11 +346,30 @@ BAD = {
                 f"\\input{{{(r.parent / 'secret.txt').as_posix()}}} Addition is",
             ),
         ),
-        "solution.tex:6: Could not load include file",
+        "solution.tex:6: cannot include '/",
+    ),
+    "TeX that includes a file of the tree": (
+        # Without --sandbox pandoc would paste part.tex (found from the working directory,
+        # the repository root) into the page; every include is refused, inside or not.
+        lambda r: (
+            (r / "part.tex").write_text("text from another file\n"),
+            _edit(r / ENTRY / "solution.tex", "Addition is", "\\include{part} Addition is"),
+        ),
+        "solution.tex:6: cannot include 'part.tex': a page is made from this file alone",
+    ),
+    "TeX listing read from a file": (
+        lambda r: _edit(
+            r / ENTRY / "solution.tex", "Addition is", "\\lstinputlisting{/etc/hostname} Addition"
+        ),
+        "solution.tex:6: cannot include '/etc/hostname'",
     ),
     "statement with its own title": (
         lambda r: _edit(r / ENTRY / "statement.md", "## ", "# Sum of Numbers\n\n## "),
-        "statement.md:1: a top-level '#' heading",
+        "statement.md:1: a top-level heading ('#', or a line underlined with '=')",
+    ),
+    "statement with an underlined title": (
+        lambda r: _edit(r / ENTRY / "statement.md", "## Input", "Summing\n=====\n\n## Input"),
+        "statement.md:6: a top-level heading",
     ),
     "sample that hangs": (
         lambda r: (
@@ -407,6 +453,7 @@ def test_bad_input_stops_the_build(case, tmp_path, capsys):
     lines = err.strip().splitlines()
     assert len(lines) == 1, err
     assert lines[0].startswith("perfectplay: site: "), lines[0]
+    assert "site: site:" not in lines[0]  # one prefix
     if "docs" not in expected:
         assert "demo/2024/" in lines[0]  # names the entry
     assert expected in lines[0], lines[0]
@@ -476,6 +523,72 @@ def test_refuses_to_replace_a_folder_it_did_not_write(tmp_path, capsys):
     assert (precious / "thesis.tex").read_text() == "years of work"
     code, err = cli(repo, repo, capsys)
     assert code == 2 and "refusing to build into the repository" in err
+
+
+OUT_REFUSED = {
+    # --out (relative to the repository unless absolute): the expected problem
+    "archive/x": "refusing to build inside archive/",
+    "docs/..": "refusing to build into the repository or above it",
+    "..": "refusing to build into the repository or above it",
+    "src": "refusing to build inside src/",
+    "tests/site-out": "refusing to build inside tests/",
+    ".git/x": "refusing to build inside .git/",
+    "/dev/null/x": "cannot create folders in /dev/null: Not a directory",
+    "/proc/x": "cannot create folders in /proc",
+    "a-file": "output exists and is not a folder",
+    "a-folder": "refusing to replace a non-empty folder without .perfectplay-site",
+}
+
+
+@pytest.mark.parametrize("where", sorted(OUT_REFUSED))
+def test_bad_output_location_is_refused_before_building(where, tmp_path, capsys):
+    repo = make_repo(tmp_path, commit=False)
+    if where.startswith("/") and not Path(where).parent.exists():
+        pytest.skip(f"{Path(where).parent} does not exist here")
+    (repo / ".git").mkdir()
+    (repo / "a-file").write_text("x\n")
+    (repo / "a-folder").mkdir()
+    (repo / "a-folder" / "notes.txt").write_text("mine\n")
+    # An entry that would fail the build: the output must be refused before it is reached.
+    (repo / ENTRY / "solution.tex").unlink()
+    before = snapshot(repo)
+    out = Path(where) if where.startswith("/") else repo / where
+    code = site_main(["build", "--root", str(repo), "--out", str(out), "--quiet"])
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1, err
+    assert lines[0].startswith(f"perfectplay: site: {out.resolve()}: "), lines[0]
+    assert "site: site:" not in lines[0]
+    assert OUT_REFUSED[where] in lines[0], lines[0]
+    assert snapshot(repo) == before  # nothing written, nothing removed
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["repo"]
+
+
+def test_the_default_output_folder_is_accepted(tmp_path):
+    repo = make_repo(tmp_path, commit=False)
+    out = repo / "site-out"
+    build_site(repo, out)
+    assert (out / "index.html").is_file() and (out / ".perfectplay-site").is_file()
+    build_site(repo, out)  # its own previous build is replaced
+    assert (out / "index.html").is_file()
+
+
+def test_an_entry_without_a_year_does_not_show_one(tmp_path):
+    # A year no source confirms is left out of meta.toml; no page may then state one.
+    repo = make_repo(tmp_path, commit=False)
+    _edit(repo / ENTRY / "meta.toml", "year = 2024\n", "")
+    out = tmp_path / "out"
+    build_site(repo, out)
+    page = (out / PAGE).read_text(encoding="utf-8")
+    meta = re.search(r'<p class="entry-meta">(.*?)</p>', page, re.DOTALL).group(1)
+    assert meta.startswith("Demo Contest, problem A")
+    crumbs = re.search(r'<p class="crumbs">(.*?)</p>', page, re.DOTALL).group(1)
+    assert "› Demo Contest › year unknown › A" in crumbs
+    index = (out / "index.html").read_text(encoding="utf-8")
+    row = re.search(r'<tr data-entry="demo/2024/A-sum-of-numbers">(.*?)</tr>', index, re.DOTALL)
+    assert re.findall(r"<td>(.*?)</td>", row.group(1))[:3] == ["Demo Contest", "unknown", "A"]
+    search = (out / "assets" / "search-index.js").read_text(encoding="utf-8")
+    assert '"meta":"Demo Contest \\u00b7 arithmetic, reading input"' in search
 
 
 def test_samples_are_found_when_meta_does_not_list_them(tmp_path):
@@ -575,6 +688,11 @@ def test_source_with_a_byte_order_mark_or_lone_cr_is_shown_exactly(tmp_path, cap
     out = tmp_path / "out"
     code, err = cli(repo, out, capsys)
     assert code == 0, err
-    shown = grab((out / PAGE).read_text(encoding="utf-8"), "data-file")["src/toy/sum.py"]
+    page = (out / PAGE).read_text(encoding="utf-8")
+    shown = grab(page, "data-file")["src/toy/sum.py"]
     assert shown == source.read_bytes().decode("utf-8")  # mark and lone CR included
     assert (out / "raw" / "src/toy/sum.py").read_bytes() == source.read_bytes()
+    # What a browser does not show, the page says (once: the write-up is plain).
+    (note,) = re.findall(r'<p class="note bytes-note">(.*?)</p>', page)
+    assert note.startswith("This file starts with a UTF-8 byte-order mark (invisible); has 1 ")
+    assert "carriage return not followed by a line feed" in note

@@ -97,11 +97,12 @@ def _tree_state() -> str:
     during the test changes it; a static tree (CI) does not."""
     if not shutil.which("git") or not (ROOT / ".git").exists():
         return ""
-    run = lambda *a: subprocess.run(  # noqa: E731
-        ["git", "-C", str(ROOT), *a], capture_output=True, check=False
-    ).stdout
-    status = run("status", "--porcelain=v1", "-z", "--untracked-files=all")
-    digest = hashlib.sha256(run("rev-parse", "HEAD") + status)
+
+    def git(*args: str) -> bytes:
+        return subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True).stdout
+
+    status = git("status", "--porcelain=v1", "-z", "--untracked-files=all")
+    digest = hashlib.sha256(git("rev-parse", "HEAD") + status)
     for item in status.split(b"\0"):
         path = ROOT / item[3:].decode("utf-8", "replace")
         if len(item) > 3 and path.is_file():

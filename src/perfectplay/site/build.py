@@ -32,7 +32,13 @@ from perfectplay.progress import Progress
 from perfectplay.site import apidoc, pandoc
 from perfectplay.site.entries import Entry, discover
 from perfectplay.site.errors import SiteError
-from perfectplay.site.highlight import code_block, highlight_fragment, plain_block, stylesheet
+from perfectplay.site.highlight import (
+    byte_notes,
+    code_block,
+    highlight_fragment,
+    plain_block,
+    stylesheet,
+)
 from perfectplay.site.links import relative_url, rewrite
 from perfectplay.site.repo import Change, Git
 from perfectplay.site.samples import SampleRun, run_sample
@@ -145,7 +151,8 @@ def _title_of(fragment: str, fallback: str) -> str:
 def _check_output(root: Path, out: Path) -> None:
     if out == root or out in root.parents:
         raise SiteError("", str(out), "refusing to build into the repository or above it")
-    for inside in ("archive", "docs", "src", ".git"):
+    # Folders the build reads (or git owns): output there would be read back or mixed in.
+    for inside in ("archive", "docs", "src", "tests", ".git"):
         if out.is_relative_to(root / inside):
             raise SiteError("", str(out), f"refusing to build inside {inside}/")
     # Fail before the build, not after it: the nearest existing ancestor must be a
@@ -495,11 +502,13 @@ class Builder:
                     "code": Markup(
                         code_block(text, filename=path, prefix=f"s{i}", attrs={"data-file": path})
                     ),
+                    "notes": byte_notes(text),
                 }
             )
+        tex_text = texts[e.solution].result()
         tex = Markup(
             code_block(
-                texts[e.solution].result(),
+                tex_text,
                 filename=e.solution,
                 prefix="tex",
                 attrs={"data-file": e.solution},
@@ -525,6 +534,7 @@ class Builder:
             statement=Markup(statement),
             solution=Markup(solution),
             tex=tex,
+            tex_notes=byte_notes(tex_text),
             sources=sources,
             samples=samples,
             statement_file=self.shown[e.statement],
@@ -559,16 +569,24 @@ class Builder:
     def _check_statement_headings(self, e) -> None:
         """The page supplies the title: a top-level heading would show it twice."""
         fenced = False
+        previous = ""
         for number, line in enumerate(self.text(e.statement, e.id).splitlines(), start=1):
-            if line.startswith(("```", "~~~")):
+            if line.lstrip(" ").startswith(("```", "~~~")):
                 fenced = not fenced
-            elif not fenced and re.match(r"#(\s|$)", line):
+                line = ""  # a fence is no heading text for a "=" line below it
+            elif not fenced and (
+                re.match(r" {0,3}#(\s|$)", line)
+                # "Title" underlined with "=": the other spelling of the same heading
+                or (previous.strip() and re.fullmatch(r" {0,3}=+\s*", line))
+            ):
                 raise SiteError(
                     e.id,
                     e.statement,
-                    "a top-level '#' heading: sections start at '##' (the page has the title)",
-                    number,
+                    "a top-level heading ('#', or a line underlined with '='): "
+                    "sections start at '##' (the page has the title)",
+                    number if line.lstrip(" ").startswith("#") else number - 1,
                 )
+            previous = "" if fenced else line
 
     def _write(self, pages: dict[str, str], search: list, manifest: dict) -> int:
         try:

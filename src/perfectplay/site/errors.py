@@ -29,6 +29,4 @@ class SiteError(PerfectplayError):
 
     def __str__(self) -> str:
         at = self.file if self.line is None else f"{self.file}:{self.line}"
-        if self.where == "site":  # about the build as a whole: no entry or page to name
-            return f"site: {at}: {self.message}"
         return ": ".join(part for part in ("site", self.where, at, self.message) if part)

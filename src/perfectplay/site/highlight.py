@@ -82,6 +82,35 @@ def code_block(
     return out
 
 
+def byte_notes(text: str) -> list[str]:
+    """What a reader cannot see in the ``<pre>`` of ``text``: the bytes a browser hides or
+    shows differently (the page says so; the raw copy has them all).
+
+    >>> for note in byte_notes("\\ufeffa\\rb\\r\\n"):
+    ...     print(note)
+    starts with a UTF-8 byte-order mark (invisible)
+    ends 1 line with CR LF (shown as a plain line end)
+    has 1 carriage return not followed by a line feed (a browser shows it as a space)
+    >>> byte_notes("x = 1\\n")
+    []
+    """
+    notes = []
+    if text.startswith("\ufeff"):
+        notes.append("starts with a UTF-8 byte-order mark (invisible)")
+    crlf = text.count("\r\n")
+    lone = text.count("\r") - crlf
+    if crlf:
+        lines = "line" if crlf == 1 else "lines"
+        notes.append(f"ends {crlf} {lines} with CR LF (shown as a plain line end)")
+    if lone:
+        what = "carriage return" if lone == 1 else "carriage returns"
+        notes.append(
+            f"has {lone} {what} not followed by a line feed (a browser shows "
+            f"{'it' if lone == 1 else 'each'} as a space)"
+        )
+    return notes
+
+
 def plain_block(text: str, attrs: dict[str, str] | None = None) -> str:
     """``text`` in a ``<pre>`` without highlighting (sample input and output)."""
     # HTML drops one newline right after <pre>; an empty span before the text keeps it.

@@ -63,6 +63,16 @@ def _error(stderr: str, source: str, where: str, text: str) -> SiteError:
             message = ln.removeprefix("[WARNING]").strip()
             located = re.search(r" at .*?line (\d+)", message)
             line = int(located.group(1)) if located else None
+            # The line is already in the error's location; pandoc's " at FILE line L column C"
+            # would only repeat it.
+            message = re.sub(r" at \S+ line \d+ column \d+$", "", message)
+            include = re.match(r"Could not load include file (.*)$", message)
+            if include:
+                message = (
+                    f"cannot include {include.group(1)!r}: a page is made from this file "
+                    "alone (pandoc runs with --sandbox; \\input, \\include and listings "
+                    "from files are refused)"
+                )
             math = re.match(r"Could not convert TeX math (.*?), rendering as TeX:?$", message)
             if math:
                 snippet = math.group(1).strip()
