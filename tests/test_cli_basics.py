@@ -87,6 +87,10 @@ def test_read_input_errors(tmp_path):
     with pytest.raises(InputError) as info:
         cliutil.read_input(str(bad))
     assert info.value.line == 2
+    bad.write_bytes(b"ok\rstill ok\r\n\xff\n")  # the same line rule as the parsers
+    with pytest.raises(InputError) as info:
+        cliutil.read_input(str(bad))
+    assert info.value.line == 3
 
 
 def test_help_is_fast():
@@ -141,3 +145,75 @@ def test_readme_python_examples_run_and_match_their_comments():
             shown = comment.split(" (")[0].split(": ")[0].strip()
             if shown and shown[0] in "'0123456789F":
                 assert repr(value) == shown or str(value) == shown, (code, value, shown)
+
+
+def test_shared_message_helpers():
+    from perfectplay.errors import short_repr
+
+    assert cliutil.quote_token("ABC") == "'ABC'"
+    assert cliutil.quote_token("x" * 10**6) == "'" + "x" * 20 + "...'"
+    assert cliutil.unify_line_ends(b"a\r\nb\rc\n") == b"a\nb\nc\n"
+    assert cliutil.unify_line_ends("no CR\x0c\n") == "no CR\x0c\n"
+    assert [cliutil.int_arg(t) for t in ("7", "-007", "+0", " 12 ")] == [7, -7, 0, 12]
+    for bad, fragment in (("1.5", "expected an integer"), ("9" * 5000, "out of range")):
+        with pytest.raises(Exception, match=fragment) as info:
+            cliutil.int_arg(bad)
+        assert len(str(info.value)) < 60
+    assert short_repr(10**5000) == "<an integer of about 5,000 digits>"
+    assert len(short_repr("y" * 10**6)) < 50 and len(short_repr(list(range(10**5)))) < 50
+
+
+def test_every_command_cuts_long_tokens_in_messages(tmp_path, capsys):
+    # A megabyte token is echoed as its first 20 characters and an ellipsis, on one line.
+    junk = "Q" * 10**6
+    shown = "'" + "Q" * 20 + "...'"
+    cases = {
+        "yeetzhee": "1\n2 2 1\n2\n" + junk,
+        "diemaker": "1 1 1 1 1 1\n1 2\n0 0 0 0 0 " + junk,
+        "alea": "1 1\nABCDEF\n" + junk,
+        "fivehundredeleven": "1\n" + junk,
+        "dispdom": "1 1 1\n0\n" + junk,
+    }
+    for command, text in cases.items():
+        path = tmp_path / f"{command}.txt"
+        path.write_text(text)
+        code = cli.main([command, str(path)])
+        err = capsys.readouterr().err
+        assert code == 2 and err.count("\n") == 1, (command, err[:300])
+        assert shown in err and len(err) < 250, (command, err[:300])
+
+
+def test_every_command_reads_5000_digit_numbers_without_a_traceback(tmp_path, capsys):
+    # int() refuses strings of more than 4300 digits (leading zeros included).
+    for digits in ("9" * 5000, "0" * 5000 + "1"):
+        cases = {
+            "yeetzhee": (f"1\n2 2 1\n{digits}\n", 3),
+            "diemaker": (f"1 1 1 1 1 {digits}\n1 2\n0 0 0 0 0 0\n", 1),
+            "alea": (f"2 {digits}\n", 1),
+            "fivehundredeleven": (f"1\n{digits}\n", 2),
+            "dispdom": (f"{digits} 1 1\n0\n", 1),
+        }
+        for command, (text, line) in cases.items():
+            path = tmp_path / f"{command}.txt"
+            path.write_text(text)
+            code = cli.main([command, str(path)])  # a traceback would raise here
+            err = capsys.readouterr().err
+            assert code == 2 and err.count("\n") == 1 and "4300" not in err, (command, err)
+            assert f"{command}.txt:{line}: " in err and len(err) < 250, err
+
+
+def test_solve_messages_cut_long_arguments(capsys):
+    model = "perfectplay.examples.five_dice:FiveDice"
+    for argv in (
+        ["--query", "(" * 5000],
+        ["-p", "x" * 5000],
+        ["-p", "dice=" + repr("z" * 5000)],
+        ["--distribution", "9" * 5000],
+        ["--max-states", "x" * 5000],
+    ):
+        try:
+            code = cli.main(["solve", model, *argv])
+        except SystemExit as exc:  # argparse's own errors
+            code = exc.code
+        err = capsys.readouterr().err
+        assert code == 2 and err.count("\n") == 1 and len(err) < 300, (argv[0], err[:300])

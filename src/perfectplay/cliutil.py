@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from typing import AnyStr
 
 from perfectplay.errors import InputError, PerfectplayError
 
@@ -30,20 +31,63 @@ class ArgumentParser(argparse.ArgumentParser):
         self.exit(2, f"perfectplay {self.prog.removeprefix('perfectplay ')}: {message}\n")
 
 
-def input_lines(text: str) -> list[str]:
-    """The lines of an input text, for line numbers in messages.
+def unify_line_ends(text: AnyStr) -> AnyStr:
+    r"""``text`` with every line end written ``\n``: the rule every command numbers lines by.
 
-    One rule for every command: a line ends at ``\n``, ``\r\n`` or a lone ``\r``, and
-    nowhere else (``str.splitlines`` would also end lines at form feeds and other
-    separators, so two commands would number the same file differently).
+    A line ends at ``\n``, ``\r\n`` or a lone ``\r`` (old Mac files), and nowhere else:
+    ``str.splitlines`` would also end lines at form feeds and other separators, so two
+    commands would number the same file differently. Text without ``\r`` is returned as
+    it is, so the common case costs one scan.
+
+    >>> unify_line_ends("a\r\nb\rc\x0cd\n"), unify_line_ends(b"x\ry")
+    ('a\nb\nc\x0cd\n', b'x\ny')
+    """
+    cr, lf = ("\r", "\n") if isinstance(text, str) else (b"\r", b"\n")
+    if cr not in text:
+        return text
+    return text.replace(cr + lf, lf).replace(cr, lf)  # type: ignore[operator]
+
+
+def input_lines(text: str) -> list[str]:
+    r"""The lines of an input text, for line numbers in messages (see :func:`unify_line_ends`).
 
     >>> input_lines("a\r\nb\rc\x0cd\n")
     ['a', 'b', 'c\x0cd']
     """
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = unify_line_ends(text).split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     return lines
+
+
+def quote_token(token: str, limit: int = 20) -> str:
+    """A token of the input for a message: quoted, and cut at ``limit`` characters.
+
+    A token may be a whole megabyte line; a message echoes only its start.
+
+    >>> quote_token("ABC"), quote_token("9" * 5000, limit=5)
+    ("'ABC'", "'99999...'")
+    """
+    return repr(token) if len(token) <= limit else repr(token[:limit] + "...")
+
+
+def int_arg(text: str) -> int:
+    """An argparse ``type`` for an integer option: at most 18 digits, a short message.
+
+    (argparse's own ``type=int`` echoes the whole argument, and ``int`` refuses strings
+    of more than 4300 digits with a message about Python.)
+
+    >>> int_arg("12"), int_arg("-3")
+    (12, -3)
+    """
+    t = text.strip()
+    digits = t[1:] if t[:1] in ("+", "-") else t
+    if not (digits.isascii() and digits.isdigit()):
+        raise argparse.ArgumentTypeError(f"expected an integer, got {quote_token(text)}")
+    digits = digits.lstrip("0") or "0"
+    if len(digits) > 18:
+        raise argparse.ArgumentTypeError(f"{quote_token(text)} is out of range")
+    return -int(digits) if t[0] == "-" else int(digits)
 
 
 def make_parser(command: str, description: str, examples: str = "") -> ArgumentParser:
@@ -83,7 +127,7 @@ def read_input(path: str | None, max_bytes: int = DEFAULT_MAX_INPUT_BYTES) -> st
     try:
         return data.decode("ascii")
     except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
+        line = unify_line_ends(data[: exc.start]).count(b"\n") + 1
         raise InputError("non-ASCII byte in input", line=line) from None
 
 

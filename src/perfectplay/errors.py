@@ -6,6 +6,29 @@ turns it into one line on stderr and exit status 2, never a traceback.
 
 from __future__ import annotations
 
+import reprlib
+
+_REPR = reprlib.Repr()
+_REPR.maxstring = _REPR.maxother = _REPR.maxlong = 40
+
+
+def short_repr(value: object) -> str:
+    """``repr(value)`` for a message, at most about 40 characters whatever the value is.
+
+    Python API callers may pass a megabyte string or an integer too long for ``repr``
+    (more than 4300 digits): a message shows its start or its size.
+
+    >>> short_repr(1.5), short_repr("x" * 100), short_repr(-(10**5000))
+    ('1.5', "'xxxxxxxxxxxxxxxxx...xxxxxxxxxxxxxxxxxx'", '-<an integer of about 5,000 digits>')
+    """
+    if isinstance(value, int) and value.bit_length() > 160:
+        sign = "-" if value < 0 else ""
+        return f"{sign}<an integer of about {round(value.bit_length() * 0.30103):,} digits>"
+    try:
+        return _REPR.repr(value)
+    except Exception:  # a user's object whose __repr__ fails
+        return f"<{type(value).__name__} object>"
+
 
 class PerfectplayError(Exception):
     """Base class of the errors a user can cause (bad input, a faulty model, a size limit)."""

@@ -13,8 +13,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from perfectplay.cliutil import make_parser, run
-from perfectplay.errors import InputError
+from perfectplay.cliutil import int_arg, make_parser, quote_token, run
+from perfectplay.errors import InputError, short_repr
 
 DESCRIPTION = """\
 Solve a game modelled in Python (perfectplay.models): a chance model (one player, dice:
@@ -50,7 +50,11 @@ def main(argv: list[str]) -> int:
         metavar="STATE",
         help="print the value of STATE (a Python literal) and of each choice or move; repeatable",
     )
-    parser.add_argument("--export", metavar="FILE", help="write the solved table to FILE (.npz)")
+    parser.add_argument(
+        "--export",
+        metavar="FILE",
+        help="write the solved table to FILE (.npz; a directory is refused)",
+    )
     parser.add_argument(
         "--exact",
         action="store_true",
@@ -58,30 +62,41 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument(
         "--distribution",
-        type=int,
+        type=int_arg,
         metavar="K",
         help="chance models: probability of reaching the goal within 1..K of cost",
     )
     parser.add_argument(
         "--simulate",
-        type=int,
+        type=int_arg,
         metavar="N",
         help="chance models: play N games with the optimal policy (seeded)",
     )
     parser.add_argument(
-        "--seed", type=_seed, default=0, help="seed of --simulate, 0 to 2**32-1 (default 0)"
+        "--seed",
+        type=_seed,
+        default=0,
+        metavar="S",
+        help="seed of --simulate, 0 to 4294967295 (2**32-1, the generator's range; default 0)",
     )
     parser.add_argument(
         "--max-states",
-        type=int,
+        type=int_arg,
         metavar="N",
         help="refuse models with more than N states (default 5,000,000)",
     )
     parser.add_argument(
         "--max-edges",
-        type=int,
+        type=int_arg,
         metavar="N",
         help="refuse models with more than N moves/outcomes (default 200,000,000)",
+    )
+    parser.add_argument(
+        "--max-per-call",
+        type=int_arg,
+        metavar="N",
+        help="refuse a call of choices(), roll() or moves() that gives more than N items "
+        "(default 1,000,000; catches generators that never stop)",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress or timings")
     args = parser.parse_args(argv)
@@ -100,7 +115,7 @@ def _literal(text: str, what: str) -> Any:
     try:
         return ast.literal_eval(text)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        raise InputError(f"{what} {text!r} is not a Python literal") from None
+        raise InputError(f"{what} {quote_token(text)} is not a Python literal") from None
 
 
 def _params(items: list[str]) -> dict[str, Any]:
@@ -108,7 +123,7 @@ def _params(items: list[str]) -> dict[str, Any]:
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip().isidentifier():
-            raise InputError(f"--param {item!r}: expected NAME=VALUE")
+            raise InputError(f"--param {quote_token(item)}: expected NAME=VALUE")
         out[key.strip()] = _literal(value.strip(), f"--param {key.strip()}:")
     return out
 
@@ -129,6 +144,8 @@ def load_model(spec: str, params: dict[str, Any] | None = None) -> Any:
     try:
         if is_path:
             path = Path(module_ref)
+            if path.is_dir():
+                raise InputError("is a directory; give a .py file, e.g. mygame.py:MyGame")
             if not path.is_file():
                 raise InputError("no such file")
             mod_name = USER_MODULE_PREFIX + "".join(c if c.isalnum() else "_" for c in path.stem)
@@ -148,7 +165,7 @@ def load_model(spec: str, params: dict[str, Any] | None = None) -> Any:
         raise InputError(f"syntax error: {exc.msg}", line=exc.lineno) from None
     except ModuleNotFoundError as exc:
         if not is_path and exc.name and module_ref.startswith(exc.name):
-            raise InputError(f"no module named {exc.name!r}") from None
+            raise InputError(f"no module named {quote_token(exc.name)}") from None
         raise ModelError(f"importing {module_ref} failed: {exc}") from exc
     except Exception as exc:
         raise ModelError(f"importing {module_ref} failed: {type(exc).__name__}: {exc}") from exc
@@ -157,14 +174,16 @@ def load_model(spec: str, params: dict[str, Any] | None = None) -> Any:
             raise InputError("--param needs MODULE:OBJECT naming a class or function")
         return module
     if not hasattr(module, obj_name):
-        raise InputError(f"module {module_ref} has no {obj_name!r}")
+        raise InputError(f"module {quote_token(module_ref)} has no {quote_token(obj_name)}")
     obj = getattr(module, obj_name)
     if isinstance(obj, type) or (callable(obj) and not _looks_like_model(obj)):
         try:
             return obj(**params)
         except Exception as exc:
-            args = ", ".join(f"{k}={v!r}" for k, v in params.items())
-            raise InputError(f"{obj_name}({args}) failed: {type(exc).__name__}: {exc}") from None
+            args = ", ".join(f"{k}={short_repr(v)}" for k, v in params.items())
+            # The model's own message may echo a huge argument: its start is enough.
+            why = str(exc) if len(str(exc)) <= 200 else str(exc)[:200] + "..."
+            raise InputError(f"{obj_name}({args}) failed: {type(exc).__name__}: {why}") from None
     if params:
         raise InputError(f"--param given, but {obj_name} is not a class or function")
     return obj
@@ -178,25 +197,38 @@ def _main(args: Any) -> int:
     import time
 
     from perfectplay.core.explore import model_name
+    from perfectplay.errors import ModelError
     from perfectplay.models import model_kind, solve_model
 
     if args.distribution is not None and not 1 <= args.distribution <= 1_000_000:
         raise InputError("--distribution K must be 1..1000000")
     if args.simulate is not None and not 1 <= args.simulate <= 100_000_000:
         raise InputError("--simulate N must be 1..100000000")
-    for flag, top in (("max_states", 2**31 - 1), ("max_edges", 2**62 - 1)):
+    for flag, top in (
+        ("max_states", 2**31 - 1),
+        ("max_edges", 2**62 - 1),
+        ("max_per_call", 2**62 - 1),
+    ):
         value = getattr(args, flag)
         if value is not None and not 1 <= value <= top:
             raise InputError(f"--{flag.replace('_', '-')} must be 1..{top:,}")
     queries = [_literal(q, "--query") for q in args.query]
     model = load_model(args.model, _params(args.param))
-    if model_kind(model) == "game":
+    try:
+        kind = model_kind(model)
+    except ModelError as exc:  # say which object the command line named
+        raise ModelError(f"{args.model}: {exc}") from None
+    if kind == "game":
         for flag in ("exact", "distribution", "simulate"):
             if getattr(args, flag):
                 raise InputError(
                     f"--{flag} applies to chance models; {model_name(model)} is two-player"
                 )
-    limits = {k: v for k in ("max_states", "max_edges") if (v := getattr(args, k)) is not None}
+    limits = {
+        k: v
+        for k in ("max_states", "max_edges", "max_per_call")
+        if (v := getattr(args, k)) is not None
+    }
     t0 = time.perf_counter()
     sol = solve_model(model, progress=not args.quiet, **limits)
     if sol.kind == "chance":
@@ -329,6 +361,6 @@ def _seed(text: str) -> int:
     import argparse
 
     # numba's generator takes a 32-bit seed: a larger one would silently wrap around.
-    if not text.isdigit() or len(text) > 10 or int(text) >= 2**32:
+    if not (text.isascii() and text.isdigit()) or len(text) > 10 or int(text) >= 2**32:
         raise argparse.ArgumentTypeError(f"a seed is 0 to 4294967295, not {text[:24]!r}")
     return int(text)

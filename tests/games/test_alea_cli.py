@@ -259,6 +259,11 @@ def test_explain_when_the_statement_roll_is_itself_a_word(tmp_path, capsys):
         ("9" * 5000 + " 1 2\n", 1, "d = '99999999999999999999...' is out of range"),
         ("2 1\n" + "A" * 1_000_000 + "\n", 2, "'AAAAAAAAAAAAAAAAAAAA...' must have exactly 6"),
         ("2 1\rABCDEF\rABCDE\rAB\r", 3, "die 2: 'ABCDE' must have exactly 6"),
+        # Leading zeros count: int() refuses 4300+ digits whatever they are.
+        ("2 " + "0" * 5000 + "1\n", 1, "w = '00000000000000000000...' is out of range"),
+        ("0" * 5000 + "2 1\nABCDEF\n", 1, "d = '00000000000000000000...' is out of range"),
+        ("2 1\nABCDEF\nABCDEF\nAB " + "Z" * 10**6, 4, "unexpected 'ZZZZZZZZZZZZZZZZZZZZ...'"),
+        ("2 1\r\nABCDEF\r\n\r\nABCDEF\r\nA\r\n", 5, "word 1: 'A' must have 2 symbols"),
     ],
 )
 def test_huge_tokens_and_odd_line_ends_give_short_messages(tmp_path, capsys, text, line, fragment):
@@ -267,3 +272,56 @@ def test_huge_tokens_and_odd_line_ends_give_short_messages(tmp_path, capsys, tex
     code, out, err = run(capsys, str(path))
     assert code == 2 and out == "" and err.count("\n") == 1 and len(err) < 200
     assert f"bad.txt:{line}: " in err and fragment in err, err
+
+
+def test_example_prints_the_statement_answer(capsys):
+    from perfectplay.games.alea.example import EXAMPLE_ANSWER
+
+    code, out, err = run(capsys, "--example")
+    assert code == 0 and err == "" and out == EXAMPLE_ANSWER + "\n"
+
+
+def test_keep_reads_die_for_one_die():
+    from perfectplay.games.alea import EXAMPLE_DICE, EXAMPLE_WORDS, solve
+
+    sol = solve(EXAMPLE_DICE, EXAMPLE_WORDS)
+    assert str(sol.best_keep("PXRES")) == (
+        "keep P R E S (dice 1 3 4 5), reroll die 2: 2.000000000 rolls"
+    )
+    two = solve(["AAAAAB", "AAAAAB"], ["BB"]).options("AA")[0]
+    assert str(two).startswith("keep nothing, reroll dice 1 2: ")
+
+
+def test_exact_is_annotated_and_returns_the_exact_solution():
+    import inspect
+
+    from perfectplay.core.exact import ExactSolution
+    from perfectplay.games.alea import solve
+    from perfectplay.games.alea.solution import AleaSolution
+
+    assert inspect.signature(AleaSolution.exact).return_annotation == "ExactSolution"
+    sol = solve(["123456"], ["6"])
+    assert isinstance(sol.exact(), ExactSolution) and sol.exact() is sol.exact()
+
+
+def test_explain_without_an_example_keep(capsys, monkeypatch):
+    # best_keep() is None for a word: --explain and --json --explain then leave the
+    # example out instead of failing (example_roll avoids words, this guards the rest).
+    from perfectplay.games.alea.solution import AleaSolution
+
+    monkeypatch.setattr(AleaSolution, "example_roll", lambda self: "PEAEC")
+    code, out, err = run(capsys, "--example", "--explain")
+    assert code == 0 and err == "" and "First move" in out and "Example:" not in out
+    code, out, err = run(capsys, "--example", "--explain", "--json")
+    first = json.loads(out)["first_roll"]
+    assert code == 0 and err == "" and "example" not in first and first["keep_counts"]
+
+
+@pytest.mark.parametrize("option", ["--top", "--distribution"])
+def test_huge_option_values_are_one_short_line(capsys, option):
+    argv = ["advise", "--roll", "PXRES"] if option == "--top" else []
+    with pytest.raises(SystemExit) as exc:
+        cli.main([*argv, "--example", option, "9" * 5000])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.count("\n") == 1 and len(err) < 150
+    assert "expected a positive integer, got '99999999999999999999...'" in err

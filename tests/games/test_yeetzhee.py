@@ -281,3 +281,23 @@ def test_api_rejects_huge_sizes_and_non_integer_groupings():
     with pytest.raises(InputError, match="must be an integer, not 1.5"):
         sol.expected([1.5])
     assert sol.expected([1]) == pytest.approx(3.7)
+
+
+def test_api_messages_stay_short_for_huge_values():
+    from perfectplay.errors import InputError
+    from perfectplay.games.yeetzhee import solve as api_solve
+
+    # Regression: formatting 10**5000 into the message raised Python's own ValueError.
+    with pytest.raises(InputError, match="n = <an integer of about 5,000 digits>"):
+        api_solve(10**5000, 2, [1])
+    with pytest.raises(InputError) as info:
+        api_solve(2, 2, ["x" * 10**6])
+    assert "must be an integer" in str(info.value) and len(str(info.value)) < 100
+
+
+def test_exact_is_computed_once_and_keeps_the_repaired_policy():
+    sol = solve(3, 6, [1, 2])
+    assert sol.exact() == Fraction(47, 10) and sol._exact is sol._exact
+    repaired = sol.exact_policy()
+    assert repaired.chance is sol._exact.solution and repaired.n == 3
+    assert repaired.explain().splitlines()[1] == sol.explain().splitlines()[1]

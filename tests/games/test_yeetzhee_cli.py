@@ -92,13 +92,19 @@ def test_stats_on_stderr(capsys):
         ("1\n3 6 2\n1\n99999999999999999999999\n", ":4:", "case 1: A_2 = 9999"),
         ("1\n3 6 2\n1\n2\n7\n", ":5:", "unexpected '7' after the last case (T = 1)"),
         ("1\n-3 6 2\n", ":2:", "case 1: N = -3 is out of range"),
+        # Regressions: a lone CR ends a line (the last line was counted by \n only), and
+        # long tokens are cut with an ellipsis.
+        ("1\r3 6 2\r1\r", ":3:", "case 1: the input ends where A_2 was expected"),
+        ("1\n2 2 1\n2\n" + "y" * 10**6, ":4:", "unexpected 'yyyyyyyyyyyyyyyyyyyy...' after"),
+        ("1\n2 2 1\n" + "y" * 10**6, ":3:", "got 'yyyyyyyyyyyyyyyyyyyy...'"),
+        ("1\n2 2 1\n" + "0" * 5000 + "2", ":3:", "A_1 = 00000000000000000000... is out"),
     ],
 )
 def test_bad_input_is_one_line(capsys, monkeypatch, text, where, message):
     code, out, err = run(capsys, stdin=text, monkeypatch=monkeypatch)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("perfectplay: <stdin>" + where), err
-    assert message in err, err
+    assert message in err and len(err) < 200, err
 
 
 def test_usage_errors(capsys, tmp_path):
@@ -139,3 +145,30 @@ def test_help_has_examples(capsys):
     assert exc.value.code == 0
     out = capsys.readouterr().out
     assert "examples:" in out and "--explain" in out and "--distribution" in out
+
+
+@pytest.mark.parametrize("value", ["9" * 5000, "x" + "9" * 5000])
+def test_huge_option_values_are_one_short_line(capsys, value):
+    # Regression: argparse's type=int echoed the whole value (and int() refuses 4300+ digits).
+    with pytest.raises(SystemExit) as exc:
+        run(capsys, "--example", "--case", value)
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.count("\n") == 1 and len(err) < 150
+    assert "argument --case: " in err and f"'{value[:20]}...'" in err
+
+
+def test_explain_with_exact_shows_the_repaired_policy(capsys, tmp_path):
+    # 48 values once and one twice with 49 faces: after one die, keeping a repeat of its
+    # value and rerolling it differ by about 1e-16 of their value. Exact arithmetic finds
+    # keeping strictly better (the float solver may order them either way), so the exact
+    # policy reaches the grouping '2' and --explain --exact must show that policy.
+    from perfectplay.games.yeetzhee import solve
+
+    path = tmp_path / "near_tie.in"
+    path.write_text("1\n50 49 49\n" + "1\n" * 48 + "2\n")
+    code, out, _ = run(capsys, str(path), "--explain", "--exact")
+    sol = solve(50, 49, [1] * 48 + [2])
+    exact = sol.exact_policy()
+    assert code == 0 and out == exact.explain() + "\n" + f"exact: {sol.exact()}\n"
+    assert exact.rule([1]).outcomes[0].keep and "\n2  " in out
+    assert abs(exact.value - float(sol.exact())) <= 1e-12 * exact.value

@@ -13,7 +13,7 @@ import sys
 import time
 from typing import Any
 
-from perfectplay.cliutil import make_parser, read_input, run, source_name
+from perfectplay.cliutil import int_arg, make_parser, quote_token, read_input, run, source_name
 from perfectplay.errors import InputError, PerfectplayError
 
 DESCRIPTION = """\
@@ -68,9 +68,10 @@ SYMMETRY = {
 
 def _positive(text: str) -> int:
     try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+        value = int_arg(text)
+    except argparse.ArgumentTypeError:
+        shown = quote_token(text)
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {shown}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
     return value
@@ -180,8 +181,10 @@ def _solve_json(sol, args: argparse.Namespace, exact) -> dict[str, Any]:
             "common_keeps": [{"letters": s, "probability": p} for s, p in first.common_keeps],
         }
         roll = sol.example_roll()
-        if roll is not None:
-            obj["first_roll"]["example"] = {"roll": roll, **_keep_json(sol.best_keep(roll))}
+        # best_keep is None for a word; example_roll avoids words, but a None is no crash.
+        best = None if roll is None else sol.best_keep(roll)
+        if best is not None:
+            obj["first_roll"]["example"] = {"roll": roll, **_keep_json(best)}
     if args.distribution:
         cdf = sol.distribution(args.distribution)
         obj["distribution"] = {

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from perfectplay.cliutil import quote_token, unify_line_ends
 from perfectplay.errors import InputError
 
 FACES = 6
@@ -28,6 +29,9 @@ MAX_WORDS = 200_000
 #: The Python API accepts a few more dice than the contest when symmetry keeps them small;
 #: the size check before building decides in the end.
 API_MAX_DICE = 8
+#: Longest count token read as a number (the counts have at most 6 digits); a longer one
+#: is out of range without converting it (``int`` refuses more than 4300 digits).
+MAX_COUNT_DIGITS = 7
 
 _VALID = np.zeros(256, dtype=np.bool_)
 _VALID[ord("A") : ord("Z") + 1] = True
@@ -95,8 +99,7 @@ class Instance:
 
 def _show(token: bytes, limit: int = 20) -> str:
     """A token for a message: quoted, and cut short when long (a line may be megabytes)."""
-    text = token[:limit].decode("ascii", "replace")
-    return repr(text) if len(token) <= limit else repr(text + "...")
+    return quote_token(token[: limit + 1].decode("ascii", "replace"), limit)
 
 
 def _symbol_problem(token: bytes) -> str | None:
@@ -165,7 +168,7 @@ def _count(token: bytes, name: str, what: str, lo: int, hi: int) -> int:
         raise ValueError(
             f"{name} ({what}) must be an integer from {lo} to {hi}, got {_show(token)}"
         )
-    if len(token.lstrip(b"0")) > len(str(hi)):
+    if len(token) > MAX_COUNT_DIGITS:
         raise ValueError(f"{name} = {_show(token)} is out of range ({what}: {lo} to {hi})")
     value = int(token)
     if not lo <= value <= hi:
@@ -181,7 +184,7 @@ def _parse_lines(data: bytes) -> Instance | None:
     """
     head = data.split(b"\n", MAX_DICE + 1)
     first = head[0].split()
-    if len(first) != 2 or not all(t.isdigit() and len(t) <= 9 for t in first):
+    if len(first) != 2 or not all(t.isdigit() and len(t) <= MAX_COUNT_DIGITS for t in first):
         return None
     d, w = int(first[0]), int(first[1])
     if not (1 <= d <= MAX_DICE and 1 <= w <= MAX_WORDS) or len(head) < d + 2:
@@ -209,9 +212,8 @@ def parse(text: str | bytes) -> Instance:
     perfectplay.errors.InputError: line 3: word 1: 'AB' must have 1 symbol (one per die), it has 2
     """
     data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
-    if b"\r" in data:
-        # Lines end at \n, \r\n or a lone \r (old Mac files), for the numbers in messages.
-        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    # One line-numbering rule for every command; after it only \n ends a line.
+    data = unify_line_ends(data)
     fast = _parse_lines(data)
     if fast is not None:
         return fast

@@ -75,9 +75,9 @@ def explain_text(sol: AleaSolution) -> str:
         common = ", ".join(f"{' '.join(letters)} ({p:.2%})" for letters, p in first.common_keeps)
         lines += _wrap(f"most frequent keeps: {common}", indent="  ")
     roll = sol.example_roll()
-    if roll is not None:
-        best = sol.best_keep(roll)
-        assert best is not None
+    # best_keep is None for a word; example_roll avoids words, but a None is no crash.
+    best = None if roll is None else sol.best_keep(roll)
+    if roll is not None and best is not None:
         lines += _wrap(
             f"Example: on a first roll of {' '.join(roll)}, {describe_keep(best)}: "
             f"{best.expected_rolls:.9f} rolls still expected, this reroll included "

@@ -17,6 +17,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -27,6 +28,9 @@ from perfectplay.games.alea.build import AleaGraph, _sorted_keys, build
 from perfectplay.games.alea.example import EXAMPLE_DICE, EXAMPLE_ROLL
 from perfectplay.games.alea.layout import DiceLayout
 from perfectplay.games.alea.parse import FACES, Instance
+
+if TYPE_CHECKING:
+    from perfectplay.core.exact import ExactSolution
 
 
 @dataclass(frozen=True)
@@ -114,7 +118,7 @@ class AleaSolution:
         self.instance = instance
         self.graph = graph
         self.chance = chance
-        self._exact = None
+        self._exact: ExactSolution | None = None
 
     # -- the answer ------------------------------------------------------------------
     @property
@@ -127,7 +131,7 @@ class AleaSolution:
         """Whether some word can be formed at all."""
         return math.isfinite(self.value)
 
-    def exact(self):  # -> perfectplay.core.exact.ExactSolution
+    def exact(self) -> ExactSolution:
         """The policy's values in exact arithmetic, verified optimal (computed once).
 
         A near-tie that floating point decided the wrong way is repaired by exact policy

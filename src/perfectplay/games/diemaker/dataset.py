@@ -15,15 +15,18 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from perfectplay.cliutil import input_lines
+from perfectplay.cliutil import input_lines, quote_token
 from perfectplay.errors import InputError
 
 MAX_TARGET = 5000  #: the problem's limit on each t
 MAX_DATASETS = 40  #: the problem's limit on the number of datasets
 #: limits with ``limits=False``: the search does not care, the output must still fit
 MAX_TARGET_UNLIMITED = 10**12
+#: longest number read (leading zeros count): any longer one is out of range
+MAX_DIGITS = 20
 _INT = re.compile(r"[+-]?[0-9]+\Z")
 IMPOSSIBLE = "impossible"
+_TARGETS = ("t1", "t2", "t3", "t4", "t5", "t6")
 
 
 @dataclass(frozen=True)
@@ -45,27 +48,28 @@ class Instance:
     datasets: tuple[Dataset, ...]
 
 
-def _cut(word: str) -> str:
-    return word if len(word) <= 20 else word[:20] + "..."
-
-
-def _ints(text: str, lineno: int, count: int, what: str) -> list[int]:
+def _ints(text: str, lineno: int, names: Sequence[str]) -> list[int]:
     words = text.split()
-    if len(words) != count:
-        raise InputError(f"expected {count} integers ({what}), got {len(words)}", line=lineno)
-    for w in words:
+    if len(words) != len(names):
+        what = " ".join(names) if len(names) < 6 else f"{names[0]} .. {names[-1]}"
+        raise InputError(f"expected {len(names)} integers ({what}), got {len(words)}", line=lineno)
+    values = []
+    for name, w in zip(names, words, strict=True):
         if not _INT.match(w):
-            raise InputError(f"expected an integer, got {_cut(w)!r}", line=lineno)
-        if len(w.lstrip("+-").lstrip("0")) > 20:
-            raise InputError(f"{_cut(w)} is out of range", line=lineno)
-    return [int(w) for w in words]
+            raise InputError(f"expected an integer {name}, got {quote_token(w)}", line=lineno)
+        # Checked before int(), which refuses strings of over 4300 digits (zeros too).
+        if len(w.lstrip("+-")) > MAX_DIGITS:
+            raise InputError(f"{name} = {quote_token(w)} is out of range", line=lineno)
+        values.append(int(w))
+    return values
 
 
 def parse(text: str, limits: bool = True) -> Instance:
     """Parse the official input; raise :class:`InputError` on anything malformed.
 
     ``limits=False`` lifts the problem's limits (t <= 5000, at most 40 datasets) to
-    t <= 10^12 and any number of datasets.
+    t <= 10^12 and any number of datasets. A number longer than :data:`MAX_DIGITS`
+    digits (leading zeros included) is out of range.
     """
     max_t = MAX_TARGET if limits else MAX_TARGET_UNLIMITED
     lines = [(i, line) for i, line in enumerate(input_lines(text), start=1) if line.strip()]
@@ -76,7 +80,7 @@ def parse(text: str, limits: bool = True) -> Instance:
             where = lines[-1][0] + 1 if lines else 1
             raise InputError("missing the terminating line '0 0 0 0 0 0'", line=where)
         lineno, line = lines[k]
-        targets = _ints(line, lineno, 6, "t1 .. t6")
+        targets = _ints(line, lineno, _TARGETS)
         k += 1
         if not any(targets):
             break
@@ -95,7 +99,7 @@ def parse(text: str, limits: bool = True) -> Instance:
                 f"missing the line 'p q' after the targets on line {lineno}", line=lineno + 1
             )
         pline, ptext = lines[k]
-        first, last = _ints(ptext, pline, 2, "p q")
+        first, last = _ints(ptext, pline, ("p", "q"))
         k += 1
         length = sum(targets)
         if first < 1:

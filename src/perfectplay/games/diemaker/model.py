@@ -49,7 +49,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Sequence
 
-from perfectplay.errors import InputError
+from perfectplay.errors import InputError, short_repr
 from perfectplay.games.diemaker.dataset import MAX_TARGET_UNLIMITED
 from perfectplay.games.diemaker.die import BOTTOM, BOTTOM_PAIR, MOVES, ROLL
 
@@ -81,9 +81,11 @@ def _target(value: object) -> int:
     try:
         t = operator.index(value)  # type: ignore[arg-type]
     except TypeError:
-        raise InputError(f"a target must be an integer, not {value!r:.40}") from None
+        raise InputError(f"a target must be an integer, not {short_repr(value)}") from None
     if not 0 <= t <= MAX_TARGET_UNLIMITED:
-        raise InputError(f"a target must be from 0 to {MAX_TARGET_UNLIMITED:,}, got {t:.3g}")
+        raise InputError(
+            f"a target must be from 0 to {MAX_TARGET_UNLIMITED:,}, got {short_repr(t)}"
+        )
     return t
 
 
@@ -100,7 +102,8 @@ class DieModel:
 
     def __init__(self, targets: Sequence[int]) -> None:
         if isinstance(targets, (str, bytes)) or len(targets) != 6:
-            raise InputError(f"a die has 6 faces: give 6 integer targets, not {targets!r:.40}")
+            shown = short_repr(targets)
+            raise InputError(f"a die has 6 faces: give 6 integer targets, not {shown}")
         self.targets = tuple(sorted(_target(t) for t in targets))
         self.total = sum(self.targets)
         t = self.targets

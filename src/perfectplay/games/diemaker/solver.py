@@ -122,6 +122,9 @@ def compress(text: str, max_period: int = 4) -> list[str]:
 def find(targets: Sequence[int], stop: int | None = None, jumps: bool = True) -> Solution | None:
     """The answer for six targets (any order), or ``None`` when no sequence makes them.
 
+    Targets are integers from 0 to 10**12 (the command's ``--no-limits`` range); anything
+    else raises :class:`~perfectplay.errors.InputError`.
+
     ``stop``: only the first ``stop`` moves are needed (the rest is not searched, and
     :meth:`Solution.faces` then describes the die at that point). ``jumps=False`` walks
     step by step (for tests; same answer).
@@ -140,7 +143,8 @@ def solve(targets: Sequence[int]) -> str | None:
     """The lexicographically first roll sequence making a die with these six numbers.
 
     Rolls are ``E``, ``N``, ``S``, ``W`` (ordered so); each adds 1 to the face that comes to
-    the bottom. Returns ``None`` when no sequence works.
+    the bottom. Returns ``None`` when no sequence works. Targets are integers from 0 to
+    10**12 (see :func:`find`).
 
     >>> solve([1, 1, 1, 1, 1, 1])
     'EEENEE'

@@ -43,10 +43,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
-from perfectplay.cliutil import input_lines
+from perfectplay.cliutil import input_lines, quote_token
 from perfectplay.core.canonical import StateIndex
 from perfectplay.core.game_graph import GameGraph, GameSolution, Value
-from perfectplay.errors import InputError
+from perfectplay.errors import InputError, short_repr
 from perfectplay.memory import require
 from perfectplay.progress import Progress
 
@@ -88,7 +88,9 @@ class Instance(NamedTuple):
 
 def _check_range(name: str, x: object, lo: int, hi: int, line: int | None = None) -> None:
     if isinstance(x, bool) or not isinstance(x, int) or not lo <= x <= hi:
-        raise InputError(f"{name} must be an integer from {lo} to {hi}, got {x!r}", line=line)
+        raise InputError(
+            f"{name} must be an integer from {lo} to {hi}, got {short_repr(x)}", line=line
+        )
 
 
 def parse(text: str) -> Instance:
@@ -120,13 +122,14 @@ def parse(text: str) -> Instance:
         raise InputError(f"the strip has {len(strip)} cells, expected N = {n}", line=line)
     if len(lines) > 2:
         line, extra = lines[2]
-        raise InputError(f"unexpected {extra[0][:20]!r} after the strip", line=line)
+        raise InputError(f"unexpected {quote_token(extra[0])} after the strip", line=line)
     return Instance(n, k, d, strip)
 
 
 def _integer(tok: str, name: str, lo: int, hi: int, line: int) -> int:
     if not (tok.isascii() and tok.isdigit()):
-        raise InputError(f"{name} must be a non-negative integer, got {tok[:20]!r}", line=line)
+        shown = quote_token(tok)
+        raise InputError(f"{name} must be a non-negative integer, got {shown}", line=line)
     if len(tok) > 19 or not lo <= int(tok) <= hi:
         shown = tok if len(tok) <= 20 else tok[:20] + "..."
         raise InputError(f"{name} must be from {lo} to {hi}, got {shown}", line=line)

@@ -45,9 +45,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from perfectplay.cliutil import input_lines
+from perfectplay.cliutil import input_lines, quote_token
 from perfectplay.core.game_graph import GameGraph, GameSolution, Value
-from perfectplay.errors import InputError
+from perfectplay.errors import InputError, short_repr
 
 MAX_CARDS = 50
 FULL = 511
@@ -74,7 +74,9 @@ class Instance:
             )
         for i, x in enumerate(values):
             if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= FULL:
-                raise InputError(f"card {i + 1} must be an integer from 0 to {FULL}, got {x!r}")
+                raise InputError(
+                    f"card {i + 1} must be an integer from 0 to {FULL}, got {short_repr(x)}"
+                )
         return cls(values)
 
 
@@ -99,14 +101,14 @@ def parse(text: str) -> Instance:
     if len(tokens) > n + 1:
         tok, line = tokens[n + 1]
         cards = "1 card" if n == 1 else f"{n} cards"
-        raise InputError(f"unexpected {tok[:20]!r} after the {cards}", line=line)
+        raise InputError(f"unexpected {quote_token(tok)} after the {cards}", line=line)
     return Instance(tuple(cards))
 
 
 def _integer(tok: str, line: int, what: str, lo: int, hi: int) -> int:
     digits = tok[1:] if tok[0] in "+-" else tok
     if not (digits.isascii() and digits.isdigit()):
-        raise InputError(f"{what} must be an integer, got {tok[:20]!r}", line=line)
+        raise InputError(f"{what} must be an integer, got {quote_token(tok)}", line=line)
     if len(digits) > 18 or not lo <= int(tok) <= hi:
         shown = tok if len(tok) <= 20 else tok[:20] + "..."
         raise InputError(f"{what} must be from {lo} to {hi}, got {shown}", line=line)

@@ -36,15 +36,16 @@ def main(argv: list[str]) -> int:
     parser = cliutil.make_parser("yeetzhee", DESCRIPTION, EXAMPLES)
     parser.add_argument("file", nargs="?", help="input file (default: stdin; '-' for stdin)")
     parser.add_argument("--example", action="store_true", help="solve the statement's sample")
-    parser.add_argument("--case", type=int, metavar="I", help="only case I (1-based)")
+    parser.add_argument("--case", type=cliutil.int_arg, metavar="I", help="only case I (1-based)")
     parser.add_argument(
         "--explain",
         action="store_true",
-        help="one case: the optimal keep/reroll rule for every grouping optimal play reaches",
+        help="one case: the optimal keep/reroll rule for every grouping optimal play reaches "
+        "(with --exact: of the exactly verified policy, float near-ties repaired)",
     )
     parser.add_argument(
         "--distribution",
-        type=int,
+        type=cliutil.int_arg,
         metavar="K",
         help="one case: P(target reached within k rolls) for k = 1..K, median, 90th percentile",
     )
@@ -121,6 +122,9 @@ def _run(args) -> int:
         return 0
 
     i, sol = solutions[0]
+    if args.exact:
+        # The float policy may have settled a near-tie the wrong way; show the repaired one.
+        sol = sol.exact_policy()
     parts = []
     if args.explain:
         parts.append(sol.explain().rstrip("\n"))

@@ -15,8 +15,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from perfectplay.cliutil import input_lines
-from perfectplay.errors import InputError
+from perfectplay.cliutil import input_lines, quote_token
+from perfectplay.errors import InputError, short_repr
 
 #: The contest's limits, enforced on the command line's official input.
 MAX_CASES = 100
@@ -68,7 +68,9 @@ def check_instance(n: int, m: int, groups: Iterable[int]) -> tuple[int, ...]:
         raise InputError(f"m = {m} must be at least 1")
     if n > MAX_API or m > MAX_API:
         # Weights are int64 and n dice make at most n * m edges per grouping.
-        raise InputError(f"n and m must be at most {MAX_API:,} (n = {n}, m = {m})")
+        raise InputError(
+            f"n and m must be at most {MAX_API:,} (n = {short_repr(n)}, m = {short_repr(m)})"
+        )
     if not sizes:
         raise InputError("there must be at least one group")
     if sizes[0] < 1:
@@ -89,7 +91,7 @@ def _as_int(value: object, name: str) -> int:
     try:
         return operator.index(value)  # type: ignore[arg-type]
     except TypeError:
-        raise InputError(f"{name} must be an integer, not {value!r}") from None
+        raise InputError(f"{name} must be an integer, not {short_repr(value)}") from None
 
 
 class _Tokens:
@@ -97,10 +99,11 @@ class _Tokens:
 
     def __init__(self, text: str) -> None:
         self.items: list[tuple[str, int]] = []
-        for number, line in enumerate(input_lines(text), start=1):
+        lines = input_lines(text)
+        for number, line in enumerate(lines, start=1):
             self.items.extend((m.group(), number) for m in _TOKEN.finditer(line))
         self.pos = 0
-        self.last_line = max(1, text.count("\n") + (0 if text.endswith("\n") else 1))
+        self.last_line = max(1, len(lines))
 
     def next_int(self, what: str, case: str) -> tuple[int, int]:
         if self.pos >= len(self.items):
@@ -108,10 +111,10 @@ class _Tokens:
         token, line = self.items[self.pos]
         self.pos += 1
         if not _INTEGER.fullmatch(token):
-            shown = token if len(token) <= 20 else token[:20] + "..."
             if re.fullmatch(r"-?[0-9]+", token):
+                shown = token if len(token) <= 20 else token[:20] + "..."
                 raise InputError(f"{case}{what} = {shown} is out of range", line)
-            raise InputError(f"{case}expected an integer {what}, got {shown!r}", line)
+            raise InputError(f"{case}expected an integer {what}, got {quote_token(token)}", line)
         return int(token), line
 
 
@@ -162,5 +165,5 @@ def parse(text: str) -> list[Instance]:
         cases.append(Instance(n=n, m=m, groups=tuple(sizes), line=header))
     if tokens.pos < len(tokens.items):
         token, line = tokens.items[tokens.pos]
-        raise InputError(f"unexpected {token[:20]!r} after the last case (T = {t})", line)
+        raise InputError(f"unexpected {quote_token(token)} after the last case (T = {t})", line)
     return cases

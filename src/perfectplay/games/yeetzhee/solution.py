@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import NamedTuple
+from functools import cached_property
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from perfectplay.core.chance_graph import ChanceSolution
 from perfectplay.games.yeetzhee.build import YeetzheeGraph
 from perfectplay.games.yeetzhee.parse import _as_int
+
+if TYPE_CHECKING:
+    from perfectplay.core.exact import ExactSolution
 
 
 class Outcome(NamedTuple):
@@ -216,6 +221,12 @@ class Solution:
             lines.append("  ".join(cells).rstrip())
         return head + "\n".join(lines) + "\n"
 
+    @cached_property
+    def _exact(self) -> ExactSolution:
+        from perfectplay.core.exact import exact_solution
+
+        return exact_solution(self.model.graph, self.chance, improve=True)
+
     def exact(self) -> Fraction | None:
         """The expected rolls as an exact fraction, with the policy verified optimal in
         rational arithmetic (``None``: the target cannot be reached).
@@ -223,12 +234,22 @@ class Solution:
         Two options whose values differ by less than float rounding may be ordered wrongly
         by the float solver (it happens on the official data); the core then repairs the
         policy by exact policy improvement before verifying, so the fraction is the true
-        optimum. Raises :class:`~perfectplay.core.exact.VerificationError` if verification
-        still fails.
+        optimum (:meth:`exact_policy` holds the repaired rules). Raises
+        :class:`~perfectplay.core.exact.VerificationError` if verification still fails.
+        Computed once.
         """
-        from perfectplay.core.exact import exact_solution
+        return self._exact.value
 
-        return exact_solution(self.model.graph, self.chance, improve=True).value
+    def exact_policy(self) -> Solution:
+        """This game with the policy :meth:`exact` verified, near-ties repaired, and the
+        values rounded from the exact fractions: its :meth:`rule` and :meth:`explain`
+        show exactly optimal decisions, and a tie is an exact tie.
+
+        >>> from perfectplay.games.yeetzhee import solve
+        >>> solve(3, 6, [1, 2]).exact_policy().value
+        4.7
+        """
+        return dataclasses.replace(self, chance=self._exact.solution)
 
     def distribution(self, k_max: int) -> np.ndarray:
         """``float64[k_max + 1]``: entry ``k`` is P(target reached within ``k`` rolls)."""
