@@ -16,6 +16,12 @@ Figures, each in a fresh process so that JIT loading counts where it would for a
 up to k = 100, 10^5 simulated runs, and the first-run compile time of every kernel with an
 empty numba cache.
 
+``solve_ssp`` (graphs without the retry property) runs on two graphs of its own: a race
+to square 100,000 with a d4 or a d6 to choose on every square and "overshoot means
+staying put" (300,001 nodes, 1.2 million edges, a policy graph without cycles: linear
+time), and a ring of 2,000 rolls that each go on or send the token back to the start (one
+strongly connected component: one dense LU of 2,000 x 2,000).
+
     python benchmarks/run.py core
     python benchmarks/bench_core.py random exact   # one case, one figure, in this process
 """
@@ -109,6 +115,70 @@ def make_case(name: str, d: int = 6, w: int = 200_000, seed: int = 1):
     return alea_graph(dice, words)
 
 
+def race_graph(n: int, faces: tuple[int, ...] = (4, 6)):
+    """Squares 0..n (n the goal); on each square a choice of dice; past n: stay put."""
+    from perfectplay.core.chance_graph import ChanceGraph
+
+    k = len(faces)
+    f = np.tile(np.asarray(faces, np.int64), n)  # faces of each roll, square by square
+    square = np.repeat(np.arange(n, dtype=np.int64), k)
+    outcome_ptr = np.concatenate([[0], np.cumsum(f)])
+    owner = np.repeat(np.arange(n * k), f)
+    d = np.arange(outcome_ptr[-1]) - outcome_ptr[owner] + 1
+    to = square[owner] + d
+    to[to > n] = square[owner][to > n]
+    goal = np.zeros(n + 1, bool)
+    goal[n] = True
+    return ChanceGraph(
+        goal=goal,
+        choice_ptr=np.concatenate([np.arange(0, n * k + 1, k), [n * k]]).astype(np.int64),
+        choice_idx=np.arange(n * k, dtype=np.int32),
+        outcome_ptr=outcome_ptr.astype(np.int64),
+        outcome_idx=to.astype(np.int32),
+        outcome_weight=np.ones(to.size, np.int64),
+        cost=np.ones(n * k, np.int64),
+        start=0,
+    )
+
+
+def ring_graph(n: int):
+    """n rolls in a row, each on to the next (weight 999) or back to the start (1)."""
+    from perfectplay.core.chance_graph import ChanceGraph
+
+    goal = np.zeros(n + 1, bool)
+    goal[n] = True
+    nxt = np.arange(1, n + 1)
+    return ChanceGraph(
+        goal=goal,
+        choice_ptr=np.concatenate([np.arange(n + 1), [n]]).astype(np.int64),
+        choice_idx=np.arange(n, dtype=np.int32),
+        outcome_ptr=np.arange(0, 2 * n + 1, 2, dtype=np.int64),
+        outcome_idx=np.stack([nxt, np.zeros(n, np.int64)], axis=1).ravel().astype(np.int32),
+        outcome_weight=np.tile(np.array([999, 1], np.int64), n),
+        cost=np.ones(n, np.int64),
+        start=0,
+    )
+
+
+def ssp_figures(case: str) -> dict:
+    """solve_ssp on ``race`` or ``ring``: first call (with JIT loading) and warm median."""
+    from perfectplay.core.ssp import solve_ssp
+
+    g = race_graph(100_000) if case == "ssp-race" else ring_graph(2000)
+    t0 = time.perf_counter()
+    sol = solve_ssp(g, progress=False)
+    out: dict = {"first": time.perf_counter() - t0, "value": sol.value}
+    walls = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        solve_ssp(g, progress=False)
+        walls.append(time.perf_counter() - t0)
+    out["warm"] = sorted(walls)[len(walls) // 2]
+    out["nodes"] = [g.n_decision, g.n_chance]
+    out["edges"] = g.n_edges
+    return out
+
+
 def first_calls() -> dict:
     """Seconds of the first call of each public function on a tiny graph (JIT load or
     compile), in call order; run in a fresh process."""
@@ -118,6 +188,7 @@ def first_calls() -> dict:
     from perfectplay.core.exact import exact_solution
     from perfectplay.core.retry import solve_retry
     from perfectplay.core.simulate import simulate
+    from perfectplay.core.ssp import solve_ssp
 
     g = ChanceGraph.from_lists([False, True, False], [[0], [], [0]], [[(1, 1), (2, 5)]])
     out = {}
@@ -128,6 +199,7 @@ def first_calls() -> dict:
         ("exact_solution", lambda: exact_solution(g, sol)),
         ("cost_distribution", lambda: cost_distribution(g, sol, 5)),
         ("simulate", lambda: simulate(g, sol, 5, 1)),
+        ("solve_ssp", lambda: solve_ssp(g, compiled=True)),
     ):
         t0 = time.perf_counter()
         call()
@@ -142,6 +214,8 @@ def measure(case: str, what: str) -> dict:
 
     if what == "first":
         return first_calls()
+    if what == "ssp":
+        return ssp_figures(case)
 
     from perfectplay.core.distribution import cost_distribution
     from perfectplay.core.exact import exact_solution
@@ -204,7 +278,7 @@ def run(quick: bool) -> list[Row]:
         warm = _child("tiny", "first", env)
     finally:
         shutil.rmtree(cache, ignore_errors=True)
-    for name in ("solve_retry", "exact_solution", "cost_distribution", "simulate"):
+    for name in ("solve_retry", "exact_solution", "cost_distribution", "simulate", "solve_ssp"):
         rows.append(
             Row(
                 "core",
@@ -216,11 +290,24 @@ def run(quick: bool) -> list[Row]:
     rows.append(
         Row(
             "core",
-            "all four kernels, whole process: empty JIT cache / cached",
+            "all kernels, whole process: empty JIT cache / cached",
             f"{cold['process']:.2f} s / {warm['process']:.2f} s",
             target="< 10 s",
         )
     )
+    for case, label in (
+        ("ssp-race", "race to square 100,000, d4 or d6, no retry"),
+        ("ssp-ring", "one cycle of 2,000 rolls (dense LU)"),
+    ):
+        r = _child(case, "ssp")
+        size = f"{r['nodes'][0]:,}+{r['nodes'][1]:,} nodes, {r['edges']:,} edges"
+        rows.append(
+            Row(
+                "core",
+                f"solve_ssp first call / warm, {label} ({size})",
+                f"{r['first'] * 1000:.0f} ms / {r['warm'] * 1000:.0f} ms",
+            )
+        )
     for case in CASES[:1] if quick else CASES:
         r = _child(case, "exact")
         size = f"{r['nodes'][0]:,}+{r['nodes'][1]:,} nodes, {r['edges']:,} edges"

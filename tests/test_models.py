@@ -55,6 +55,45 @@ def test_chutes_and_ladders_matches_althoen_king_schilling():
         sol.value(1)
 
 
+class Race(ChanceModel):
+    """A race to square ``n``: on each square throw a d4 or a d6; a throw past ``n`` stays
+    put (so a roll cannot be retried from where it lands: no retry property)."""
+
+    start = 0
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def is_goal(self, s):
+        return s == self.n
+
+    def choices(self, s):
+        return [(s, 4), (s, 6)]
+
+    def roll(self, pending):
+        s, faces = pending
+        return [(s + d if s + d <= self.n else s, 1) for d in range(1, faces + 1)]
+
+
+def test_a_3000_square_race_without_retry_is_solved():
+    # More rolls than the whole-graph dense solver used to accept (2,000): the policy
+    # graph has no cycle, so solve_ssp needs no linear solve at all.
+    sol = solve_model(Race(3000), progress=False)
+    assert sol.solver == "solve_ssp" and sol.n_rolls == 6000
+    # By hand: with an f-sided die on square s, k = min(f, n - s) faces move on and the
+    # others stay, so v = 1 + (sum of v(s + d), d <= k) / f + (f - k) / f * v, that is
+    # v(s) = (f + sum of v(s + d)) / k, the better die taken, from the goal backwards.
+    n = 3000
+    v = [0.0] * (n + 1)
+    for s in range(n - 1, -1, -1):
+        v[s] = min(
+            (f + sum(v[s + d] for d in range(1, min(f, n - s) + 1))) / min(f, n - s) for f in (4, 6)
+        )
+    for s in (0, 1500, n - 7, n - 2, n - 1):
+        assert close(sol.value(s), v[s], 1e-9), s
+    assert sol.value(n - 1) == pytest.approx(4.0) and sol.best(n - 1) == [(n - 1, 4)]
+
+
 def test_tictactoe_is_a_tie_in_nine():
     sol = solve_model(TicTacToe(), progress=False)
     assert sol.start_value == Result("tie", 9)
@@ -636,16 +675,18 @@ class _EndlessMoves(GameModel):
 
 
 class _InfKeys(ChanceModel):
+    """States are non-finite floats (and a tuple holding one); every roll ends the game."""
+
     start = 0.0
 
     def is_goal(self, s):
-        return s == math.inf
+        return s != 0.0
 
     def choices(self, s):
-        return ["go"]
+        return [("go", s)] if s == 0.0 else []
 
     def roll(self, c):
-        return [(math.inf, 1)]
+        return [(math.inf, 2), (-math.inf, 1), (math.nan, 1), ((1.5, math.inf), 1)]
 
 
 class _BadHash:
@@ -662,9 +703,13 @@ def test_a_generator_that_never_stops_is_refused_quickly():
     import time
 
     t0 = time.perf_counter()
-    with pytest.raises(ModelError, match=r"_EndlessMoves\.moves\(0\) gave more than 1,048,576"):
+    pattern = r"_EndlessMoves\.moves\(0\) gave more than 1,000,000 moves in one call"
+    with pytest.raises(ModelError, match=pattern):
         solve_model(_EndlessMoves(), progress=False)
-    assert time.perf_counter() - t0 < 30  # about 1 s; the global limit would take a minute
+    # About 0.3 s; before the per-call limit, 200 million moves took 30 s and 800 MB.
+    assert time.perf_counter() - t0 < 15
+    with pytest.raises(ModelError, match="gave more than 10 moves in one call"):
+        solve_model(_EndlessMoves(), max_per_call=10, progress=False)
 
 
 def test_a_state_whose_hash_raises_is_named_as_hashing():
@@ -681,17 +726,30 @@ def test_a_state_whose_hash_raises_is_named_as_hashing():
         solve_model(Start(), progress=False)
 
 
-def test_export_refuses_a_folder_and_keys_that_do_not_load_back(tmp_path):
+def test_export_refuses_a_folder(tmp_path):
     from perfectplay.errors import InputError
 
     sol = solve_model(FiveDice(dice=2), progress=False)
-    with pytest.raises(InputError, match="is a directory"):
+    with pytest.raises(InputError, match="is a directory; give the file to write, e.g. "):
         sol.export(tmp_path)
     with pytest.raises(InputError, match="is a directory"):
+        sol.export(f"{tmp_path}/")
+    with pytest.raises(InputError, match=r"sub/ names a directory \(it ends with a slash\)"):
         sol.export(f"{tmp_path}/sub/")
-    inf_sol = solve_model(_InfKeys(), progress=False)
-    with pytest.raises(ModelError):
-        inf_sol.export(tmp_path / "inf")
+    assert list(tmp_path.iterdir()) == []  # nothing written beside it either
+
+
+def test_non_finite_float_keys_round_trip(tmp_path):
+    sol = solve_model(_InfKeys(), progress=False)
+    assert sol.start_value == 1.0
+    path = sol.export(tmp_path / "inf", exact=True)
+    table = load_solution(path)
+    keys = [row.key for row in table]
+    assert keys[:3] == [0.0, math.inf, -math.inf] and keys[4] == (1.5, math.inf)
+    assert math.isnan(keys[3])
+    assert table.value(0.0) == 1.0 and table.value(-math.inf) == 0.0
+    assert table.value(math.nan) == 0.0  # found by its text, although nan != nan
+    assert table.best(0.0) == ("go", 0.0) and table.exact(0.0) == 1
 
 
 def test_simulation_seed_must_fit_the_generator():

@@ -217,3 +217,67 @@ def test_help_has_examples(capsys):
     assert info.value.code == 0
     out = capsys.readouterr().out
     assert "examples:" in out and "five_dice:FiveDice --exact" in out
+
+
+# -- the reviewer's cases: each a one-line error with exit status 2 -----------------------
+
+
+def test_seed_out_of_the_generators_range_is_refused(capsys):
+    spec = "perfectplay.examples.five_dice:FiveDice"
+    for seed in ("99999999999999999999999", "4294967296", "-1", "1e3"):
+        with pytest.raises(SystemExit) as info:  # argparse: usage and the error, status 2
+            cli.main(["solve", spec, "--simulate", "10", "--seed", seed, "-q"])
+        err = capsys.readouterr().err
+        assert info.value.code == 2 and "a seed is 0 to 4294967295" in err
+    code, out, _ = solve(capsys, spec, "--simulate", "10", "--seed", "4294967295", "-q")
+    assert code == 0 and "(seed 4294967295)" in out
+
+
+def test_model_mistakes_named_on_the_command_line(capsys, tmp_path):
+    path = write(
+        tmp_path,
+        "odd.py",
+        """
+        class RaisingStart:
+            @property
+            def start(self):
+                raise RuntimeError("no board yet")
+            def moves(self, p): return []
+            def play(self, p, m): return p
+
+        class Endless:
+            start = 0
+            def is_goal(self, s): return False
+            def choices(self, s): return ["r"]
+            def roll(self, p):
+                while True:
+                    yield (1, 1)
+
+        class ListStart:
+            start = [0]
+            def moves(self, p): return []
+            def play(self, p, m): return p
+        """,
+    )
+    err = one_error_line(capsys, f"{path}:RaisingStart")
+    assert "RaisingStart: reading the attribute start raised RuntimeError: no board yet" in err
+    err = one_error_line(capsys, f"{path}:Endless", "--max-per-call", "500")
+    assert "Endless.roll('r') gave more than 500 outcomes in one call" in err
+    err = one_error_line(capsys, f"{path}:ListStart")
+    assert "the start state [0] (the attribute ListStart.start) is not hashable" in err
+    err = one_error_line(capsys, f"{path}:Endless", "--max-per-call", "0")
+    assert "--max-per-call must be 1.." in err
+
+
+def test_directories_and_non_models_are_named_for_what_they_are(capsys, tmp_path):
+    err = one_error_line(capsys, str(tmp_path))
+    assert "is a directory; give a .py file" in err and "no such file" not in err
+    err = one_error_line(capsys, "os:path")
+    assert "os:path: the module posixpath is not a model (it has neither roll() nor play())" in err
+    err = one_error_line(capsys, "os:getcwd")
+    assert "os:getcwd: the str '" in err and "is not a model" in err
+    err = one_error_line(
+        capsys, "perfectplay.examples.five_dice:FiveDice", "--export", f"{tmp_path}/"
+    )
+    assert "is a directory; give the file to write" in err
+    assert list(tmp_path.iterdir()) == []

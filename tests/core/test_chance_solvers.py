@@ -25,7 +25,7 @@ import pytest
 from perfectplay.core.chance_graph import ChanceGraph, ChanceSolution
 from perfectplay.core.exact import MAX_CYCLE, VerificationError, exact_solution
 from perfectplay.core.retry import settle_order, solve_retry
-from perfectplay.core.ssp import MAX_CHANCE, solve_ssp
+from perfectplay.core.ssp import MAX_COMPONENT, solve_ssp
 from perfectplay.errors import PerfectplayError, ResourceLimitError
 
 # ---------------------------------------------------------------- random graphs
@@ -397,11 +397,165 @@ def test_exact_cycle_limit():
     assert ex.value == 2
 
 
-def test_ssp_size_limit():
-    n = MAX_CHANCE + 1
+def test_ssp_size_limit_is_per_cycle_not_per_graph():
+    # Many rolls are fine when the policy graph has no cycle (the old dense solver
+    # refused more than 2,000 chance nodes) ...
+    n = 5000
     g = ChanceGraph.from_lists([False, True], [[0], []], [[(1, 1)]] * n)
-    with pytest.raises(ResourceLimitError, match="at most"):
+    assert solve_ssp(g).chance_value.tolist() == [1.0] * n
+    # ... but one cycle of more than MAX_COMPONENT rolls is refused: a ring of rolls,
+    # each going on round the ring or finishing.
+    n = MAX_COMPONENT + 1
+    g = ChanceGraph.from_lists(
+        [False] * n + [True],
+        [[i] for i in range(n)] + [[]],
+        [[((i + 1) % n, 1), (n, 1)] for i in range(n)],
+    )
+    with pytest.raises(ResourceLimitError, match=f"cycle through {n:,} rolls.*at most"):
         solve_ssp(g)
+
+
+# ---------------------------------------------------------------- large graphs without retry
+
+
+def race_graph(n: int, faces: tuple[int, ...], chutes: dict[int, int] | None = None):
+    """Squares 0..n, n the goal. On a square the player picks a die (one roll per die);
+    a throw past n stays put, and landing on a chute's square moves to its foot."""
+    chutes = chutes or {}
+    squares = [s for s in range(n) if s not in chutes]
+
+    def land(s: int, d: int) -> int:
+        return chutes.get(s + d, s + d) if s + d <= n else s
+
+    node = {s: i for i, s in enumerate(squares + [n])}
+    goal = [False] * len(squares) + [True]
+    choices, outcomes = [], []
+    for s in squares:
+        choices.append(list(range(len(outcomes), len(outcomes) + len(faces))))
+        for f in faces:
+            outcomes.append([(node[land(s, d)], 1) for d in range(1, f + 1)])
+    return ChanceGraph.from_lists(goal, choices + [[]], outcomes), squares, land
+
+
+def race_by_value_iteration(n: int, faces: tuple[int, ...], squares, land) -> np.ndarray:
+    """The twin: Jacobi value iteration from zero, min over the dice of 1 + mean value."""
+    targets = [np.array([[land(s, d) for d in range(1, f + 1)] for s in squares]) for f in faces]
+    v = np.zeros(n + 1)
+    for _ in range(100_000):
+        new = np.min([1.0 + v[t].mean(axis=1) for t in targets], axis=0)
+        change = np.max(np.abs(new - v[squares]))
+        v[squares] = new
+        if change <= 1e-13 * new.max():
+            return v[squares]
+    raise AssertionError("value iteration did not converge")
+
+
+def largest_policy_cycle(g: ChanceGraph, sol: ChanceSolution) -> int:
+    """Rolls in the largest strongly connected component of the policy graph, by
+    Kosaraju's two searches (not Tarjan's, which the solver uses)."""
+    nxt: list[set[int]] = [set() for _ in range(g.n_chance)]
+    for c in range(g.n_chance):
+        for x in g.outcomes(c)[0].tolist():
+            if not g.goal[x] and sol.best_choice[x] >= 0:
+                nxt[c].add(int(sol.best_choice[x]))
+    prv: list[list[int]] = [[] for _ in range(g.n_chance)]
+    for c, bs in enumerate(nxt):
+        for b in bs:
+            prv[b].append(c)
+    finished: list[int] = []
+    seen = [False] * g.n_chance
+    for root in range(g.n_chance):
+        if seen[root]:
+            continue
+        seen[root] = True
+        work = [(root, iter(nxt[root]))]
+        while work:
+            c, it = work[-1]
+            b = next((b for b in it if not seen[b]), None)
+            if b is None:
+                work.pop()
+                finished.append(c)
+            else:
+                seen[b] = True
+                work.append((b, iter(nxt[b])))
+    comp = [-1] * g.n_chance
+    sizes = []
+    for root in reversed(finished):
+        if comp[root] >= 0:
+            continue
+        comp[root] = len(sizes)
+        todo, size = [root], 0
+        while todo:
+            c = todo.pop()
+            size += 1
+            for b in prv[c]:
+                if comp[b] < 0:
+                    comp[b] = comp[root]
+                    todo.append(b)
+        sizes.append(size)
+    return max(sizes)
+
+
+def test_ssp_solves_a_3000_square_race():
+    """The users' case the old dense solver refused: 6,000 rolls, no retry property."""
+    n, faces = 3000, (4, 6)
+    g, squares, land = race_graph(n, faces)
+    assert not g.has_retry_property() and g.n_chance == 6000
+    sol = solve_ssp(g)
+    check_policy_shape(g, sol)
+    twin = race_by_value_iteration(n, faces, squares, land)
+    assert_close(sol.decision_value[:n], twin, 1e-9, "race vs value iteration")
+    assert 850 < sol.value < 870  # about n / 3.5 throws of the larger die
+    # The policy graph is acyclic but for the stay-put rerolls, and the exact check (in
+    # rational arithmetic) proves the policy optimal.
+    assert largest_policy_cycle(g, sol) == 1
+    assert float(exact_solution(g, sol).value) == pytest.approx(sol.value, rel=1e-12)
+
+
+def test_ssp_large_cycle_matches_the_closed_form():
+    # n rolls in a row: each goes on with weight 999 or sends the token back to the start
+    # (weight 1). Expected rolls from position i to n successes in a row:
+    # (p**-n - p**-i) / q, with p = 999/1000, q = 1/1000. One component of n rolls.
+    n = 2000
+    g = ChanceGraph.from_lists(
+        [False] * n + [True],
+        [[i] for i in range(n)] + [[]],
+        [[(i + 1, 999), (0, 1)] for i in range(n)],
+    )
+    sol = solve_ssp(g)
+    # (Floats: the subtraction loses at most a factor 1000 of the 1e-16 rounding.)
+    p, q = 0.999, 0.001
+    want = (p ** -float(n) - p ** -np.arange(n, dtype=float)) / q
+    assert largest_policy_cycle(g, sol) == n
+    assert_close(sol.decision_value[:n], want, 1e-9, "ring vs closed form")
+
+
+def test_ssp_large_cycle_with_choices_matches_value_iteration():
+    # A race with chutes: a chute near the end back to square 5 puts most of the board
+    # in one cycle, smaller chutes make cycles inside it, and the dice give choices.
+    n, faces = 600, (4, 6)
+    chutes = {s: s - 30 for s in range(40, n, 37)}
+    chutes[590] = 5
+    g, squares, land = race_graph(n, faces, chutes)
+    sol = solve_ssp(g)
+    check_policy_shape(g, sol)
+    twin = race_by_value_iteration(n, faces, squares, land)
+    assert_close(sol.decision_value[: len(squares)], twin, 1e-9, "chutes vs value iteration")
+    assert largest_policy_cycle(g, sol) > 500
+
+
+def test_ssp_compiled_and_python_source_agree():
+    rng = random.Random(41)
+    cases = [cyclic_graph(rng) for _ in range(40)]
+    cases += [random_graph(rng, implicit=bool(i % 2)) for i in range(40)]
+    cases.append(race_graph(40, (3, 5), {17: 2, 33: 20})[0])
+    for g in cases:
+        a = solve_ssp(g, compiled=True)
+        b = solve_ssp(g, compiled=False)
+        assert np.array_equal(a.decision_value, b.decision_value)
+        assert np.array_equal(a.chance_value, b.chance_value)
+        assert np.array_equal(a.best_choice, b.best_choice)
+        assert np.array_equal(a.accept, b.accept)
 
 
 # ---------------------------------------------------------------- the exact check rejects
@@ -615,3 +769,12 @@ def test_retry_property_checks_agree():
                 solve_retry(g)
         verdicts.add(direct)
     assert verdicts == {True, False}
+
+
+def test_ssp_docstring_examples():
+    import doctest
+
+    from perfectplay.core import ssp
+
+    result = doctest.testmod(ssp)
+    assert result.failed == 0 and result.attempted >= 4

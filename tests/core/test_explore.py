@@ -193,7 +193,8 @@ def test_roll_may_return_a_mapping():
         ({"canonical": boom}, r"Broken\.canonical\(0\) raised RuntimeError: boom"),
         (
             {"canonical_choice": boom},
-            r"canonical_choice\(\) raised RuntimeError: boom on a choice of Broken\.choices\(0\)",
+            r"canonical_choice\('r'\) raised RuntimeError: boom on a choice of "
+            r"Broken\.choices\(0\)",
         ),
         ({"choices": lambda self, s: 5}, r"Broken\.choices\(0\) did not return an iterable"),
         ({"roll": lambda self, p: None}, r"Broken\.roll\('r'\) did not return an iterable"),
@@ -210,13 +211,20 @@ def test_roll_may_return_a_mapping():
         ({"roll": lambda self, p: []}, r"no outcome with a positive weight"),
         (
             {"roll": lambda self, p: [([1], 1)]},
-            r"roll\('r'\) returned an outcome that cannot be hashed",
+            r"roll\('r'\) returned an outcome \[1\] that cannot be hashed",
         ),
         (
             {"choices": lambda self, s: [["r"]]},
-            r"choices\(0\) returned a choice that cannot be hashed",
+            r"choices\(0\) returned a choice \['r'\] that cannot be hashed",
         ),
-        ({"start": [0]}, r"the start state \[0\] of .* is not hashable: it cannot be hashed"),
+        (
+            {"start": [0]},
+            r"the start state \[0\] \(the attribute Broken\.start\) is not hashable: it cannot",
+        ),
+        (
+            {"start": lambda self: [0]},
+            r"the start state \[0\] \(returned by Broken\.start\(\)\) is not hashable",
+        ),
         ({"cost": lambda self, p: 0}, r"cost\('r'\) returned 0; expected a positive int"),
         ({"cost": lambda self, p: 1.0}, r"cost\('r'\) returned 1\.0; expected a positive int"),
         ({"roll": lambda self, p: [(1, 2**62), (2, 2**62)]}, r"sum to more than 2\*\*62"),
@@ -279,6 +287,146 @@ def test_endless_generators_stop_at_the_edge_limit():
     endless_choices = make(choices=lambda self, s: itertools.repeat("r"))
     with pytest.raises(SpaceLimitError, match="more than 500 moves/outcomes"):
         explore_chance(endless_choices, max_edges=500, progress=False)
+
+
+def test_global_edge_limit_names_the_call_being_read():
+    import itertools
+
+    endless = make(roll=lambda self, p: ((1, 1) for _ in itertools.count()))
+    with pytest.raises(SpaceLimitError, match=r"in all \(while reading Broken\.roll\('r'\)\)"):
+        explore_chance(endless, max_edges=500, progress=False)
+
+
+class Counted:
+    """A generator of ``n`` items (or endless) that counts what the explorer took."""
+
+    def __init__(self, n=None):
+        self.n = n
+        self.taken = 0
+
+    def __call__(self, item):
+        k = 0
+        while self.n is None or k < self.n:
+            self.taken += 1
+            k += 1
+            yield item
+
+
+@pytest.mark.parametrize("chunk", [7, 1 << 16])
+def test_per_call_limit_trips_on_the_first_item_past_it(monkeypatch, chunk):
+    # The chunk of the edge counter is made small so that calls straddle chunk ends.
+    monkeypatch.setattr(explore_module, "_EDGE_CHUNK", chunk)
+    for method, item in (("choices", "r"), ("roll", (1, 1))):
+        gen = Counted()
+        model = make(**{method: lambda self, x, gen=gen, item=item: gen(item)})
+        pattern = rf"Broken\.{method}\((0|'r')\) gave more than 100 (choices|outcomes) in one"
+        with pytest.raises(SpaceLimitError, match=pattern):
+            explore_chance(model, max_per_call=100, progress=False)
+        assert gen.taken == 101
+
+    class Moves(Take):
+        def moves(self, n):
+            return gen(1)
+
+    gen = Counted()
+    with pytest.raises(SpaceLimitError, match=r"Moves\.moves\(4\) gave more than 100 moves"):
+        explore_game(Moves(4), max_per_call=100, progress=False)
+    assert gen.taken == 101
+
+
+def test_per_call_limit_is_per_call_not_in_all(monkeypatch):
+    monkeypatch.setattr(explore_module, "_EDGE_CHUNK", 7)
+
+    class Wide(Take):  # 100 moves from every position, 20 positions: 2,000 moves in all
+        def moves(self, n):
+            return range(100) if n < 20 else []
+
+        def play(self, n, k):
+            return n + 1
+
+    ex = explore_game(Wide(0), max_per_call=100, progress=False)
+    assert ex.graph.n_moves == 2000
+    with pytest.raises(SpaceLimitError, match=r"Wide\.moves\(0\) gave more than 99 moves"):
+        explore_game(Wide(0), max_per_call=99, progress=False)
+    with pytest.raises(ValueError, match="max_per_call"):
+        explore_game(Wide(0), max_per_call=0, progress=False)
+
+
+def test_one_long_call_reports_progress(monkeypatch, capsys):
+    from perfectplay.progress import Progress
+
+    monkeypatch.setattr(explore_module, "Progress", lambda task: Progress(task, 0.0, 0.0))
+    monkeypatch.setattr(explore_module, "_EDGE_CHUNK", 1000)
+    monkeypatch.delenv("PERFECTPLAY_QUIET", raising=False)
+    # One state whose single call gives 5,000 outcomes: only the chunk ends report.
+    explore_chance(make(roll=lambda self, p: [(2, 1)] * 5000), progress=True)
+    err = capsys.readouterr().err
+    assert err.count("perfectplay: exploring Broken: 3 states and rolls") >= 4
+
+
+class _HashRaises:
+    def __init__(self, tag="x"):
+        self.tag = tag
+
+    def __hash__(self):
+        raise ValueError("no hash for you")
+
+    def __repr__(self):
+        return f"HashRaises({self.tag!r})"
+
+
+@pytest.mark.parametrize(
+    ("methods", "pattern"),
+    [
+        (
+            {"roll": lambda self, p: [(_HashRaises(), 1)]},
+            r"hashing an outcome HashRaises\('x'\) returned by Broken\.roll\('r'\) raised "
+            r"ValueError: no hash for you",
+        ),
+        (
+            {"choices": lambda self, s: [_HashRaises()]},
+            r"hashing a choice HashRaises\('x'\) returned by Broken\.choices\(0\) raised",
+        ),
+        (
+            {"start": _HashRaises()},
+            r"hashing the start state HashRaises\('x'\) \(the attribute Broken\.start\) raised",
+        ),
+        (
+            {"roll": lambda self, p: [(_HashRaises("y" * 200), 1)]},
+            r"outcome HashRaises\('y{5,40}\.\.\.y{5,40}'\) returned by",  # cut short
+        ),
+        (
+            {"roll": lambda self, p: [(list(range(100)), 1)]},
+            r"returned an outcome \[0, 1, 2, .{20,50}\] that cannot be hashed",
+        ),
+    ],
+)
+def test_a_failing_hash_is_reported_as_hashing_with_the_value(methods, pattern):
+    with pytest.raises(ModelError, match=pattern) as info:
+        explore_chance(make(**methods), progress=False)
+    assert "canonical" not in str(info.value)  # the model has no canonical()
+    assert len(str(info.value)) < 220
+
+
+def test_attributes_that_raise_are_model_errors():
+    class Raising(Take):
+        @property
+        def no_moves(self):
+            raise RuntimeError("not decided")
+
+    with pytest.raises(ModelError, match="reading the attribute no_moves raised RuntimeError"):
+        explore_game(Raising(3), progress=False)
+
+    class NoStart(Take):
+        def __init__(self):
+            pass
+
+        @property
+        def start(self):
+            raise KeyError("board")
+
+    with pytest.raises(ModelError, match="reading the attribute start raised KeyError"):
+        explore_game(NoStart(), progress=False)
 
 
 def test_memory_limit_refuses_a_large_space(monkeypatch):
@@ -362,11 +510,11 @@ def test_outcome_and_no_moves_conventions():
         ({"outcome": lambda self, n: 1}, r"outcome\(4\) returned: expected None"),
         (
             {"play": lambda self, n, k: [n - k]},
-            r"play\(4, 1\) returned the position that cannot be hashed",
+            r"play\(4, 1\) returned the position \[3\] that cannot be hashed",
         ),
         (
             {"canonical": lambda self, n: boom() if n < 4 else n},
-            r"Broken\.canonical\(\) raised RuntimeError: boom on the position of "
+            r"Broken\.canonical\(3\) raised RuntimeError: boom on the position of "
             r"Broken\.play\(4, 1\)",
         ),
         ({"moves": lambda self, n: 7}, r"moves\(4\) did not return an iterable"),

@@ -8,9 +8,11 @@ copy. Nothing per state survives except the key table and one representative sta
 object per id (the solution needs both to answer queries by the user's own states).
 
 Exploration is bounded, so a model whose space is infinite cannot hang the program:
-``max_states`` caps the number of nodes, ``max_edges`` the number of callback items (an
-endless generator of moves counts too), and an estimate of the memory in use is checked
-against :func:`perfectplay.memory.available_bytes` as the space grows. Every misbehaviour
+``max_states`` caps the number of nodes, ``max_edges`` the number of callback items in
+all, ``max_per_call`` the items a single call of ``choices``, ``roll`` or ``moves`` may
+give (so a generator that never stops is caught after a million items, not two hundred
+million), and an estimate of the memory in use is checked against
+:func:`perfectplay.memory.available_bytes` as the space grows. Every misbehaviour
 of a callback becomes a :class:`~perfectplay.errors.ModelError` naming the method and the
 state it was called with.
 
@@ -67,15 +69,17 @@ if TYPE_CHECKING:
 
 DEFAULT_MAX_STATES = 5_000_000
 DEFAULT_MAX_EDGES = 200_000_000
+DEFAULT_MAX_PER_CALL = 1_000_000
 MAX_TOTAL_WEIGHT = 1 << 62
 MAX_COST = 1 << 31
 
 # How often (in new nodes) the memory estimate is checked; a power of two minus one.
 _CHECK_MASK = (1 << 14) - 1
-# Callback items between two checks of the edge limit and the memory estimate.
-_EDGE_CHUNK = 1 << 20
-#: Items one call of choices(), roll() or moves() may give; checked once per chunk.
-MAX_ITEMS_PER_CALL = 1 << 20
+# Most callback items between two checks of the limits and the memory estimate (and two
+# progress reports, which a single long call would otherwise hold up).
+_EDGE_CHUNK = 1 << 16
+# What the items of each method are, for messages.
+_ITEMS = {"choices": "choices", "roll": "outcomes", "moves": "moves"}
 # Bytes per edge: the typed buffer (int32 index, int64 weight for outcomes) plus the
 # solvers' reverse adjacency built from it; an estimate, on the high side.
 _EDGE_BYTES = 24
@@ -97,9 +101,16 @@ def describe(obj: Any) -> str:
     '(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, ...)'
     """
     try:
-        return _short.repr(obj)
+        text = _short.repr(obj)
     except Exception:  # a user __repr__ that raises must not hide the real error
         return f"<{type(obj).__name__} object>"
+    return text.replace(USER_MODULE_PREFIX, "")
+
+
+def _value(obj: Any, width: int = 60) -> str:
+    """:func:`describe` cut to about ``width`` characters (a value inside a sentence)."""
+    text = describe(obj)
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 class SpaceLimitError(ModelError, ResourceLimitError):
@@ -146,16 +157,22 @@ def _method(model: Any, name: str, required: bool = True) -> Callable[..., Any] 
 
 def start_state(model: Any) -> Any:
     """The model's start: ``model.start()`` when callable, else the attribute's value."""
+    return _start(model)[0]
+
+
+def _start(model: Any) -> tuple[Any, str]:
+    """The start state and where it came from, for messages: ``"returned by M.start()"``
+    or ``"the attribute M.start"``."""
     name = model_name(model)
     start = model_attribute(model, "start")
     if start is None:
         raise ModelError(f"{name} has no start (a method start() or an attribute)")
     if callable(start):
         try:
-            return start()
+            return start(), f"returned by {name}.start()"
         except Exception as exc:
             raise ModelError(f"{name}.start() raised {_exc_text(exc)}") from exc
-    return start
+    return start, f"the attribute {name}.start"
 
 
 def _exc_text(exc: BaseException) -> str:
@@ -164,30 +181,52 @@ def _exc_text(exc: BaseException) -> str:
 
 
 class _Budget:
-    """Limits of one exploration, with the memory estimate that grows with it."""
+    """Limits of one exploration, with the memory estimate that grows with it.
 
-    def __init__(self, name: str, max_states: int, max_edges: int, unit: str) -> None:
-        if not (1 <= max_states < 2**31 and 1 <= max_edges < 2**62):
+    The explorer loops count callback items down in one local counter per item and call
+    :meth:`refill` when it runs out, so the limits cost one comparison per item. The
+    counter's chunk ends exactly where a limit would be crossed (the per-call limit
+    included), so every limit trips on the first item past it.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        max_states: int,
+        max_edges: int,
+        max_per_call: int,
+        unit: str,
+        meter: Progress | None,
+    ) -> None:
+        if not (1 <= max_states < 2**31 and 1 <= max_edges < 2**62 and 1 <= max_per_call):
             # ids are int32 in the graph arrays
-            raise ValueError("max_states must be 1..2**31-1 and max_edges 1..2**62-1")
+            raise ValueError(
+                "max_states must be 1..2**31-1, max_edges 1..2**62-1 and max_per_call >= 1"
+            )
         self.name = name
         self.unit = unit
         self.max_states = max_states
         self.max_edges = max_edges
+        self.max_per_call = max_per_call
+        self.meter = meter
         self.memory = available_bytes()
         self.per_state = 0
-        # Items (choices, outcomes, moves) are counted down in chunks: the loops compare
-        # one counter per item and call refill() when a chunk runs out.
-        self.used = 0
+        self.used = 0  # items of the chunks before the current one
         self.chunk = min(_EDGE_CHUNK, max_edges)
         # The callback being consumed (for messages) and the items used before it began.
         self.call: tuple[str, tuple[Any, ...]] = ("", ())
         self.mark = 0
 
-    def begin(self, method: str, args: tuple[Any, ...], left: int) -> None:
-        """A callback's iterator is about to be consumed (``left``: the loop's counter)."""
+    def begin(self, method: str, args: tuple[Any, ...], left: int) -> int:
+        """A callback's iterator is about to be consumed; ``left`` is the loop's counter.
+
+        Returns the counter to go on with: its chunk ends at the per-call limit.
+        """
+        self.used += self.chunk - left
         self.call = (method, args)
-        self.mark = self.used + self.chunk - left
+        self.mark = self.used
+        self.chunk = min(_EDGE_CHUNK, self.max_edges - self.used, self.max_per_call)
+        return self.chunk
 
     def _call_text(self) -> str:
         return _call(self.name, *self.call) if self.call[0] else self.name
@@ -195,14 +234,19 @@ class _Budget:
     def refill(self, n_nodes: int, sample: list[Any], keys: list[Any]) -> int:
         """Account for a finished chunk (and the item that overran it); the next chunk."""
         self.used += self.chunk + 1
-        if self.used - self.mark > MAX_ITEMS_PER_CALL:
+        in_call = self.used - self.mark
+        if in_call > self.max_per_call:
             # A generator that never stops would otherwise run until the global limit.
+            items = _ITEMS.get(self.call[0], "items")
             raise SpaceLimitError(
-                f"{self._call_text()} gave more than {MAX_ITEMS_PER_CALL:,} items in one call; "
-                "a finite model gives a finite list (does the generator ever stop?)"
+                f"{self._call_text()} gave more than {self.max_per_call:,} {items} in one "
+                "call (the limit per call: max_per_call, --max-per-call); a finite model "
+                "gives a finite list: does the generator ever stop?"
             )
         self.check(n_nodes, self.used, sample, keys)
-        self.chunk = min(_EDGE_CHUNK, self.max_edges - self.used)
+        if self.meter is not None:
+            self.meter.update(n_nodes, self.unit)
+        self.chunk = min(_EDGE_CHUNK, self.max_edges - self.used, self.max_per_call - in_call)
         return self.chunk
 
     def check(self, n_nodes: int, n_edges: int, sample: list[Any], keys: list[Any]) -> None:
@@ -214,9 +258,9 @@ class _Budget:
             )
         if n_edges > self.max_edges:
             raise SpaceLimitError(
-                f"{self.name}: more than {self.max_edges:,} moves/outcomes (while reading "
-                f"{self._call_text()}); raise the limit (max_edges, --max-edges) if the space "
-                "is finite"
+                f"{self.name}: more than {self.max_edges:,} moves/outcomes in all (while "
+                f"reading {self._call_text()}); raise the limit (max_edges, --max-edges) if "
+                "the space is finite"
             )
         # Re-estimated at every check: states often grow as the exploration goes deeper.
         self.per_state = _STATE_OVERHEAD + _size_of_sample(sample, keys)
@@ -305,12 +349,14 @@ def explore_chance(
     *,
     max_states: int = DEFAULT_MAX_STATES,
     max_edges: int = DEFAULT_MAX_EDGES,
+    max_per_call: int = DEFAULT_MAX_PER_CALL,
     progress: bool = True,
 ) -> ChanceExploration:
     """Visit every state reachable from the model's start; return its chance graph.
 
     ``max_states`` bounds decision states plus pending rolls, ``max_edges`` the number of
-    choices plus outcomes; crossing either, or the memory available, raises
+    choices plus outcomes, ``max_per_call`` the items one call of ``choices`` or ``roll``
+    may give; crossing any of them, or the memory available, raises
     :class:`SpaceLimitError`. Any other misbehaviour of the model raises
     :class:`~perfectplay.errors.ModelError` naming the method and the state.
 
@@ -335,8 +381,8 @@ def explore_chance(
     cost_of = _method(model, "cost", required=False)
     canonical = _method(model, "canonical", required=False)
     canonical_choice = _method(model, "canonical_choice", required=False)
-    budget = _Budget(name, max_states, max_edges, "states and rolls")
     meter = Progress(f"exploring {name}") if progress else None
+    budget = _Budget(name, max_states, max_edges, max_per_call, "states and rolls", meter)
 
     states = StateIndex(canonical)
     chances = StateIndex(canonical_choice)
@@ -358,7 +404,7 @@ def explore_chance(
     edges_left = budget.chunk
     check_mask = _CHECK_MASK
 
-    _add_start(start_state(model), name, canonical, states, state_reps)
+    _add_start(_start(model), name, canonical, states, state_reps)
     i = j = 0
     where, args = "", ()
     try:
@@ -382,7 +428,7 @@ def explore_chance(
                 acc: dict[int, Any] = {}
                 all_int = True
                 outs = roll(pending)
-                budget.begin("roll", (pending,), edges_left)
+                edges_left = budget.begin("roll", args, edges_left)
                 if isinstance(outs, Mapping):  # {state: weight}, e.g. a Counter
                     outs = outs.items()
                 for item in outs:
@@ -455,7 +501,7 @@ def explore_chance(
                 else:
                     goal.append(0)
                     where = "choices"
-                    budget.begin("choices", args, edges_left)
+                    edges_left = budget.begin("choices", args, edges_left)
                     for pending in choices(state):
                         edges_left -= 1
                         if edges_left < 0:
@@ -488,7 +534,9 @@ def explore_chance(
         raise
     except Exception as exc:
         keyed = (canonical_choice if where == "canonical_choice" else canonical) is not None
-        raise _callback_error(name, where, args, exc, keyed) from exc
+        # The object being keyed, when the failure was in keying it.
+        item = s if where == "canonical" else pending if where == "canonical_choice" else None
+        raise _callback_error(name, where, args, exc, keyed, item) from exc
     if meter is not None:
         meter.done(f"{len(state_keys):,} states, {len(chance_keys):,} rolls")
 
@@ -557,6 +605,7 @@ def explore_game(
     *,
     max_states: int = DEFAULT_MAX_STATES,
     max_edges: int = DEFAULT_MAX_EDGES,
+    max_per_call: int = DEFAULT_MAX_PER_CALL,
     progress: bool = True,
 ) -> GameExploration:
     """Visit every position reachable from the model's start; return its game graph.
@@ -579,12 +628,13 @@ def explore_game(
     play = _method(model, "play")
     outcome = _method(model, "outcome", required=False)
     canonical = _method(model, "canonical", required=False)
+    declared = model_attribute(model, "no_moves")
     try:
-        no_moves = outcome_code(getattr(model, "no_moves", "lose"))
+        no_moves = outcome_code("lose" if declared is None else declared)
     except ValueError as exc:
         raise ModelError(f"{name}.no_moves: {exc}") from None
-    budget = _Budget(name, max_states, max_edges, "positions")
     meter = Progress(f"exploring {name}") if progress else None
+    budget = _Budget(name, max_states, max_edges, max_per_call, "positions", meter)
 
     positions = StateIndex(canonical)
     reps: list[Any] = []
@@ -596,7 +646,7 @@ def explore_game(
     edges_left = budget.chunk
     check_mask = _CHECK_MASK
 
-    _add_start(start_state(model), name, canonical, positions, reps)
+    _add_start(_start(model), name, canonical, positions, reps)
     i = 0
     where, args = "", ()
     try:
@@ -615,7 +665,7 @@ def explore_game(
             else:
                 where = "moves"
                 before = len(children)
-                budget.begin("moves", args, edges_left)
+                edges_left = budget.begin("moves", args, edges_left)
                 for move in moves(position):
                     edges_left -= 1
                     if edges_left < 0:
@@ -644,7 +694,8 @@ def explore_game(
     except ModelError:
         raise
     except Exception as exc:
-        raise _callback_error(name, where, args, exc, canonical is not None) from exc
+        item = child if where == "canonical_play" else None
+        raise _callback_error(name, where, args, exc, canonical is not None, item) from exc
     if meter is not None:
         meter.done(f"{len(keys):,} positions")
     budget.check(len(keys), len(children), reps, keys)
@@ -653,16 +704,17 @@ def explore_game(
 
 
 def _add_start(
-    state: Any,
+    start: tuple[Any, str],
     name: str,
     canonical: Callable[[Any], Hashable] | None,
     index: StateIndex,
     reps: list[Any],
 ) -> None:
+    state, source = start
     try:
         index.add(state)
     except Exception as exc:
-        raise _state_error(name, exc, state, canonical) from exc
+        raise _state_error(name, exc, state, source, canonical) from exc
     reps.append(state)
 
 
@@ -710,19 +762,25 @@ def _unhashable(exc: BaseException) -> bool:
 
 
 def _state_error(
-    name: str, exc: BaseException, state: Any, canonical: Callable[[Any], Hashable] | None
+    name: str,
+    exc: BaseException,
+    state: Any,
+    source: str,
+    canonical: Callable[[Any], Hashable] | None,
 ) -> ModelError:
+    """The error for a start state that cannot be keyed; ``source`` says where it came
+    from (see :func:`_start`)."""
+    shown = _value(state)
     if _unhashable(exc):
         what = "its canonical key" if canonical is not None else "it"
         return ModelError(
-            f"the start state {describe(state)} of {name} is not hashable: {what} cannot be hashed "
+            f"the start state {shown} ({source}) is not hashable: {what} cannot be hashed "
             f"({exc}); use tuples, frozensets or other immutable values"
         )
     if canonical is not None:
-        return ModelError(f"{name}.canonical({describe(state)}) raised {_exc_text(exc)}")
-    return ModelError(
-        f"hashing the start state {describe(state)} of {name} raised {_exc_text(exc)}"
-    )
+        return ModelError(f"{name}.canonical({shown}) raised {_exc_text(exc)}")
+    # No canonical(): the state itself was hashed (its __hash__ or __eq__ raised).
+    return ModelError(f"hashing the start state {shown} ({source}) raised {_exc_text(exc)}")
 
 
 # What each stage of the explorer loops was doing, for error messages: the method called
@@ -740,23 +798,30 @@ def _callback_error(
     args: tuple[Any, ...],
     exc: BaseException,
     keyed: bool,
+    value: Any = None,
 ) -> ModelError:
     """The ModelError for an exception raised at stage ``where`` of an explorer loop.
 
-    ``keyed`` says whether the model has the canonical function used at that stage.
+    ``keyed`` says whether the model has the canonical function used at that stage;
+    ``value`` is the object being keyed at a keying stage (shown cut short).
     """
     if where in _KEYING:
         method, item, canon, plural = _KEYING[where]
         call = _call(name, method, args)
+        shown = _value(value)
         if _unhashable(exc):
-            what = f"{canon} keys" if keyed else plural
+            if keyed:
+                return ModelError(
+                    f"{call} returned {item} {shown} whose {canon}() key cannot be hashed "
+                    f"({exc}); {canon} keys must be immutable (tuples, frozensets, ...)"
+                )
             return ModelError(
-                f"{call} returned {item} that cannot be hashed ({exc}); {what} must be "
-                "immutable (tuples, frozensets, ...)"
+                f"{call} returned {item} {shown} that cannot be hashed ({exc}); {plural} "
+                "must be immutable (tuples, frozensets, ...)"
             )
         if not keyed:  # no canonical(): the lookup hashed and compared the object itself
-            return ModelError(f"hashing {item} of {call} raised {_exc_text(exc)}")
-        return ModelError(f"{name}.{canon}() raised {_exc_text(exc)} on {item} of {call}")
+            return ModelError(f"hashing {item} {shown} returned by {call} raised {_exc_text(exc)}")
+        return ModelError(f"{name}.{canon}({shown}) raised {_exc_text(exc)} on {item} of {call}")
     call = _call(name, where, args)
     if (
         isinstance(exc, TypeError)

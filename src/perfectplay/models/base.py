@@ -151,12 +151,35 @@ def model_kind(model: Any) -> str:
         return "chance"
     if "play" in has and "roll" not in has:
         return "game"
-    name = type(model).__name__
     if has:
         raise ModelError(
-            f"{name} has both roll() and play(); subclass ChanceModel or GameModel to say which"
+            f"{_what(model)} has both roll() and play(); subclass ChanceModel or GameModel to "
+            "say which"
         )
     raise ModelError(
-        f"{name} is not a model: a chance model needs start, is_goal(), choices() and roll(); "
-        "a two-player model needs start, moves() and play() (and usually outcome())"
+        f"{_what(model)} is not a model (it has neither roll() nor play()): a chance model "
+        "needs start, is_goal(), choices() and roll(); a two-player model needs start, "
+        "moves() and play() (and usually outcome())"
     )
+
+
+def _what(obj: Any) -> str:
+    """What an object is, for a message: ``the module os``, ``the str 'abc'``, ...
+
+    >>> _what(3), _what(Fraction)
+    ('the int 3', 'the class Fraction')
+    """
+    import types
+
+    from perfectplay.core.explore import describe, model_name
+
+    if isinstance(obj, types.ModuleType):
+        return f"the module {model_name(obj)}"
+    if isinstance(obj, type):
+        return f"the class {obj.__name__}"
+    if isinstance(obj, types.FunctionType | types.BuiltinFunctionType | types.MethodType):
+        return f"the function {getattr(obj, '__qualname__', '?')}"
+    if type(obj).__repr__ is object.__repr__:
+        return f"a {type(obj).__name__} object"
+    text = describe(obj)
+    return f"the {type(obj).__name__} {text if len(text) <= 40 else text[:37] + '...'}"

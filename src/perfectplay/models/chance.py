@@ -3,9 +3,10 @@
 The explorer turns the model into a chance graph; when the graph has the retry property
 (every outcome of a roll may choose that roll again) the label-setting solver runs
 (:func:`~perfectplay.core.retry.solve_retry`, near-linear), otherwise policy iteration
-(:func:`~perfectplay.core.ssp.solve_ssp`, small graphs). Queries take the user's own state
-objects; values are floats (about 1e-12 relative), and :meth:`ChanceModelSolution.exact`
-gives exact fractions verified optimal.
+(:func:`~perfectplay.core.ssp.solve_ssp`: linear where the policy has no cycle, a dense
+solve per cycle). Queries take the user's own state objects; values are floats (about
+1e-12 relative), and :meth:`ChanceModelSolution.exact` gives exact fractions verified
+optimal.
 
 >>> from perfectplay.models.base import ChanceModel
 >>> class TwoCoins(ChanceModel):  # toss two coins until both show heads; keep a head or not
@@ -35,6 +36,7 @@ import numpy as np
 from perfectplay.core.chance_graph import ChanceGraph, ChanceSolution
 from perfectplay.core.explore import (
     DEFAULT_MAX_EDGES,
+    DEFAULT_MAX_PER_CALL,
     DEFAULT_MAX_STATES,
     ChanceExploration,
     describe,
@@ -250,7 +252,9 @@ class ChanceModelSolution:
         )
 
 
-def solve_chance_graph(graph: ChanceGraph, retry: bool) -> tuple[ChanceSolution, str]:
+def solve_chance_graph(
+    graph: ChanceGraph, retry: bool, progress: bool = True
+) -> tuple[ChanceSolution, str]:
     """The right solver for the graph: label-setting with the retry property, else SSP."""
     if retry:
         from perfectplay.core.retry import solve_retry
@@ -258,7 +262,7 @@ def solve_chance_graph(graph: ChanceGraph, retry: bool) -> tuple[ChanceSolution,
         return solve_retry(graph), "solve_retry"
     from perfectplay.core.ssp import solve_ssp
 
-    return solve_ssp(graph), "solve_ssp"
+    return solve_ssp(graph, progress=progress), "solve_ssp"
 
 
 def solve_chance_model(
@@ -266,12 +270,17 @@ def solve_chance_model(
     *,
     max_states: int = DEFAULT_MAX_STATES,
     max_edges: int = DEFAULT_MAX_EDGES,
+    max_per_call: int = DEFAULT_MAX_PER_CALL,
     progress: bool = True,
 ) -> ChanceModelSolution:
     """Explore ``model`` from its start and solve it (see the module docstring)."""
     exploration = explore_chance(
-        model, max_states=max_states, max_edges=max_edges, progress=progress
+        model,
+        max_states=max_states,
+        max_edges=max_edges,
+        max_per_call=max_per_call,
+        progress=progress,
     )
     t0 = time.perf_counter()
-    solution, solver = solve_chance_graph(exploration.graph, exploration.retry)
+    solution, solver = solve_chance_graph(exploration.graph, exploration.retry, progress)
     return ChanceModelSolution(model, exploration, solution, solver, time.perf_counter() - t0)

@@ -27,6 +27,7 @@ from typing import Any, NamedTuple
 
 from perfectplay.core.explore import (
     DEFAULT_MAX_EDGES,
+    DEFAULT_MAX_PER_CALL,
     DEFAULT_MAX_STATES,
     GameExploration,
     describe,
@@ -208,12 +209,19 @@ def solve_game_model(
     *,
     max_states: int = DEFAULT_MAX_STATES,
     max_edges: int = DEFAULT_MAX_EDGES,
+    max_per_call: int = DEFAULT_MAX_PER_CALL,
     progress: bool = True,
 ) -> GameModelSolution:
     """Explore ``model`` from its start and solve it by retrograde analysis."""
     from perfectplay.core.retrograde import solve_retrograde
 
-    exploration = explore_game(model, max_states=max_states, max_edges=max_edges, progress=progress)
+    exploration = explore_game(
+        model,
+        max_states=max_states,
+        max_edges=max_edges,
+        max_per_call=max_per_call,
+        progress=progress,
+    )
     t0 = time.perf_counter()
     solution = solve_retrograde(exploration.graph)
     return GameModelSolution(model, exploration, solution, time.perf_counter() - t0)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from perfectplay.core.explore import DEFAULT_MAX_EDGES, DEFAULT_MAX_STATES
+from perfectplay.core.explore import DEFAULT_MAX_EDGES, DEFAULT_MAX_PER_CALL, DEFAULT_MAX_STATES
 from perfectplay.errors import ModelError
 from perfectplay.models.base import model_kind
 
@@ -14,6 +14,7 @@ def solve_model(
     *,
     max_states: int = DEFAULT_MAX_STATES,
     max_edges: int = DEFAULT_MAX_EDGES,
+    max_per_call: int = DEFAULT_MAX_PER_CALL,
     progress: bool = True,
 ) -> Any:
     """Explore a model breadth-first from its start and solve it exactly.
@@ -21,8 +22,10 @@ def solve_model(
     Returns a :class:`~perfectplay.models.chance.ChanceModelSolution` for a chance model
     and a :class:`~perfectplay.models.game.GameModelSolution` for a two-player model.
     ``max_states`` and ``max_edges`` bound the exploration (an infinite space raises
-    :class:`~perfectplay.core.explore.SpaceLimitError` instead of running forever);
-    ``progress`` prints progress lines on stderr for long explorations.
+    :class:`~perfectplay.core.explore.SpaceLimitError` instead of running forever), and
+    ``max_per_call`` the items (choices, outcomes or moves) one call of the model may give
+    (a generator that never stops); ``progress`` prints progress lines on stderr for long
+    explorations and solves.
 
     >>> from perfectplay.examples.five_dice import FiveDice
     >>> round(solve_model(FiveDice()).start_value, 6)
@@ -32,12 +35,11 @@ def solve_model(
         raise ModelError(
             f"solve_model got the class {model.__name__}; pass an instance: {model.__name__}()"
         )
+    limits = {"max_states": max_states, "max_edges": max_edges, "max_per_call": max_per_call}
     if model_kind(model) == "chance":
         from perfectplay.models.chance import solve_chance_model
 
-        return solve_chance_model(
-            model, max_states=max_states, max_edges=max_edges, progress=progress
-        )
+        return solve_chance_model(model, progress=progress, **limits)
     from perfectplay.models.game import solve_game_model
 
-    return solve_game_model(model, max_states=max_states, max_edges=max_edges, progress=progress)
+    return solve_game_model(model, progress=progress, **limits)

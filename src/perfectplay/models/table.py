@@ -8,11 +8,12 @@ and with ``allow_pickle=False`` loading runs no code from the file.
 
 State keys are Python values (tuples, ints, strings, ...). Each is stored as its
 ``repr`` text, all joined by newlines in one ``uint8`` UTF-8 array (a Python ``repr`` of a
-plain value never contains a raw newline); :func:`ast.literal_eval` turns a key back into
+plain value never contains a raw newline); :func:`key_value` turns a key back into
 the value, and lookups compare ``repr`` text, so loading is fast even for millions of
-rows. Keys must therefore be *plain*: ``int``, ``float``, ``str``, ``bytes``, ``bool``,
-``None`` and tuples of those; a model whose states are other objects exports through a
-``canonical`` method that returns such a tuple.
+rows. Keys must therefore be *plain*: ``int``, ``float`` (``inf`` and ``nan`` included:
+they load back as floats), ``str``, ``bytes``, ``bool``, ``None`` and tuples of those; a
+model whose states are other objects exports through a ``canonical`` method that returns
+such a tuple.
 
 Arrays in the file (``n`` states or positions):
 
@@ -55,7 +56,7 @@ from typing import Any
 
 import numpy as np
 
-from perfectplay.core.explore import describe
+from perfectplay.core.explore import describe, model_attribute
 from perfectplay.errors import InputError, ModelError
 
 FORMAT = "perfectplay-solution"
@@ -64,8 +65,6 @@ _PLAIN_ATOMS = (int, float, str, bytes, bool, type(None))
 
 
 def _is_plain(obj: Any, depth: int = 0) -> bool:
-    if type(obj) is float and not math.isfinite(obj):
-        return False  # its text (inf, nan) is not a literal that loads back
     if type(obj) in _PLAIN_ATOMS:
         return True
     if type(obj) is tuple and depth < 50:
@@ -88,6 +87,30 @@ def key_text(key: Any, what: str = "key") -> str:
     return repr(key)
 
 
+class _NonFinite(ast.NodeTransformer):
+    """Turns the names ``inf`` and ``nan`` (the ``repr`` of non-finite floats) into floats."""
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if node.id in ("inf", "nan"):
+            return ast.copy_location(ast.Constant(float(node.id)), node)
+        return node
+
+
+def key_value(text: str) -> Any:
+    """The key whose stored text is ``text``: :func:`ast.literal_eval`, which also reads the
+    ``inf`` and ``nan`` that ``repr`` writes for non-finite floats.
+
+    >>> key_value("(1, 'inf', -inf)")
+    (1, 'inf', -inf)
+    """
+    try:
+        return ast.literal_eval(text)
+    except ValueError:
+        if "inf" not in text and "nan" not in text:
+            raise
+    return ast.literal_eval(_NonFinite().visit(ast.parse(text, mode="eval")))
+
+
 def _blob(texts: list[str]) -> np.ndarray:
     return np.frombuffer("\n".join(texts).encode("utf-8"), dtype=np.uint8)
 
@@ -100,9 +123,16 @@ def _unblob(arr: np.ndarray, n: int, name: str) -> list[str]:
 
 
 def _save(path: str | Path, arrays: dict[str, Any]) -> Path:
-    if str(path).endswith(("/", os.sep)) or Path(path).is_dir():
-        example = Path(path) / "table.npz"
+    # Refused rather than written inside: "DIR/" silently becoming DIR.npz (NumPy's way)
+    # or DIR/table.npz would both surprise someone.
+    example = Path(path) / "table.npz"
+    if Path(path).is_dir():
         raise InputError(f"{path} is a directory; give the file to write, e.g. {example}")
+    if str(path).endswith(("/", os.sep)):
+        raise InputError(
+            f"{path} names a directory (it ends with a slash); give the file to write, "
+            f"e.g. {example}"
+        )
     path = Path(path)
     if path.suffix != ".npz":
         path = path.with_name(path.name + ".npz")  # np.savez would append it silently
@@ -228,9 +258,9 @@ class SolvedTable:
     def _best(self, i: int) -> Any:
         if self.kind == "chance":
             c = int(self._data["best"][i])
-            return None if c < 0 else ast.literal_eval(self.choice_keys[c])
+            return None if c < 0 else key_value(self.choice_keys[c])
         text = self.best_moves[i]
-        return ast.literal_eval(text) if text else None
+        return key_value(text) if text else None
 
     def value(self, key: Any) -> Any:
         """The stored value of ``key``."""
@@ -255,7 +285,7 @@ class SolvedTable:
         return self._value(self.start)
 
     def row(self, i: int) -> TableRow:
-        return TableRow(ast.literal_eval(self.keys[i]), self._value(i), self._best(i))
+        return TableRow(key_value(self.keys[i]), self._value(i), self._best(i))
 
     def __iter__(self) -> Iterator[TableRow]:
         return (self.row(i) for i in range(len(self)))
@@ -284,5 +314,5 @@ def load_solution(path: str | Path, model: Any = None) -> SolvedTable:
         raise InputError(f"{path}: not a perfectplay solution file")
     if int(data.get("version", -1)) > VERSION:
         raise InputError(f"{path}: written by a newer perfectplay (version {data['version']})")
-    canonical = getattr(model, "canonical", None) if model is not None else None
+    canonical = model_attribute(model, "canonical") if model is not None else None
     return SolvedTable(data, canonical if callable(canonical) else None)
