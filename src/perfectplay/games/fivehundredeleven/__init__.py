@@ -225,6 +225,13 @@ class Solution:
     model: Model
     game: GameSolution
 
+    def __repr__(self) -> str:
+        cards = self.model.instance.cards
+        return (
+            f"<fivehundredeleven.Solution {len(cards)} cards: {self.winner} wins "
+            f"in {self.remoteness}, {self.n_positions:,} positions>"
+        )
+
     @property
     def first_player_wins(self) -> bool:
         return self.game.start_value == Value.WIN

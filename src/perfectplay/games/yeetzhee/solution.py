@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
@@ -82,8 +82,14 @@ class Solution:
     n: int
     m: int
     groups: tuple[int, ...]
-    model: YeetzheeGraph
-    chance: ChanceSolution
+    model: YeetzheeGraph = field(repr=False)
+    chance: ChanceSolution = field(repr=False)
+
+    def __repr__(self) -> str:
+        return (
+            f"<yeetzhee.Solution n={self.n} m={self.m} groups={self.groups}: "
+            f"{self.value:.9f} rolls, {self.n_groupings:,} groupings>"
+        )
 
     @property
     def value(self) -> float:
