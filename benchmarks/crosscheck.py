@@ -372,7 +372,7 @@ def alea_instance(rng: random.Random, w_max: int, d: int | None = None,
 def check_alea(n: int, rng: random.Random, rep: Report, large: int = 20,
                cli_every: int = 50, exact_every: int = 150) -> None:
     from perfectplay.games.alea import format_answer, solve_instance
-    from perfectplay.games.alea.parse import parse
+    from perfectplay.games.alea.instance import parse
 
     source = bench_alea.reference_source()
     binary = common.compile_reference("alea-seed000", source) if source else None

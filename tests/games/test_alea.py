@@ -25,7 +25,7 @@ from perfectplay.errors import InputError
 from perfectplay.games.alea import EXAMPLE_DICE, EXAMPLE_WORDS, parse, solve, symmetry_counts
 from perfectplay.games.alea.build import build
 from perfectplay.games.alea.example import example_text
-from perfectplay.games.alea.parse import Instance
+from perfectplay.games.alea.instance import Instance
 from perfectplay.games.alea.solution import solve_instance
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "aleaiactaest"
@@ -360,7 +360,7 @@ def test_api_input_errors():
 
 
 @pytest.mark.parametrize(
-    "module", ["__init__", "parse", "layout", "build", "solution", "report", "example"]
+    "module", ["__init__", "instance", "layout", "build", "solution", "report", "example"]
 )
 def test_docstring_examples(module):
     name = "perfectplay.games.alea" + ("" if module == "__init__" else f".{module}")

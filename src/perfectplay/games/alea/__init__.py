@@ -14,7 +14,7 @@ problem's chance graph (canonical rolls and kept sets, see
 >>> print(sol.best_keep("PXRES"))
 keep P R E S (dice 1 3 4 5), reroll die 2: 2.000000000 rolls
 
-Modules: :mod:`.parse` (input), :mod:`.layout` (numbering and symmetry), :mod:`.build`
+Modules: :mod:`.instance` (the input format), :mod:`.layout` (numbering and symmetry), :mod:`.build`
 (the graph), :mod:`.solution` (solving and queries), :mod:`.report` (text), :mod:`.cli`.
 The names below load lazily, so importing this package is cheap.
 """
@@ -22,12 +22,11 @@ The names below load lazily, so importing this package is cheap.
 from __future__ import annotations
 
 import importlib
-import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from perfectplay.games.alea.example import EXAMPLE_DICE, EXAMPLE_WORDS
-    from perfectplay.games.alea.parse import Instance, parse
+    from perfectplay.games.alea.instance import Instance, parse
     from perfectplay.games.alea.report import format_answer
     from perfectplay.games.alea.solution import (
         AleaSolution,
@@ -41,8 +40,8 @@ if TYPE_CHECKING:
 _WHERE = {
     "EXAMPLE_DICE": "example",
     "EXAMPLE_WORDS": "example",
-    "Instance": "parse",
-    "parse": "parse",
+    "Instance": "instance",
+    "parse": "instance",
     "format_answer": "report",
     "AleaSolution": "solution",
     "FirstRoll": "solution",
@@ -73,9 +72,4 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
     globals()[name] = value
-    # Loading the submodule ``.parse`` (solution and report import it) makes the import
-    # system bind the package attribute ``parse`` to that module, hiding the function.
-    parse_module = sys.modules.get(f"{__name__}.parse")
-    if parse_module is not None:
-        globals()["parse"] = parse_module.parse
     return value

@@ -37,8 +37,8 @@ import numpy as np
 from perfectplay.core.chance_graph import ChanceGraph
 from perfectplay.core.jit import compile_for, kernel
 from perfectplay.core.retry import COMPILE_THRESHOLD
+from perfectplay.games.alea.instance import Instance
 from perfectplay.games.alea.layout import DiceLayout
-from perfectplay.games.alea.parse import Instance
 from perfectplay.memory import require
 
 
@@ -264,7 +264,7 @@ def useful_symbols(instance: Instance) -> frozenset[str]:
     Other words can never be formed, so a face whose symbol is in none of these words
     is as good as blank.
 
-    >>> from perfectplay.games.alea.parse import parse
+    >>> from perfectplay.games.alea.instance import parse
     >>> sorted(useful_symbols(parse("2 2\\nABCDEF\\nAB1234\\nA1\\nZ2\\n")))
     ['1', 'A']
     """
@@ -279,7 +279,7 @@ def useful_symbols(instance: Instance) -> frozenset[str]:
 def build(instance: Instance, merge_faces: bool = True, merge_dice: bool = True) -> AleaGraph:
     """Build the chance graph of ``instance`` (see the module docstring).
 
-    >>> from perfectplay.games.alea.parse import parse
+    >>> from perfectplay.games.alea.instance import parse
     >>> ag = build(parse("2 1\\nAAAAAA\\nBBBBBB\\nAB\\n"))
     >>> ag.n_full, ag.graph.n_chance, bool(ag.graph.goal[0])
     (1, 1, True)

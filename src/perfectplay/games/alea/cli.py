@@ -93,7 +93,7 @@ def _input_arguments(parser: argparse.ArgumentParser) -> None:
 def _read(args: argparse.Namespace):
     """The instance from FILE, stdin or the built-in example."""
     from perfectplay.games.alea.example import example_text
-    from perfectplay.games.alea.parse import parse
+    from perfectplay.games.alea.instance import parse
 
     return parse(example_text() if args.example else read_input(args.file))
 

@@ -26,8 +26,8 @@ from perfectplay.core.retry import solve_retry
 from perfectplay.errors import InputError
 from perfectplay.games.alea.build import AleaGraph, _sorted_keys, build
 from perfectplay.games.alea.example import EXAMPLE_DICE, EXAMPLE_ROLL
+from perfectplay.games.alea.instance import FACES, Instance
 from perfectplay.games.alea.layout import DiceLayout
-from perfectplay.games.alea.parse import FACES, Instance
 
 if TYPE_CHECKING:
     from perfectplay.core.exact import ExactSolution
