@@ -14,7 +14,6 @@ import re
 import shutil
 import subprocess
 import sys
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -30,21 +29,6 @@ from perfectplay.site.samples import compare  # noqa: E402
 FIXTURE = Path(__file__).resolve().parent / "fixture"
 ENTRY = "archive/demo/2024/A-sum-of-numbers"
 PAGE = f"{ENTRY}/index.html"
-VOID = {
-    "area",
-    "base",
-    "br",
-    "col",
-    "embed",
-    "hr",
-    "img",
-    "input",
-    "link",
-    "meta",
-    "source",
-    "track",
-    "wbr",
-}
 
 try:
     from perfectplay.site.pandoc import pandoc as _find_pandoc
@@ -54,44 +38,7 @@ except SiteError:  # pragma: no cover - the site extra is part of the test extra
     pytest.skip("pandoc is not installed (pip install -e '.[site]')", allow_module_level=True)
 
 
-# ---- helpers (kept here: test files do not import each other) -------------------------
-
-
-class Grab(HTMLParser):
-    """Texts of the elements whose attribute ``name`` is set, keyed by its value."""
-
-    def __init__(self, name: str) -> None:
-        super().__init__(convert_charrefs=True)
-        self.name = name
-        self.found: dict[str, str] = {}
-        self._stack: list[tuple[str, int]] = []  # (key, depth) of open captures
-        self._depth = 0
-
-    def handle_starttag(self, tag, attrs):
-        if tag in VOID:
-            return
-        self._depth += 1
-        value = dict(attrs).get(self.name)
-        if value is not None:
-            self._stack.append((value, self._depth))
-            self.found.setdefault(value, "")
-
-    def handle_endtag(self, tag):
-        if tag in VOID:
-            return
-        if self._stack and self._stack[-1][1] == self._depth:
-            self._stack.pop()
-        self._depth -= 1
-
-    def handle_data(self, data):
-        for key, _ in self._stack:
-            self.found[key] += data
-
-
-def grab(html: str, name: str) -> dict[str, str]:
-    parser = Grab(name)
-    parser.feed(html)
-    return parser.found
+# ---- helpers (the HTML text grabber is in conftest.py, shared with test_site_real) -----
 
 
 def git(repo: Path, *args: str) -> str:
@@ -144,7 +91,7 @@ def built(tmp_path_factory) -> tuple[Path, Path]:
 # ---- what the pages show ---------------------------------------------------------------
 
 
-def test_shown_source_is_the_file(built):
+def test_shown_source_is_the_file(built, grab):
     repo, out = built
     page = (out / PAGE).read_text(encoding="utf-8")
     shown = grab(page, "data-file")
@@ -159,7 +106,7 @@ def test_shown_source_is_the_file(built):
     assert "bytes-note" not in page  # nothing hidden to tell about
 
 
-def test_shown_sample_output_is_the_real_output(built):
+def test_shown_sample_output_is_the_real_output(built, grab):
     repo, out = built
     page = (out / PAGE).read_text(encoding="utf-8")
     inputs, answers, outputs = (grab(page, f"data-{k}") for k in ("input", "answer", "output"))
@@ -271,7 +218,7 @@ def _filemeta(page: str, path: str) -> list[str]:
     return [t for t in texts if t.startswith(path + " ")]
 
 
-def test_page_says_a_shown_file_was_edited_since_its_commit(tmp_path):
+def test_page_says_a_shown_file_was_edited_since_its_commit(tmp_path, grab):
     if not shutil.which("git"):
         pytest.skip("git is not installed")
     repo = make_repo(tmp_path)
@@ -591,7 +538,7 @@ def test_an_entry_without_a_year_does_not_show_one(tmp_path):
     assert '"meta":"Demo Contest \\u00b7 arithmetic, reading input"' in search
 
 
-def test_samples_are_found_when_meta_does_not_list_them(tmp_path):
+def test_samples_are_found_when_meta_does_not_list_them(tmp_path, grab):
     repo = make_repo(tmp_path, commit=False)
     meta = repo / ENTRY / "meta.toml"
     meta.write_text(meta.read_text().split("[[samples]]")[0])
@@ -680,7 +627,7 @@ def test_port_out_of_range_is_a_usage_error(capsys):
     assert "a port is 0 to 65535" in capsys.readouterr().err
 
 
-def test_source_with_a_byte_order_mark_or_lone_cr_is_shown_exactly(tmp_path, capsys):
+def test_source_with_a_byte_order_mark_or_lone_cr_is_shown_exactly(tmp_path, capsys, grab):
     repo = make_repo(tmp_path, commit=False)
     source = repo / "src" / "toy" / "sum.py"
     original = source.read_bytes()

@@ -16,7 +16,6 @@ import re
 import shutil
 import subprocess
 import threading
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -29,21 +28,6 @@ from perfectplay.site.samples import command_argv  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
-VOID = {
-    "area",
-    "base",
-    "br",
-    "col",
-    "embed",
-    "hr",
-    "img",
-    "input",
-    "link",
-    "meta",
-    "source",
-    "track",
-    "wbr",
-}
 OWN_DOCS = ("index", "install", "cli", "api")  # the pages this module's author keeps true
 
 try:
@@ -54,41 +38,6 @@ except SiteError:  # pragma: no cover
     pytest.skip("pandoc is not installed (pip install -e '.[site]')", allow_module_level=True)
 
 
-class Grab(HTMLParser):
-    """Texts of the elements whose attribute ``name`` is set, keyed by its value."""
-
-    def __init__(self, name: str) -> None:
-        super().__init__(convert_charrefs=True)
-        self.name = name
-        self.found: dict[str, str] = {}
-        self._stack: list[tuple[str, int]] = []
-        self._depth = 0
-
-    def handle_starttag(self, tag, attrs):
-        if tag in VOID:
-            return
-        self._depth += 1
-        value = dict(attrs).get(self.name)
-        if value is not None:
-            self._stack.append((value, self._depth))
-            self.found.setdefault(value, "")
-
-    def handle_endtag(self, tag):
-        if tag in VOID:
-            return
-        if self._stack and self._stack[-1][1] == self._depth:
-            self._stack.pop()
-        self._depth -= 1
-
-    def handle_data(self, data):
-        for key, _ in self._stack:
-            self.found[key] += data
-
-
-def grab(text: str, name: str) -> dict[str, str]:
-    parser = Grab(name)
-    parser.feed(text)
-    return parser.found
 
 
 def _tree_state() -> str:
@@ -145,7 +94,7 @@ def test_the_archive_has_its_entries(site):
         assert f'data-entry="{entry["id"]}"' in index
 
 
-def test_every_entry_shows_the_exact_source_files(site):
+def test_every_entry_shows_the_exact_source_files(site, grab):
     out, manifest = site
     for entry in manifest["entries"]:
         page = (out / entry["url"]).read_text(encoding="utf-8")
@@ -171,7 +120,7 @@ def _run(entry: dict, sample: dict) -> str:
     return res.stdout.decode("utf-8")
 
 
-def test_every_sample_shows_the_real_output(site):
+def test_every_sample_shows_the_real_output(site, grab):
     out, manifest = site
     # The fixture tests check every sample of a toy entry; here the first sample of each
     # entry is run again, which keeps this module fast while covering every command.

@@ -1,0 +1,67 @@
+"""Helpers shared by the site tests (test files do not import each other)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from html.parser import HTMLParser
+
+import pytest
+
+VOID = {
+    "area",
+    "base",
+    "br",
+    "col",
+    "embed",
+    "hr",
+    "img",
+    "input",
+    "link",
+    "meta",
+    "source",
+    "track",
+    "wbr",
+}
+
+
+class Grab(HTMLParser):
+    """Texts of the elements whose attribute ``name`` is set, keyed by its value."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.name = name
+        self.found: dict[str, str] = {}
+        self._stack: list[tuple[str, int]] = []  # (key, depth) of open captures
+        self._depth = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in VOID:
+            return
+        self._depth += 1
+        value = dict(attrs).get(self.name)
+        if value is not None:
+            self._stack.append((value, self._depth))
+            self.found.setdefault(value, "")
+
+    def handle_endtag(self, tag):
+        if tag in VOID:
+            return
+        if self._stack and self._stack[-1][1] == self._depth:
+            self._stack.pop()
+        self._depth -= 1
+
+    def handle_data(self, data):
+        for key, _ in self._stack:
+            self.found[key] += data
+
+
+def texts_by_attribute(html: str, name: str) -> dict[str, str]:
+    parser = Grab(name)
+    parser.feed(html)
+    return parser.found
+
+
+@pytest.fixture
+def grab() -> Callable[[str, str], dict[str, str]]:
+    """``grab(html, "data-file")``: the text of every element with that attribute, by value."""
+    return texts_by_attribute
