@@ -38,8 +38,6 @@ except SiteError:  # pragma: no cover
     pytest.skip("pandoc is not installed (pip install -e '.[site]')", allow_module_level=True)
 
 
-
-
 def _tree_state() -> str:
     """What the build reads from git and from edited files: HEAD, the status, and the
     content of every file that differs from HEAD. Another engineer editing the checkout
