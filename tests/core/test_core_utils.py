@@ -60,3 +60,22 @@ def test_chance_graph_validation():
         goal=[False, True, False], choices=[[0], [], []], outcomes=[[(1, 1), (2, 1)]]
     )
     assert not no_retry.has_retry_property()
+
+
+@kernel
+def _fill_unset(value, remoteness):
+    # The shape LLVM 20-22 miscompiles with AVX-512 masked stores (see jit's module).
+    for v in range(len(value)):
+        if value[v] == 0:
+            value[v] = 2
+            remoteness[v] = -1
+
+
+@pytest.mark.parametrize("n", [17, 64, 765, 4099])
+def test_compiled_masked_store_on_int8_is_correct(n):
+    value = np.zeros(n, np.int8)
+    value[::3] = 1
+    remoteness = np.zeros(n, np.int32)
+    _fill_unset(value, remoteness)
+    assert np.bincount(value, minlength=3).tolist() == [0, (n + 2) // 3, n - (n + 2) // 3]
+    assert (remoteness[value == 2] == -1).all() and (remoteness[value == 1] == 0).all()

@@ -44,6 +44,8 @@ def _import_numba() -> Any:
     """
     import sys
 
+    if "numba" not in sys.modules:
+        _avoid_avx512_miscompile()
     import numba
 
     if (
@@ -57,6 +59,33 @@ def _import_numba() -> Any:
         finally:
             del sys.modules["scipy.linalg"]
     return numba
+
+
+def _avoid_avx512_miscompile() -> None:
+    """Compile for the host CPU without its AVX-512 features.
+
+    LLVM 20-22 (llvmlite 0.49-0.50) miscompile masked vector stores on AVX-512 machines: a
+    loop as plain as ``if v[i] == 0: v[i] = 2; r[i] = -1`` over an ``int8`` and an
+    ``int32`` array writes the wrong lanes (llvm/llvm-project#174871 is the same family),
+    and the retrograde solver then labels positions 0. AVX2 code is as fast for these
+    graph kernels. A user who sets ``NUMBA_CPU_NAME`` or ``NUMBA_CPU_FEATURES`` keeps
+    their choice; numba keys its on-disk cache by the feature string, so older cached
+    machine code is never reused.
+    """
+    if os.environ.get("NUMBA_CPU_NAME") or os.environ.get("NUMBA_CPU_FEATURES"):
+        return
+    try:
+        import llvmlite.binding as llvm
+
+        features = llvm.get_host_cpu_features()
+    except Exception:  # an llvmlite without the query: leave numba's default
+        return
+    if not any(on and name.startswith("avx512") for name, on in features.items()):
+        return
+    os.environ["NUMBA_CPU_FEATURES"] = ",".join(
+        ("+" if on and not name.startswith("avx512") else "-") + name
+        for name, on in sorted(features.items())
+    )
 
 
 class Kernel:
