@@ -51,7 +51,7 @@ CASES = ("random", "small-alphabet", "one-word")
 
 def alea_graph(dice: np.ndarray, words: np.ndarray):
     """Plain Alea chance graph: ``dice`` is ``uint8[d, 6]``, ``words`` is ``uint8[w, d]``."""
-    from perfectplay.core.chance_graph import ChanceGraph
+    from perfectplay.graphs.chance import ChanceGraph
 
     d = dice.shape[0]
     n_full = 6**d
@@ -117,7 +117,7 @@ def make_case(name: str, d: int = 6, w: int = 200_000, seed: int = 1):
 
 def race_graph(n: int, faces: tuple[int, ...] = (4, 6)):
     """Squares 0..n (n the goal); on each square a choice of dice; past n: stay put."""
-    from perfectplay.core.chance_graph import ChanceGraph
+    from perfectplay.graphs.chance import ChanceGraph
 
     k = len(faces)
     f = np.tile(np.asarray(faces, np.int64), n)  # faces of each roll, square by square
@@ -143,7 +143,7 @@ def race_graph(n: int, faces: tuple[int, ...] = (4, 6)):
 
 def ring_graph(n: int):
     """n rolls in a row, each on to the next (weight 999) or back to the start (1)."""
-    from perfectplay.core.chance_graph import ChanceGraph
+    from perfectplay.graphs.chance import ChanceGraph
 
     goal = np.zeros(n + 1, bool)
     goal[n] = True
@@ -162,7 +162,7 @@ def ring_graph(n: int):
 
 def ssp_figures(case: str) -> dict:
     """solve_ssp on ``race`` or ``ring``: first call (with JIT loading) and warm median."""
-    from perfectplay.core.ssp import solve_ssp
+    from perfectplay.solvers.policy_iteration import solve_ssp
 
     g = race_graph(100_000) if case == "ssp-race" else ring_graph(2000)
     t0 = time.perf_counter()
@@ -183,12 +183,12 @@ def first_calls() -> dict:
     """Seconds of the first call of each public function on a tiny graph (JIT load or
     compile), in call order; run in a fresh process."""
     t_start = time.perf_counter()
-    from perfectplay.core.chance_graph import ChanceGraph
-    from perfectplay.core.distribution import cost_distribution
-    from perfectplay.core.exact import exact_solution
-    from perfectplay.core.retry import solve_retry
-    from perfectplay.core.simulate import simulate
-    from perfectplay.core.ssp import solve_ssp
+    from perfectplay.analysis.distribution import cost_distribution
+    from perfectplay.analysis.exact import exact_solution
+    from perfectplay.analysis.simulate import simulate
+    from perfectplay.graphs.chance import ChanceGraph
+    from perfectplay.solvers.policy_iteration import solve_ssp
+    from perfectplay.solvers.retry import solve_retry
 
     g = ChanceGraph.from_lists([False, True, False], [[0], [], [0]], [[(1, 1), (2, 5)]])
     out = {}
@@ -217,10 +217,10 @@ def measure(case: str, what: str) -> dict:
     if what == "ssp":
         return ssp_figures(case)
 
-    from perfectplay.core.distribution import cost_distribution
-    from perfectplay.core.exact import exact_solution
-    from perfectplay.core.retry import solve_retry
-    from perfectplay.core.simulate import simulate
+    from perfectplay.analysis.distribution import cost_distribution
+    from perfectplay.analysis.exact import exact_solution
+    from perfectplay.analysis.simulate import simulate
+    from perfectplay.solvers.retry import solve_retry
 
     g = make_case(case)
     out: dict = {"nodes": [g.n_decision, g.n_chance], "edges": g.n_edges}

@@ -29,9 +29,9 @@ CASES = [
 
 
 def _measure(spec: str, params: dict, repeats: int) -> tuple[float, float, object]:
-    from perfectplay.core.explore import explore_chance, explore_game
+    from perfectplay.cli.solve import load_model
     from perfectplay.models.base import model_kind
-    from perfectplay.solvecli import load_model
+    from perfectplay.models.explore import explore_chance, explore_game
 
     model = load_model(spec, params)
     chance = model_kind(model) == "chance"
@@ -45,7 +45,7 @@ def _measure(spec: str, params: dict, repeats: int) -> tuple[float, float, objec
             t1 = time.perf_counter()
             solve_chance_graph(ex.graph, ex.retry)
         else:
-            from perfectplay.core.retrograde import solve_retrograde
+            from perfectplay.solvers.retrograde import solve_retrograde
 
             ex = explore_game(model, progress=False)
             t1 = time.perf_counter()

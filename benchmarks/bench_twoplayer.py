@@ -51,7 +51,7 @@ def _states(path: Path) -> str:
 
 BATCH_511 = """\
 import json, sys
-from perfectplay.games import fivehundredeleven as game
+from perfectplay.problems import fivehundredeleven as game
 wrong = 0
 with open(sys.argv[1]) as fh:
     for line in fh:

@@ -89,7 +89,7 @@ def _partitions(n: int, smallest: int = 1):
 def hardest(n: int = 50) -> tuple[int, tuple[int, ...], int]:
     """(most groupings, its target, partitions tried) over all partitions of ``n``."""
     sys.path.insert(0, str(common.ROOT / "src"))
-    from perfectplay.core.canonical import SortedTupleSpace
+    from perfectplay.graphs.canonical import SortedTupleSpace
 
     best, best_p, tried = 0, (), 0
     for p in _partitions(n):
@@ -128,9 +128,9 @@ def run(quick: bool) -> list[Row]:
     agree = _max_rel_diff(a.outputs[-1], b.outputs[-1])
 
     sys.path.insert(0, str(common.ROOT / "src"))
-    from perfectplay.core.retry import solve_retry
-    from perfectplay.games.yeetzhee import solve
-    from perfectplay.games.yeetzhee.build import build
+    from perfectplay.problems.yeetzhee import solve
+    from perfectplay.problems.yeetzhee.build import build
+    from perfectplay.solvers.retry import solve_retry
 
     solve(50, 50, HARDEST)  # load the kernels
     t0 = time.perf_counter()

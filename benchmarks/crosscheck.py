@@ -371,8 +371,8 @@ def alea_instance(rng: random.Random, w_max: int, d: int | None = None,
 
 def check_alea(n: int, rng: random.Random, rep: Report, large: int = 20,
                cli_every: int = 50, exact_every: int = 150) -> None:
-    from perfectplay.games.alea import format_answer, solve_instance
-    from perfectplay.games.alea.instance import parse
+    from perfectplay.problems.alea import format_answer, solve_instance
+    from perfectplay.problems.alea.instance import parse
 
     source = bench_alea.reference_source()
     binary = common.compile_reference("alea-seed000", source) if source else None
@@ -696,7 +696,7 @@ def fhe_instance(rng: random.Random) -> tuple[str, list[int]]:
 
 def check_fivehundredeleven(n: int, rng: random.Random, rep: Report,
                             cli_every: int = 100) -> None:
-    from perfectplay.games import fivehundredeleven as game
+    from perfectplay.problems import fivehundredeleven as game
 
     sources = fhe_reference_sources()
     binaries = {}
@@ -841,7 +841,7 @@ def dispdom_brute(text: str) -> str | None:
 
 
 def check_dispdom(n: int, rng: random.Random, rep: Report, cli_every: int = 50) -> None:
-    from perfectplay.games import dispdom as game
+    from perfectplay.problems import dispdom as game
 
     source = bench_twoplayer.reference_source()
     binary = common.compile_reference("dispdom-seed003", source) if source else None

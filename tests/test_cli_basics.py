@@ -8,7 +8,8 @@ import time
 
 import pytest
 
-from perfectplay import cli, cliutil
+from perfectplay import cli
+from perfectplay.cli import common as cliutil
 from perfectplay.errors import InputError, ResourceLimitError
 
 
@@ -102,7 +103,7 @@ def test_help_is_fast():
 
 def test_every_command_numbers_lines_the_same_way(tmp_path):
     # Lines end at \n, \r\n or a lone \r; a form feed inside a line does not end it.
-    from perfectplay.cliutil import input_lines
+    from perfectplay.cli.common import input_lines
 
     assert input_lines("a\r\nb\rc\x0cd\n\ne") == ["a", "b", "c\x0cd", "", "e"]
     cases = {

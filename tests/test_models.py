@@ -246,9 +246,9 @@ def test_alea_sample_3_identical_dice_merge():
 
 
 def test_alea_gallery_agrees_when_available():
-    alea = pytest.importorskip("perfectplay.games.alea")
+    alea = pytest.importorskip("perfectplay.problems.alea")
     if not hasattr(alea, "solve"):
-        pytest.skip("perfectplay.games.alea.solve is not written yet")
+        pytest.skip("perfectplay.problems.alea.solve is not written yet")
     rng = random.Random(7)
     for _ in range(30):
         dice, words = random_alea(rng)
@@ -627,7 +627,7 @@ def test_load_rejects_other_files(tmp_path):
 @pytest.mark.parametrize(
     "module",
     [
-        "perfectplay.core.explore",
+        "perfectplay.models.explore",
         "perfectplay.models",
         "perfectplay.models.base",
         "perfectplay.models.chance",

@@ -3,7 +3,7 @@
 Write a :class:`ChanceModel` (one player, dice: the least expected number of rolls to a
 goal) or a :class:`GameModel` (two players: win, lose, tie or draw with remoteness), then
 call :func:`solve_model`. The explorer visits every reachable state breadth-first and
-the solvers of :mod:`perfectplay.core` do the rest; the solution answers queries by your
+the solvers of :mod:`perfectplay.solvers` do the rest; the solution answers queries by your
 own state objects and can be exported to a ``.npz`` table that :func:`load_solution`
 reads back without solving again. Guide: ``docs/models.md``.
 

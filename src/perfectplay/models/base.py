@@ -144,7 +144,7 @@ def model_kind(model: Any) -> str:
         return "chance"
     if isinstance(model, GameModel):
         return "game"
-    from perfectplay.core.explore import model_attribute
+    from perfectplay.models.explore import model_attribute
 
     has = {n for n in ("roll", "play") if callable(model_attribute(model, n))}
     if "roll" in has and "play" not in has:
@@ -171,7 +171,7 @@ def _what(obj: Any) -> str:
     """
     import types
 
-    from perfectplay.core.explore import describe, model_name
+    from perfectplay.models.explore import describe, model_name
 
     if isinstance(obj, types.ModuleType):
         return f"the module {model_name(obj)}"

@@ -2,8 +2,8 @@
 
 The explorer turns the model into a chance graph; when the graph has the retry property
 (every outcome of a roll may choose that roll again) the label-setting solver runs
-(:func:`~perfectplay.core.retry.solve_retry`, near-linear), otherwise policy iteration
-(:func:`~perfectplay.core.ssp.solve_ssp`: linear where the policy has no cycle, a dense
+(:func:`~perfectplay.solvers.retry.solve_retry`, near-linear), otherwise policy iteration
+(:func:`~perfectplay.solvers.policy_iteration.solve_ssp`: linear where the policy has no cycle, a dense
 solve per cycle). Queries take the user's own state objects; values are floats (about
 1e-12 relative), and :meth:`ChanceModelSolution.exact` gives exact fractions verified
 optimal.
@@ -33,8 +33,10 @@ from typing import Any
 
 import numpy as np
 
-from perfectplay.core.chance_graph import ChanceGraph, ChanceSolution
-from perfectplay.core.explore import (
+from perfectplay.errors import ModelError
+from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
+from perfectplay.models.base import UnknownStateError
+from perfectplay.models.explore import (
     DEFAULT_MAX_EDGES,
     DEFAULT_MAX_PER_CALL,
     DEFAULT_MAX_STATES,
@@ -43,8 +45,6 @@ from perfectplay.core.explore import (
     explore_chance,
     model_name,
 )
-from perfectplay.errors import ModelError
-from perfectplay.models.base import UnknownStateError
 
 # Two options tie when their values agree to this relative tolerance (floats from the
 # solvers carry about 1e-12 relative error; exact() decides ties exactly).
@@ -65,8 +65,8 @@ class ChanceModelSolution:
     Attributes:
         model: the user's model.
         exploration: the graph and the key tables
-            (:class:`~perfectplay.core.explore.ChanceExploration`).
-        solution: the solver's arrays (:class:`~perfectplay.core.chance_graph.ChanceSolution`).
+            (:class:`~perfectplay.models.explore.ChanceExploration`).
+        solution: the solver's arrays (:class:`~perfectplay.graphs.chance.ChanceSolution`).
         solver: ``"solve_retry"`` or ``"solve_ssp"``.
         explore_seconds, solve_seconds: wall times of the two phases.
     """
@@ -185,30 +185,30 @@ class ChanceModelSolution:
     # -- distribution, simulation, exact -------------------------------------------------
     def distribution(self, k_max: int) -> np.ndarray:
         """``P[k]`` = probability that optimal play reaches a goal with total cost ``<= k``."""
-        from perfectplay.core.distribution import cost_distribution
+        from perfectplay.analysis.distribution import cost_distribution
 
         return cost_distribution(self.graph, self.solution, k_max)
 
     def quantile(self, q: float, limit: int = 1_000_000) -> int | None:
         """Smallest ``k`` with ``P[cost <= k] >= q`` (``None`` if beyond ``limit``)."""
-        from perfectplay.core.distribution import quantile
+        from perfectplay.analysis.distribution import quantile
 
         return quantile(self.graph, self.solution, q, limit)
 
     def simulate(self, runs: int, seed: int = 0) -> np.ndarray:
         """Total cost of ``runs`` seeded games played with the optimal policy (int64)."""
-        from perfectplay.core.simulate import simulate
+        from perfectplay.analysis.simulate import simulate
 
         return simulate(self.graph, self.solution, runs, seed)
 
     def exact(self) -> Any:
         """Exact values of the optimal policy, verified optimal in rational arithmetic.
 
-        Returns :class:`perfectplay.core.exact.ExactSolution` (``.value`` is a
+        Returns :class:`perfectplay.analysis.exact.ExactSolution` (``.value`` is a
         :class:`~fractions.Fraction`, or ``None`` when the goal is unreachable).
         """
         if self._exact is None:
-            from perfectplay.core.exact import exact_solution
+            from perfectplay.analysis.exact import exact_solution
 
             self._exact = exact_solution(self.graph, self.solution)
         return self._exact
@@ -257,10 +257,10 @@ def solve_chance_graph(
 ) -> tuple[ChanceSolution, str]:
     """The right solver for the graph: label-setting with the retry property, else SSP."""
     if retry:
-        from perfectplay.core.retry import solve_retry
+        from perfectplay.solvers.retry import solve_retry
 
         return solve_retry(graph), "solve_retry"
-    from perfectplay.core.ssp import solve_ssp
+    from perfectplay.solvers.policy_iteration import solve_ssp
 
     return solve_ssp(graph, progress=progress), "solve_ssp"
 

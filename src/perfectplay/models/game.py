@@ -1,7 +1,7 @@
 """Solving a :class:`~perfectplay.models.base.GameModel` and querying the result.
 
-The explorer builds the game graph (:func:`~perfectplay.core.explore.explore_game`) and
-:func:`~perfectplay.core.retrograde.solve_retrograde` labels every position ``win``,
+The explorer builds the game graph (:func:`~perfectplay.models.explore.explore_game`) and
+:func:`~perfectplay.solvers.retrograde.solve_retrograde` labels every position ``win``,
 ``lose``, ``tie`` or ``draw`` for the player to move, with its remoteness: the number of
 moves to the end when the winner hurries and the loser delays (for a tie: to the nearest
 reachable tie; a draw never ends, so its remoteness is ``None``). Small games run the
@@ -25,7 +25,10 @@ import time
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from perfectplay.core.explore import (
+from perfectplay.errors import ModelError
+from perfectplay.graphs.game import GameGraph, GameSolution, Value
+from perfectplay.models.base import UnknownStateError
+from perfectplay.models.explore import (
     DEFAULT_MAX_EDGES,
     DEFAULT_MAX_PER_CALL,
     DEFAULT_MAX_STATES,
@@ -34,9 +37,6 @@ from perfectplay.core.explore import (
     explore_game,
     model_name,
 )
-from perfectplay.core.game_graph import GameGraph, GameSolution, Value
-from perfectplay.errors import ModelError
-from perfectplay.models.base import UnknownStateError
 
 VALUE_NAMES = {Value.WIN: "win", Value.LOSE: "lose", Value.TIE: "tie", Value.DRAW: "draw"}
 
@@ -78,7 +78,7 @@ class GameModelSolution:
     Attributes:
         model: the user's model.
         exploration: the graph and the position table.
-        solution: the solver's arrays (:class:`~perfectplay.core.game_graph.GameSolution`).
+        solution: the solver's arrays (:class:`~perfectplay.graphs.game.GameSolution`).
         explore_seconds, solve_seconds: wall times of the two phases.
     """
 
@@ -213,7 +213,7 @@ def solve_game_model(
     progress: bool = True,
 ) -> GameModelSolution:
     """Explore ``model`` from its start and solve it by retrograde analysis."""
-    from perfectplay.core.retrograde import solve_retrograde
+    from perfectplay.solvers.retrograde import solve_retrograde
 
     exploration = explore_game(
         model,

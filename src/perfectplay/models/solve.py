@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from perfectplay.core.explore import DEFAULT_MAX_EDGES, DEFAULT_MAX_PER_CALL, DEFAULT_MAX_STATES
 from perfectplay.errors import ModelError
 from perfectplay.models.base import model_kind
+from perfectplay.models.explore import DEFAULT_MAX_EDGES, DEFAULT_MAX_PER_CALL, DEFAULT_MAX_STATES
 
 
 def solve_model(
@@ -22,7 +22,7 @@ def solve_model(
     Returns a :class:`~perfectplay.models.chance.ChanceModelSolution` for a chance model
     and a :class:`~perfectplay.models.game.GameModelSolution` for a two-player model.
     ``max_states`` and ``max_edges`` bound the exploration (an infinite space raises
-    :class:`~perfectplay.core.explore.SpaceLimitError` instead of running forever), and
+    :class:`~perfectplay.models.explore.SpaceLimitError` instead of running forever), and
     ``max_per_call`` the items (choices, outcomes or moves) one call of the model may give
     (a generator that never stops); ``progress`` prints progress lines on stderr for long
     explorations and solves.

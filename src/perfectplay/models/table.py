@@ -56,8 +56,8 @@ from typing import Any
 
 import numpy as np
 
-from perfectplay.core.explore import describe, model_attribute
 from perfectplay.errors import InputError, ModelError
+from perfectplay.models.explore import describe, model_attribute
 
 FORMAT = "perfectplay-solution"
 VERSION = 1

@@ -38,7 +38,7 @@ class Module:
 
 
 def module_name(package_dir: Path, path: Path) -> str:
-    """``perfectplay.core.retry`` for ``.../src/perfectplay/core/retry.py``.
+    """``perfectplay.solvers.retry`` for ``.../src/perfectplay/solvers/retry.py``.
 
     >>> module_name(Path("src/perfectplay"), Path("src/perfectplay/core/__init__.py"))
     'perfectplay.core'

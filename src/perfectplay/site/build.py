@@ -28,7 +28,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
-from perfectplay.progress import Progress
+from perfectplay._util.progress import Progress
 from perfectplay.site import apidoc, pandoc
 from perfectplay.site.entries import Entry, discover
 from perfectplay.site.errors import SiteError
@@ -178,8 +178,8 @@ def _check_output(root: Path, out: Path) -> None:
 
 
 def _commands(root: Path) -> dict[str, tuple[str, str]]:
-    """The COMMANDS table of the tree's ``src/perfectplay/cli.py``, read without importing."""
-    source = "src/perfectplay/cli.py"
+    """The COMMANDS table of the tree's ``src/perfectplay/cli/__init__.py``, read without importing."""
+    source = "src/perfectplay/cli/__init__.py"
     path = root / source
     if not path.is_file():
         raise SiteError("docs", source, "the CLI reference needs this file, and it is missing")
@@ -208,12 +208,12 @@ def _help(root: Path, args: list[str]) -> str:
         proc = subprocess.run(cmd, capture_output=True, cwd=root, env=env, timeout=120)
     except subprocess.TimeoutExpired:
         raise SiteError(
-            "docs", "src/perfectplay/cli.py", f"`perfectplay {' '.join(args)}` hung"
+            "docs", "src/perfectplay/cli/__init__.py", f"`perfectplay {' '.join(args)}` hung"
         ) from None
     if proc.returncode != 0:
         last = (proc.stderr.decode("utf-8", "replace").strip().splitlines() or ["no message"])[-1]
         raise SiteError(
-            "docs", "src/perfectplay/cli.py", f"`perfectplay {' '.join(args)}` failed: {last}"
+            "docs", "src/perfectplay/cli/__init__.py", f"`perfectplay {' '.join(args)}` failed: {last}"
         )
     return proc.stdout.decode("utf-8", "replace")
 

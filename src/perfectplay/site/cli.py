@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from perfectplay.cliutil import make_parser, run
+from perfectplay.cli.common import make_parser, run
 from perfectplay.errors import PerfectplayError
 
 DESCRIPTION = """\

@@ -1,7 +1,7 @@
 """Relative links inside converted pages: from repository paths to site paths.
 
 A page's Markdown links to files of the repository the way they are laid out in the tree
-(``cli.md``, ``../archive/icpc/2023/K-alea-iacta-est/``, ``../src/perfectplay/cli.py``).
+(``cli.md``, ``../archive/icpc/2023/K-alea-iacta-est/``, ``../src/perfectplay/cli/__init__.py``).
 Here each becomes a link inside the site: a documentation page, an entry's page, or the
 raw copy of the file; a link to nothing fails the build, and so does an image or other
 resource outside the site (pages must load without a network).

@@ -1,0 +1,1 @@
+"""Internal utilities: lazy numba kernels, the memory guard, progress on stderr."""

@@ -1,0 +1,1 @@
+"""What follows a solve: exact values and their certificate, distributions, simulation."""

@@ -1,0 +1,197 @@
+"""How the total cost is distributed under a policy.
+
+Under a fixed policy, let ``F_k(c)`` be the probability that, starting with roll ``c``, a
+goal is reached having paid at most ``k``. A roll costs ``cost(c)``; with probability
+``p_e`` it shows outcome ``e``, which is either kept (then the game goes on from the
+kept decision node's chosen roll, or ends at a goal) or rejected (the same roll again)::
+
+    F_k(c) = sum_{kept e} p_e F_{k - cost(c)}(next(e)) + p_rejected F_{k - cost(c)}(c)
+
+with ``F(goal) = 1`` and ``F_j = 0`` for ``j < 0``. Each ``k`` is one pass over the
+outcome edges, after merging the kept outcomes that go on with the same roll (often half
+of them on Alea graphs); the kernel keeps the last ``max cost + 1`` layers in a ring, so
+memory is independent of ``k_max``. Work is ``k_max`` passes over the edges, so ``k_max`` is capped
+(:data:`MAX_K` and :data:`MAX_WORK` edge visits) and the call cannot hang.
+
+>>> from perfectplay.graphs.chance import ChanceGraph
+>>> from perfectplay.solvers.retry import solve_retry
+>>> g = ChanceGraph.from_lists([False, True, False], [[0], [], [0]], [[(1, 1), (2, 1)]])
+>>> sol = solve_retry(g)
+>>> cost_distribution(g, sol, 3).tolist()
+[0.0, 0.5, 0.75, 0.875]
+>>> quantile(g, sol, 0.8, limit=100)
+3
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from perfectplay._util.jit import kernel
+from perfectplay._util.memory import require
+from perfectplay.errors import ResourceLimitError
+from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
+
+__all__ = ["MAX_K", "MAX_WORK", "cost_distribution", "quantile"]
+
+MAX_K = 10_000_000
+"""Largest ``k_max`` accepted."""
+
+MAX_WORK = 4_000_000_000
+"""Largest ``(k_max + 1) * (number of outcome edges)`` accepted (a few seconds of work)."""
+
+
+@kernel
+def _cdf(goal, outcome_ptr, outcome_idx, outcome_weight, cost, best, accept, start, k_max):
+    nc = cost.shape[0]
+    n_out = outcome_idx.shape[0]
+    out = np.empty(k_max + 1)
+    for k in range(k_max + 1):
+        out[k] = 1.0 if goal[start] else 0.0
+    first = best[start]
+    if goal[start] or first < 0:
+        return out
+
+    # Compress each roll once: the probability of finishing at once (a kept goal), of
+    # rolling it again (a rejected outcome, or a kept one whose policy picks this roll),
+    # and one term per distinct roll the kept outcomes go on with. Kept outcomes with no
+    # finite choice never finish and are dropped.
+    p_goal = np.empty(nc)
+    p_again = np.empty(nc)
+    t_ptr = np.empty(nc + 1, np.int64)
+    t_to = np.empty(n_out, np.int32)
+    t_p = np.empty(n_out)
+    slot = np.empty(nc, np.int64)
+    ring = 1
+    for c in range(nc):
+        slot[c] = -1
+        if cost[c] + 1 > ring:
+            ring = cost[c] + 1
+    t_ptr[0] = 0
+    n = 0
+    for c in range(nc):
+        lo = outcome_ptr[c]
+        hi = outcome_ptr[c + 1]
+        tot = 0
+        for e in range(lo, hi):
+            tot += outcome_weight[e]
+        p_goal[c] = 0.0
+        p_again[c] = 0.0
+        for e in range(lo, hi):
+            x = outcome_idx[e]
+            p = outcome_weight[e] / tot
+            b = best[x]
+            if not accept[e] or (not goal[x] and b == c):
+                p_again[c] += p
+            elif goal[x]:
+                p_goal[c] += p
+            elif b >= 0:
+                if slot[b] < t_ptr[c]:
+                    slot[b] = n
+                    t_to[n] = b
+                    t_p[n] = p
+                    n += 1
+                else:
+                    t_p[slot[b]] += p
+        t_ptr[c + 1] = n
+
+    layer = np.empty((ring, nc))  # layer[k % ring, c] = F_k(c)
+    for j in range(ring):
+        for c in range(nc):
+            layer[j, c] = 0.0
+    for k in range(1, k_max + 1):
+        cur = k % ring
+        for c in range(nc):
+            j = k - cost[c]
+            if j < 0:
+                layer[cur, c] = 0.0
+                continue
+            prev = j % ring
+            s = p_goal[c] + p_again[c] * layer[prev, c]
+            for t in range(t_ptr[c], t_ptr[c + 1]):
+                s += t_p[t] * layer[prev, t_to[t]]
+            layer[cur, c] = s
+        out[k] = layer[cur, first]
+    return out
+
+
+def _check_k(graph: ChanceGraph, k_max: int) -> None:
+    if k_max < 0:
+        raise ValueError("k_max must be non-negative")
+    work = (k_max + 1) * max(1, graph.outcome_idx.shape[0])
+    if k_max > MAX_K or work > MAX_WORK:
+        raise ResourceLimitError(
+            f"a distribution up to k = {k_max:,} over {graph.outcome_idx.shape[0]:,} outcome "
+            f"edges is too much work (limits: k <= {MAX_K:,}, k * edges <= {MAX_WORK:,})"
+        )
+    max_cost = int(graph.cost.max()) if graph.n_chance else 1
+    require(
+        graph.outcome_idx.shape[0] * 12 + graph.n_chance * (40 + 8 * (max_cost + 1)) + k_max * 8,
+        "the cost distribution",
+    )
+
+
+def cost_distribution(graph: ChanceGraph, solution: ChanceSolution, k_max: int) -> np.ndarray:
+    """``float64[k_max + 1]``: entry ``k`` is P(goal reached with total cost <= k).
+
+    Follows ``solution``'s policy from ``graph.start``: ``best_choice`` at decision nodes,
+    ``accept`` at chance nodes (a rejected outcome rolls the same chance node again).
+    As ``k`` grows the entries approach 1 when the start value is finite. Rounding keeps
+    each entry within about ``1e-12`` of the exact probability for moderate ``k``.
+
+    Raises:
+        ValueError: ``k_max`` is negative.
+        ResourceLimitError: ``k_max > MAX_K`` or ``(k_max + 1) * edges > MAX_WORK``.
+
+    >>> from perfectplay.graphs.chance import ChanceGraph
+    >>> from perfectplay.solvers.retry import solve_retry
+    >>> g = ChanceGraph.from_lists([False, True], [[0], []], [[(1, 1)]], cost=[2])
+    >>> cost_distribution(g, solve_retry(g), 3).tolist()
+    [0.0, 0.0, 1.0, 1.0]
+    """
+    _check_k(graph, k_max)
+    goal, _, _, outcome_ptr, outcome_idx, outcome_weight, cost = graph.arrays()
+    return _cdf(
+        goal,
+        outcome_ptr,
+        outcome_idx,
+        outcome_weight,
+        cost,
+        np.ascontiguousarray(solution.best_choice, np.int32),
+        np.ascontiguousarray(solution.accept, np.bool_),
+        int(graph.start),
+        int(k_max),
+    )
+
+
+def quantile(graph: ChanceGraph, solution: ChanceSolution, q: float, limit: int) -> int | None:
+    """Smallest ``k <= limit`` with P(total cost <= k) >= ``q``, or ``None`` if there is none.
+
+    Searches ``k`` by doubling, so the work is at most about twice that of the answer.
+    Probabilities are floats: ask for ``q`` slightly below 1 rather than exactly 1.
+
+    Raises:
+        ValueError: ``q`` outside [0, 1] or a negative ``limit``.
+        ResourceLimitError: the search reaches the limits of :func:`cost_distribution`
+            before it reaches ``q``.
+
+    >>> from perfectplay.graphs.chance import ChanceGraph
+    >>> from perfectplay.solvers.retry import solve_retry
+    >>> g = ChanceGraph.from_lists([False, True, False], [[0], [], [0]], [[(1, 1), (2, 5)]])
+    >>> sol = solve_retry(g)
+    >>> quantile(g, sol, 0.5, limit=1000), quantile(g, sol, 0.999999, limit=10)
+    (4, None)
+    """
+    if not 0.0 <= q <= 1.0:
+        raise ValueError("q must be between 0 and 1")
+    if limit < 0:
+        raise ValueError("limit must be non-negative")
+    k = min(limit, 64)
+    while True:
+        cdf = cost_distribution(graph, solution, k)
+        hit = np.flatnonzero(cdf >= q)
+        if hit.size:
+            return int(hit[0])
+        if k >= limit:
+            return None
+        k = min(limit, 2 * k)

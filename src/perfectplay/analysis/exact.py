@@ -1,0 +1,742 @@
+"""Exact values of a policy, and a proof that the policy is optimal.
+
+:func:`exact_solution` takes a graph and a (float) solution, recomputes the values of the
+solution's policy in rational arithmetic, and checks the Bellman optimality conditions on
+those exact values:
+
+* every non-goal decision node's value equals its chosen roll's, and **no other choice is
+  worth less**;
+* at every roll the **kept outcomes are exactly those worth at most the roll itself**
+  (ties may go either way; rejecting is only allowed where the retry rule, explicit or
+  implicit, allows it);
+* the nodes with infinite value are **exactly those from which no policy reaches a goal
+  almost surely** (checked structurally, by a fixpoint on the graph, not by the values).
+
+With positive costs these conditions characterise the optimum (the Bellman equation of a
+stochastic shortest path problem has a unique finite solution on the nodes that can
+finish), so passing them is a proof of optimality; failing raises
+:class:`VerificationError`.
+
+How the rational evaluation stays fast on ~3 million edges: outcomes that go on with the
+same roll are summed per distinct successor first (integer weights, compiled), so each
+roll's value is ``(cost * W + sum_b n_b V(b)) / K`` over few distinct ``b``; kept outcomes
+that choose the same roll again are merged into the reroll (they are the same thing); and
+the rolls are evaluated in a topological order of the policy graph. Comparisons run on the
+correctly rounded floats of the exact values, vectorised (``fl`` is monotone, so
+``fl(a) < fl(b)`` proves ``a < b``); only equal floats are compared exactly.
+
+A float solver can order two options whose values differ by less than rounding the wrong
+way round; the check then fails on a "near-tie". ``improve=True`` repairs that by exact
+policy iteration instead of failing (see :func:`exact_solution`).
+
+Policies whose graph has cycles (possible without the retry rule) are solved exactly, one
+strongly connected component at a time, by Gaussian elimination over fractions; a
+component larger than :data:`MAX_CYCLE` rolls is refused with
+:class:`~perfectplay.errors.ResourceLimitError`.
+
+>>> from perfectplay.graphs.chance import ChanceGraph
+>>> from perfectplay.solvers.retry import solve_retry
+>>> g = ChanceGraph.from_lists(
+...     goal=[False, True, False, False],
+...     choices=[[0], [], [0, 1], [0]],
+...     outcomes=[[(1, 1), (2, 2), (3, 3)], [(1, 1), (2, 2)]],
+... )
+>>> ex = exact_solution(g, solve_retry(g))
+>>> ex.value, ex.chance_value(1)
+(Fraction(4, 1), Fraction(3, 1))
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from perfectplay._util.jit import kernel
+from perfectplay._util.memory import require
+from perfectplay._util.progress import Progress
+from perfectplay.errors import PerfectplayError, ResourceLimitError
+from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
+
+__all__ = ["MAX_CYCLE", "MAX_ROUNDS", "ExactSolution", "VerificationError", "exact_solution"]
+
+MAX_CYCLE = 150
+"""Largest strongly connected component of the policy graph solved exactly (rolls)."""
+
+
+class VerificationError(PerfectplayError):
+    """The policy handed to :func:`exact_solution` is not optimal (or not even proper)."""
+
+
+@dataclass(frozen=True, eq=False)
+class ExactSolution:
+    """Exact values of a verified optimal policy.
+
+    ``numerators`` / ``denominators`` hold each chance node's value in lowest terms
+    (Python ints; denominator 0 marks an infinite value). Use the accessors.
+    """
+
+    graph: ChanceGraph
+    solution: ChanceSolution
+    numerators: list[int]
+    denominators: list[int]
+
+    def chance_value(self, c: int) -> Fraction | None:
+        """Exact value of chance node ``c``; ``None`` when it is infinite."""
+        den = self.denominators[c]
+        return None if den == 0 else Fraction(int(self.numerators[c]), int(den))
+
+    def decision_value(self, x: int) -> Fraction | None:
+        """Exact value of decision node ``x`` (0 at goals); ``None`` when it is infinite."""
+        if self.graph.goal[x]:
+            return Fraction(0)
+        b = int(self.solution.best_choice[x])
+        return None if b < 0 else self.chance_value(b)
+
+    @property
+    def value(self) -> Fraction | None:
+        """Exact value of the start node (``None``: no goal can be reached)."""
+        return self.decision_value(self.graph.start)
+
+
+@kernel
+def _structure(
+    goal, choice_ptr, choice_idx, outcome_ptr, outcome_idx, outcome_weight, best, accept, retry
+):
+    """Policy checks, grouped terms, evaluation order and the safe set, in one pass each.
+
+    Arrays are made with np.empty and filled in loops: every np.full / np.zeros / copy
+    variant is one more function for numba to compile on a first run.
+    """
+    nd = goal.shape[0]
+    nc = outcome_ptr.shape[0] - 1
+    n_out = outcome_idx.shape[0]
+    n_choice = choice_idx.shape[0]
+    problem = 0  # 1: a choice the node does not have, 2: an illegal reroll
+    where = 0
+
+    # Per-node arrays, initialised together.
+    total = np.empty(nc, np.int64)
+    kept_w = np.empty(nc, np.int64)
+    dead = np.empty(nc, np.bool_)
+    slot = np.empty(nc, np.int64)
+    mark = np.empty(nc, np.int64)
+    pending = np.empty(nc, np.int64)
+    safe_c = np.empty(nc, np.bool_)
+    reach_c = np.empty(nc, np.bool_)
+    term_ptr = np.empty(nc + 1, np.int64)
+    dptr = np.empty(nc + 1, np.int64)
+    chptr = np.empty(nc + 1, np.int64)
+    fill_c = np.empty(nc + 1, np.int64)
+    for c in range(nc + 1):
+        term_ptr[c] = 0
+        dptr[c] = 0
+        chptr[c] = 0
+        if c < nc:
+            total[c] = 0
+            kept_w[c] = 0
+            dead[c] = False
+            slot[c] = -1
+            mark[c] = -1
+            safe_c[c] = True
+    safe_d = np.empty(nd, np.bool_)
+    reach_d = np.empty(nd, np.bool_)
+    rptr = np.empty(nd + 1, np.int64)
+    inptr = np.empty(nd + 1, np.int64)
+    fill_d = np.empty(nd + 1, np.int64)
+    for x in range(nd + 1):
+        rptr[x] = 0
+        inptr[x] = 0
+        if x < nd:
+            safe_d[x] = True
+
+    # best[x] must be one of x's choices.
+    for x in range(nd):
+        b = best[x]
+        if goal[x] or b < 0:
+            continue
+        found = False
+        for k in range(choice_ptr[x], choice_ptr[x + 1]):
+            if choice_idx[k] == b:
+                found = True
+                break
+        if not found:
+            problem = 1
+            where = x
+            break
+
+    owner = np.empty(n_out, np.int32)
+    for c in range(nc):
+        for e in range(outcome_ptr[c], outcome_ptr[c + 1]):
+            owner[e] = c
+            total[c] += outcome_weight[e]
+
+    # Rejections are legal under the implicit rule, or where the outcome may choose the
+    # roll again. Rejected edges are bucketed by outcome node so this stays O(E).
+    if not retry and problem == 0:
+        for e in range(n_out):
+            if not accept[e]:
+                rptr[outcome_idx[e] + 1] += 1
+        for x in range(nd):
+            rptr[x + 1] += rptr[x]
+        for x in range(nd + 1):
+            fill_d[x] = rptr[x]
+        redge = np.empty(rptr[nd], np.int64)
+        for e in range(n_out):
+            if not accept[e]:
+                x = outcome_idx[e]
+                redge[fill_d[x]] = e
+                fill_d[x] += 1
+        for x in range(nd):
+            if rptr[x] == rptr[x + 1]:
+                continue
+            if not goal[x]:
+                for k in range(choice_ptr[x], choice_ptr[x + 1]):
+                    mark[choice_idx[k]] = x
+            for k in range(rptr[x], rptr[x + 1]):
+                e = redge[k]
+                if goal[x] or mark[owner[e]] != x:
+                    problem = 2
+                    where = e
+                    break
+            if problem != 0:
+                break
+
+    # Kept outcomes grouped by what happens next: a goal (only its weight counts), a dead
+    # end (dead), the same roll again (merged into the reroll), or another roll b (term).
+    term_idx = np.empty(n_out, np.int32)
+    term_w = np.empty(n_out, np.int64)
+    n_terms = 0
+    for c in range(nc):
+        start = n_terms
+        for e in range(outcome_ptr[c], outcome_ptr[c + 1]):
+            if not accept[e]:
+                continue
+            x = outcome_idx[e]
+            w = outcome_weight[e]
+            if goal[x]:
+                kept_w[c] += w
+                continue
+            b = best[x]
+            if b == c:
+                continue
+            kept_w[c] += w
+            if b < 0:
+                dead[c] = True
+                continue
+            s = slot[b]
+            if s < start:
+                slot[b] = n_terms
+                term_idx[n_terms] = b
+                term_w[n_terms] = w
+                n_terms += 1
+            else:
+                term_w[s] += w
+        term_ptr[c + 1] = n_terms
+
+    # Kahn's algorithm: a roll is ready once every roll it goes on with is evaluated.
+    for t in range(n_terms):
+        dptr[term_idx[t] + 1] += 1
+    for c in range(nc):
+        pending[c] = term_ptr[c + 1] - term_ptr[c]
+        dptr[c + 1] += dptr[c]
+    for c in range(nc + 1):
+        fill_c[c] = dptr[c]
+    dep = np.empty(n_terms, np.int32)
+    for c in range(nc):
+        for t in range(term_ptr[c], term_ptr[c + 1]):
+            b = term_idx[t]
+            dep[fill_c[b]] = c
+            fill_c[b] += 1
+    order = np.empty(nc, np.int32)
+    n_order = 0
+    for c in range(nc):
+        if pending[c] == 0:
+            order[n_order] = c
+            n_order += 1
+    head = 0
+    while head < n_order:
+        b = order[head]
+        head += 1
+        for k in range(dptr[b], dptr[b + 1]):
+            c = dep[k]
+            pending[c] -= 1
+            if pending[c] == 0:
+                order[n_order] = c
+                n_order += 1
+
+    # Safe set: nodes from which some policy reaches a goal almost surely. Each round is
+    # a backward search inside the current set; without the retry rule a roll with an
+    # outcome outside the set leaves it, and the rounds repeat until nothing changes.
+    for e in range(n_out):
+        inptr[outcome_idx[e] + 1] += 1
+    for x in range(nd):
+        inptr[x + 1] += inptr[x]
+    for x in range(nd + 1):
+        fill_d[x] = inptr[x]
+    inedge = np.empty(n_out, np.int32)
+    for e in range(n_out):
+        x = outcome_idx[e]
+        inedge[fill_d[x]] = owner[e]
+        fill_d[x] += 1
+    for k in range(n_choice):
+        chptr[choice_idx[k] + 1] += 1
+    for c in range(nc):
+        chptr[c + 1] += chptr[c]
+    for c in range(nc + 1):
+        fill_c[c] = chptr[c]
+    chdec = np.empty(n_choice, np.int32)
+    for x in range(nd):
+        for k in range(choice_ptr[x], choice_ptr[x + 1]):
+            c = choice_idx[k]
+            chdec[fill_c[c]] = x
+            fill_c[c] += 1
+    stack = np.empty(nd, np.int32)
+    while True:
+        top = 0
+        for x in range(nd):
+            reach_d[x] = goal[x] and safe_d[x]
+            if reach_d[x]:
+                stack[top] = x
+                top += 1
+        for c in range(nc):
+            reach_c[c] = False
+        while top > 0:
+            top -= 1
+            x = stack[top]
+            for k in range(inptr[x], inptr[x + 1]):
+                c = inedge[k]
+                if reach_c[c] or not safe_c[c]:
+                    continue
+                reach_c[c] = True
+                for j in range(chptr[c], chptr[c + 1]):
+                    y = chdec[j]
+                    if not reach_d[y] and safe_d[y] and not goal[y]:
+                        reach_d[y] = True
+                        stack[top] = y
+                        top += 1
+        if not retry:
+            for c in range(nc):
+                if reach_c[c]:
+                    for e in range(outcome_ptr[c], outcome_ptr[c + 1]):
+                        if not reach_d[outcome_idx[e]]:
+                            reach_c[c] = False
+                            break
+        changed = False
+        for x in range(nd):
+            if reach_d[x] != safe_d[x]:
+                changed = True
+                safe_d[x] = reach_d[x]
+        for c in range(nc):
+            if reach_c[c] != safe_c[c]:
+                changed = True
+                safe_c[c] = reach_c[c]
+        if not changed:
+            break
+
+    return (
+        problem,
+        where,
+        total,
+        term_ptr,
+        term_idx,
+        term_w,
+        n_terms,
+        kept_w,
+        dead,
+        order,
+        n_order,
+        safe_d,
+        safe_c,
+    )
+
+
+def _evaluate_acyclic(order, cost_w, kept_w, dead, term_ptr, term_idx, term_w, num, den):
+    """Rational values in dependency order; ``den == 0`` marks infinity.
+
+    Each value is ``(cost * W + sum_b n_b * num_b / den_b) / K``. The sum is kept over a
+    running common denominator, so a term costs one gcd instead of a Fraction's several.
+    """
+    gcd = math.gcd
+    for c in order:
+        if dead[c] or kept_w[c] == 0:
+            continue  # den stays 0: infinite
+        lo, hi = term_ptr[c], term_ptr[c + 1]
+        big_n, big_d = 0, 1
+        infinite = False
+        for t in range(lo, hi):
+            b = term_idx[t]
+            db = den[b]
+            if db == 0:
+                infinite = True
+                break
+            nb = term_w[t] * num[b]
+            if db == big_d:
+                big_n += nb
+                continue
+            g = gcd(big_d, db)
+            if g == db:
+                big_n += nb * (big_d // db)
+            else:
+                f = db // g
+                big_n = big_n * f + nb * (big_d // g)
+                big_d *= f
+        if infinite:
+            continue
+        n = cost_w[c] * big_d + big_n
+        d = big_d * kept_w[c]
+        g = gcd(n, d)
+        num[c] = n // g
+        den[c] = d // g
+
+
+def _solve_cycle(comp, cost_w, kept_w, dead, term_ptr, term_idx, term_w, num, den) -> None:
+    """Exact Gaussian elimination over one strongly connected component of rolls.
+
+    Inside a component every roll reaches every other with positive probability, so one
+    infinite roll (a dead end kept, an infinite successor, no way out at all) makes all of
+    them infinite; their ``den`` then stays 0 and the structural check judges them.
+    """
+    if len(comp) > MAX_CYCLE:
+        raise ResourceLimitError(
+            f"the policy graph has a cycle through {len(comp):,} rolls; exact evaluation "
+            f"solves cycles of at most {MAX_CYCLE} rolls"
+        )
+    local = {c: i for i, c in enumerate(comp)}
+    n = len(comp)
+    rows: list[list[Fraction]] = []
+    for c in comp:
+        if dead[c] or kept_w[c] == 0:
+            return
+        row = [Fraction(0)] * (n + 1)
+        row[local[c]] += kept_w[c]
+        rhs = Fraction(cost_w[c])
+        for t in range(term_ptr[c], term_ptr[c + 1]):
+            b = term_idx[t]
+            if b in local:
+                row[local[b]] -= term_w[t]
+            elif den[b] == 0:
+                return
+            else:
+                rhs += term_w[t] * Fraction(num[b], den[b])
+        row[n] = rhs
+        rows.append(row)
+    for i in range(n):
+        p = next((r for r in range(i, n) if rows[r][i] != 0), None)
+        if p is None:
+            return  # singular: the component has no way out, so the policy never ends
+        rows[i], rows[p] = rows[p], rows[i]
+        piv = rows[i][i]
+        for r in range(n):
+            if r != i and rows[r][i] != 0:
+                f = rows[r][i] / piv
+                rows[r] = [a - f * b for a, b in zip(rows[r], rows[i], strict=True)]
+    values = [rows[i][n] / rows[i][i] for i in range(n)]
+    if any(v <= 0 for v in values):
+        return  # only an improper policy can solve to a non-positive cost
+    for c, v in zip(comp, values, strict=True):
+        num[c], den[c] = v.numerator, v.denominator
+
+
+def _strong_components(nodes: list[int], term_ptr, term_idx) -> list[list[int]]:
+    """Tarjan's algorithm (iterative) on the rolls left over by the topological pass.
+
+    Components come out successors-first, which is the order to solve them in.
+    """
+    inside = set(nodes)
+    index: dict[int, int] = {}
+    low: dict[int, int] = {}
+    on_stack: set[int] = set()
+    stack: list[int] = []
+    out: list[list[int]] = []
+    counter = 0
+    for root in nodes:
+        if root in index:
+            continue
+        work = [(root, term_ptr[root])]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            v, t = work[-1]
+            if t < term_ptr[v + 1]:
+                work[-1] = (v, t + 1)
+                w = term_idx[t]
+                if w not in inside:
+                    continue
+                if w not in index:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, term_ptr[w]))
+                elif w in on_stack:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                u = work[-1][0]
+                low[u] = min(low[u], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on_stack.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                out.append(comp)
+    return out
+
+
+MAX_ROUNDS = 50
+"""Most rounds of exact policy improvement :func:`exact_solution` runs with ``improve``."""
+
+
+def exact_solution(
+    graph: ChanceGraph, solution: ChanceSolution, improve: bool = False
+) -> ExactSolution:
+    """Evaluate ``solution``'s policy in rational arithmetic and verify that it is optimal.
+
+    Works with and without the retry rule. See the module docstring for what is checked.
+
+    With ``improve=True`` a legal policy that is not optimal is not rejected but improved
+    by exact policy iteration (switch every choice and keep/reroll decision that is
+    strictly better in exact arithmetic, evaluate again) until it verifies. A float
+    solver can pick the worse of two options whose values differ by less than rounding;
+    this repairs such near-ties, usually in one round, and the returned
+    :attr:`ExactSolution.solution` holds the repaired policy. Structural problems (an
+    illegal choice or reroll, infinite values where a goal can be reached) still raise.
+
+    Raises:
+        VerificationError: some choice or keep/reroll decision improves on the policy
+            (unless ``improve``), the policy is illegal (a choice the node does not have,
+            a reroll the rules do not allow) or not proper, or its infinite values
+            disagree with the graph.
+        ResourceLimitError: the working arrays would not fit in memory, or the policy
+            graph has a cycle longer than :data:`MAX_CYCLE` rolls.
+
+    >>> from perfectplay.graphs.chance import ChanceGraph
+    >>> from perfectplay.solvers.retry import solve_retry
+    >>> g = ChanceGraph.from_lists([False, True, False], [[0], [], [0]], [[(1, 1), (2, 2)]])
+    >>> exact_solution(g, solve_retry(g)).value
+    Fraction(3, 1)
+    """
+    nd, nc = graph.n_decision, graph.n_chance
+    n_out, n_ch = graph.outcome_idx.shape[0], graph.choice_idx.shape[0]
+    # Kernel arrays (about 60 bytes an outcome edge), the lists of Python ints and the
+    # vectorised checks. The big integers come on top; on the largest Alea graphs they
+    # average a few hundred bits, a few MiB in all.
+    require(
+        n_out * 60 + n_ch * 30 + nc * 220 + nd * 40,
+        f"exact evaluation of {nc:,} chance nodes and {n_out + n_ch:,} edges",
+    )
+    best = np.ascontiguousarray(solution.best_choice, np.int32)
+    accept = np.ascontiguousarray(solution.accept, np.bool_)
+    if best.shape != (nd,) or accept.shape != (n_out,):
+        raise ValueError("the solution does not belong to this graph")
+    for _round in range(MAX_ROUNDS):
+        num, den, safe_d, safe_c = _evaluate(graph, best, accept)
+        found = _verify(graph, best, accept, num, den, safe_d, safe_c)
+        if found is None:
+            break
+        if not improve or found.structural:
+            raise VerificationError(found.message)
+        best, accept = _improve(graph, best, accept, num, den, found)
+    else:  # pragma: no cover - policy iteration ends long before on finite graphs
+        raise VerificationError(f"no optimal policy after {MAX_ROUNDS} rounds of improvement")
+    if best is not solution.best_choice or accept is not solution.accept:
+        fc = _to_float(num, den)
+        fd = np.where(graph.goal, 0.0, np.inf)
+        live = ~graph.goal & (best >= 0)
+        fd[live] = fc[best[live]]
+        solution = ChanceSolution(graph, fd, fc, best, accept)
+    return ExactSolution(graph=graph, solution=solution, numerators=num, denominators=den)
+
+
+def _evaluate(graph, best, accept):
+    """Exact chance values of the policy, plus the safe sets of the graph."""
+    nc = graph.n_chance
+    (
+        problem,
+        where,
+        total,
+        term_ptr,
+        term_idx,
+        term_w,
+        n_terms,
+        kept_w,
+        dead,
+        order,
+        n_order,
+        safe_d,
+        safe_c,
+    ) = _structure(*graph.arrays()[:6], best, accept, bool(graph.retry))
+    if problem == 1:
+        raise VerificationError(
+            f"decision node {where} picks chance node {best[where]}, not one of its choices"
+        )
+    if problem == 2:
+        c = int(np.searchsorted(graph.outcome_ptr, where, side="right") - 1)
+        raise VerificationError(
+            f"chance node {c} rerolls outcome {graph.outcome_idx[where]}, which the rules do "
+            "not allow"
+        )
+    term_idx, term_w, order = term_idx[:n_terms], term_w[:n_terms], order[:n_order]
+
+    cost_w = (graph.cost.astype(object) * total.astype(object)).tolist()
+    kept_l = kept_w.tolist()
+    dead_l = dead.tolist()
+    tptr = term_ptr.tolist()
+    tidx = term_idx.tolist()
+    tw = term_w.tolist()
+    num = [0] * nc
+    den = [0] * nc
+    order_l = order.tolist()
+    progress = Progress("exact evaluation")
+    chunk = 8192  # report between chunks; the loop itself stays free of bookkeeping
+    for lo in range(0, len(order_l), chunk):
+        part = order_l[lo : lo + chunk]
+        _evaluate_acyclic(part, cost_w, kept_l, dead_l, tptr, tidx, tw, num, den)
+        progress.update(lo + len(part), "chance nodes", total=nc)
+    progress.done()
+    if order.shape[0] < nc:
+        done = np.zeros(nc, bool)
+        done[order] = True
+        rest = np.flatnonzero(~done).tolist()
+        for comp in _strong_components(rest, tptr, tidx):
+            if len(comp) == 1 and all(
+                tidx[t] != comp[0] for t in range(tptr[comp[0]], tptr[comp[0] + 1])
+            ):
+                _evaluate_acyclic(comp, cost_w, kept_l, dead_l, tptr, tidx, tw, num, den)
+            else:
+                _solve_cycle(comp, cost_w, kept_l, dead_l, tptr, tidx, tw, num, den)
+    return num, den, safe_d, safe_c
+
+
+@dataclass
+class _Found:
+    """What the check found wrong: the first message, and what to improve."""
+
+    message: str
+    structural: bool
+    decisions: np.ndarray  # decision nodes with a strictly better choice
+    edges: np.ndarray  # outcome edges whose keep/reroll decision is strictly wrong
+
+
+def _verify(graph, best, accept, num, den, safe_d, safe_c) -> _Found | None:
+    nd, nc = graph.n_decision, graph.n_chance
+    none = np.zeros(0, np.int64)
+    fc = _to_float(num, den)
+    finite_c = np.array([d != 0 for d in den], bool) if nc else np.zeros(0, bool)
+    # Decision values: 0 at goals, the chosen roll's value, inf without a choice.
+    fd = np.where(graph.goal, 0.0, np.inf)
+    live = ~graph.goal & (best >= 0)
+    fd[live] = fc[best[live]]
+    finite_d = np.isfinite(fd)
+
+    bad = np.flatnonzero(finite_d != safe_d)
+    if bad.size:
+        x = int(bad[0])
+        what = "has a finite value" if finite_d[x] else "has an infinite value"
+        fact = "cannot" if finite_d[x] else "can"
+        msg = f"decision node {x} {what}, but it {fact} reach a goal almost surely"
+        return _Found(msg, True, none, none)
+    bad = np.flatnonzero(finite_c != safe_c)
+    if bad.size:
+        c = int(bad[0])
+        msg = (
+            f"chance node {c} has {'a finite' if finite_c[c] else 'an infinite'} value, "
+            f"but it {'cannot' if finite_c[c] else 'can'} reach a goal almost surely"
+        )
+        return _Found(msg, True, none, none)
+
+    messages: list[str] = []
+
+    # No choice is worth less than the chosen one.
+    xs = np.repeat(np.arange(nd), np.diff(graph.choice_ptr))
+    cs = graph.choice_idx
+    mask = finite_d[xs] & ~graph.goal[xs]
+    xs, cs = xs[mask], cs[mask]
+    a, b = fc[cs], fd[xs]
+    worse = np.flatnonzero(a < b)
+    if worse.size:
+        k = int(worse[0])
+        messages.append(
+            f"decision node {xs[k]} would do better with chance node {cs[k]} ({a[k]!r} < {b[k]!r})"
+        )
+    tie = np.flatnonzero((a == b) & (cs != best[xs]))
+    hair = np.zeros(0, np.int64)
+    if tie.size:
+        pairs, inverse = np.unique(
+            np.stack([cs[tie], best[xs[tie]]], axis=1), axis=0, return_inverse=True
+        )
+        less = np.array([_less(num, den, c, bc) for c, bc in pairs.tolist()], bool)
+        hair = tie[less[inverse.ravel()]]
+        if hair.size:
+            k = int(hair[0])
+            messages.append(
+                f"choosing chance node {cs[k]} beats chance node {best[xs[k]]} at decision "
+                f"node {xs[k]} by a hair (exactly)"
+            )
+    decisions = np.unique(np.concatenate([xs[worse], xs[hair]]))
+
+    # Kept outcomes are worth at most the roll, rerolled ones at least.
+    owner = np.repeat(np.arange(nc), np.diff(graph.outcome_ptr))
+    ys = graph.outcome_idx
+    fx, fv = fd[ys], fc[owner]
+    checked = finite_c[owner]
+    wrong = checked & ~accept & (fx < fv)
+    if graph.retry:
+        wrong |= checked & accept & (fx > fv)
+    if wrong.any():
+        e = int(np.flatnonzero(wrong)[0])
+        how = "keeps" if accept[e] else "rerolls"
+        messages.append(
+            f"chance node {owner[e]} {how} outcome {ys[e]} worth {fx[e]!r}, against "
+            f"{fv[e]!r} for rolling again"
+        )
+    same = np.zeros(ys.shape[0], bool)
+    nongoal = ~graph.goal[ys]
+    same[nongoal] = best[ys[nongoal]] == owner[nongoal]
+    tie = np.flatnonzero(checked & (fx == fv) & ~same & (graph.retry | ~accept))
+    for e in tie.tolist():
+        c, x = int(owner[e]), int(ys[e])
+        nx, dx = (0, 1) if graph.goal[x] else (num[best[x]], den[best[x]])
+        lhs, rhs = nx * den[c], num[c] * dx
+        if (accept[e] and lhs > rhs) or (not accept[e] and lhs < rhs):
+            wrong[e] = True
+            messages.append(
+                f"chance node {c} {'keeps' if accept[e] else 'rerolls'} outcome {x}, "
+                "the wrong side of a near-tie (exactly)"
+            )
+    if not messages:
+        return None
+    return _Found(messages[0], False, decisions, np.flatnonzero(wrong))
+
+
+def _improve(graph, best, accept, num, den, found: _Found):
+    """One round of exact policy improvement at the places the check flagged."""
+    best = best.copy()
+    accept = accept.copy()
+    for x in found.decisions.tolist():
+        b = int(best[x])
+        for c in graph.choices(x).tolist():
+            if den[c] and (b < 0 or _less(num, den, c, b)):
+                b = c
+        best[x] = b
+    accept[found.edges] = ~accept[found.edges]
+    return best, accept
+
+
+def _less(num, den, a: int, b: int) -> bool:
+    """Exact ``V(a) < V(b)`` for chance nodes with finite values."""
+    return num[a] * den[b] < num[b] * den[a]
+
+
+def _to_float(num: list[int], den: list[int]) -> np.ndarray:
+    """Correctly rounded floats of the exact values (``inf`` where ``den == 0``)."""
+    return np.array([n / d if d else math.inf for n, d in zip(num, den, strict=True)])

@@ -1,0 +1,366 @@
+"""``perfectplay solve MODULE:OBJECT``: solve a model written in a user's Python file.
+
+MODULE is a path to a ``.py`` file or the name of an importable module; OBJECT names a
+model class (instantiated without arguments, or with ``--param`` values), a model
+instance, or a function returning one. Without ``:OBJECT`` the module itself is the
+model (its functions ``start``, ``choices``, ``roll``, ... or ``moves``, ``play``, ...).
+
+The summary goes to stdout; progress and timings go to stderr.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from perfectplay.cli.common import int_arg, make_parser, quote_token, run
+from perfectplay.errors import InputError, short_repr
+
+DESCRIPTION = """\
+Solve a game modelled in Python (perfectplay.models): a chance model (one player, dice:
+least expected rolls to a goal) or a two-player model (win/lose/tie/draw, remoteness).
+Prints the number of states and the value of the start; the times of the exploration and
+of the solve go to stderr."""
+
+EXAMPLES = """\
+examples:
+  perfectplay solve perfectplay.examples.five_dice:FiveDice --exact
+  perfectplay solve perfectplay.examples.five_dice:FiveDice --query "(1, 2, 2, 5, 6)"
+  perfectplay solve perfectplay.examples.tictactoe:TicTacToe --query "'X........'"
+  perfectplay solve perfectplay.examples.dodgem:Dodgem -p n=4
+  perfectplay solve mygame.py:MyGame --export table.npz --distribution 30
+"""
+
+
+def main(argv: list[str]) -> int:
+    parser = make_parser("solve", DESCRIPTION, EXAMPLES)
+    parser.add_argument("model", metavar="MODULE[:OBJECT]", help="the model to solve")
+    parser.add_argument(
+        "-p",
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="keyword argument for the model class (VALUE is a Python literal); repeatable",
+    )
+    parser.add_argument(
+        "--query",
+        action="append",
+        default=[],
+        metavar="STATE",
+        help="print the value of STATE (a Python literal) and of each choice or move; repeatable",
+    )
+    parser.add_argument(
+        "--export",
+        metavar="FILE",
+        help="write the solved table to FILE (.npz; a directory is refused)",
+    )
+    parser.add_argument(
+        "--exact",
+        action="store_true",
+        help="chance models: exact fractions, verified optimal (also in --query and --export)",
+    )
+    parser.add_argument(
+        "--distribution",
+        type=int_arg,
+        metavar="K",
+        help="chance models: probability of reaching the goal within 1..K of cost",
+    )
+    parser.add_argument(
+        "--simulate",
+        type=int_arg,
+        metavar="N",
+        help="chance models: play N games with the optimal policy (seeded)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=_seed,
+        default=0,
+        metavar="S",
+        help="seed of --simulate, 0 to 4294967295 (2**32-1, the generator's range; default 0)",
+    )
+    parser.add_argument(
+        "--max-states",
+        type=int_arg,
+        metavar="N",
+        help="refuse models with more than N states (default 5,000,000)",
+    )
+    parser.add_argument(
+        "--max-edges",
+        type=int_arg,
+        metavar="N",
+        help="refuse models with more than N moves/outcomes (default 200,000,000)",
+    )
+    parser.add_argument(
+        "--max-per-call",
+        type=int_arg,
+        metavar="N",
+        help="refuse a call of choices(), roll() or moves() that gives more than N items "
+        "(default 1,000,000; catches generators that never stop)",
+    )
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress or timings")
+    args = parser.parse_args(argv)
+    name = args.model.rsplit(":", 1)[0] if _has_object(args.model) else args.model
+    return run(lambda: _main(args), name)
+
+
+def _has_object(spec: str) -> bool:
+    head, sep, tail = spec.rpartition(":")
+    return bool(sep and head and tail.isidentifier())
+
+
+def _literal(text: str, what: str) -> Any:
+    import ast
+
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        raise InputError(f"{what} {quote_token(text)} is not a Python literal") from None
+
+
+def _params(items: list[str]) -> dict[str, Any]:
+    out = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip().isidentifier():
+            raise InputError(f"--param {quote_token(item)}: expected NAME=VALUE")
+        out[key.strip()] = _literal(value.strip(), f"--param {key.strip()}:")
+    return out
+
+
+def load_model(spec: str, params: dict[str, Any] | None = None) -> Any:
+    """The model named by ``MODULE[:OBJECT]`` (see the module docstring)."""
+    import importlib
+    import importlib.util
+    import os
+    from pathlib import Path
+
+    from perfectplay.errors import ModelError
+    from perfectplay.models.explore import USER_MODULE_PREFIX
+
+    params = params or {}
+    module_ref, obj_name = spec.rsplit(":", 1) if _has_object(spec) else (spec, None)
+    is_path = module_ref.endswith(".py") or os.sep in module_ref or "/" in module_ref
+    try:
+        if is_path:
+            path = Path(module_ref)
+            if path.is_dir():
+                raise InputError("is a directory; give a .py file, e.g. mygame.py:MyGame")
+            if not path.is_file():
+                raise InputError("no such file")
+            mod_name = USER_MODULE_PREFIX + "".join(c if c.isalnum() else "_" for c in path.stem)
+            loader_spec = importlib.util.spec_from_file_location(mod_name, path)
+            if loader_spec is None or loader_spec.loader is None:
+                raise InputError("cannot load this file as a Python module")
+            module = importlib.util.module_from_spec(loader_spec)
+            sys.modules[mod_name] = module
+            # Let the model import modules that sit next to it.
+            sys.path.insert(0, str(path.resolve().parent))
+            loader_spec.loader.exec_module(module)
+        else:
+            module = importlib.import_module(module_ref)
+    except InputError:
+        raise
+    except SyntaxError as exc:
+        raise InputError(f"syntax error: {exc.msg}", line=exc.lineno) from None
+    except ModuleNotFoundError as exc:
+        if not is_path and exc.name and module_ref.startswith(exc.name):
+            raise InputError(f"no module named {quote_token(exc.name)}") from None
+        raise ModelError(f"importing {module_ref} failed: {exc}") from exc
+    except Exception as exc:
+        raise ModelError(f"importing {module_ref} failed: {type(exc).__name__}: {exc}") from exc
+    if obj_name is None:
+        if params:
+            raise InputError("--param needs MODULE:OBJECT naming a class or function")
+        return module
+    if not hasattr(module, obj_name):
+        raise InputError(f"module {quote_token(module_ref)} has no {quote_token(obj_name)}")
+    obj = getattr(module, obj_name)
+    if isinstance(obj, type) or (callable(obj) and not _looks_like_model(obj)):
+        try:
+            return obj(**params)
+        except Exception as exc:
+            args = ", ".join(f"{k}={short_repr(v)}" for k, v in params.items())
+            # The model's own message may echo a huge argument: its start is enough.
+            why = str(exc) if len(str(exc)) <= 200 else str(exc)[:200] + "..."
+            raise InputError(f"{obj_name}({args}) failed: {type(exc).__name__}: {why}") from None
+    if params:
+        raise InputError(f"--param given, but {obj_name} is not a class or function")
+    return obj
+
+
+def _looks_like_model(obj: Any) -> bool:
+    return any(callable(getattr(obj, n, None)) for n in ("roll", "play"))
+
+
+def _main(args: Any) -> int:
+    import time
+
+    from perfectplay.errors import ModelError
+    from perfectplay.models import model_kind, solve_model
+    from perfectplay.models.explore import model_name
+
+    if args.distribution is not None and not 1 <= args.distribution <= 1_000_000:
+        raise InputError("--distribution K must be 1..1000000")
+    if args.simulate is not None and not 1 <= args.simulate <= 100_000_000:
+        raise InputError("--simulate N must be 1..100000000")
+    for flag, top in (
+        ("max_states", 2**31 - 1),
+        ("max_edges", 2**62 - 1),
+        ("max_per_call", 2**62 - 1),
+    ):
+        value = getattr(args, flag)
+        if value is not None and not 1 <= value <= top:
+            raise InputError(f"--{flag.replace('_', '-')} must be 1..{top:,}")
+    queries = [_literal(q, "--query") for q in args.query]
+    model = load_model(args.model, _params(args.param))
+    try:
+        kind = model_kind(model)
+    except ModelError as exc:  # say which object the command line named
+        raise ModelError(f"{args.model}: {exc}") from None
+    if kind == "game":
+        for flag in ("exact", "distribution", "simulate"):
+            if getattr(args, flag):
+                raise InputError(
+                    f"--{flag} applies to chance models; {model_name(model)} is two-player"
+                )
+    limits = {
+        k: v
+        for k in ("max_states", "max_edges", "max_per_call")
+        if (v := getattr(args, k)) is not None
+    }
+    t0 = time.perf_counter()
+    sol = solve_model(model, progress=not args.quiet, **limits)
+    if sol.kind == "chance":
+        _report_chance(sol, args, queries)
+    else:
+        _report_game(sol, queries)
+    if args.export:
+        if sol.kind == "chance":
+            path, rows = sol.export(args.export, exact=args.exact), sol.n_states
+        else:
+            path, rows = sol.export(args.export), sol.n_positions
+        print(f"table: {path} ({rows:,} rows)")
+    if not args.quiet:
+        print(
+            f"perfectplay: time: explore {sol.explore_seconds:.3f} s, solve "
+            f"{sol.solve_seconds:.3f} s, total {time.perf_counter() - t0:.3f} s",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
+def _fmt(v: float) -> str:
+    return "inf" if v == float("inf") else f"{v:.9f}"
+
+
+def _report_chance(sol: Any, args: Any, queries: list[Any]) -> None:
+    g = sol.graph
+    print(f"model: {sol.name} (chance; solver: {sol.solver})")
+    print(
+        f"states: {g.n_decision:,} decision, {_count(g.n_chance, 'roll')}, "
+        f"{_count(g.n_edges, 'edge')} "
+        f"(retry property: {'yes' if sol.exploration.retry else 'no'})"
+    )
+    v = sol.start_value
+    print(
+        f"start value: {_fmt(v)}" + ("  (the goal cannot be reached)" if v == float("inf") else "")
+    )
+    if args.exact:
+        from perfectplay.cli.reports import fraction_text
+
+        print(f"exact: {fraction_text(sol.exact_value())}  (verified optimal)")
+    first = sol.policy_choice(sol.exploration.state_reps[0])
+    if first is not None:
+        print(f"first choice: {first!r}")
+    for state in queries:
+        _query_chance(sol, state, args.exact)
+    if args.distribution:
+        _distribution(sol, args.distribution)
+    if args.simulate:
+        _simulation(sol, args.simulate, args.seed)
+
+
+def _query_chance(sol: Any, state: Any, exact: bool) -> None:
+    print()
+    value = sol.value(state)
+    line = f"state {state!r}: expected cost {_fmt(value)}"
+    if exact:
+        from perfectplay.cli.reports import fraction_text
+
+        line += f" = {fraction_text(sol.exact_value(state))}"
+    if sol.is_goal(state):
+        print(line + " (goal)")
+        return
+    print(line)
+    options = sol.options(state)
+    if not options:
+        print("  no choices")
+        return
+    best = set(map(repr, sol.best(state)))
+    width = max(len("choice"), *(len(repr(o.choice)) for o in options))
+    print(f"  {'choice':<{width}}  expected cost")
+    for o in options:
+        mark = "  best" if repr(o.choice) in best else ""
+        print(f"  {o.choice!r:<{width}}  {_fmt(o.value)}{mark}")
+
+
+def _distribution(sol: Any, k_max: int) -> None:
+    from perfectplay.cli.reports import distribution_report
+
+    unit = "rolls" if getattr(sol.model, "cost", None) is None else "cost"
+    print()
+    print(distribution_report(sol.graph, sol.solution, k_max, unit=unit))
+
+
+def _simulation(sol: Any, runs: int, seed: int) -> None:
+    if sol.start_value == float("inf"):
+        print("\nsimulation: the goal cannot be reached")
+        return
+    costs = sol.simulate(runs, seed)
+    mean = float(costs.mean())
+    se = float(costs.std(ddof=1)) / runs**0.5 if runs > 1 else float("nan")
+    print(
+        f"\nsimulation: {runs:,} games (seed {seed}): mean cost {mean:.6f} "
+        f"(standard error {se:.6f}), max {int(costs.max())}"
+    )
+
+
+def _report_game(sol: Any, queries: list[Any]) -> None:
+    counts = ", ".join(f"{k:,} {v}" for v, k in sol.counts().items() if k)
+    print(f"model: {sol.name} (two-player; solver: {sol.solver})")
+    print(f"positions: {sol.n_positions:,}, moves: {sol.graph.n_moves:,} ({counts})")
+    print(f"start value: {sol.start_value} for the player to move first")
+    best = sol.best_moves(sol.exploration.reps[0])
+    if best:
+        print(f"best first moves: {', '.join(map(repr, best))}")
+    for position in queries:
+        print()
+        value = sol.value(position)
+        print(f"position {position!r}: {value} for the player to move")
+        moves = sol.moves(position)
+        if not moves:
+            print("  the game is over" if sol.graph.terminal[sol.position_id(position)] else "")
+            continue
+        best_moves = set(map(repr, sol.best_moves(position)))
+        width = max(len("move"), *(len(repr(m.move)) for m in moves))
+        print(f"  {'move':<{width}}  value for the mover")
+        for m in moves:
+            shown = (
+                m.value.upper() if m.remoteness is None else f"{m.value.upper()} in {m.remoteness}"
+            )
+            mark = "  best" if repr(m.move) in best_moves else ""
+            print(f"  {m.move!r:<{width}}  {shown}{mark}")
+
+
+def _seed(text: str) -> int:
+    import argparse
+
+    # numba's generator takes a 32-bit seed: a larger one would silently wrap around.
+    if not (text.isascii() and text.isdigit()) or len(text) > 10 or int(text) >= 2**32:
+        raise argparse.ArgumentTypeError(f"a seed is 0 to 4294967295, not {text[:24]!r}")
+    return int(text)

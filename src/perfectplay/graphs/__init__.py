@@ -1,0 +1,1 @@
+"""Game graphs as arrays: chance graphs, game graphs and canonical state indexes."""

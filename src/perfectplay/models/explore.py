@@ -1,0 +1,837 @@
+"""The explorer: a user's Python model, visited breadth-first, becomes graph arrays.
+
+A model describes a game through a few callbacks (see :mod:`perfectplay.models` for the
+user-facing classes). The explorer calls them once per state, numbers states densely by
+their canonical key (:class:`~perfectplay.graphs.canonical.StateIndex`) and appends edges to
+flat typed buffers (``array.array``), which become numpy arrays once at the end without a
+copy. Nothing per state survives except the key table and one representative state
+object per id (the solution needs both to answer queries by the user's own states).
+
+Exploration is bounded, so a model whose space is infinite cannot hang the program:
+``max_states`` caps the number of nodes, ``max_edges`` the number of callback items in
+all, ``max_per_call`` the items a single call of ``choices``, ``roll`` or ``moves`` may
+give (so a generator that never stops is caught after a million items, not two hundred
+million), and an estimate of the memory in use is checked against
+:func:`perfectplay._util.memory.available_bytes` as the space grows. Every misbehaviour
+of a callback becomes a :class:`~perfectplay.errors.ModelError` naming the method and the
+state it was called with.
+
+Chance models (one player, dice) give::
+
+    start()                 the initial decision state (or a plain attribute)
+    is_goal(state)          True when the game is over
+    choices(state)          the rolls the player may choose between: "pending" objects,
+                            e.g. the dice kept, which identify the roll
+    roll(pending)           iterable of (state, weight), or a mapping state -> weight;
+                            weights are positive ints or fractions.Fraction, scaled to
+                            integers per roll
+    cost(pending)           optional, a positive int (default 1 roll)
+    canonical(state)        optional, hashable key of the state's symmetry class
+    canonical_choice(p)     optional, hashable key of a pending roll
+
+Two-player models give ``start``, ``moves(position)``, ``play(position, move)``,
+``outcome(position)`` (``None`` or ``"win"``/``"lose"``/``"tie"`` for the player to move),
+optionally ``canonical`` and the class attribute ``no_moves`` (the outcome of a
+non-terminal position without moves for the player to move, default ``"lose"``, the normal
+play convention).
+
+>>> class Coin:  # toss a coin until heads
+...     start = "toss"
+...     def is_goal(self, s): return s == "heads"
+...     def choices(self, s): return ["flip"]
+...     def roll(self, p): return [("heads", 1), ("tails", 1)]
+>>> ex = explore_chance(Coin())
+>>> ex.graph.n_decision, ex.graph.n_chance, ex.retry
+(3, 1, True)
+"""
+
+from __future__ import annotations
+
+import reprlib
+import sys
+import time
+from array import array
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from math import lcm
+from numbers import Integral, Rational
+from typing import TYPE_CHECKING, Any
+
+from perfectplay._util.memory import available_bytes, format_bytes
+from perfectplay._util.progress import Progress
+from perfectplay.errors import ModelError, ResourceLimitError
+from perfectplay.graphs.canonical import StateIndex
+from perfectplay.graphs.game import NOT_TERMINAL, GameGraph, Value
+
+if TYPE_CHECKING:
+    from perfectplay.graphs.chance import ChanceGraph
+
+DEFAULT_MAX_STATES = 5_000_000
+DEFAULT_MAX_EDGES = 200_000_000
+DEFAULT_MAX_PER_CALL = 1_000_000
+MAX_TOTAL_WEIGHT = 1 << 62
+MAX_COST = 1 << 31
+
+# How often (in new nodes) the memory estimate is checked; a power of two minus one.
+_CHECK_MASK = (1 << 14) - 1
+# Most callback items between two checks of the limits and the memory estimate (and two
+# progress reports, which a single long call would otherwise hold up).
+_EDGE_CHUNK = 1 << 16
+# What the items of each method are, for messages.
+_ITEMS = {"choices": "choices", "roll": "outcomes", "moves": "moves"}
+# Bytes per edge: the typed buffer (int32 index, int64 weight for outcomes) plus the
+# solvers' reverse adjacency built from it; an estimate, on the high side.
+_EDGE_BYTES = 24
+# Python overhead per state besides the key objects: dict slot, list slots, id ints.
+_STATE_OVERHEAD = 120
+
+_short = reprlib.Repr()
+_short.maxstring = 60
+_short.maxother = 60
+_short.maxtuple = _short.maxlist = _short.maxset = _short.maxfrozenset = 12
+_short.maxdict = 8
+_short.maxlevel = 4
+
+
+def describe(obj: Any) -> str:
+    """A short repr of a user object for error messages.
+
+    >>> describe(tuple(range(100)))
+    '(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, ...)'
+    """
+    try:
+        text = _short.repr(obj)
+    except Exception:  # a user __repr__ that raises must not hide the real error
+        return f"<{type(obj).__name__} object>"
+    return text.replace(USER_MODULE_PREFIX, "")
+
+
+def _value(obj: Any, width: int = 60) -> str:
+    """:func:`describe` cut to about ``width`` characters (a value inside a sentence)."""
+    text = describe(obj)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+class SpaceLimitError(ModelError, ResourceLimitError):
+    """The model's state space grew past the state, edge or memory limit."""
+
+
+#: Prefix of the module names under which ``perfectplay solve`` loads users' files (so a
+#: file called ``random.py`` does not replace the standard module); hidden in messages.
+USER_MODULE_PREFIX = "perfectplay_user_"
+
+
+def model_name(model: Any) -> str:
+    """The name used for a model in messages: its class name, or a module's name.
+
+    >>> import fractions
+    >>> model_name(fractions.Fraction(1)), model_name(fractions)
+    ('Fraction', 'fractions')
+    """
+    if isinstance(model, type(sys)):
+        return model.__name__.removeprefix(USER_MODULE_PREFIX)
+    return type(model).__name__
+
+
+def model_attribute(model: Any, attr: str) -> Any:
+    """``getattr(model, attr, None)``, with a property that raises reported as the model's."""
+    try:
+        return getattr(model, attr, None)
+    except Exception as exc:
+        raise ModelError(
+            f"{model_name(model)}: reading the attribute {attr} raised {_exc_text(exc)}"
+        ) from exc
+
+
+def _method(model: Any, name: str, required: bool = True) -> Callable[..., Any] | None:
+    fn = model_attribute(model, name)
+    if fn is None:
+        if required:
+            raise ModelError(f"{model_name(model)} has no method {name}()")
+        return None
+    if not callable(fn):
+        raise ModelError(f"{model_name(model)}.{name} is not callable")
+    return fn
+
+
+def start_state(model: Any) -> Any:
+    """The model's start: ``model.start()`` when callable, else the attribute's value."""
+    return _start(model)[0]
+
+
+def _start(model: Any) -> tuple[Any, str]:
+    """The start state and where it came from, for messages: ``"returned by M.start()"``
+    or ``"the attribute M.start"``."""
+    name = model_name(model)
+    start = model_attribute(model, "start")
+    if start is None:
+        raise ModelError(f"{name} has no start (a method start() or an attribute)")
+    if callable(start):
+        try:
+            return start(), f"returned by {name}.start()"
+        except Exception as exc:
+            raise ModelError(f"{name}.start() raised {_exc_text(exc)}") from exc
+    return start, f"the attribute {name}.start"
+
+
+def _exc_text(exc: BaseException) -> str:
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+class _Budget:
+    """Limits of one exploration, with the memory estimate that grows with it.
+
+    The explorer loops count callback items down in one local counter per item and call
+    :meth:`refill` when it runs out, so the limits cost one comparison per item. The
+    counter's chunk ends exactly where a limit would be crossed (the per-call limit
+    included), so every limit trips on the first item past it.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        max_states: int,
+        max_edges: int,
+        max_per_call: int,
+        unit: str,
+        meter: Progress | None,
+    ) -> None:
+        if not (1 <= max_states < 2**31 and 1 <= max_edges < 2**62 and 1 <= max_per_call):
+            # ids are int32 in the graph arrays
+            raise ValueError(
+                "max_states must be 1..2**31-1, max_edges 1..2**62-1 and max_per_call >= 1"
+            )
+        self.name = name
+        self.unit = unit
+        self.max_states = max_states
+        self.max_edges = max_edges
+        self.max_per_call = max_per_call
+        self.meter = meter
+        self.memory = available_bytes()
+        self.per_state = 0
+        self.used = 0  # items of the chunks before the current one
+        self.chunk = min(_EDGE_CHUNK, max_edges)
+        # The callback being consumed (for messages) and the items used before it began.
+        self.call: tuple[str, tuple[Any, ...]] = ("", ())
+        self.mark = 0
+
+    def begin(self, method: str, args: tuple[Any, ...], left: int) -> int:
+        """A callback's iterator is about to be consumed; ``left`` is the loop's counter.
+
+        Returns the counter to go on with: its chunk ends at the per-call limit.
+        """
+        self.used += self.chunk - left
+        self.call = (method, args)
+        self.mark = self.used
+        self.chunk = min(_EDGE_CHUNK, self.max_edges - self.used, self.max_per_call)
+        return self.chunk
+
+    def _call_text(self) -> str:
+        return _call(self.name, *self.call) if self.call[0] else self.name
+
+    def refill(self, n_nodes: int, sample: list[Any], keys: list[Any]) -> int:
+        """Account for a finished chunk (and the item that overran it); the next chunk."""
+        self.used += self.chunk + 1
+        in_call = self.used - self.mark
+        if in_call > self.max_per_call:
+            # A generator that never stops would otherwise run until the global limit.
+            items = _ITEMS.get(self.call[0], "items")
+            raise SpaceLimitError(
+                f"{self._call_text()} gave more than {self.max_per_call:,} {items} in one "
+                "call (the limit per call: max_per_call, --max-per-call); a finite model "
+                "gives a finite list: does the generator ever stop?"
+            )
+        self.check(n_nodes, self.used, sample, keys)
+        if self.meter is not None:
+            self.meter.update(n_nodes, self.unit)
+        self.chunk = min(_EDGE_CHUNK, self.max_edges - self.used, self.max_per_call - in_call)
+        return self.chunk
+
+    def check(self, n_nodes: int, n_edges: int, sample: list[Any], keys: list[Any]) -> None:
+        if n_nodes > self.max_states:
+            raise SpaceLimitError(
+                f"{self.name}: more than {self.max_states:,} {self.unit}; the space may be "
+                f"infinite (last state added: {describe(sample[-1])}); raise the limit "
+                "(max_states, --max-states) if it is finite"
+            )
+        if n_edges > self.max_edges:
+            raise SpaceLimitError(
+                f"{self.name}: more than {self.max_edges:,} moves/outcomes in all (while "
+                f"reading {self._call_text()}); raise the limit (max_edges, --max-edges) if "
+                "the space is finite"
+            )
+        # Re-estimated at every check: states often grow as the exploration goes deeper.
+        self.per_state = _STATE_OVERHEAD + _size_of_sample(sample, keys)
+        need = n_nodes * self.per_state + n_edges * _EDGE_BYTES
+        if need > self.memory:
+            raise SpaceLimitError(
+                f"{self.name}: {n_nodes:,} {self.unit} and {n_edges:,} edges already need about "
+                f"{format_bytes(need)}, more than the {format_bytes(self.memory)} available "
+                f"(last state added: {describe(sample[-1])})"
+            )
+
+
+def _deep_size(obj: Any, depth: int = 2) -> int:
+    # Numbers are mostly shared (small ints are cached), so only containers and strings
+    # count; the pointers to everything else are in the containers' own sizes.
+    if isinstance(obj, tuple | list | frozenset | set):
+        size = sys.getsizeof(obj)
+        if depth:
+            size += sum(_deep_size(x, depth - 1) for x in obj)
+        return size
+    if isinstance(obj, str | bytes):
+        return sys.getsizeof(obj)
+    return 0 if isinstance(obj, int | float) else sys.getsizeof(obj)
+
+
+def _size_of_sample(reps: list[Any], keys: list[Any]) -> int:
+    n = min(len(reps), 64)
+    if n == 0:
+        return 0
+    total = 0
+    for k in range(1, n + 1):
+        total += _deep_size(reps[-k])
+        if keys[-k] is not reps[-k]:  # a canonical key stored beside the state
+            total += _deep_size(keys[-k])
+    return total // n
+
+
+@dataclass(eq=False)
+class ChanceExploration:
+    """The chance graph of a model and the tables that map it back to the user's objects.
+
+    Attributes:
+        graph: the chance graph (decision ids index ``states``, chance ids ``chances``).
+        states: canonical keys of decision states, numbered densely.
+        state_reps: one user state object per decision id (the first one met).
+        chances: canonical keys of pending rolls (chance nodes).
+        chance_reps: one user pending object per chance id.
+        retry: whether every outcome of every roll may choose that same roll again (the
+            retry property, which lets the fast label-setting solver run).
+        seconds: wall time of the exploration.
+    """
+
+    graph: ChanceGraph
+    states: StateIndex
+    state_reps: list[Any]
+    chances: StateIndex
+    chance_reps: list[Any]
+    retry: bool
+    seconds: float
+
+
+def _weight_of(w: Any) -> int | Fraction:
+    """Validate one outcome weight; ints pass through, exact rationals become Fractions."""
+    if isinstance(w, bool):
+        raise TypeError("is a bool")
+    if isinstance(w, Integral):
+        return int(w)
+    if isinstance(w, Rational):
+        return Fraction(w.numerator, w.denominator)
+    if isinstance(w, float):
+        raise TypeError("is a float; give an int or a fractions.Fraction so that it is exact")
+    raise TypeError(f"is a {type(w).__name__}, not an int or a fractions.Fraction")
+
+
+def _integer_weights(acc: dict[int, Any]) -> dict[int, int]:
+    """Scale a roll's Fraction weights to integers by the common denominator."""
+    den = 1
+    for w in acc.values():
+        if type(w) is not int:
+            den = lcm(den, w.denominator)
+    return {i: int(w * den) for i, w in acc.items()}
+
+
+def explore_chance(
+    model: Any,
+    *,
+    max_states: int = DEFAULT_MAX_STATES,
+    max_edges: int = DEFAULT_MAX_EDGES,
+    max_per_call: int = DEFAULT_MAX_PER_CALL,
+    progress: bool = True,
+) -> ChanceExploration:
+    """Visit every state reachable from the model's start; return its chance graph.
+
+    ``max_states`` bounds decision states plus pending rolls, ``max_edges`` the number of
+    choices plus outcomes, ``max_per_call`` the items one call of ``choices`` or ``roll``
+    may give; crossing any of them, or the memory available, raises
+    :class:`SpaceLimitError`. Any other misbehaviour of the model raises
+    :class:`~perfectplay.errors.ModelError` naming the method and the state.
+
+    >>> class Die:  # roll one die until it shows a six
+    ...     def start(self): return 0
+    ...     def is_goal(self, s): return s == 6
+    ...     def choices(self, s): return ["roll"]
+    ...     def roll(self, p): return [(face, 1) for face in range(1, 7)]
+    >>> ex = explore_chance(Die())
+    >>> ex.graph.n_decision, ex.state_reps[:3], ex.graph.outcomes(0)[1].tolist()
+    (7, [0, 1, 2], [1, 1, 1, 1, 1, 1])
+    """
+    import numpy as np
+
+    from perfectplay.graphs.chance import ChanceGraph
+
+    t0 = time.perf_counter()
+    name = model_name(model)
+    is_goal = _method(model, "is_goal")
+    choices = _method(model, "choices")
+    roll = _method(model, "roll")
+    cost_of = _method(model, "cost", required=False)
+    canonical = _method(model, "canonical", required=False)
+    canonical_choice = _method(model, "canonical_choice", required=False)
+    meter = Progress(f"exploring {name}") if progress else None
+    budget = _Budget(name, max_states, max_edges, max_per_call, "states and rolls", meter)
+
+    states = StateIndex(canonical)
+    chances = StateIndex(canonical_choice)
+    state_reps: list[Any] = []
+    chance_reps: list[Any] = []
+    goal = bytearray()
+    choice_ptr = array("q", [0])
+    choice_idx = array("i")
+    outcome_ptr = array("q", [0])
+    outcome_idx = array("i")
+    outcome_weight = array("q")
+    costs = array("q")
+    # The loop below runs once per state and edge, so it inlines StateIndex.add on the
+    # index's own dict and key list (saving a method call and a tuple per edge).
+    state_ids = states._ids
+    state_keys = states._keys
+    chance_ids = chances._ids
+    chance_keys = chances._keys
+    edges_left = budget.chunk
+    check_mask = _CHECK_MASK
+
+    _add_start(_start(model), name, canonical, states, state_reps)
+    i = j = 0
+    where, args = "", ()
+    try:
+        while True:
+            if j < len(chance_reps):
+                # A pending roll: its cost and its outcomes with integer weights.
+                pending = chance_reps[j]
+                args = (pending,)
+                if cost_of is not None:
+                    where = "cost"
+                    c = cost_of(pending)
+                    if isinstance(c, bool) or not isinstance(c, Integral) or not 0 < c <= MAX_COST:
+                        raise ModelError(
+                            f"{name}.cost({describe(pending)}) returned {describe(c)}; "
+                            f"expected a positive int at most {MAX_COST}"
+                        )
+                    costs.append(int(c))
+                else:
+                    costs.append(1)
+                where = "roll"
+                acc: dict[int, Any] = {}
+                all_int = True
+                outs = roll(pending)
+                edges_left = budget.begin("roll", args, edges_left)
+                if isinstance(outs, Mapping):  # {state: weight}, e.g. a Counter
+                    outs = outs.items()
+                for item in outs:
+                    edges_left -= 1
+                    if edges_left < 0:
+                        n = len(state_keys) + len(chance_keys)
+                        edges_left = budget.refill(n, state_reps, state_keys)
+                    if type(item) is not tuple or len(item) != 2:
+                        raise _malformed_outcome(name, pending, item)
+                    s, w = item
+                    if type(w) is not int:
+                        try:
+                            w = _weight_of(w)
+                        except TypeError as exc:
+                            raise ModelError(
+                                f"{name}.roll({describe(pending)}): the weight {describe(w)} "
+                                f"of outcome {describe(s)} {exc}"
+                            ) from None
+                        if type(w) is not int:
+                            all_int = False
+                    if w <= 0:
+                        if w < 0:
+                            raise ModelError(
+                                f"{name}.roll({describe(pending)}): negative weight "
+                                f"{describe(w)} for outcome {describe(s)}"
+                            )
+                        continue
+                    where = "canonical"
+                    key = s if canonical is None else canonical(s)
+                    sid = state_ids.get(key)
+                    if sid is None:
+                        sid = len(state_keys)
+                        state_ids[key] = sid
+                        state_keys.append(key)
+                        state_reps.append(s)
+                        if not sid & check_mask or sid + len(chance_keys) >= max_states:
+                            budget.check(
+                                sid + 1 + len(chance_keys),
+                                len(outcome_idx) + len(choice_idx),
+                                state_reps,
+                                state_keys,
+                            )
+                    where = "roll"
+                    acc[sid] = acc.get(sid, 0) + w
+                if not acc:
+                    raise ModelError(
+                        f"{name}.roll({describe(pending)}) gave no outcome with a positive "
+                        "weight (the weights must sum to a positive total)"
+                    )
+                if not all_int:
+                    acc = _integer_weights(acc)
+                if sum(acc.values()) > MAX_TOTAL_WEIGHT:
+                    raise ModelError(
+                        f"{name}.roll({describe(pending)}): the weights sum to more than 2**62 "
+                        "after scaling to integers; use smaller weights"
+                    )
+                outcome_idx.extend(acc.keys())
+                outcome_weight.extend(acc.values())
+                outcome_ptr.append(len(outcome_idx))
+                j += 1
+                if meter is not None and not (i + j) & 1023:
+                    meter.update(len(state_keys) + len(chance_keys), "states and rolls")
+            elif i < len(state_reps):
+                # A decision state: a goal, or the rolls it may choose.
+                state = state_reps[i]
+                args = (state,)
+                where = "is_goal"
+                if is_goal(state):
+                    goal.append(1)
+                else:
+                    goal.append(0)
+                    where = "choices"
+                    edges_left = budget.begin("choices", args, edges_left)
+                    for pending in choices(state):
+                        edges_left -= 1
+                        if edges_left < 0:
+                            n = len(state_keys) + len(chance_keys)
+                            edges_left = budget.refill(n, state_reps, state_keys)
+                        where = "canonical_choice"
+                        key = pending if canonical_choice is None else canonical_choice(pending)
+                        cid = chance_ids.get(key)
+                        if cid is None:
+                            cid = len(chance_keys)
+                            chance_ids[key] = cid
+                            chance_keys.append(key)
+                            chance_reps.append(pending)
+                            if not cid & check_mask or cid + len(state_keys) >= max_states:
+                                budget.check(
+                                    cid + 1 + len(state_keys),
+                                    len(outcome_idx) + len(choice_idx),
+                                    state_reps,
+                                    state_keys,
+                                )
+                        where = "choices"
+                        choice_idx.append(cid)
+                choice_ptr.append(len(choice_idx))
+                i += 1
+                if meter is not None and not (i + j) & 1023:
+                    meter.update(len(state_keys) + len(chance_keys), "states and rolls")
+            else:
+                break
+    except ModelError:
+        raise
+    except Exception as exc:
+        keyed = (canonical_choice if where == "canonical_choice" else canonical) is not None
+        # The object being keyed, when the failure was in keying it.
+        item = s if where == "canonical" else pending if where == "canonical_choice" else None
+        raise _callback_error(name, where, args, exc, keyed, item) from exc
+    if meter is not None:
+        meter.done(f"{len(state_keys):,} states, {len(chance_keys):,} rolls")
+
+    n_edges = len(choice_idx) + len(outcome_idx)
+    budget.check(len(state_keys) + len(chance_keys), n_edges, state_reps, state_keys)
+    graph = ChanceGraph(
+        goal=np.frombuffer(goal, dtype=np.bool_),
+        choice_ptr=np.frombuffer(choice_ptr, dtype=np.int64),
+        choice_idx=np.frombuffer(choice_idx, dtype=np.int32),
+        outcome_ptr=np.frombuffer(outcome_ptr, dtype=np.int64),
+        outcome_idx=np.frombuffer(outcome_idx, dtype=np.int32),
+        outcome_weight=np.frombuffer(outcome_weight, dtype=np.int64),
+        cost=np.frombuffer(costs, dtype=np.int64),
+        start=0,
+    )
+    return ChanceExploration(
+        graph=graph,
+        states=states,
+        state_reps=state_reps,
+        chances=chances,
+        chance_reps=chance_reps,
+        retry=has_retry_property(graph),
+        seconds=time.perf_counter() - t0,
+    )
+
+
+@dataclass(eq=False)
+class GameExploration:
+    """The game graph of a two-player model and the tables that map it back to positions.
+
+    Attributes:
+        graph: the game graph; ``graph.index`` numbers positions by canonical key.
+        positions: the same :class:`~perfectplay.graphs.canonical.StateIndex`.
+        reps: one user position object per id (the first one met).
+        seconds: wall time of the exploration.
+    """
+
+    graph: GameGraph
+    positions: StateIndex
+    reps: list[Any]
+    seconds: float
+
+
+_OUTCOMES = {"win": Value.WIN, "lose": Value.LOSE, "tie": Value.TIE}
+
+
+def outcome_code(result: Any) -> int:
+    """The terminal code of a model's result: ``"win"``, ``"lose"``, ``"tie"`` (any case).
+
+    :class:`~perfectplay.graphs.game.Value` members are accepted too.
+
+    >>> outcome_code("Lose") == Value.LOSE
+    True
+    """
+    if isinstance(result, Value):
+        if result == Value.DRAW:
+            raise ValueError("a finished game cannot be a draw; a draw is a game that never ends")
+        return int(result)
+    if isinstance(result, str) and result.lower() in _OUTCOMES:
+        return int(_OUTCOMES[result.lower()])
+    raise ValueError(f"expected None, 'win', 'lose' or 'tie', not {describe(result)}")
+
+
+def explore_game(
+    model: Any,
+    *,
+    max_states: int = DEFAULT_MAX_STATES,
+    max_edges: int = DEFAULT_MAX_EDGES,
+    max_per_call: int = DEFAULT_MAX_PER_CALL,
+    progress: bool = True,
+) -> GameExploration:
+    """Visit every position reachable from the model's start; return its game graph.
+
+    The arrays are ``array.array`` buffers (no numpy needed; the retrograde solver takes
+    them as they are). Limits and errors as in :func:`explore_chance`.
+
+    >>> class Take:  # a pile of 4; take 1 or 2; whoever cannot move loses
+    ...     start = 4
+    ...     def moves(self, n): return [k for k in (1, 2) if k <= n]
+    ...     def play(self, n, k): return n - k
+    ...     def outcome(self, n): return None
+    >>> ex = explore_game(Take())
+    >>> ex.reps, list(ex.graph.moves(0))
+    ([4, 3, 2, 1, 0], [1, 2])
+    """
+    t0 = time.perf_counter()
+    name = model_name(model)
+    moves = _method(model, "moves")
+    play = _method(model, "play")
+    outcome = _method(model, "outcome", required=False)
+    canonical = _method(model, "canonical", required=False)
+    declared = model_attribute(model, "no_moves")
+    try:
+        no_moves = outcome_code("lose" if declared is None else declared)
+    except ValueError as exc:
+        raise ModelError(f"{name}.no_moves: {exc}") from None
+    meter = Progress(f"exploring {name}") if progress else None
+    budget = _Budget(name, max_states, max_edges, max_per_call, "positions", meter)
+
+    positions = StateIndex(canonical)
+    reps: list[Any] = []
+    indptr = array("q", [0])
+    children = array("i")
+    terminal = array("b")
+    ids = positions._ids  # inlined StateIndex.add, as in explore_chance
+    keys = positions._keys
+    edges_left = budget.chunk
+    check_mask = _CHECK_MASK
+
+    _add_start(_start(model), name, canonical, positions, reps)
+    i = 0
+    where, args = "", ()
+    try:
+        while i < len(reps):
+            position = reps[i]
+            args = (position,)
+            result = None
+            if outcome is not None:
+                where = "outcome"
+                result = outcome(position)
+            if result is not None:
+                try:
+                    terminal.append(outcome_code(result))
+                except ValueError as exc:
+                    raise ModelError(f"{_call(name, 'outcome', args)} returned: {exc}") from None
+            else:
+                where = "moves"
+                before = len(children)
+                edges_left = budget.begin("moves", args, edges_left)
+                for move in moves(position):
+                    edges_left -= 1
+                    if edges_left < 0:
+                        edges_left = budget.refill(len(keys), reps, keys)
+                    where = "play"
+                    args = (position, move)
+                    child = play(position, move)
+                    where = "canonical_play"
+                    key = child if canonical is None else canonical(child)
+                    c = ids.get(key)
+                    if c is None:
+                        c = len(keys)
+                        ids[key] = c
+                        keys.append(key)
+                        reps.append(child)
+                        if not c & check_mask or c >= max_states:
+                            budget.check(c + 1, len(children), reps, keys)
+                    children.append(c)
+                    where = "moves"
+                    args = (position,)
+                terminal.append(NOT_TERMINAL if len(children) > before else no_moves)
+            indptr.append(len(children))
+            i += 1
+            if meter is not None and not i & 1023:
+                meter.update(i, "positions", len(keys))
+    except ModelError:
+        raise
+    except Exception as exc:
+        item = child if where == "canonical_play" else None
+        raise _callback_error(name, where, args, exc, canonical is not None, item) from exc
+    if meter is not None:
+        meter.done(f"{len(keys):,} positions")
+    budget.check(len(keys), len(children), reps, keys)
+    graph = GameGraph(indptr, children, terminal, 0, positions)
+    return GameExploration(graph, positions, reps, time.perf_counter() - t0)
+
+
+def _add_start(
+    start: tuple[Any, str],
+    name: str,
+    canonical: Callable[[Any], Hashable] | None,
+    index: StateIndex,
+    reps: list[Any],
+) -> None:
+    state, source = start
+    try:
+        index.add(state)
+    except Exception as exc:
+        raise _state_error(name, exc, state, source, canonical) from exc
+    reps.append(state)
+
+
+def has_retry_property(graph: ChanceGraph) -> bool:
+    """Whether every non-goal outcome of every roll may choose that roll again.
+
+    Vectorised: the (decision, chance) pairs of outcome edges must all be choice edges.
+
+    >>> from perfectplay.graphs.chance import ChanceGraph
+    >>> g = ChanceGraph.from_lists([False, True], [[0], []], [[(1, 1), (0, 1)]])
+    >>> has_retry_property(g)
+    True
+    """
+    import numpy as np
+
+    nd, nc = graph.n_decision, graph.n_chance
+    if nc == 0:
+        return True
+    choice_x = np.repeat(np.arange(nd, dtype=np.int64), np.diff(graph.choice_ptr))
+    have = np.unique(choice_x * nc + graph.choice_idx)
+    out_c = np.repeat(np.arange(nc, dtype=np.int64), np.diff(graph.outcome_ptr))
+    out_x = graph.outcome_idx.astype(np.int64)
+    keep = ~graph.goal[out_x]
+    need = out_x[keep] * nc + out_c[keep]
+    if need.size == 0:
+        return True
+    pos = np.searchsorted(have, need)
+    pos[pos == have.size] = 0
+    return bool(np.all(have[pos] == need)) if have.size else False
+
+
+def _malformed_outcome(name: str, pending: Any, item: Any) -> ModelError:
+    return ModelError(
+        f"{name}.roll({describe(pending)}) gave {describe(item)}; each outcome must be a "
+        "tuple (state, weight)"
+    )
+
+
+def _call(name: str, method: str, args: tuple[Any, ...]) -> str:
+    return f"{name}.{method}({', '.join(describe(a) for a in args)})"
+
+
+def _unhashable(exc: BaseException) -> bool:
+    return isinstance(exc, TypeError) and "unhashable" in str(exc)
+
+
+def _state_error(
+    name: str,
+    exc: BaseException,
+    state: Any,
+    source: str,
+    canonical: Callable[[Any], Hashable] | None,
+) -> ModelError:
+    """The error for a start state that cannot be keyed; ``source`` says where it came
+    from (see :func:`_start`)."""
+    shown = _value(state)
+    if _unhashable(exc):
+        what = "its canonical key" if canonical is not None else "it"
+        return ModelError(
+            f"the start state {shown} ({source}) is not hashable: {what} cannot be hashed "
+            f"({exc}); use tuples, frozensets or other immutable values"
+        )
+    if canonical is not None:
+        return ModelError(f"{name}.canonical({shown}) raised {_exc_text(exc)}")
+    # No canonical(): the state itself was hashed (its __hash__ or __eq__ raised).
+    return ModelError(f"hashing the start state {shown} ({source}) raised {_exc_text(exc)}")
+
+
+# What each stage of the explorer loops was doing, for error messages: the method called
+# (with the arguments recorded in ``args``) or the key lookup that followed it.
+_KEYING = {
+    "canonical": ("roll", "an outcome", "canonical", "states"),
+    "canonical_choice": ("choices", "a choice", "canonical_choice", "choices"),
+    "canonical_play": ("play", "the position", "canonical", "positions"),
+}
+
+
+def _callback_error(
+    name: str,
+    where: str,
+    args: tuple[Any, ...],
+    exc: BaseException,
+    keyed: bool,
+    value: Any = None,
+) -> ModelError:
+    """The ModelError for an exception raised at stage ``where`` of an explorer loop.
+
+    ``keyed`` says whether the model has the canonical function used at that stage;
+    ``value`` is the object being keyed at a keying stage (shown cut short).
+    """
+    if where in _KEYING:
+        method, item, canon, plural = _KEYING[where]
+        call = _call(name, method, args)
+        shown = _value(value)
+        if _unhashable(exc):
+            if keyed:
+                return ModelError(
+                    f"{call} returned {item} {shown} whose {canon}() key cannot be hashed "
+                    f"({exc}); {canon} keys must be immutable (tuples, frozensets, ...)"
+                )
+            return ModelError(
+                f"{call} returned {item} {shown} that cannot be hashed ({exc}); {plural} "
+                "must be immutable (tuples, frozensets, ...)"
+            )
+        if not keyed:  # no canonical(): the lookup hashed and compared the object itself
+            return ModelError(f"hashing {item} {shown} returned by {call} raised {_exc_text(exc)}")
+        return ModelError(f"{name}.{canon}({shown}) raised {_exc_text(exc)} on {item} of {call}")
+    call = _call(name, where, args)
+    if (
+        isinstance(exc, TypeError)
+        and "not iterable" in str(exc)
+        and where
+        in (
+            "choices",
+            "roll",
+            "moves",
+        )
+    ):
+        return ModelError(f"{call} did not return an iterable: {exc}")
+    return ModelError(f"{call} raised {_exc_text(exc)}")

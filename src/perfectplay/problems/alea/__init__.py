@@ -1,0 +1,75 @@
+"""ICPC World Finals 2023 problem K, "Alea Iacta Est": the fewest expected rolls to a word.
+
+``d`` dice carry a symbol on each face. Roll them all; after each roll keep any dice and
+reroll the others, until the symbols showing can be arranged into a dictionary word. The
+optimal strategy and its expected number of rolls are computed exactly on the
+problem's chance graph (canonical rolls and kept sets, see
+:mod:`~perfectplay.problems.alea.build`) by the core's label-setting solver.
+
+>>> from perfectplay.problems.alea import format_answer, solve
+>>> sol = solve(["ABCDEP", "AEHOXU", "AISOLR", "ABCDEF", "ABCSCC"],
+...             ["PARSE", "PAUSE", "PHASE", "POISE", "PROSE", "PULSE", "PURSE", "PEACE"])
+>>> print(format_answer(sol.value))
+9.677887141
+>>> print(sol.best_keep("PXRES"))
+keep P R E S (dice 1 3 4 5), reroll die 2: 2.000000000 rolls
+
+Modules: :mod:`.instance` (the input format), :mod:`.layout` (numbering and symmetry), :mod:`.build`
+(the graph), :mod:`.solution` (solving and queries), :mod:`.report` (text), :mod:`.cli`.
+The names below load lazily, so importing this package is cheap.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from perfectplay.problems.alea.example import EXAMPLE_DICE, EXAMPLE_WORDS
+    from perfectplay.problems.alea.instance import Instance, parse
+    from perfectplay.problems.alea.report import format_answer
+    from perfectplay.problems.alea.solution import (
+        AleaSolution,
+        FirstRoll,
+        Keep,
+        solve,
+        solve_instance,
+        symmetry_counts,
+    )
+
+_WHERE = {
+    "EXAMPLE_DICE": "example",
+    "EXAMPLE_WORDS": "example",
+    "Instance": "instance",
+    "parse": "instance",
+    "format_answer": "report",
+    "AleaSolution": "solution",
+    "FirstRoll": "solution",
+    "Keep": "solution",
+    "solve": "solution",
+    "solve_instance": "solution",
+    "symmetry_counts": "solution",
+}
+
+__all__ = [
+    "EXAMPLE_DICE",
+    "EXAMPLE_WORDS",
+    "AleaSolution",
+    "FirstRoll",
+    "Instance",
+    "Keep",
+    "format_answer",
+    "parse",
+    "solve",
+    "solve_instance",
+    "symmetry_counts",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value

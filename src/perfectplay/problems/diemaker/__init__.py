@@ -1,0 +1,24 @@
+"""ICPC Japan Domestic 2014 F, "A Die Maker": the lexicographically first roll sequence.
+
+A blank die lies on a board; each roll (``E``, ``N``, ``S``, ``W``) tips it over one edge
+and adds 1 to the face that comes to the bottom. Given six numbers (on the faces in any
+arrangement), find the lexicographically first roll sequence that writes them, or report
+that none exists.
+
+* :func:`solve` ``(targets) -> str | None``: the whole sequence;
+* :func:`find` ``(targets) -> Solution | None``: the sequence as runs, slices of it, and
+  the die it makes (:meth:`Solution.faces`);
+* :func:`parse` / :func:`format`: the official input and output;
+* :class:`DieModel`: the model and its exact oracle (the proof is in :mod:`.model`).
+
+>>> solve([0, 0, 2, 2, 2, 4])
+'EEENNSSNWE'
+>>> find([2, 13, 22, 27, 31, 91]).runs()
+['Ex11', '(WE)x28', 'W', '(NS)x27', '(SN)x22', '(WE)x10']
+"""
+
+from perfectplay.problems.diemaker.dataset import Dataset, Instance, format, parse
+from perfectplay.problems.diemaker.model import DieModel
+from perfectplay.problems.diemaker.solver import Solution, find, solve
+
+__all__ = ["Dataset", "DieModel", "Instance", "Solution", "find", "format", "parse", "solve"]

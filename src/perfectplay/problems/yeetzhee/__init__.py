@@ -1,0 +1,84 @@
+"""Yeetzhee (Kick Start 2020 Round F): expected rolls to shape N dice into given groups.
+
+``n`` dice with ``m`` faces are rolled one at a time; after each roll the player keeps the
+die or rolls that same die again (every roll counts). At the end the ``n`` values must
+form exactly the target groups: ``k`` distinct values, the ``i``-th appearing
+``groups[i]`` times. :func:`solve` finds the minimal expected number of rolls and the
+optimal rule, modelled as a chance graph over groupings up to symmetry (see
+:mod:`~perfectplay.problems.yeetzhee.build`) and solved by the core's
+:func:`~perfectplay.solvers.retry.solve_retry`.
+
+>>> sol = solve(5, 2, [5])
+>>> sol.value, sol.n_groupings
+(9.0, 6)
+>>> print(format_output([solve(3, 6, [1, 2]), sol]))
+Case #1: 4.700000000
+Case #2: 9.000000000
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+# Only the parser is imported eagerly: `perfectplay yeetzhee --help` must not load numpy.
+from perfectplay.problems.yeetzhee.parse import Instance, check_instance, parse
+
+if TYPE_CHECKING:
+    from perfectplay.problems.yeetzhee.solution import Outcome, Rule, Solution
+
+__all__ = [
+    "Instance",
+    "Outcome",
+    "Rule",
+    "Solution",
+    "format_output",
+    "parse",
+    "solve",
+    "solve_instance",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("Outcome", "Rule", "Solution"):
+        from perfectplay.problems.yeetzhee import solution
+
+        return getattr(solution, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def solve(n: int, m: int, groups: Iterable[int], *, compiled: bool | None = None) -> Solution:
+    """Solve ``n`` dice with ``m`` faces and target group sizes ``groups`` (any order).
+
+    Raises :class:`~perfectplay.errors.InputError` (a ``ValueError``) for sizes that are
+    not positive integers summing to ``n``, and
+    :class:`~perfectplay.errors.ResourceLimitError` when the groupings would not fit in
+    memory. A target with more groups than faces gets the value ``inf``. ``compiled`` as
+    in :func:`~perfectplay.solvers.retry.solve_retry` (``None``: decided by size).
+
+    >>> solve(3, 6, (2, 1)).value
+    4.7
+    """
+    sizes = check_instance(n, m, groups)
+    from perfectplay.problems.yeetzhee.build import build
+    from perfectplay.problems.yeetzhee.solution import Solution
+    from perfectplay.solvers.retry import solve_retry
+
+    model = build(int(n), int(m), sizes)
+    return Solution(
+        n=int(n),
+        m=int(m),
+        groups=sizes,
+        model=model,
+        chance=solve_retry(model.graph, compiled=compiled),
+    )
+
+
+def solve_instance(instance: Instance, *, compiled: bool | None = None) -> Solution:
+    """Solve a parsed :class:`Instance`."""
+    return solve(instance.n, instance.m, instance.groups, compiled=compiled)
+
+
+def format_output(solutions: Sequence[Solution]) -> str:
+    """The official output: ``Case #x: y`` with nine decimals, one line per case."""
+    return "\n".join(f"Case #{i}: {s.value:.9f}" for i, s in enumerate(solutions, start=1))

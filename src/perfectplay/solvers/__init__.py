@@ -1,0 +1,1 @@
+"""One module per algorithm; the solvers of chance graphs and game graphs."""

@@ -1,0 +1,526 @@
+"""General stochastic shortest path on chance graphs, by policy iteration.
+
+This solver assumes nothing about the graph beyond the chance-graph semantics, so it is
+the independent check of the fast special-purpose solvers (and the solver for graphs that
+have no retry property, such as board games where a spin cannot be taken back). It works
+in three steps:
+
+1. **Which nodes can finish at all.** A node has a finite value exactly when some policy
+   reaches a goal from it with probability one. Without the retry rule that is the
+   classic almost-sure reachability fixpoint (a roll is safe only if *all* its outcomes
+   are); with ``graph.retry`` a roll is safe as soon as *one* outcome is, because the
+   player may reroll the others. Every other node gets ``inf``.
+2. **A first proper policy**: walk back from the goals breadth-first; each decision node
+   picks a choice one step closer, and (with the retry rule) each roll keeps only outcomes
+   closer to a goal than the roll itself.
+3. **Policy iteration**: evaluate the policy exactly (up to rounding), then switch every
+   decision (and every keep/reroll decision under the retry rule) that improves by more
+   than a relative ``1e-12``, until nothing changes. With positive costs every
+   improvement of a proper policy is proper, so this terminates at the optimum.
+
+**Evaluation, one strongly connected component at a time.** Under a fixed policy a roll's
+value depends only on the rolls its kept outcomes go on with: the *policy graph*. Its
+strongly connected components, found by Tarjan's algorithm, come out successors first, so
+each component is evaluated once every roll it leads out to is known. A component of one
+roll (the common case: races, most dice games) is one division, its rerolls and
+self-loops folded into the denominator, so acyclic parts cost O(edges). Only a true cycle
+(a chute back to the start, say) needs a linear solve: a dense LU of the component alone,
+refused above :data:`MAX_COMPONENT` rolls with
+:class:`~perfectplay.errors.ResourceLimitError`. The graph as a whole has no size limit
+beyond memory.
+
+Safe set, first policy, the components and the back-substitution run in compiled kernels
+(:mod:`perfectplay._util.jit`; small graphs run their Python source); the dense solves are
+NumPy's LAPACK, and the improvement step is vectorised NumPy.
+
+>>> from perfectplay.graphs.chance import ChanceGraph
+>>> g = ChanceGraph.from_lists(          # no retry rule: a 5 forces a restart from node 0
+...     goal=[False, True, False],
+...     choices=[[0], [], [0]],
+...     outcomes=[[(1, 1), (2, 1)]],
+... )
+>>> round(solve_ssp(g).value, 12)
+2.0
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from perfectplay._util.jit import compile_for, kernel
+from perfectplay._util.memory import require
+from perfectplay._util.progress import Progress
+from perfectplay.errors import ResourceLimitError
+from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
+
+__all__ = ["COMPILE_THRESHOLD", "MAX_COMPONENT", "solve_ssp"]
+
+MAX_COMPONENT = 3000
+"""Largest strongly connected component of a policy graph :func:`solve_ssp` evaluates
+(rolls): a dense ``n x n`` LU, at this size about 150 MiB (the matrix and LAPACK's copy)
+and one to two seconds per round of policy iteration."""
+
+#: Graphs with at most this many nodes + edges run the kernels' Python source unless they
+#: are loaded already (see :func:`perfectplay._util.jit.compile_for`). Lower than
+#: solve_retry's threshold: policy iteration calls the kernels once per round.
+COMPILE_THRESHOLD = 50_000
+
+_REL_TOL = 1e-12
+_MAX_ITERATIONS = 10_000
+
+
+@kernel
+def _first_policy(goal, choice_ptr, choice_idx, outcome_ptr, outcome_idx, retry):
+    """The safe nodes and a proper policy on them (steps 1 and 2 of the module doc).
+
+    Returns ``(safe_d, safe_c, best, accept)``. Arrays are made with np.empty and filled
+    in loops, as in :mod:`perfectplay.solvers.retry` (fewer functions to compile).
+    """
+    nd = goal.shape[0]
+    nc = outcome_ptr.shape[0] - 1
+    n_out = outcome_idx.shape[0]
+    n_choice = choice_idx.shape[0]
+
+    # Reverse adjacency by counting sort: decision x -> rolls having x as an outcome (one
+    # entry per edge), roll c -> decision nodes that may choose c.
+    rin_ptr = np.empty(nd + 1, np.int64)
+    for x in range(nd + 1):
+        rin_ptr[x] = 0
+    for e in range(n_out):
+        rin_ptr[outcome_idx[e] + 1] += 1
+    for x in range(nd):
+        rin_ptr[x + 1] += rin_ptr[x]
+    fill = np.empty(nd, np.int64)
+    for x in range(nd):
+        fill[x] = rin_ptr[x]
+    rin_c = np.empty(n_out, np.int32)
+    for c in range(nc):
+        for e in range(outcome_ptr[c], outcome_ptr[c + 1]):
+            x = outcome_idx[e]
+            rin_c[fill[x]] = c
+            fill[x] += 1
+    rch_ptr = np.empty(nc + 1, np.int64)
+    for c in range(nc + 1):
+        rch_ptr[c] = 0
+    for k in range(n_choice):
+        rch_ptr[choice_idx[k] + 1] += 1
+    for c in range(nc):
+        rch_ptr[c + 1] += rch_ptr[c]
+    fill2 = np.empty(nc, np.int64)
+    for c in range(nc):
+        fill2[c] = rch_ptr[c]
+    rch_x = np.empty(n_choice, np.int32)
+    for x in range(nd):
+        for k in range(choice_ptr[x], choice_ptr[x + 1]):
+            c = choice_idx[k]
+            rch_x[fill2[c]] = x
+            fill2[c] += 1
+
+    # Step 1: keep the nodes from which a goal is reachable inside the kept set, and (no
+    # retry) drop every roll with a dropped outcome, propagating the drops at once: a
+    # decision node whose last kept choice is dropped goes too. Rounds repeat until
+    # nothing more is dropped; each node is dropped once, so the drops cost O(E) in all.
+    safe_d = np.empty(nd, np.bool_)
+    reach_d = np.empty(nd, np.bool_)
+    left = np.empty(nd, np.int64)  # kept choice edges of each decision node
+    for x in range(nd):
+        safe_d[x] = True
+        left[x] = choice_ptr[x + 1] - choice_ptr[x]
+    safe_c = np.empty(nc, np.bool_)
+    reach_c = np.empty(nc, np.bool_)
+    for c in range(nc):
+        safe_c[c] = True
+    stack = np.empty(nd, np.int32)
+    drop_d = np.empty(nd, np.int32)
+    drop_c = np.empty(nc, np.int32)
+    while True:
+        top = 0
+        for x in range(nd):
+            reach_d[x] = goal[x]
+            if goal[x]:
+                stack[top] = x
+                top += 1
+        for c in range(nc):
+            reach_c[c] = False
+        while top > 0:
+            top -= 1
+            x = stack[top]
+            for k in range(rin_ptr[x], rin_ptr[x + 1]):
+                c = rin_c[k]
+                if reach_c[c] or not safe_c[c]:
+                    continue
+                reach_c[c] = True
+                for j in range(rch_ptr[c], rch_ptr[c + 1]):
+                    y = rch_x[j]
+                    if safe_d[y] and not reach_d[y]:
+                        reach_d[y] = True
+                        stack[top] = y
+                        top += 1
+        nx = 0
+        ny = 0
+        for x in range(nd):
+            if safe_d[x] and not reach_d[x]:
+                safe_d[x] = False
+                drop_d[nx] = x
+                nx += 1
+        for c in range(nc):
+            if safe_c[c] and not reach_c[c]:
+                safe_c[c] = False
+                drop_c[ny] = c
+                ny += 1
+        if nx + ny == 0 or retry:
+            break  # with the retry rule one outcome in reach is enough: one round
+        hx = 0
+        hy = 0
+        while hx < nx or hy < ny:
+            if hx < nx:
+                x = drop_d[hx]
+                hx += 1
+                for k in range(rin_ptr[x], rin_ptr[x + 1]):
+                    c = rin_c[k]
+                    if safe_c[c]:
+                        safe_c[c] = False
+                        drop_c[ny] = c
+                        ny += 1
+            else:
+                c = drop_c[hy]
+                hy += 1
+                for j in range(rch_ptr[c], rch_ptr[c + 1]):
+                    y = rch_x[j]
+                    left[y] -= 1
+                    if left[y] == 0 and safe_d[y] and not goal[y]:
+                        safe_d[y] = False
+                        drop_d[nx] = y
+                        nx += 1
+
+    # Step 2: breadth-first ranks from the goals inside the safe set; each decision node
+    # takes the roll that ranked it, each roll keeps (retry) only outcomes ranked lower.
+    rank_d = np.empty(nd, np.int64)
+    best = np.empty(nd, np.int32)
+    head = 0
+    tail = 0
+    for x in range(nd):
+        best[x] = -1
+        rank_d[x] = -1
+        if goal[x]:
+            rank_d[x] = 0
+            stack[tail] = x
+            tail += 1
+    rank_c = np.empty(nc, np.int64)
+    for c in range(nc):
+        rank_c[c] = -1
+    while head < tail:
+        x = stack[head]
+        head += 1
+        for k in range(rin_ptr[x], rin_ptr[x + 1]):
+            c = rin_c[k]
+            if not safe_c[c] or rank_c[c] >= 0:
+                continue
+            rank_c[c] = rank_d[x] + 1
+            for j in range(rch_ptr[c], rch_ptr[c + 1]):
+                y = rch_x[j]
+                if safe_d[y] and rank_d[y] < 0:
+                    rank_d[y] = rank_c[c]
+                    best[y] = c
+                    stack[tail] = y
+                    tail += 1
+    accept = np.empty(n_out, np.bool_)
+    for c in range(nc):
+        for e in range(outcome_ptr[c], outcome_ptr[c + 1]):
+            r = rank_d[outcome_idx[e]]
+            accept[e] = not retry or (r >= 0 and r < rank_c[c])
+    return safe_d, safe_c, best, accept
+
+
+@kernel
+def _components(goal, outcome_ptr, outcome_idx, best, accept, safe_c):
+    """Strongly connected components of the policy graph, by iterative Tarjan.
+
+    The policy graph has an edge ``c -> best[x]`` for every kept non-goal outcome ``x``
+    of a safe roll ``c`` (self-loops left out). Returns ``(comp, pos, order, comp_ptr)``:
+    component ``k`` is ``order[comp_ptr[k]:comp_ptr[k+1]]``, components come successors
+    first (Tarjan emits a component after every component it leads to), ``comp[c]`` is
+    the component of roll ``c`` (-1 outside the safe set) and ``pos[c]`` its place in it.
+    """
+    nc = outcome_ptr.shape[0] - 1
+    index = np.empty(nc, np.int64)
+    low = np.empty(nc, np.int64)
+    comp = np.empty(nc, np.int64)
+    pos = np.empty(nc, np.int64)
+    on_stack = np.empty(nc, np.bool_)
+    for c in range(nc):
+        index[c] = -1
+        comp[c] = -1
+        on_stack[c] = False
+    stack = np.empty(nc, np.int32)  # Tarjan's stack of open nodes
+    call_node = np.empty(nc, np.int32)  # the depth-first path, with the next edge to scan
+    call_edge = np.empty(nc, np.int64)
+    order = np.empty(nc, np.int32)
+    comp_ptr = np.empty(nc + 1, np.int64)
+    comp_ptr[0] = 0
+    n_comp = 0
+    n_order = 0
+    counter = 0
+    top = 0
+    for root in range(nc):
+        if not safe_c[root] or index[root] >= 0:
+            continue
+        index[root] = counter
+        low[root] = counter
+        counter += 1
+        stack[top] = root
+        top += 1
+        on_stack[root] = True
+        call_node[0] = root
+        call_edge[0] = outcome_ptr[root]
+        depth = 1
+        while depth > 0:
+            v = call_node[depth - 1]
+            e = call_edge[depth - 1]
+            if e < outcome_ptr[v + 1]:
+                call_edge[depth - 1] = e + 1
+                if not accept[e]:
+                    continue
+                x = outcome_idx[e]
+                if goal[x]:
+                    continue
+                w = best[x]
+                if w < 0 or w == v:
+                    continue
+                if index[w] < 0:
+                    index[w] = counter
+                    low[w] = counter
+                    counter += 1
+                    stack[top] = w
+                    top += 1
+                    on_stack[w] = True
+                    call_node[depth] = w
+                    call_edge[depth] = outcome_ptr[w]
+                    depth += 1
+                elif on_stack[w] and index[w] < low[v]:
+                    low[v] = index[w]
+                continue
+            depth -= 1
+            if depth > 0:
+                u = call_node[depth - 1]
+                if low[v] < low[u]:
+                    low[u] = low[v]
+            if low[v] == index[v]:
+                while True:
+                    top -= 1
+                    w = stack[top]
+                    on_stack[w] = False
+                    comp[w] = n_comp
+                    pos[w] = n_order - comp_ptr[n_comp]
+                    order[n_order] = w
+                    n_order += 1
+                    if w == v:
+                        break
+                n_comp += 1
+                comp_ptr[n_comp] = n_order
+    return comp, pos, order[:n_order], comp_ptr[: n_comp + 1]
+
+
+@kernel
+def _back_substitute(
+    k0, comp, pos, order, comp_ptr, goal, outcome_ptr, outcome_idx, outcome_weight, cost,
+    best, accept, cval,
+):  # fmt: skip
+    """Evaluate components ``k0, k0+1, ...`` of one roll each into ``cval``.
+
+    Stops at the first component of several rolls and returns ``(k, a, b)``: its index
+    and the dense system ``a v = b`` of its values (row and column ``pos[c]`` for roll
+    ``c``), the values it leads out to already folded into ``b``. Returns
+    ``(n_components, empty, empty)`` when every component is done.
+    """
+    n_comp = comp_ptr.shape[0] - 1
+    for k in range(k0, n_comp):
+        lo = comp_ptr[k]
+        m = comp_ptr[k + 1] - lo
+        if m == 1:
+            # v = (cost * W + sum of kept w * v(next)) / (kept weight not coming back).
+            c = order[lo]
+            total = 0.0
+            kept = 0.0
+            acc = 0.0
+            for e in range(outcome_ptr[c], outcome_ptr[c + 1]):
+                w = float(outcome_weight[e])
+                total += w
+                if not accept[e]:
+                    continue  # a reroll: back to c
+                x = outcome_idx[e]
+                if goal[x]:
+                    kept += w
+                    continue
+                b = best[x]
+                if b == c:
+                    continue  # goes on with c itself: the same as a reroll
+                kept += w
+                acc += w * cval[b]
+            cval[c] = (float(cost[c]) * total + acc) / kept if kept > 0.0 else np.inf
+            continue
+        # A cycle: rows are (1 - p_self) v_c - sum p v_b = cost + sum p v(outside).
+        a = np.zeros((m, m))  # not a fill loop: m * m steps in the Python source
+        rhs = np.empty(m)
+        for i in range(m):
+            c = order[lo + i]
+            total = 0.0
+            for e in range(outcome_ptr[c], outcome_ptr[c + 1]):
+                total += float(outcome_weight[e])
+            a[i, i] = 1.0
+            rhs[i] = float(cost[c])
+            for e in range(outcome_ptr[c], outcome_ptr[c + 1]):
+                p = float(outcome_weight[e]) / total
+                if not accept[e]:
+                    a[i, i] -= p
+                    continue
+                x = outcome_idx[e]
+                if goal[x]:
+                    continue
+                b = best[x]
+                if comp[b] == k:
+                    a[i, pos[b]] -= p
+                else:
+                    rhs[i] += p * cval[b]
+        return k, a, rhs
+    return n_comp, np.empty((0, 0)), np.empty(0)
+
+
+def _evaluate(
+    graph: ChanceGraph,
+    arrays: tuple[np.ndarray, ...],
+    safe_c: np.ndarray,
+    best: np.ndarray,
+    accept: np.ndarray,
+    compiled: bool,
+) -> np.ndarray:
+    """Values of the rolls under a proper policy (``inf`` outside the safe set)."""
+    goal, _, _, outcome_ptr, outcome_idx, outcome_weight, cost = arrays
+    comp, pos, order, comp_ptr = _components.run(
+        goal, outcome_ptr, outcome_idx, best, accept, safe_c, compiled=compiled
+    )
+    sizes = np.diff(comp_ptr)
+    largest = int(sizes.max()) if sizes.size else 0
+    if largest > MAX_COMPONENT:
+        raise ResourceLimitError(
+            f"solve_ssp: the policy has a cycle through {largest:,} rolls (one strongly "
+            f"connected component); it evaluates cycles of at most {MAX_COMPONENT:,} rolls "
+            "(dense linear solves)"
+        )
+    if largest > 1:
+        # The matrix, LAPACK's copy of it and the pivots.
+        require(largest * largest * 16 + largest * 64, f"a cycle through {largest:,} rolls")
+    cval = np.full(graph.n_chance, np.inf)
+    n_comp = sizes.size
+    k = 0
+    while k < n_comp:
+        k, a, rhs = _back_substitute.run(
+            k, comp, pos, order, comp_ptr, goal, outcome_ptr, outcome_idx, outcome_weight,
+            cost, best, accept, cval, compiled=compiled,
+        )  # fmt: skip
+        if k < n_comp:
+            cval[order[comp_ptr[k] : comp_ptr[k + 1]]] = np.linalg.solve(a, rhs)
+            k += 1
+    return cval
+
+
+def _best_choices(
+    graph: ChanceGraph, cval: np.ndarray, owner: np.ndarray, starts: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """For every decision node: the smallest value among its choices, and the first
+    choice (position in ``choice_idx``) that has it (-1 for nodes without choices)."""
+    nd = graph.n_decision
+    vals = cval[graph.choice_idx]
+    low = np.full(nd, np.inf)
+    first = np.full(nd, -1, np.int64)
+    if vals.size:
+        has = np.diff(graph.choice_ptr) > 0
+        low[has] = np.minimum.reduceat(vals, starts)
+        at = np.flatnonzero(vals == low[owner])
+        nodes, where = np.unique(owner[at], return_index=True)
+        first[nodes] = at[where]
+    return low, first
+
+
+def solve_ssp(
+    graph: ChanceGraph, *, compiled: bool | None = None, progress: bool = True
+) -> ChanceSolution:
+    """Optimal values and policy of any chance graph, by policy iteration.
+
+    Honours ``graph.retry`` (after an outcome the player may also roll the same chance
+    node again). Nodes with no proper policy get ``inf``. Floats; agreement with exact
+    values is to about ``1e-9`` relative on well-conditioned graphs.
+
+    ``compiled``: run the numba-compiled kernels (``True``), their Python source
+    (``False``, same results), or decide by size (``None``, see :data:`COMPILE_THRESHOLD`).
+    ``progress``: report the rounds on stderr when they take more than a second.
+
+    Raises:
+        ResourceLimitError: a policy met on the way has a cycle (strongly connected
+            component) of more than :data:`MAX_COMPONENT` rolls, or the working arrays
+            would not fit in memory.
+
+    >>> from perfectplay.graphs.chance import ChanceGraph
+    >>> g = ChanceGraph.from_lists(   # the retry rule lets the player reroll a 5
+    ...     goal=[False, True, False],
+    ...     choices=[[0], [], []],
+    ...     outcomes=[[(1, 1), (2, 1)]],
+    ...     retry=True,
+    ... )
+    >>> round(solve_ssp(g).value, 12), solve_ssp(g).accept.tolist()
+    (2.0, [True, False])
+    """
+    nd, nc = graph.n_decision, graph.n_chance
+    n_out, n_ch = graph.outcome_idx.shape[0], graph.choice_idx.shape[0]
+    # Kernel working arrays (reverse adjacency, Tarjan's stacks) plus the NumPy
+    # temporaries of the improvement step.
+    require(
+        nd * 90 + nc * 100 + n_out * 30 + n_ch * 40,
+        f"policy iteration on {nd:,} decision and {nc:,} chance nodes",
+    )
+    if compiled is None:
+        compiled = compile_for(
+            nd + nc + n_out + n_ch, COMPILE_THRESHOLD, _first_policy, _components,
+            _back_substitute,
+        )  # fmt: skip
+    arrays = graph.arrays()
+    goal = arrays[0]
+    safe_d, safe_c, best, accept = _first_policy.run(
+        goal, arrays[1], arrays[2], arrays[3], arrays[4], bool(graph.retry), compiled=compiled
+    )
+    live = safe_d & ~goal
+    live_ids = np.flatnonzero(live)
+    owner = np.repeat(np.arange(nd), np.diff(graph.choice_ptr))
+    starts = graph.choice_ptr[:-1][np.diff(graph.choice_ptr) > 0]
+    out_owner = np.repeat(np.arange(nc), np.diff(graph.outcome_ptr)) if graph.retry else None
+    meter = Progress("solve_ssp: policy iteration") if progress else None
+    for rounds in range(1, _MAX_ITERATIONS + 1):
+        cval = _evaluate(graph, arrays, safe_c, best, accept, compiled)
+        dval = np.where(goal, 0.0, np.inf)
+        dval[live_ids] = cval[best[live_ids]]
+        low, first = _best_choices(graph, cval, owner, starts)
+        better = live & (low < dval - _REL_TOL * (1.0 + np.abs(np.where(live, dval, 0.0))))
+        changed = bool(better.any())
+        if changed:
+            best[better] = graph.choice_idx[first[better]]
+        if out_owner is not None:
+            vx = dval[graph.outcome_idx]
+            vc = cval[out_owner]
+            tol = _REL_TOL * (1.0 + np.abs(np.where(np.isfinite(vc), vc, 0.0)))
+            better_keep = (vx < vc - tol) & ~accept
+            better_reroll = (vx > vc + tol) & accept
+            if better_keep.any() or better_reroll.any():
+                accept = (accept | better_keep) & ~better_reroll
+                changed = True
+        if not changed:
+            break
+        if meter is not None:
+            meter.update(rounds, "rounds")
+    else:  # pragma: no cover - policy iteration always ends on finite graphs
+        raise RuntimeError("policy iteration did not converge")
+    if meter is not None:
+        meter.done(f"{rounds} rounds")
+    best = np.where(live, best, -1).astype(np.int32)
+    return ChanceSolution(
+        graph=graph, decision_value=dval, chance_value=cval, best_choice=best, accept=accept
+    )

@@ -1,0 +1,324 @@
+"""Label-setting for chance graphs with the retry property.
+
+When every outcome of a roll may be discarded in favour of rolling the same chance node
+again (the *retry property*, explicit or implicit, see
+:mod:`~perfectplay.graphs.chance`), the optimal player at chance node ``c`` keeps
+exactly the outcomes worth less than ``c`` itself and rerolls the rest. If ``D`` is the
+set of outcomes kept, the expected cost is a geometric number of attempts plus the mean
+value of what is kept::
+
+    V(c) = (cost(c) * W + sum_{x in D} w_x V(x)) / sum_{x in D} w_x
+
+with ``W`` the total weight of ``c`` (outcomes of infinite value included). Only a prefix
+of the outcomes sorted by value can be optimal, and the candidate built from the outcomes
+finalised so far can only fall while they arrive in increasing order. So values can be
+settled like Dijkstra's distances, smallest first, starting from the goals: a decision
+node takes the value of the first of its choices to be settled, and a chance node is
+settled at the smallest candidate among the unsettled nodes.
+
+The whole computation is one compiled kernel over the CSR arrays: reverse adjacency by
+counting sort, an O(E) check of the retry property, and the label-setting loop with an
+indexed binary heap (decrease-key, no stale entries) over the chance nodes. Decision nodes
+never enter the heap: the moment their first choice is settled, so are they.
+
+The policy follows the settling order: a decision node picks the choice that settled it,
+and a chance node keeps the outcomes settled before it. Every kept outcome therefore leads
+to a node settled earlier, so the policy reaches a goal with probability one whatever ties
+or rounding do to the order.
+
+>>> from perfectplay.graphs.chance import ChanceGraph
+>>> g = ChanceGraph.from_lists(
+...     goal=[False, True, False],
+...     choices=[[0], [], [0]],
+...     outcomes=[[(1, 1), (2, 5)]],
+... )
+>>> sol = solve_retry(g)
+>>> sol.value, sol.accept.tolist()
+(6.0, [True, False])
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from perfectplay._util.jit import compile_for, kernel
+from perfectplay._util.memory import require
+from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
+
+__all__ = ["solve_retry", "settle_order"]
+
+#: Graphs with at most this many nodes + edges are solved by the kernel's Python source
+#: (about 2 us per item) unless the kernel is already loaded: below it, interpreting costs
+#: less than importing numba and loading the cached kernel (0.3-0.5 s). A d = 6 Alea
+#: dictionary whose words use few of the faces has about 50,000 items (0.2 s interpreted).
+COMPILE_THRESHOLD = 100_000
+
+
+@kernel
+def _label_setting(
+    goal, choice_ptr, choice_idx, outcome_ptr, outcome_idx, outcome_weight, cost, check_retry
+):
+    # Arrays are made with np.empty and filled in loops: every np.full / np.zeros / copy
+    # variant is one more function for numba to compile on a first run.
+    nd = goal.shape[0]
+    nc = cost.shape[0]
+    n_out = outcome_idx.shape[0]
+    n_choice = choice_idx.shape[0]
+    inf = np.inf
+
+    dval = np.empty(nd)
+    best = np.empty(nd, np.int32)
+    stamp_d = np.empty(nd, np.int64)  # settling time, -1 while unsettled
+    rin_ptr = np.empty(nd + 1, np.int64)
+    fill = np.empty(nd + 1, np.int64)
+    for x in range(nd + 1):
+        rin_ptr[x] = 0
+        if x < nd:
+            dval[x] = inf
+            best[x] = -1
+            stamp_d[x] = -1
+    cval = np.empty(nc)
+    stamp_c = np.empty(nc, np.int64)
+    pos = np.empty(nc, np.int32)  # heap slot; -1 before entering, -2 once settled
+    mark = np.empty(nc, np.int32)
+    rch_ptr = np.empty(nc + 1, np.int64)
+    fill2 = np.empty(nc + 1, np.int64)
+    # Per-chance record, one cache line per node: [key, kept sum w*v, kept weight, cost*W].
+    rec = np.empty(4 * nc)
+    for c in range(nc + 1):
+        rch_ptr[c] = 0
+        if c < nc:
+            cval[c] = inf
+            stamp_c[c] = -1
+            pos[c] = -1
+            mark[c] = -1
+            rec[4 * c] = inf
+            rec[4 * c + 1] = 0.0
+            rec[4 * c + 2] = 0.0
+    accept = np.empty(n_out, np.bool_)
+    order = np.empty(nc, np.int32)
+
+    # Reverse outcome adjacency by counting sort: for each decision node x, the chance
+    # nodes having x as an outcome and the edge weights, side by side so that relaxing x
+    # reads them sequentially.
+    for e in range(n_out):
+        rin_ptr[outcome_idx[e] + 1] += 1
+    for x in range(nd):
+        rin_ptr[x + 1] += rin_ptr[x]
+    for x in range(nd + 1):
+        fill[x] = rin_ptr[x]
+    rin_c = np.empty(n_out, np.int32)
+    rin_w = np.empty(n_out, np.int64)
+    for c in range(nc):
+        tot = 0
+        for e in range(outcome_ptr[c], outcome_ptr[c + 1]):
+            x = outcome_idx[e]
+            tot += outcome_weight[e]
+            rin_c[fill[x]] = c
+            rin_w[fill[x]] = outcome_weight[e]
+            fill[x] += 1
+        rec[4 * c + 3] = float(cost[c]) * float(tot)
+
+    # Reverse choice adjacency (chance c -> decision nodes that may choose c).
+    for k in range(n_choice):
+        rch_ptr[choice_idx[k] + 1] += 1
+    for c in range(nc):
+        rch_ptr[c + 1] += rch_ptr[c]
+    for c in range(nc + 1):
+        fill2[c] = rch_ptr[c]
+    rch_dec = np.empty(n_choice, np.int32)
+    for x in range(nd):
+        for k in range(choice_ptr[x], choice_ptr[x + 1]):
+            c = choice_idx[k]
+            rch_dec[fill2[c]] = x
+            fill2[c] += 1
+
+    # Explicit retry property: each non-goal outcome x of c lists c among its choices.
+    # Marking x's choices, then scanning the edges into x, is O(E) overall.
+    if check_retry:
+        for x in range(nd):
+            if goal[x]:
+                continue
+            for k in range(choice_ptr[x], choice_ptr[x + 1]):
+                mark[choice_idx[k]] = x
+            for k in range(rin_ptr[x], rin_ptr[x + 1]):
+                if mark[rin_c[k]] != x:
+                    return dval, cval, best, accept, order, -1
+
+    # Indexed binary heap of chance nodes with the keys stored beside the ids, so that
+    # sifting does not chase indices.
+    hkey = np.empty(nc)
+    hnode = np.empty(nc, np.int32)
+    size = 0
+    clock = 0  # one clock orders the settling of both kinds of node; it fixes the policy
+    n_order = 0
+
+    # Goals first; then every settled chance node settles the decision nodes it serves.
+    queue = np.empty(nd, np.int32)
+    q_len = 0
+    for x in range(nd):
+        if goal[x]:
+            dval[x] = 0.0
+            stamp_d[x] = clock
+            clock += 1
+            queue[q_len] = x
+            q_len += 1
+
+    while True:
+        # Relax the outcome edges into each freshly settled decision node.
+        for qi in range(q_len):
+            x = queue[qi]
+            v = dval[x]
+            for k in range(rin_ptr[x], rin_ptr[x + 1]):
+                c = rin_c[k]
+                i = pos[c]
+                if i == -2:
+                    continue
+                w = float(rin_w[k])
+                b4 = 4 * c
+                rec[b4 + 1] += w * v
+                rec[b4 + 2] += w
+                cand = (rec[b4 + 3] + rec[b4 + 1]) / rec[b4 + 2]
+                if cand < rec[b4]:
+                    rec[b4] = cand
+                    if i < 0:
+                        i = size
+                        size += 1
+                    while i > 0:  # sift up (new entry or decreased key)
+                        p = (i - 1) >> 1
+                        if hkey[p] <= cand:
+                            break
+                        hkey[i] = hkey[p]
+                        hnode[i] = hnode[p]
+                        pos[hnode[i]] = i
+                        i = p
+                    hkey[i] = cand
+                    hnode[i] = c
+                    pos[c] = i
+        q_len = 0
+        if size == 0:
+            break
+
+        # Settle the chance node with the smallest key.
+        c = hnode[0]
+        v = hkey[0]
+        size -= 1
+        pos[c] = -2
+        if size > 0:
+            lk = hkey[size]
+            ln = hnode[size]
+            i = 0
+            while True:
+                ch = 2 * i + 1
+                if ch >= size:
+                    break
+                if ch + 1 < size and hkey[ch + 1] < hkey[ch]:
+                    ch += 1
+                if hkey[ch] >= lk:
+                    break
+                hkey[i] = hkey[ch]
+                hnode[i] = hnode[ch]
+                pos[hnode[i]] = i
+                i = ch
+            hkey[i] = lk
+            hnode[i] = ln
+            pos[ln] = i
+        cval[c] = v
+        stamp_c[c] = clock
+        clock += 1
+        order[n_order] = c
+        n_order += 1
+        for k in range(rch_ptr[c], rch_ptr[c + 1]):
+            x = rch_dec[k]
+            if stamp_d[x] >= 0:
+                continue
+            dval[x] = v
+            best[x] = c
+            stamp_d[x] = clock
+            clock += 1
+            queue[q_len] = x
+            q_len += 1
+
+    # Keep exactly the outcomes settled before their chance node.
+    for c in range(nc):
+        sc = stamp_c[c]
+        for e in range(outcome_ptr[c], outcome_ptr[c + 1]):
+            sx = stamp_d[outcome_idx[e]]
+            accept[e] = sc >= 0 and sx >= 0 and sx < sc
+    return dval, cval, best, accept, order, n_order
+
+
+def _run(graph: ChanceGraph, compiled: bool | None) -> tuple:
+    nd, nc = graph.n_decision, graph.n_chance
+    n_out, n_ch = graph.outcome_idx.shape[0], graph.choice_idx.shape[0]
+    # Working arrays of the kernel, dominated by the reverse adjacency and the stamps.
+    require(
+        nd * 40 + nc * 88 + n_out * 13 + n_ch * 4,
+        f"label-setting on {nd:,} decision and {nc:,} chance nodes",
+    )
+    if compiled is None:
+        compiled = compile_for(nd + nc + n_out + n_ch, COMPILE_THRESHOLD, _label_setting)
+    return _label_setting.run(*graph.arrays(), not graph.retry, compiled=compiled)
+
+
+def solve_retry(graph: ChanceGraph, *, compiled: bool | None = None) -> ChanceSolution:
+    """Optimal values and policy of a chance graph with the retry property.
+
+    The retry property may be explicit (every non-goal outcome of ``c`` lists ``c`` among
+    its choices) or implicit (``graph.retry``). Nodes from which no goal can be reached get
+    ``inf`` and ``best_choice == -1``. ``accept[e]`` tells whether the policy keeps outcome
+    edge ``e`` (``False``: roll the same chance node again).
+
+    ``compiled``: run the numba-compiled kernel (``True``), its Python source
+    (``False``, same results), or decide by size (``None``, see :data:`COMPILE_THRESHOLD`).
+
+    Raises:
+        ValueError: the graph has neither the explicit nor the implicit retry rule.
+        ResourceLimitError: the working arrays would not fit in memory.
+
+    Example: a die must show a six (6 rolls on average, rerolling the rest), or the
+    player may pay 3 once for a sure thing::
+
+        >>> from perfectplay.graphs.chance import ChanceGraph
+        >>> g = ChanceGraph.from_lists(
+        ...     goal=[False, True, False],
+        ...     choices=[[0, 1], [], [0, 1]],
+        ...     outcomes=[[(1, 1), (2, 5)], [(1, 1)]],
+        ...     cost=[1, 3],
+        ...     retry=True,
+        ... )
+        >>> sol = solve_retry(g)
+        >>> sol.value, int(sol.best_choice[0])
+        (3.0, 1)
+    """
+    dval, cval, best, accept, _order, n_order = _run(graph, compiled)
+    if n_order < 0:
+        raise ValueError(
+            "the graph has no retry property: an outcome of a chance node cannot choose "
+            "that node again (set retry=True if the retry rule holds implicitly)"
+        )
+    return ChanceSolution(
+        graph=graph, decision_value=dval, chance_value=cval, best_choice=best, accept=accept
+    )
+
+
+def settle_order(
+    graph: ChanceGraph, *, compiled: bool | None = None
+) -> tuple[ChanceSolution, np.ndarray]:
+    """Like :func:`solve_retry`, also returning the chance nodes in the order they settled.
+
+    Only finite chance nodes appear in the order; every node a kept outcome leads to comes
+    before the chance node that keeps it, which lets an exact evaluation run front to back.
+
+    >>> from perfectplay.graphs.chance import ChanceGraph
+    >>> g = ChanceGraph.from_lists([False, True], [[0], []], [[(1, 1)]])
+    >>> settle_order(g)[1].tolist()
+    [0]
+    """
+    dval, cval, best, accept, order, n_order = _run(graph, compiled)
+    if n_order < 0:
+        raise ValueError("the graph has no retry property")
+    sol = ChanceSolution(
+        graph=graph, decision_value=dval, chance_value=cval, best_choice=best, accept=accept
+    )
+    return sol, order[:n_order]

@@ -1,0 +1,81 @@
+"""Small core utilities: memory budget, canonical state index, lazy kernels, chance graph checks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from perfectplay._util import memory
+from perfectplay._util.jit import kernel
+from perfectplay.errors import ResourceLimitError
+from perfectplay.graphs.canonical import StateIndex, sorted_tuple
+from perfectplay.graphs.chance import ChanceGraph
+
+
+def test_memory_limit_from_environment(monkeypatch):
+    monkeypatch.setenv("PERFECTPLAY_MEMORY_LIMIT", "1M")
+    assert memory.available_bytes() == 1 << 20
+    memory.require(1000, "small")
+    with pytest.raises(ResourceLimitError, match="big table needs about 2.0 MiB"):
+        memory.require(2 << 20, "big table")
+    monkeypatch.setenv("PERFECTPLAY_MEMORY_LIMIT", "lots")
+    with pytest.raises(ResourceLimitError):
+        memory.available_bytes()
+
+
+def test_state_index_merges_symmetric_states():
+    idx = StateIndex(canonical=sorted_tuple)
+    assert idx.add([2, 1]) == (0, True)
+    assert idx.add((1, 2)) == (0, False)
+    assert idx.get([2, 1]) == 0 and idx.get([3]) is None
+    assert [2, 1] in idx and [3] not in idx
+    plain = StateIndex()
+    assert plain.add("a") == (0, True) and plain.add("b") == (1, True) and len(plain) == 2
+
+
+@kernel
+def _sum_squares(xs):
+    s = 0
+    for x in xs:
+        s += x * x
+    return s
+
+
+def test_kernel_compiled_and_interpreted_agree():
+    xs = np.arange(10, dtype=np.int64)
+    assert _sum_squares(xs) == _sum_squares.run(xs, compiled=False) == 285
+
+
+def test_chance_graph_validation():
+    g = ChanceGraph.from_lists(
+        goal=[False, True, False], choices=[[0], [], [0]], outcomes=[[(1, 1), (2, 5)]]
+    )
+    assert g.has_retry_property()
+    assert g.total_weight().tolist() == [6]
+    with pytest.raises(ValueError, match="positive"):
+        ChanceGraph.from_lists(goal=[False, True], choices=[[0], []], outcomes=[[(1, 0)]])
+    with pytest.raises(ValueError, match="out of range"):
+        ChanceGraph.from_lists(goal=[False, True], choices=[[1], []], outcomes=[[(1, 1)]])
+    no_retry = ChanceGraph.from_lists(
+        goal=[False, True, False], choices=[[0], [], []], outcomes=[[(1, 1), (2, 1)]]
+    )
+    assert not no_retry.has_retry_property()
+
+
+@kernel
+def _fill_unset(value, remoteness):
+    # The shape LLVM 20-22 miscompiles with AVX-512 masked stores (see jit's module).
+    for v in range(len(value)):
+        if value[v] == 0:
+            value[v] = 2
+            remoteness[v] = -1
+
+
+@pytest.mark.parametrize("n", [17, 64, 765, 4099])
+def test_compiled_masked_store_on_int8_is_correct(n):
+    value = np.zeros(n, np.int8)
+    value[::3] = 1
+    remoteness = np.zeros(n, np.int32)
+    _fill_unset(value, remoteness)
+    assert np.bincount(value, minlength=3).tolist() == [0, (n + 2) // 3, n - (n + 2) // 3]
+    assert (remoteness[value == 2] == -1).all() and (remoteness[value == 1] == 0).all()
