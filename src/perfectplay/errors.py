@@ -59,3 +59,11 @@ class ModelError(PerfectplayError):
 
 class ResourceLimitError(PerfectplayError, MemoryError):
     """A computation was refused because it would not fit in memory (or another set limit)."""
+
+
+class UnsupportedObjectiveError(PerfectplayError, ValueError):
+    """No solver (or not the one asked for) can answer this objective on this graph.
+
+    The message names what fails, for instance a forced label-setting on a maximising
+    objective, or a zero cost where label-setting needs positive ones.
+    """

@@ -3,8 +3,9 @@
 A chance graph has two kinds of node:
 
 * a **decision** node is a situation in which the player chooses, at no cost, one of its
-  *choices* (chance nodes), unless it is a **goal** (value 0, the game is over);
-* a **chance** node is a roll: it costs ``cost[c]`` (a positive integer, usually one
+  *choices* (chance nodes), unless it is **terminal** (the game is over; it is worth
+  ``terminal_value[x] / scale``, 0 for the *goals* of a race);
+* a **chance** node is a roll: it costs ``cost[c] / scale`` (zero or positive, usually one
   roll) and lands on one of its *outcomes* (decision nodes) with probability
   ``weight / total weight``; integer weights keep every probability an exact rational.
 
@@ -14,8 +15,11 @@ again). Graphs in which every outcome of ``c`` lists ``c`` among its choices hav
 rule already (:meth:`ChanceGraph.has_retry_property`); Yeetzhee-like games, where only the
 last roll may be redone, set ``retry=True`` instead of listing the retry choice.
 
-The value of a node is the minimal expected total cost to reach a goal; a node from which
-no goal can be reached has value ``inf``.
+The outcome of a play is the sum of the costs paid plus the value of the terminal node
+reached. The value of a node is the expected outcome under optimal play for the graph's
+:class:`~perfectplay.objectives.Objective` (by default: minimise, so the value is the least
+expected total cost to reach a goal); a node from which no policy reaches a terminal with
+probability one is worth ``objective.endless`` (``inf`` by default).
 
 Example: one die, goal "roll a six", any other face may be rerolled::
 
@@ -32,28 +36,57 @@ Example: one die, goal "roll a six", any other face may be rerolled::
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
+from perfectplay.objectives import MIN_COST, Objective
 
-@dataclass(frozen=True, eq=False)
+
+def _numerators(values: Sequence, n: int) -> tuple[list[Fraction], int]:
+    """Exact rationals of ``values`` and the lcm of their denominators."""
+    fr = [Fraction(v) for v in values]
+    if len(fr) != n:
+        raise ValueError(f"expected {n} values, got {len(fr)}")
+    scale = 1
+    for f in fr:
+        scale = math.lcm(scale, f.denominator)
+    return fr, scale
+
+
 class ChanceGraph:
     """A chance graph in CSR arrays (see the module docstring for the semantics).
 
     Attributes:
-        goal: ``bool[n_decision]``, goal decision nodes (value 0, no choices used).
+        terminal: ``bool[n_decision]``, terminal decision nodes (the play ends there).
+        terminal_value: ``int64[n_decision]``, numerator of each terminal node's value
+            (0 where not terminal); the value is ``terminal_value / scale``.
         choice_ptr, choice_idx: CSR from decision node ``x`` to its choices
             ``choice_idx[choice_ptr[x]:choice_ptr[x+1]]`` (chance node ids, ``int32``).
         outcome_ptr, outcome_idx, outcome_weight: CSR from chance node ``c`` to its outcomes
             (decision node ids, ``int32``) with positive ``int64`` weights.
-        cost: ``int64[n_chance]``, positive cost of each roll.
+        cost: ``int64[n_chance]``, numerator of the cost of each roll (zero allowed).
         start: the decision node the game starts in.
         retry: whether the retry rule holds implicitly (see module docstring).
+        scale: the common positive denominator of terminal values and costs (1: integers).
+        objective: what the player optimises (:data:`~perfectplay.objectives.MIN_COST`
+            by default: least expected total cost).
+
+    ``goal=`` is accepted for ``terminal=`` (terminal nodes worth 0, today's games) and
+    :attr:`goal` reads :attr:`terminal`.
     """
 
-    goal: np.ndarray
+    __slots__ = (
+        "terminal", "terminal_value", "choice_ptr", "choice_idx", "outcome_ptr",
+        "outcome_idx", "outcome_weight", "cost", "start", "retry", "scale", "objective",
+        "_cache",
+    )  # fmt: skip
+
+    terminal: np.ndarray
+    terminal_value: np.ndarray
     choice_ptr: np.ndarray
     choice_idx: np.ndarray
     outcome_ptr: np.ndarray
@@ -61,11 +94,62 @@ class ChanceGraph:
     outcome_weight: np.ndarray
     cost: np.ndarray
     start: int
-    retry: bool = False
+    retry: bool
+    scale: int
+    objective: Objective
+
+    def __init__(
+        self,
+        terminal: np.ndarray | None = None,
+        choice_ptr: np.ndarray | None = None,
+        choice_idx: np.ndarray | None = None,
+        outcome_ptr: np.ndarray | None = None,
+        outcome_idx: np.ndarray | None = None,
+        outcome_weight: np.ndarray | None = None,
+        cost: np.ndarray | None = None,
+        start: int = 0,
+        retry: bool = False,
+        *,
+        goal: np.ndarray | None = None,
+        terminal_value: np.ndarray | None = None,
+        scale: int = 1,
+        objective: Objective = MIN_COST,
+    ) -> None:
+        if (terminal is None) == (goal is None):
+            raise TypeError("give exactly one of terminal= and goal=")
+        term = terminal if terminal is not None else goal
+        if any(a is None for a in (choice_ptr, choice_idx, outcome_ptr, outcome_idx,
+                                    outcome_weight, cost)):  # fmt: skip
+            raise TypeError("ChanceGraph needs every CSR array and cost")
+        if terminal_value is None:
+            terminal_value = np.zeros(len(term), np.int64)  # type: ignore[arg-type]
+        setter = object.__setattr__
+        for name, value in (
+            ("terminal", term), ("terminal_value", terminal_value),
+            ("choice_ptr", choice_ptr), ("choice_idx", choice_idx),
+            ("outcome_ptr", outcome_ptr), ("outcome_idx", outcome_idx),
+            ("outcome_weight", outcome_weight), ("cost", cost), ("start", start),
+            ("retry", retry), ("scale", int(scale)), ("objective", objective), ("_cache", {}),
+        ):  # fmt: skip
+            setter(self, name, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"ChanceGraph is immutable: cannot set {name}")
+
+    def __repr__(self) -> str:
+        return (
+            f"ChanceGraph({self.n_decision:,} decision nodes, {self.n_chance:,} chance nodes, "
+            f"{self.objective.describe()})"
+        )
+
+    @property
+    def goal(self) -> np.ndarray:
+        """Alias of :attr:`terminal` (the name of graphs whose terminals are all worth 0)."""
+        return self.terminal
 
     @property
     def n_decision(self) -> int:
-        return int(self.goal.shape[0])
+        return int(self.terminal.shape[0])
 
     @property
     def n_chance(self) -> int:
@@ -77,30 +161,21 @@ class ChanceGraph:
         return int(self.choice_idx.shape[0] + self.outcome_idx.shape[0])
 
     def nbytes(self) -> int:
-        return sum(
-            a.nbytes
-            for a in (
-                self.goal,
-                self.choice_ptr,
-                self.choice_idx,
-                self.outcome_ptr,
-                self.outcome_idx,
-                self.outcome_weight,
-                self.cost,
-            )
-        )
+        return sum(a.nbytes for a in self.arrays(values=True))
 
-    def arrays(self) -> tuple[np.ndarray, ...]:
+    def arrays(self, values: bool = False) -> tuple[np.ndarray, ...]:
         """The CSR arrays in the dtypes the kernels are compiled for.
 
-        ``(goal, choice_ptr, choice_idx, outcome_ptr, outcome_idx, outcome_weight, cost)``
-        as ``bool, int64, int32, int64, int32, int64, int64``, contiguous; arrays that
-        already match are passed through without a copy. One dtype signature means one
-        compiled specialisation of each kernel, however a graph was built.
+        ``(terminal, choice_ptr, choice_idx, outcome_ptr, outcome_idx, outcome_weight,
+        cost)`` as ``bool, int64, int32, int64, int32, int64, int64``, contiguous, then
+        with ``values=True`` ``terminal_value`` as ``int64``. Arrays that already match are
+        passed through without a copy. One dtype signature means one compiled
+        specialisation of each kernel, however a graph was built; kernels that need real
+        values get them as ``float64`` from :meth:`float_values`.
         """
         as_ = np.ascontiguousarray
-        return (
-            as_(self.goal, np.bool_),
+        out = (
+            as_(self.terminal, np.bool_),
             as_(self.choice_ptr, np.int64),
             as_(self.choice_idx, np.int32),
             as_(self.outcome_ptr, np.int64),
@@ -108,6 +183,30 @@ class ChanceGraph:
             as_(self.outcome_weight, np.int64),
             as_(self.cost, np.int64),
         )
+        return out + (as_(self.terminal_value, np.int64),) if values else out
+
+    def float_values(self, oriented: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """``(terminal values, costs)`` as ``float64`` (divided by :attr:`scale`), times
+        ``objective.orient`` when ``oriented`` (the minimising form every solver uses)."""
+        f = (self.objective.orient if oriented else 1) / self.scale
+        tv = np.asarray(self.terminal_value, np.float64) * f
+        cost = np.asarray(self.cost, np.float64) * f
+        return tv, cost
+
+    def has_terminal_values(self) -> bool:
+        """Whether some terminal node is worth something else than 0."""
+        return bool(np.any(self.terminal_value[self.terminal] != 0))
+
+    def reverse(self, *, compiled: bool = True) -> tuple[np.ndarray, ...]:
+        """Cached reverse adjacency (see :func:`perfectplay.graphs._csr.chance_reverse`)."""
+        rev = self._cache.get("reverse")
+        if rev is None:
+            from perfectplay.graphs._csr import chance_reverse
+
+            a = self.arrays()
+            rev = chance_reverse(a[1], a[2], a[3], a[4], a[5], compiled=compiled)
+            self._cache["reverse"] = rev
+        return rev
 
     def choices(self, x: int) -> np.ndarray:
         """Chance node ids that decision node ``x`` may choose."""
@@ -126,24 +225,30 @@ class ChanceGraph:
     def has_retry_property(self) -> bool:
         """True when every outcome ``x`` of every chance node ``c`` may choose ``c`` again.
 
-        Goal outcomes need no retry choice (nobody rerolls a finished game).
+        Terminal outcomes need no retry choice (nobody rerolls a finished game).
         """
         if self.retry:
             return True
         # Vectorised: every (outcome, chance) pair must also be a (decision, choice) pair.
         nc = np.int64(self.n_chance)
         owner = np.repeat(np.arange(nc), np.diff(self.outcome_ptr))
-        live = ~self.goal[self.outcome_idx]
+        live = ~self.terminal[self.outcome_idx]
         wanted = self.outcome_idx[live].astype(np.int64) * nc + owner[live]
         chooser = np.repeat(np.arange(self.n_decision, dtype=np.int64), np.diff(self.choice_ptr))
         offered = chooser * nc + self.choice_idx
         return bool(np.isin(wanted, offered).all())
 
     def validate(self) -> None:
-        """Check shapes, dtypes, index ranges and positivity; raise ``ValueError`` if broken."""
+        """Check shapes, dtypes, index ranges and signs; raise ``ValueError`` if broken."""
         nd, nc = self.n_decision, self.n_chance
-        if self.goal.dtype != np.bool_:
-            raise ValueError("goal must be a bool array")
+        if self.terminal.dtype != np.bool_:
+            raise ValueError("terminal (goal) must be a bool array")
+        if self.terminal_value.shape != (nd,):
+            raise ValueError("terminal_value must have one entry per decision node")
+        if not isinstance(self.objective, Objective):
+            raise ValueError("objective must be a perfectplay.objectives.Objective")
+        if self.scale <= 0:
+            raise ValueError("scale must be a positive integer")
         for name, ptr, n, idx in (
             ("choice", self.choice_ptr, nd, self.choice_idx),
             ("outcome", self.outcome_ptr, nc, self.outcome_idx),
@@ -164,39 +269,67 @@ class ChanceGraph:
             raise ValueError("outcome weights must be positive")
         if nc and (np.diff(self.outcome_ptr) == 0).any():
             raise ValueError("a chance node has no outcomes")
-        if nc and self.cost.min() <= 0:
-            raise ValueError("costs must be positive")
+        if nc and self.cost.min() < 0:
+            raise ValueError("costs must be zero or positive (negative costs are not supported)")
         if not 0 <= self.start < nd:
             raise ValueError("start out of range")
 
     @classmethod
     def from_lists(
         cls,
-        goal: Sequence[bool],
-        choices: Sequence[Sequence[int]],
-        outcomes: Sequence[Sequence[tuple[int, int]]],
+        goal: Sequence[bool] | None = None,
+        choices: Sequence[Sequence[int]] = (),
+        outcomes: Sequence[Sequence[tuple[int, int]]] = (),
         start: int = 0,
-        cost: Sequence[int] | None = None,
+        cost: Sequence[int | Fraction] | None = None,
         retry: bool = False,
+        *,
+        terminal: Sequence[bool] | None = None,
+        terminal_value: Sequence[int | Fraction] | None = None,
+        objective: Objective = MIN_COST,
     ) -> ChanceGraph:
-        """Build a graph from Python lists (small graphs, tests, examples)."""
+        """Build a graph from Python lists (small graphs, tests, examples).
+
+        ``goal`` is shorthand for ``terminal`` with every terminal worth 0. Terminal values
+        and costs may be ints or :class:`~fractions.Fraction`; the graph's ``scale`` is the
+        lcm of their denominators, so every value stays exact.
+
+        >>> g = ChanceGraph.from_lists(
+        ...     terminal=[False, True, True], terminal_value=[0, Fraction(1, 2), 3],
+        ...     choices=[[0], [], []], outcomes=[[(1, 1), (2, 1)]], cost=[0],
+        ... )
+        >>> g.scale, g.terminal_value.tolist(), g.cost.tolist()
+        (2, [0, 1, 6], [0])
+        """
+        if (terminal is None) == (goal is None):
+            raise TypeError("give exactly one of goal= and terminal=")
+        term = np.asarray(terminal if terminal is not None else goal, dtype=np.bool_)
+        nd, nc = len(term), len(outcomes)
+        tv, s1 = _numerators([0] * nd if terminal_value is None else terminal_value, nd)
+        cs, s2 = _numerators([1] * nc if cost is None else cost, nc)
+        scale = math.lcm(s1, s2)
         choice_ptr = np.zeros(len(choices) + 1, np.int64)
         choice_ptr[1:] = np.cumsum([len(c) for c in choices])
-        choice_idx = np.array([c for cs in choices for c in cs], np.int32)
-        outcome_ptr = np.zeros(len(outcomes) + 1, np.int64)
+        choice_idx = np.array([c for cs_ in choices for c in cs_], np.int32)
+        outcome_ptr = np.zeros(nc + 1, np.int64)
         outcome_ptr[1:] = np.cumsum([len(o) for o in outcomes])
         outcome_idx = np.array([x for os_ in outcomes for x, _ in os_], np.int32)
         outcome_weight = np.array([w for os_ in outcomes for _, w in os_], np.int64)
+        tvals = np.array([int(v * scale) if t else 0 for v, t in zip(tv, term, strict=True)],
+                         np.int64)  # fmt: skip
         g = cls(
-            goal=np.asarray(goal, dtype=np.bool_),
+            terminal=term,
+            terminal_value=tvals,
             choice_ptr=choice_ptr,
             choice_idx=choice_idx,
             outcome_ptr=outcome_ptr,
             outcome_idx=outcome_idx,
             outcome_weight=outcome_weight,
-            cost=np.ones(len(outcomes), np.int64) if cost is None else np.asarray(cost, np.int64),
+            cost=np.array([int(c * scale) for c in cs], np.int64),
             start=int(start),
             retry=retry,
+            scale=scale,
+            objective=objective,
         )
         g.validate()
         return g
@@ -208,13 +341,16 @@ class ChanceSolution:
 
     Attributes:
         graph: the solved graph.
-        decision_value: ``float64[n_decision]``; 0 at goals, ``inf`` where no goal is reachable.
+        decision_value: ``float64[n_decision]``; the terminal value at terminals,
+            ``objective.endless`` where no terminal is reachable almost surely.
         chance_value: ``float64[n_chance]``.
         best_choice: ``int32[n_decision]``, the chance node an optimal player picks
-            (``-1`` at goals and where the value is ``inf``).
+            (``-1`` at terminals and where no terminal is reachable almost surely).
         accept: ``bool[n_outcome_edges]``; for graphs with the retry rule, whether the
             policy keeps outcome edge ``e`` (``False``: roll the same chance node again).
             All ``True`` when the graph has no retry rule.
+        method: the algorithm that produced it (``"label-setting"``,
+            ``"policy-iteration"``; empty when built by hand).
     """
 
     graph: ChanceGraph
@@ -222,6 +358,7 @@ class ChanceSolution:
     chance_value: np.ndarray
     best_choice: np.ndarray
     accept: np.ndarray
+    method: str = ""
 
     @property
     def value(self) -> float:

@@ -51,6 +51,8 @@ from perfectplay._util.jit import compile_for, kernel
 from perfectplay._util.memory import require
 from perfectplay._util.progress import Progress
 from perfectplay.errors import ResourceLimitError
+from perfectplay.graphs import _csr
+from perfectplay.graphs._csr import strong_components
 from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
 
 __all__ = ["COMPILE_THRESHOLD", "MAX_COMPONENT", "solve_ssp"]
@@ -70,128 +72,18 @@ _MAX_ITERATIONS = 10_000
 
 
 @kernel
-def _first_policy(goal, choice_ptr, choice_idx, outcome_ptr, outcome_idx, retry):
-    """The safe nodes and a proper policy on them (steps 1 and 2 of the module doc).
+def _first_policy(terminal, outcome_ptr, outcome_idx, rin_ptr, rin_c, rch_ptr, rch_x,
+                  safe_d, safe_c, retry):  # fmt: skip
+    """A proper policy on the safe nodes (step 2 of the module doc).
 
-    Returns ``(safe_d, safe_c, best, accept)``. Arrays are made with np.empty and filled
-    in loops, as in :mod:`perfectplay.solvers.retry` (fewer functions to compile).
+    Returns ``(best, accept)``. The safe set and the reverse adjacency come from
+    :mod:`perfectplay.graphs._csr`. Arrays are made with np.empty and filled in loops, as
+    in :mod:`perfectplay.solvers.retry` (fewer functions to compile).
     """
-    nd = goal.shape[0]
+    nd = terminal.shape[0]
     nc = outcome_ptr.shape[0] - 1
     n_out = outcome_idx.shape[0]
-    n_choice = choice_idx.shape[0]
-
-    # Reverse adjacency by counting sort: decision x -> rolls having x as an outcome (one
-    # entry per edge), roll c -> decision nodes that may choose c.
-    rin_ptr = np.empty(nd + 1, np.int64)
-    for x in range(nd + 1):
-        rin_ptr[x] = 0
-    for e in range(n_out):
-        rin_ptr[outcome_idx[e] + 1] += 1
-    for x in range(nd):
-        rin_ptr[x + 1] += rin_ptr[x]
-    fill = np.empty(nd, np.int64)
-    for x in range(nd):
-        fill[x] = rin_ptr[x]
-    rin_c = np.empty(n_out, np.int32)
-    for c in range(nc):
-        for e in range(outcome_ptr[c], outcome_ptr[c + 1]):
-            x = outcome_idx[e]
-            rin_c[fill[x]] = c
-            fill[x] += 1
-    rch_ptr = np.empty(nc + 1, np.int64)
-    for c in range(nc + 1):
-        rch_ptr[c] = 0
-    for k in range(n_choice):
-        rch_ptr[choice_idx[k] + 1] += 1
-    for c in range(nc):
-        rch_ptr[c + 1] += rch_ptr[c]
-    fill2 = np.empty(nc, np.int64)
-    for c in range(nc):
-        fill2[c] = rch_ptr[c]
-    rch_x = np.empty(n_choice, np.int32)
-    for x in range(nd):
-        for k in range(choice_ptr[x], choice_ptr[x + 1]):
-            c = choice_idx[k]
-            rch_x[fill2[c]] = x
-            fill2[c] += 1
-
-    # Step 1: keep the nodes from which a goal is reachable inside the kept set, and (no
-    # retry) drop every roll with a dropped outcome, propagating the drops at once: a
-    # decision node whose last kept choice is dropped goes too. Rounds repeat until
-    # nothing more is dropped; each node is dropped once, so the drops cost O(E) in all.
-    safe_d = np.empty(nd, np.bool_)
-    reach_d = np.empty(nd, np.bool_)
-    left = np.empty(nd, np.int64)  # kept choice edges of each decision node
-    for x in range(nd):
-        safe_d[x] = True
-        left[x] = choice_ptr[x + 1] - choice_ptr[x]
-    safe_c = np.empty(nc, np.bool_)
-    reach_c = np.empty(nc, np.bool_)
-    for c in range(nc):
-        safe_c[c] = True
     stack = np.empty(nd, np.int32)
-    drop_d = np.empty(nd, np.int32)
-    drop_c = np.empty(nc, np.int32)
-    while True:
-        top = 0
-        for x in range(nd):
-            reach_d[x] = goal[x]
-            if goal[x]:
-                stack[top] = x
-                top += 1
-        for c in range(nc):
-            reach_c[c] = False
-        while top > 0:
-            top -= 1
-            x = stack[top]
-            for k in range(rin_ptr[x], rin_ptr[x + 1]):
-                c = rin_c[k]
-                if reach_c[c] or not safe_c[c]:
-                    continue
-                reach_c[c] = True
-                for j in range(rch_ptr[c], rch_ptr[c + 1]):
-                    y = rch_x[j]
-                    if safe_d[y] and not reach_d[y]:
-                        reach_d[y] = True
-                        stack[top] = y
-                        top += 1
-        nx = 0
-        ny = 0
-        for x in range(nd):
-            if safe_d[x] and not reach_d[x]:
-                safe_d[x] = False
-                drop_d[nx] = x
-                nx += 1
-        for c in range(nc):
-            if safe_c[c] and not reach_c[c]:
-                safe_c[c] = False
-                drop_c[ny] = c
-                ny += 1
-        if nx + ny == 0 or retry:
-            break  # with the retry rule one outcome in reach is enough: one round
-        hx = 0
-        hy = 0
-        while hx < nx or hy < ny:
-            if hx < nx:
-                x = drop_d[hx]
-                hx += 1
-                for k in range(rin_ptr[x], rin_ptr[x + 1]):
-                    c = rin_c[k]
-                    if safe_c[c]:
-                        safe_c[c] = False
-                        drop_c[ny] = c
-                        ny += 1
-            else:
-                c = drop_c[hy]
-                hy += 1
-                for j in range(rch_ptr[c], rch_ptr[c + 1]):
-                    y = rch_x[j]
-                    left[y] -= 1
-                    if left[y] == 0 and safe_d[y] and not goal[y]:
-                        safe_d[y] = False
-                        drop_d[nx] = y
-                        nx += 1
 
     # Step 2: breadth-first ranks from the goals inside the safe set; each decision node
     # takes the roll that ranked it, each roll keeps (retry) only outcomes ranked lower.
@@ -202,7 +94,7 @@ def _first_policy(goal, choice_ptr, choice_idx, outcome_ptr, outcome_idx, retry)
     for x in range(nd):
         best[x] = -1
         rank_d[x] = -1
-        if goal[x]:
+        if terminal[x]:
             rank_d[x] = 0
             stack[tail] = x
             tail += 1
@@ -229,102 +121,30 @@ def _first_policy(goal, choice_ptr, choice_idx, outcome_ptr, outcome_idx, retry)
         for e in range(outcome_ptr[c], outcome_ptr[c + 1]):
             r = rank_d[outcome_idx[e]]
             accept[e] = not retry or (r >= 0 and r < rank_c[c])
-    return safe_d, safe_c, best, accept
+    return best, accept
 
 
-@kernel
-def _components(goal, outcome_ptr, outcome_idx, best, accept, safe_c):
-    """Strongly connected components of the policy graph, by iterative Tarjan.
+def _components(
+    terminal: np.ndarray, outcome_ptr: np.ndarray, outcome_idx: np.ndarray, best: np.ndarray,
+    accept: np.ndarray, safe_c: np.ndarray, owner: np.ndarray, compiled: bool,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Strongly connected components of the policy graph, successors first.
 
-    The policy graph has an edge ``c -> best[x]`` for every kept non-goal outcome ``x``
-    of a safe roll ``c`` (self-loops left out). Returns ``(comp, pos, order, comp_ptr)``:
-    component ``k`` is ``order[comp_ptr[k]:comp_ptr[k+1]]``, components come successors
-    first (Tarjan emits a component after every component it leads to), ``comp[c]`` is
-    the component of roll ``c`` (-1 outside the safe set) and ``pos[c]`` its place in it.
+    The policy graph has an edge ``c -> best[x]`` for every kept non-terminal outcome
+    ``x`` of a safe roll ``c`` (self-loops left out); see
+    :func:`perfectplay.graphs._csr.strong_components` for what comes back.
     """
-    nc = outcome_ptr.shape[0] - 1
-    index = np.empty(nc, np.int64)
-    low = np.empty(nc, np.int64)
-    comp = np.empty(nc, np.int64)
-    pos = np.empty(nc, np.int64)
-    on_stack = np.empty(nc, np.bool_)
-    for c in range(nc):
-        index[c] = -1
-        comp[c] = -1
-        on_stack[c] = False
-    stack = np.empty(nc, np.int32)  # Tarjan's stack of open nodes
-    call_node = np.empty(nc, np.int32)  # the depth-first path, with the next edge to scan
-    call_edge = np.empty(nc, np.int64)
-    order = np.empty(nc, np.int32)
-    comp_ptr = np.empty(nc + 1, np.int64)
-    comp_ptr[0] = 0
-    n_comp = 0
-    n_order = 0
-    counter = 0
-    top = 0
-    for root in range(nc):
-        if not safe_c[root] or index[root] >= 0:
-            continue
-        index[root] = counter
-        low[root] = counter
-        counter += 1
-        stack[top] = root
-        top += 1
-        on_stack[root] = True
-        call_node[0] = root
-        call_edge[0] = outcome_ptr[root]
-        depth = 1
-        while depth > 0:
-            v = call_node[depth - 1]
-            e = call_edge[depth - 1]
-            if e < outcome_ptr[v + 1]:
-                call_edge[depth - 1] = e + 1
-                if not accept[e]:
-                    continue
-                x = outcome_idx[e]
-                if goal[x]:
-                    continue
-                w = best[x]
-                if w < 0 or w == v:
-                    continue
-                if index[w] < 0:
-                    index[w] = counter
-                    low[w] = counter
-                    counter += 1
-                    stack[top] = w
-                    top += 1
-                    on_stack[w] = True
-                    call_node[depth] = w
-                    call_edge[depth] = outcome_ptr[w]
-                    depth += 1
-                elif on_stack[w] and index[w] < low[v]:
-                    low[v] = index[w]
-                continue
-            depth -= 1
-            if depth > 0:
-                u = call_node[depth - 1]
-                if low[v] < low[u]:
-                    low[u] = low[v]
-            if low[v] == index[v]:
-                while True:
-                    top -= 1
-                    w = stack[top]
-                    on_stack[w] = False
-                    comp[w] = n_comp
-                    pos[w] = n_order - comp_ptr[n_comp]
-                    order[n_order] = w
-                    n_order += 1
-                    if w == v:
-                        break
-                n_comp += 1
-                comp_ptr[n_comp] = n_order
-    return comp, pos, order[:n_order], comp_ptr[: n_comp + 1]
+    nxt = best[outcome_idx]
+    keep = accept & ~terminal[outcome_idx] & safe_c[owner] & (nxt >= 0) & (nxt != owner)
+    ptr = np.zeros(safe_c.shape[0] + 1, np.int64)
+    np.cumsum(np.bincount(owner[keep], minlength=safe_c.shape[0]), out=ptr[1:])
+    return strong_components(ptr, nxt[keep], safe_c, compiled=compiled)
 
 
 @kernel
 def _back_substitute(
-    k0, comp, pos, order, comp_ptr, goal, outcome_ptr, outcome_idx, outcome_weight, cost,
-    best, accept, cval,
+    k0, comp, pos, order, comp_ptr, terminal, tval, outcome_ptr, outcome_idx, outcome_weight,
+    cost, best, accept, cval,
 ):  # fmt: skip
     """Evaluate components ``k0, k0+1, ...`` of one roll each into ``cval``.
 
@@ -338,7 +158,8 @@ def _back_substitute(
         lo = comp_ptr[k]
         m = comp_ptr[k + 1] - lo
         if m == 1:
-            # v = (cost * W + sum of kept w * v(next)) / (kept weight not coming back).
+            # v = (cost * W + sum of kept w * v(next)) / (kept weight not coming back), the
+            # terminal outcomes' values among the v(next).
             c = order[lo]
             total = 0.0
             kept = 0.0
@@ -349,15 +170,16 @@ def _back_substitute(
                 if not accept[e]:
                     continue  # a reroll: back to c
                 x = outcome_idx[e]
-                if goal[x]:
+                if terminal[x]:
                     kept += w
+                    acc += w * tval[x]
                     continue
                 b = best[x]
                 if b == c:
                     continue  # goes on with c itself: the same as a reroll
                 kept += w
                 acc += w * cval[b]
-            cval[c] = (float(cost[c]) * total + acc) / kept if kept > 0.0 else np.inf
+            cval[c] = (cost[c] * total + acc) / kept if kept > 0.0 else np.inf
             continue
         # A cycle: rows are (1 - p_self) v_c - sum p v_b = cost + sum p v(outside).
         a = np.zeros((m, m))  # not a fill loop: m * m steps in the Python source
@@ -368,14 +190,15 @@ def _back_substitute(
             for e in range(outcome_ptr[c], outcome_ptr[c + 1]):
                 total += float(outcome_weight[e])
             a[i, i] = 1.0
-            rhs[i] = float(cost[c])
+            rhs[i] = cost[c]
             for e in range(outcome_ptr[c], outcome_ptr[c + 1]):
                 p = float(outcome_weight[e]) / total
                 if not accept[e]:
                     a[i, i] -= p
                     continue
                 x = outcome_idx[e]
-                if goal[x]:
+                if terminal[x]:
+                    rhs[i] += p * tval[x]
                     continue
                 b = best[x]
                 if comp[b] == k:
@@ -392,12 +215,13 @@ def _evaluate(
     safe_c: np.ndarray,
     best: np.ndarray,
     accept: np.ndarray,
+    out_owner: np.ndarray,
     compiled: bool,
 ) -> np.ndarray:
-    """Values of the rolls under a proper policy (``inf`` outside the safe set)."""
-    goal, _, _, outcome_ptr, outcome_idx, outcome_weight, cost = arrays
-    comp, pos, order, comp_ptr = _components.run(
-        goal, outcome_ptr, outcome_idx, best, accept, safe_c, compiled=compiled
+    """Oriented values of the rolls under a proper policy (``inf`` outside the safe set)."""
+    terminal, outcome_ptr, outcome_idx, outcome_weight, tval, cost = arrays
+    comp, pos, order, comp_ptr = _components(
+        terminal, outcome_ptr, outcome_idx, best, accept, safe_c, out_owner, compiled
     )
     sizes = np.diff(comp_ptr)
     largest = int(sizes.max()) if sizes.size else 0
@@ -415,8 +239,8 @@ def _evaluate(
     k = 0
     while k < n_comp:
         k, a, rhs = _back_substitute.run(
-            k, comp, pos, order, comp_ptr, goal, outcome_ptr, outcome_idx, outcome_weight,
-            cost, best, accept, cval, compiled=compiled,
+            k, comp, pos, order, comp_ptr, terminal, tval, outcome_ptr, outcome_idx,
+            outcome_weight, cost, best, accept, cval, compiled=compiled,
         )  # fmt: skip
         if k < n_comp:
             cval[order[comp_ptr[k] : comp_ptr[k + 1]]] = np.linalg.solve(a, rhs)
@@ -480,30 +304,37 @@ def solve_ssp(
     )
     if compiled is None:
         compiled = compile_for(
-            nd + nc + n_out + n_ch, COMPILE_THRESHOLD, _first_policy, _components,
-            _back_substitute,
+            nd + nc + n_out + n_ch, COMPILE_THRESHOLD, _first_policy, _back_substitute,
+            _csr._transpose, _csr._safe_set, _csr._tarjan,
         )  # fmt: skip
-    arrays = graph.arrays()
-    goal = arrays[0]
-    safe_d, safe_c, best, accept = _first_policy.run(
-        goal, arrays[1], arrays[2], arrays[3], arrays[4], bool(graph.retry), compiled=compiled
-    )
-    live = safe_d & ~goal
+    terminal, _, _, outcome_ptr, outcome_idx, outcome_weight, _ = graph.arrays()
+    orient = graph.objective.orient
+    tval, cost = graph.float_values(oriented=True)
+    # Oriented, every objective is a minimisation; terminal values only matter at terminals.
+    tval = np.where(terminal, tval, 0.0)
+    arrays = (terminal, outcome_ptr, outcome_idx, outcome_weight, tval, cost)
+    safe_d, safe_c = _csr.safe_set(graph, compiled=compiled)
+    rin_ptr, rin_c, _, rch_ptr, rch_x = graph.reverse(compiled=compiled)
+    best, accept = _first_policy.run(
+        terminal, outcome_ptr, outcome_idx, rin_ptr, rin_c, rch_ptr, rch_x, safe_d, safe_c,
+        bool(graph.retry), compiled=compiled,
+    )  # fmt: skip
+    live = safe_d & ~terminal
     live_ids = np.flatnonzero(live)
     owner = np.repeat(np.arange(nd), np.diff(graph.choice_ptr))
     starts = graph.choice_ptr[:-1][np.diff(graph.choice_ptr) > 0]
-    out_owner = np.repeat(np.arange(nc), np.diff(graph.outcome_ptr)) if graph.retry else None
+    out_owner = np.repeat(np.arange(nc), np.diff(graph.outcome_ptr))
     meter = Progress("solve_ssp: policy iteration") if progress else None
     for rounds in range(1, _MAX_ITERATIONS + 1):
-        cval = _evaluate(graph, arrays, safe_c, best, accept, compiled)
-        dval = np.where(goal, 0.0, np.inf)
+        cval = _evaluate(graph, arrays, safe_c, best, accept, out_owner, compiled)
+        dval = np.where(terminal, tval, np.inf)
         dval[live_ids] = cval[best[live_ids]]
         low, first = _best_choices(graph, cval, owner, starts)
         better = live & (low < dval - _REL_TOL * (1.0 + np.abs(np.where(live, dval, 0.0))))
         changed = bool(better.any())
         if changed:
             best[better] = graph.choice_idx[first[better]]
-        if out_owner is not None:
+        if graph.retry:
             vx = dval[graph.outcome_idx]
             vc = cval[out_owner]
             tol = _REL_TOL * (1.0 + np.abs(np.where(np.isfinite(vc), vc, 0.0)))
@@ -521,6 +352,14 @@ def solve_ssp(
     if meter is not None:
         meter.done(f"{rounds} rounds")
     best = np.where(live, best, -1).astype(np.int32)
+    if orient != 1:
+        dval, cval = dval * orient, cval * orient
+    if graph.objective.endless != orient * np.inf:
+        # A probability: a play that never ends is worth 0 (solve_chance only sends graphs
+        # where every node can end, so this only matters for direct callers).
+        dval[~np.isfinite(dval)] = graph.objective.endless
+        cval[~np.isfinite(cval)] = graph.objective.endless
     return ChanceSolution(
-        graph=graph, decision_value=dval, chance_value=cval, best_choice=best, accept=accept
-    )
+        graph=graph, decision_value=dval, chance_value=cval, best_choice=best, accept=accept,
+        method="policy-iteration",
+    )  # fmt: skip

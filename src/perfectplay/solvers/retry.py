@@ -56,88 +56,50 @@ COMPILE_THRESHOLD = 100_000
 
 @kernel
 def _label_setting(
-    goal, choice_ptr, choice_idx, outcome_ptr, outcome_idx, outcome_weight, cost, check_retry
-):
+    terminal, tval, choice_ptr, choice_idx, outcome_ptr, outcome_idx, outcome_weight, cost,
+    rin_ptr, rin_c, rin_w, rch_ptr, rch_dec, term_order, check_retry,
+):  # fmt: skip
     # Arrays are made with np.empty and filled in loops: every np.full / np.zeros / copy
-    # variant is one more function for numba to compile on a first run.
-    nd = goal.shape[0]
+    # variant is one more function for numba to compile on a first run. The reverse
+    # adjacency comes from perfectplay.graphs._csr (computed once, cached on the graph).
+    nd = terminal.shape[0]
     nc = cost.shape[0]
     n_out = outcome_idx.shape[0]
-    n_choice = choice_idx.shape[0]
     inf = np.inf
 
     dval = np.empty(nd)
     best = np.empty(nd, np.int32)
     stamp_d = np.empty(nd, np.int64)  # settling time, -1 while unsettled
-    rin_ptr = np.empty(nd + 1, np.int64)
-    fill = np.empty(nd + 1, np.int64)
-    for x in range(nd + 1):
-        rin_ptr[x] = 0
-        if x < nd:
-            dval[x] = inf
-            best[x] = -1
-            stamp_d[x] = -1
+    for x in range(nd):
+        dval[x] = inf
+        best[x] = -1
+        stamp_d[x] = -1
     cval = np.empty(nc)
     stamp_c = np.empty(nc, np.int64)
     pos = np.empty(nc, np.int32)  # heap slot; -1 before entering, -2 once settled
     mark = np.empty(nc, np.int32)
-    rch_ptr = np.empty(nc + 1, np.int64)
-    fill2 = np.empty(nc + 1, np.int64)
     # Per-chance record, one cache line per node: [key, kept sum w*v, kept weight, cost*W].
     rec = np.empty(4 * nc)
-    for c in range(nc + 1):
-        rch_ptr[c] = 0
-        if c < nc:
-            cval[c] = inf
-            stamp_c[c] = -1
-            pos[c] = -1
-            mark[c] = -1
-            rec[4 * c] = inf
-            rec[4 * c + 1] = 0.0
-            rec[4 * c + 2] = 0.0
-    accept = np.empty(n_out, np.bool_)
-    order = np.empty(nc, np.int32)
-
-    # Reverse outcome adjacency by counting sort: for each decision node x, the chance
-    # nodes having x as an outcome and the edge weights, side by side so that relaxing x
-    # reads them sequentially.
-    for e in range(n_out):
-        rin_ptr[outcome_idx[e] + 1] += 1
-    for x in range(nd):
-        rin_ptr[x + 1] += rin_ptr[x]
-    for x in range(nd + 1):
-        fill[x] = rin_ptr[x]
-    rin_c = np.empty(n_out, np.int32)
-    rin_w = np.empty(n_out, np.int64)
     for c in range(nc):
+        cval[c] = inf
+        stamp_c[c] = -1
+        pos[c] = -1
+        mark[c] = -1
+        rec[4 * c] = inf
+        rec[4 * c + 1] = 0.0
+        rec[4 * c + 2] = 0.0
         tot = 0
         for e in range(outcome_ptr[c], outcome_ptr[c + 1]):
-            x = outcome_idx[e]
             tot += outcome_weight[e]
-            rin_c[fill[x]] = c
-            rin_w[fill[x]] = outcome_weight[e]
-            fill[x] += 1
-        rec[4 * c + 3] = float(cost[c]) * float(tot)
-
-    # Reverse choice adjacency (chance c -> decision nodes that may choose c).
-    for k in range(n_choice):
-        rch_ptr[choice_idx[k] + 1] += 1
-    for c in range(nc):
-        rch_ptr[c + 1] += rch_ptr[c]
-    for c in range(nc + 1):
-        fill2[c] = rch_ptr[c]
-    rch_dec = np.empty(n_choice, np.int32)
-    for x in range(nd):
-        for k in range(choice_ptr[x], choice_ptr[x + 1]):
-            c = choice_idx[k]
-            rch_dec[fill2[c]] = x
-            fill2[c] += 1
+        rec[4 * c + 3] = cost[c] * float(tot)
+    accept = np.empty(n_out, np.bool_)
+    order = np.empty(nc, np.int32)
 
     # Explicit retry property: each non-goal outcome x of c lists c among its choices.
     # Marking x's choices, then scanning the edges into x, is O(E) overall.
     if check_retry:
         for x in range(nd):
-            if goal[x]:
+            if terminal[x]:
                 continue
             for k in range(choice_ptr[x], choice_ptr[x + 1]):
                 mark[choice_idx[k]] = x
@@ -153,16 +115,12 @@ def _label_setting(
     clock = 0  # one clock orders the settling of both kinds of node; it fixes the policy
     n_order = 0
 
-    # Goals first; then every settled chance node settles the decision nodes it serves.
+    # Terminal nodes enter in increasing value (term_order), interleaved with the heap as
+    # initial labels; every settled chance node settles the decision nodes it serves.
     queue = np.empty(nd, np.int32)
     q_len = 0
-    for x in range(nd):
-        if goal[x]:
-            dval[x] = 0.0
-            stamp_d[x] = clock
-            clock += 1
-            queue[q_len] = x
-            q_len += 1
+    n_term = term_order.shape[0]
+    ti = 0
 
     while True:
         # Relax the outcome edges into each freshly settled decision node.
@@ -196,6 +154,18 @@ def _label_setting(
                     hnode[i] = c
                     pos[c] = i
         q_len = 0
+        if ti < n_term and (size == 0 or tval[term_order[ti]] <= hkey[0]):
+            # Settle every terminal worth the same at once (goals: all of them).
+            v = tval[term_order[ti]]
+            while ti < n_term and tval[term_order[ti]] == v:
+                x = term_order[ti]
+                ti += 1
+                dval[x] = v
+                stamp_d[x] = clock
+                clock += 1
+                queue[q_len] = x
+                q_len += 1
+            continue
         if size == 0:
             break
 
@@ -230,7 +200,7 @@ def _label_setting(
         n_order += 1
         for k in range(rch_ptr[c], rch_ptr[c + 1]):
             x = rch_dec[k]
-            if stamp_d[x] >= 0:
+            if stamp_d[x] >= 0 or terminal[x]:
                 continue
             dval[x] = v
             best[x] = c
@@ -253,12 +223,29 @@ def _run(graph: ChanceGraph, compiled: bool | None) -> tuple:
     n_out, n_ch = graph.outcome_idx.shape[0], graph.choice_idx.shape[0]
     # Working arrays of the kernel, dominated by the reverse adjacency and the stamps.
     require(
-        nd * 40 + nc * 88 + n_out * 13 + n_ch * 4,
+        nd * 40 + nc * 88 + n_out * 29 + n_ch * 4,
         f"label-setting on {nd:,} decision and {nc:,} chance nodes",
     )
     if compiled is None:
-        compiled = compile_for(nd + nc + n_out + n_ch, COMPILE_THRESHOLD, _label_setting)
-    return _label_setting.run(*graph.arrays(), not graph.retry, compiled=compiled)
+        compiled = compile_for(
+            nd + nc + n_out + n_ch, COMPILE_THRESHOLD, _label_setting, *_csr_kernels()
+        )
+    terminal, cp, ci, op, oi, ow, _ = graph.arrays()
+    tval, cost = graph.float_values()
+    terms = np.flatnonzero(terminal)
+    if graph.has_terminal_values():
+        terms = terms[np.argsort(tval[terms], kind="stable")]
+    rin_ptr, rin_c, rin_w, rch_ptr, rch_x = graph.reverse(compiled=compiled)
+    return _label_setting.run(
+        terminal, tval, cp, ci, op, oi, ow, cost, rin_ptr, rin_c, rin_w, rch_ptr, rch_x,
+        terms.astype(np.int32), not graph.retry, compiled=compiled,
+    )  # fmt: skip
+
+
+def _csr_kernels() -> tuple:
+    from perfectplay.graphs import _csr
+
+    return (_csr._transpose,)
 
 
 def solve_retry(graph: ChanceGraph, *, compiled: bool | None = None) -> ChanceSolution:
@@ -298,7 +285,8 @@ def solve_retry(graph: ChanceGraph, *, compiled: bool | None = None) -> ChanceSo
             "that node again (set retry=True if the retry rule holds implicitly)"
         )
     return ChanceSolution(
-        graph=graph, decision_value=dval, chance_value=cval, best_choice=best, accept=accept
+        graph=graph, decision_value=dval, chance_value=cval, best_choice=best, accept=accept,
+        method="label-setting",
     )
 
 
@@ -319,6 +307,7 @@ def settle_order(
     if n_order < 0:
         raise ValueError("the graph has no retry property")
     sol = ChanceSolution(
-        graph=graph, decision_value=dval, chance_value=cval, best_choice=best, accept=accept
+        graph=graph, decision_value=dval, chance_value=cval, best_choice=best, accept=accept,
+        method="label-setting",
     )
     return sol, order[:n_order]

@@ -1,0 +1,359 @@
+"""Graph plumbing shared by every solver: one copy each, over CSR arrays.
+
+* :func:`transpose` — reverse a CSR adjacency by counting sort;
+* :func:`chance_reverse` — both reverse adjacencies of a chance graph (cached on the graph
+  by :meth:`~perfectplay.graphs.chance.ChanceGraph.reverse`);
+* :func:`safe_set` — the nodes of a chance graph from which some policy reaches a terminal
+  node with probability one (almost-sure reachability, e.g. de Alfaro 1997, ch. 3);
+* :func:`strong_components` — strongly connected components (Tarjan 1972, iterative),
+  emitted successors first;
+* :func:`topological_order` — Kahn's algorithm, successors first.
+
+A lazy :class:`~perfectplay._util.jit.Kernel` cannot call another one, so each solver calls
+these at the Python level and passes the arrays into its own kernel. Every function takes
+``compiled`` like the kernels (``True``: numba, ``False``: the same source interpreted).
+
+>>> import numpy as np
+>>> ptr, idx = np.array([0, 1, 2, 3, 3]), np.array([1, 2, 0], np.int32)  # 0->1->2->0, 3
+>>> comp, pos, order, comp_ptr = strong_components(ptr, idx, compiled=False)
+>>> comp.tolist(), comp_ptr.tolist()
+([0, 0, 0, 1], [0, 3, 4])
+>>> order_, n = topological_order(np.array([0, 1, 1]), np.array([1], np.int32), compiled=False)
+>>> order_[:n].tolist()
+[1, 0]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from perfectplay._util.jit import kernel
+
+__all__ = ["chance_reverse", "safe_set", "strong_components", "topological_order", "transpose"]
+
+
+@kernel
+def _transpose(ptr, idx, n_targets):
+    n = ptr.shape[0] - 1
+    m = idx.shape[0]
+    rptr = np.empty(n_targets + 1, np.int64)
+    for t in range(n_targets + 1):
+        rptr[t] = 0
+    for e in range(m):
+        rptr[idx[e] + 1] += 1
+    for t in range(n_targets):
+        rptr[t + 1] += rptr[t]
+    fill = np.empty(n_targets, np.int64)
+    for t in range(n_targets):
+        fill[t] = rptr[t]
+    src = np.empty(m, np.int32)
+    edge = np.empty(m, np.int64)
+    for s in range(n):
+        for e in range(ptr[s], ptr[s + 1]):
+            t = idx[e]
+            src[fill[t]] = s
+            edge[fill[t]] = e
+            fill[t] += 1
+    return rptr, src, edge
+
+
+def transpose(
+    ptr: np.ndarray, idx: np.ndarray, n_targets: int, *, compiled: bool = True
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Reverse CSR ``(rptr, src, edge)``: the edges into target ``t`` are
+    ``edge[rptr[t]:rptr[t+1]]`` (ids into ``idx``, in increasing order) from sources
+    ``src[...]``.
+
+    >>> rptr, src, edge = transpose(np.array([0, 2, 3]), np.array([1, 1, 0]), 2, compiled=False)
+    >>> rptr.tolist(), src.tolist(), edge.tolist()
+    ([0, 1, 3], [1, 0, 0], [2, 0, 1])
+    """
+    return _transpose.run(
+        np.ascontiguousarray(ptr, np.int64),
+        np.ascontiguousarray(idx, np.int32),
+        int(n_targets),
+        compiled=compiled,
+    )
+
+
+def chance_reverse(
+    choice_ptr: np.ndarray,
+    choice_idx: np.ndarray,
+    outcome_ptr: np.ndarray,
+    outcome_idx: np.ndarray,
+    outcome_weight: np.ndarray,
+    *,
+    compiled: bool = True,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(rin_ptr, rin_c, rin_w, rch_ptr, rch_x)``: for each decision node ``x`` the chance
+    nodes having ``x`` as an outcome, with the edge weights side by side (one entry per
+    edge), and for each chance node ``c`` the decision nodes that may choose it."""
+    nd, nc = choice_ptr.shape[0] - 1, outcome_ptr.shape[0] - 1
+    rin_ptr, rin_c, redge = transpose(outcome_ptr, outcome_idx, nd, compiled=compiled)
+    rin_w = outcome_weight[redge]
+    del redge
+    rch_ptr, rch_x, _ = transpose(choice_ptr, choice_idx, nc, compiled=compiled)
+    return rin_ptr, rin_c, rin_w, rch_ptr, rch_x
+
+
+@kernel
+def _safe_set(terminal, choice_ptr, outcome_ptr, outcome_idx, rin_ptr, rin_c, rch_ptr, rch_x,
+              retry):  # fmt: skip
+    nd = terminal.shape[0]
+    nc = outcome_ptr.shape[0] - 1
+    # Keep the nodes from which a terminal is reachable inside the kept set, and (no
+    # retry) drop every roll with a dropped outcome, propagating the drops at once: a
+    # decision node whose last kept choice is dropped goes too. Rounds repeat until
+    # nothing more is dropped; each node is dropped once, so the drops cost O(E) in all.
+    safe_d = np.empty(nd, np.bool_)
+    reach_d = np.empty(nd, np.bool_)
+    left = np.empty(nd, np.int64)  # kept choice edges of each decision node
+    for x in range(nd):
+        safe_d[x] = True
+        left[x] = choice_ptr[x + 1] - choice_ptr[x]
+    safe_c = np.empty(nc, np.bool_)
+    reach_c = np.empty(nc, np.bool_)
+    for c in range(nc):
+        safe_c[c] = True
+    stack = np.empty(nd, np.int32)
+    drop_d = np.empty(nd, np.int32)
+    drop_c = np.empty(nc, np.int32)
+    while True:
+        top = 0
+        for x in range(nd):
+            reach_d[x] = terminal[x]
+            if terminal[x]:
+                stack[top] = x
+                top += 1
+        for c in range(nc):
+            reach_c[c] = False
+        while top > 0:
+            top -= 1
+            x = stack[top]
+            for k in range(rin_ptr[x], rin_ptr[x + 1]):
+                c = rin_c[k]
+                if reach_c[c] or not safe_c[c]:
+                    continue
+                reach_c[c] = True
+                for j in range(rch_ptr[c], rch_ptr[c + 1]):
+                    y = rch_x[j]
+                    if safe_d[y] and not reach_d[y]:
+                        reach_d[y] = True
+                        stack[top] = y
+                        top += 1
+        nx = 0
+        ny = 0
+        for x in range(nd):
+            if safe_d[x] and not reach_d[x]:
+                safe_d[x] = False
+                drop_d[nx] = x
+                nx += 1
+        for c in range(nc):
+            if safe_c[c] and not reach_c[c]:
+                safe_c[c] = False
+                drop_c[ny] = c
+                ny += 1
+        if nx + ny == 0 or retry:
+            break  # with the retry rule one outcome in reach is enough: one round
+        hx = 0
+        hy = 0
+        while hx < nx or hy < ny:
+            if hx < nx:
+                x = drop_d[hx]
+                hx += 1
+                for k in range(rin_ptr[x], rin_ptr[x + 1]):
+                    c = rin_c[k]
+                    if safe_c[c]:
+                        safe_c[c] = False
+                        drop_c[ny] = c
+                        ny += 1
+            else:
+                c = drop_c[hy]
+                hy += 1
+                for j in range(rch_ptr[c], rch_ptr[c + 1]):
+                    y = rch_x[j]
+                    left[y] -= 1
+                    if left[y] == 0 and safe_d[y] and not terminal[y]:
+                        safe_d[y] = False
+                        drop_d[nx] = y
+                        nx += 1
+    return safe_d, safe_c
+
+
+def safe_set(graph, *, compiled: bool = True) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[no-untyped-def]
+    """``(safe_d, safe_c)``: the decision and chance nodes of ``graph`` (a
+    :class:`~perfectplay.graphs.chance.ChanceGraph`) from which some policy reaches a
+    terminal node with probability one.
+
+    Without the retry rule that is the classic almost-sure reachability fixpoint (a roll
+    is safe only if *all* its outcomes are); with ``graph.retry`` a roll is safe as soon
+    as *one* outcome is, because the player may reroll the others. The result is cached
+    on the graph.
+
+    >>> from perfectplay.graphs.chance import ChanceGraph
+    >>> g = ChanceGraph.from_lists([False, True, False], [[0], [], []], [[(1, 1), (2, 1)]])
+    >>> [a.tolist() for a in safe_set(g, compiled=False)]
+    [[False, True, False], [False]]
+    """
+    cache = graph._cache
+    if "safe" not in cache:
+        rin_ptr, rin_c, _, rch_ptr, rch_x = graph.reverse(compiled=compiled)
+        a = graph.arrays()
+        cache["safe"] = _safe_set.run(
+            a[0], a[1], a[3], a[4], rin_ptr, rin_c, rch_ptr, rch_x, bool(graph.retry),
+            compiled=compiled,
+        )  # fmt: skip
+    return cache["safe"]
+
+
+@kernel
+def _tarjan(ptr, idx, include):
+    n = ptr.shape[0] - 1
+    index = np.empty(n, np.int64)
+    low = np.empty(n, np.int64)
+    comp = np.empty(n, np.int64)
+    pos = np.empty(n, np.int64)
+    on_stack = np.empty(n, np.bool_)
+    for v in range(n):
+        index[v] = -1
+        comp[v] = -1
+        on_stack[v] = False
+    stack = np.empty(n, np.int32)  # Tarjan's stack of open nodes
+    call_node = np.empty(n, np.int32)  # the depth-first path, with the next edge to scan
+    call_edge = np.empty(n, np.int64)
+    order = np.empty(n, np.int32)
+    comp_ptr = np.empty(n + 1, np.int64)
+    comp_ptr[0] = 0
+    n_comp = 0
+    n_order = 0
+    counter = 0
+    top = 0
+    for root in range(n):
+        if not include[root] or index[root] >= 0:
+            continue
+        index[root] = counter
+        low[root] = counter
+        counter += 1
+        stack[top] = root
+        top += 1
+        on_stack[root] = True
+        call_node[0] = root
+        call_edge[0] = ptr[root]
+        depth = 1
+        while depth > 0:
+            v = call_node[depth - 1]
+            e = call_edge[depth - 1]
+            if e < ptr[v + 1]:
+                call_edge[depth - 1] = e + 1
+                w = idx[e]
+                if not include[w]:
+                    continue
+                if index[w] < 0:
+                    index[w] = counter
+                    low[w] = counter
+                    counter += 1
+                    stack[top] = w
+                    top += 1
+                    on_stack[w] = True
+                    call_node[depth] = w
+                    call_edge[depth] = ptr[w]
+                    depth += 1
+                elif on_stack[w] and index[w] < low[v]:
+                    low[v] = index[w]
+                continue
+            depth -= 1
+            if depth > 0:
+                u = call_node[depth - 1]
+                if low[v] < low[u]:
+                    low[u] = low[v]
+            if low[v] == index[v]:
+                while True:
+                    top -= 1
+                    w = stack[top]
+                    on_stack[w] = False
+                    comp[w] = n_comp
+                    pos[w] = n_order - comp_ptr[n_comp]
+                    order[n_order] = w
+                    n_order += 1
+                    if w == v:
+                        break
+                n_comp += 1
+                comp_ptr[n_comp] = n_order
+    return comp, pos, order[:n_order], comp_ptr[: n_comp + 1]
+
+
+def strong_components(
+    ptr: np.ndarray, idx: np.ndarray, include: np.ndarray | None = None, *, compiled: bool = True
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Strongly connected components of the graph ``v -> idx[ptr[v]:ptr[v+1]]``, by
+    Tarjan's algorithm (R. Tarjan, *Depth-first search and linear graph algorithms*,
+    SIAM J. Comput. 1972) with an explicit stack.
+
+    Only nodes with ``include[v]`` (all by default) and the edges between them count.
+    Returns ``(comp, pos, order, comp_ptr)``: component ``k`` is
+    ``order[comp_ptr[k]:comp_ptr[k+1]]``; components come successors first (Tarjan emits
+    a component after every component it leads to); ``comp[v]`` is the component of ``v``
+    (-1 if excluded) and ``pos[v]`` its place in it.
+    """
+    n = ptr.shape[0] - 1
+    if include is None:
+        include = np.ones(n, np.bool_)
+    return _tarjan.run(
+        np.ascontiguousarray(ptr, np.int64),
+        np.ascontiguousarray(idx, np.int32),
+        np.ascontiguousarray(include, np.bool_),
+        compiled=compiled,
+    )
+
+
+@kernel
+def _kahn(ptr, idx):
+    n = ptr.shape[0] - 1
+    m = idx.shape[0]
+    pending = np.empty(n, np.int64)
+    dptr = np.empty(n + 1, np.int64)
+    for v in range(n + 1):
+        dptr[v] = 0
+    for e in range(m):
+        dptr[idx[e] + 1] += 1
+    for v in range(n):
+        pending[v] = ptr[v + 1] - ptr[v]
+        dptr[v + 1] += dptr[v]
+    fill = np.empty(n, np.int64)
+    for v in range(n):
+        fill[v] = dptr[v]
+    dep = np.empty(m, np.int32)
+    for v in range(n):
+        for e in range(ptr[v], ptr[v + 1]):
+            w = idx[e]
+            dep[fill[w]] = v
+            fill[w] += 1
+    order = np.empty(n, np.int32)
+    n_order = 0
+    for v in range(n):
+        if pending[v] == 0:
+            order[n_order] = v
+            n_order += 1
+    head = 0
+    while head < n_order:
+        w = order[head]
+        head += 1
+        for k in range(dptr[w], dptr[w + 1]):
+            v = dep[k]
+            pending[v] -= 1
+            if pending[v] == 0:
+                order[n_order] = v
+                n_order += 1
+    return order, n_order
+
+
+def topological_order(
+    ptr: np.ndarray, idx: np.ndarray, *, compiled: bool = True
+) -> tuple[np.ndarray, int]:
+    """``(order, n)``: ``order[:n]`` lists nodes successors first (Kahn 1962): a node comes
+    after every node it has an edge to. Nodes on or behind a cycle are left out
+    (``n`` smaller than the number of nodes)."""
+    return _kahn.run(
+        np.ascontiguousarray(ptr, np.int64), np.ascontiguousarray(idx, np.int32),
+        compiled=compiled,
+    )  # fmt: skip
