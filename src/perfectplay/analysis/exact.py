@@ -12,10 +12,15 @@ those exact values:
 * the nodes with infinite value are **exactly those from which no policy reaches a goal
   almost surely** (checked structurally, by a fixpoint on the graph, not by the values).
 
-With positive costs these conditions characterise the optimum (the Bellman equation of a
-stochastic shortest path problem has a unique finite solution on the nodes that can
-finish), so passing them is a proof of optimality; failing raises
-:class:`VerificationError`.
+Everything is checked on *oriented* values (``objective.orient * value``, so a maximising
+objective is checked as the minimisation of its negation) in units of ``1 / scale``, and
+turned back at the end. With positive costs these conditions characterise the optimum
+(the Bellman equation of a stochastic shortest path problem has a unique finite solution
+on the nodes that can finish; Bertsekas and Tsitsiklis 1991). With zero oriented costs the
+equation may have other solutions, but the evaluated policy is proper (its values are
+finite exactly on the safe set) and some optimal policy ``m`` is proper too (a play that
+never ends is worth the worst value), so ``J = T J <= T_m J <= ... -> J_m`` proves ``J``
+optimal: passing them is a proof of optimality; failing raises :class:`VerificationError`.
 
 How the rational evaluation stays fast on ~3 million edges: outcomes that go on with the
 same roll are summed per distinct successor first (integer weights, compiled), so each
@@ -58,6 +63,7 @@ from perfectplay._util.jit import kernel
 from perfectplay._util.memory import require
 from perfectplay._util.progress import Progress
 from perfectplay.errors import PerfectplayError, ResourceLimitError
+from perfectplay.graphs._csr import safe_set, strong_components, topological_order
 from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
 
 __all__ = ["MAX_CYCLE", "MAX_ROUNDS", "ExactSolution", "VerificationError", "exact_solution"]
@@ -89,9 +95,10 @@ class ExactSolution:
         return None if den == 0 else Fraction(int(self.numerators[c]), int(den))
 
     def decision_value(self, x: int) -> Fraction | None:
-        """Exact value of decision node ``x`` (0 at goals); ``None`` when it is infinite."""
-        if self.graph.goal[x]:
-            return Fraction(0)
+        """Exact value of decision node ``x`` (its terminal value at a terminal); ``None``
+        when it is infinite (no terminal is reached almost surely)."""
+        if self.graph.terminal[x]:
+            return Fraction(int(self.graph.terminal_value[x]), self.graph.scale)
         b = int(self.solution.best_choice[x])
         return None if b < 0 else self.chance_value(b)
 
@@ -105,7 +112,9 @@ class ExactSolution:
 def _structure(
     goal, choice_ptr, choice_idx, outcome_ptr, outcome_idx, outcome_weight, best, accept, retry
 ):
-    """Policy checks, grouped terms, evaluation order and the safe set, in one pass each.
+    """Policy checks and the kept outcomes grouped by successor, in one pass each.
+
+    The evaluation order and the safe set come from :mod:`perfectplay.graphs._csr`.
 
     Arrays are made with np.empty and filled in loops: every np.full / np.zeros / copy
     variant is one more function for numba to compile on a first run.
@@ -113,7 +122,6 @@ def _structure(
     nd = goal.shape[0]
     nc = outcome_ptr.shape[0] - 1
     n_out = outcome_idx.shape[0]
-    n_choice = choice_idx.shape[0]
     problem = 0  # 1: a choice the node does not have, 2: an illegal reroll
     where = 0
 
@@ -123,34 +131,19 @@ def _structure(
     dead = np.empty(nc, np.bool_)
     slot = np.empty(nc, np.int64)
     mark = np.empty(nc, np.int64)
-    pending = np.empty(nc, np.int64)
-    safe_c = np.empty(nc, np.bool_)
-    reach_c = np.empty(nc, np.bool_)
     term_ptr = np.empty(nc + 1, np.int64)
-    dptr = np.empty(nc + 1, np.int64)
-    chptr = np.empty(nc + 1, np.int64)
-    fill_c = np.empty(nc + 1, np.int64)
     for c in range(nc + 1):
         term_ptr[c] = 0
-        dptr[c] = 0
-        chptr[c] = 0
         if c < nc:
             total[c] = 0
             kept_w[c] = 0
             dead[c] = False
             slot[c] = -1
             mark[c] = -1
-            safe_c[c] = True
-    safe_d = np.empty(nd, np.bool_)
-    reach_d = np.empty(nd, np.bool_)
     rptr = np.empty(nd + 1, np.int64)
-    inptr = np.empty(nd + 1, np.int64)
     fill_d = np.empty(nd + 1, np.int64)
     for x in range(nd + 1):
         rptr[x] = 0
-        inptr[x] = 0
-        if x < nd:
-            safe_d[x] = True
 
     # best[x] must be one of x's choices.
     for x in range(nd):
@@ -236,106 +229,6 @@ def _structure(
                 term_w[s] += w
         term_ptr[c + 1] = n_terms
 
-    # Kahn's algorithm: a roll is ready once every roll it goes on with is evaluated.
-    for t in range(n_terms):
-        dptr[term_idx[t] + 1] += 1
-    for c in range(nc):
-        pending[c] = term_ptr[c + 1] - term_ptr[c]
-        dptr[c + 1] += dptr[c]
-    for c in range(nc + 1):
-        fill_c[c] = dptr[c]
-    dep = np.empty(n_terms, np.int32)
-    for c in range(nc):
-        for t in range(term_ptr[c], term_ptr[c + 1]):
-            b = term_idx[t]
-            dep[fill_c[b]] = c
-            fill_c[b] += 1
-    order = np.empty(nc, np.int32)
-    n_order = 0
-    for c in range(nc):
-        if pending[c] == 0:
-            order[n_order] = c
-            n_order += 1
-    head = 0
-    while head < n_order:
-        b = order[head]
-        head += 1
-        for k in range(dptr[b], dptr[b + 1]):
-            c = dep[k]
-            pending[c] -= 1
-            if pending[c] == 0:
-                order[n_order] = c
-                n_order += 1
-
-    # Safe set: nodes from which some policy reaches a goal almost surely. Each round is
-    # a backward search inside the current set; without the retry rule a roll with an
-    # outcome outside the set leaves it, and the rounds repeat until nothing changes.
-    for e in range(n_out):
-        inptr[outcome_idx[e] + 1] += 1
-    for x in range(nd):
-        inptr[x + 1] += inptr[x]
-    for x in range(nd + 1):
-        fill_d[x] = inptr[x]
-    inedge = np.empty(n_out, np.int32)
-    for e in range(n_out):
-        x = outcome_idx[e]
-        inedge[fill_d[x]] = owner[e]
-        fill_d[x] += 1
-    for k in range(n_choice):
-        chptr[choice_idx[k] + 1] += 1
-    for c in range(nc):
-        chptr[c + 1] += chptr[c]
-    for c in range(nc + 1):
-        fill_c[c] = chptr[c]
-    chdec = np.empty(n_choice, np.int32)
-    for x in range(nd):
-        for k in range(choice_ptr[x], choice_ptr[x + 1]):
-            c = choice_idx[k]
-            chdec[fill_c[c]] = x
-            fill_c[c] += 1
-    stack = np.empty(nd, np.int32)
-    while True:
-        top = 0
-        for x in range(nd):
-            reach_d[x] = goal[x] and safe_d[x]
-            if reach_d[x]:
-                stack[top] = x
-                top += 1
-        for c in range(nc):
-            reach_c[c] = False
-        while top > 0:
-            top -= 1
-            x = stack[top]
-            for k in range(inptr[x], inptr[x + 1]):
-                c = inedge[k]
-                if reach_c[c] or not safe_c[c]:
-                    continue
-                reach_c[c] = True
-                for j in range(chptr[c], chptr[c + 1]):
-                    y = chdec[j]
-                    if not reach_d[y] and safe_d[y] and not goal[y]:
-                        reach_d[y] = True
-                        stack[top] = y
-                        top += 1
-        if not retry:
-            for c in range(nc):
-                if reach_c[c]:
-                    for e in range(outcome_ptr[c], outcome_ptr[c + 1]):
-                        if not reach_d[outcome_idx[e]]:
-                            reach_c[c] = False
-                            break
-        changed = False
-        for x in range(nd):
-            if reach_d[x] != safe_d[x]:
-                changed = True
-                safe_d[x] = reach_d[x]
-        for c in range(nc):
-            if reach_c[c] != safe_c[c]:
-                changed = True
-                safe_c[c] = reach_c[c]
-        if not changed:
-            break
-
     return (
         problem,
         where,
@@ -346,10 +239,6 @@ def _structure(
         n_terms,
         kept_w,
         dead,
-        order,
-        n_order,
-        safe_d,
-        safe_c,
     )
 
 
@@ -433,63 +322,11 @@ def _solve_cycle(comp, cost_w, kept_w, dead, term_ptr, term_idx, term_w, num, de
             if r != i and rows[r][i] != 0:
                 f = rows[r][i] / piv
                 rows[r] = [a - f * b for a, b in zip(rows[r], rows[i], strict=True)]
+    # Non-singular: some roll of the (strongly connected) component leaves it with positive
+    # probability, so the policy is proper there and the solution is its value.
     values = [rows[i][n] / rows[i][i] for i in range(n)]
-    if any(v <= 0 for v in values):
-        return  # only an improper policy can solve to a non-positive cost
     for c, v in zip(comp, values, strict=True):
         num[c], den[c] = v.numerator, v.denominator
-
-
-def _strong_components(nodes: list[int], term_ptr, term_idx) -> list[list[int]]:
-    """Tarjan's algorithm (iterative) on the rolls left over by the topological pass.
-
-    Components come out successors-first, which is the order to solve them in.
-    """
-    inside = set(nodes)
-    index: dict[int, int] = {}
-    low: dict[int, int] = {}
-    on_stack: set[int] = set()
-    stack: list[int] = []
-    out: list[list[int]] = []
-    counter = 0
-    for root in nodes:
-        if root in index:
-            continue
-        work = [(root, term_ptr[root])]
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            v, t = work[-1]
-            if t < term_ptr[v + 1]:
-                work[-1] = (v, t + 1)
-                w = term_idx[t]
-                if w not in inside:
-                    continue
-                if w not in index:
-                    index[w] = low[w] = counter
-                    counter += 1
-                    stack.append(w)
-                    on_stack.add(w)
-                    work.append((w, term_ptr[w]))
-                elif w in on_stack:
-                    low[v] = min(low[v], index[w])
-                continue
-            work.pop()
-            if work:
-                u = work[-1][0]
-                low[u] = min(low[u], low[v])
-            if low[v] == index[v]:
-                comp = []
-                while True:
-                    w = stack.pop()
-                    on_stack.discard(w)
-                    comp.append(w)
-                    if w == v:
-                        break
-                out.append(comp)
-    return out
 
 
 MAX_ROUNDS = 50
@@ -548,33 +385,28 @@ def exact_solution(
         best, accept = _improve(graph, best, accept, num, den, found)
     else:  # pragma: no cover - policy iteration ends long before on finite graphs
         raise VerificationError(f"no optimal policy after {MAX_ROUNDS} rounds of improvement")
+    orient, scale = graph.objective.orient, graph.scale
+    if orient != 1 or scale != 1:
+        # Back from oriented values in units of 1 / scale to the graph's own values.
+        for c in range(nc):
+            if den[c]:
+                f = Fraction(orient * num[c], den[c] * scale)
+                num[c], den[c] = f.numerator, f.denominator
     if best is not solution.best_choice or accept is not solution.accept:
-        fc = _to_float(num, den)
-        fd = np.where(graph.goal, 0.0, np.inf)
-        live = ~graph.goal & (best >= 0)
+        fc = _to_float(num, den) * orient
+        fd = np.where(graph.terminal, graph.terminal_value / scale, orient * np.inf)
+        live = ~graph.terminal & (best >= 0)
         fd[live] = fc[best[live]]
-        solution = ChanceSolution(graph, fd, fc, best, accept)
+        solution = ChanceSolution(graph, fd, fc, best, accept, method=solution.method)
     return ExactSolution(graph=graph, solution=solution, numerators=num, denominators=den)
 
 
 def _evaluate(graph, best, accept):
     """Exact chance values of the policy, plus the safe sets of the graph."""
     nc = graph.n_chance
-    (
-        problem,
-        where,
-        total,
-        term_ptr,
-        term_idx,
-        term_w,
-        n_terms,
-        kept_w,
-        dead,
-        order,
-        n_order,
-        safe_d,
-        safe_c,
-    ) = _structure(*graph.arrays()[:6], best, accept, bool(graph.retry))
+    problem, where, total, term_ptr, term_idx, term_w, n_terms, kept_w, dead = _structure(
+        *graph.arrays()[:6], best, accept, bool(graph.retry)
+    )
     if problem == 1:
         raise VerificationError(
             f"decision node {where} picks chance node {best[where]}, not one of its choices"
@@ -585,9 +417,24 @@ def _evaluate(graph, best, accept):
             f"chance node {c} rerolls outcome {graph.outcome_idx[where]}, which the rules do "
             "not allow"
         )
-    term_idx, term_w, order = term_idx[:n_terms], term_w[:n_terms], order[:n_order]
+    term_idx, term_w = term_idx[:n_terms], term_w[:n_terms]
+    order, n_order = topological_order(term_ptr, term_idx)
+    order = order[:n_order]
+    safe_d, safe_c = safe_set(graph)
 
+    # Values are kept oriented (minimised) and in units of 1 / scale: each roll's constant
+    # term is cost * W plus the kept terminal outcomes' w * value, all integers.
+    orient = graph.objective.orient
     cost_w = (graph.cost.astype(object) * total.astype(object)).tolist()
+    if graph.has_terminal_values():
+        owner = np.repeat(np.arange(nc), np.diff(graph.outcome_ptr))
+        ys = graph.outcome_idx
+        hit = np.flatnonzero(accept & graph.terminal[ys] & (graph.terminal_value[ys] != 0))
+        tv = graph.terminal_value
+        for e in hit.tolist():
+            cost_w[owner[e]] += int(graph.outcome_weight[e]) * int(tv[ys[e]])
+    if orient != 1:
+        cost_w = [-v for v in cost_w]
     kept_l = kept_w.tolist()
     dead_l = dead.tolist()
     tptr = term_ptr.tolist()
@@ -606,8 +453,10 @@ def _evaluate(graph, best, accept):
     if order.shape[0] < nc:
         done = np.zeros(nc, bool)
         done[order] = True
-        rest = np.flatnonzero(~done).tolist()
-        for comp in _strong_components(rest, tptr, tidx):
+        _, _, corder, cptr = strong_components(term_ptr, term_idx, ~done)
+        corder_l, cptr_l = corder.tolist(), cptr.tolist()
+        for k in range(len(cptr_l) - 1):
+            comp = corder_l[cptr_l[k] : cptr_l[k + 1]]
             if len(comp) == 1 and all(
                 tidx[t] != comp[0] for t in range(tptr[comp[0]], tptr[comp[0] + 1])
             ):
@@ -632,9 +481,12 @@ def _verify(graph, best, accept, num, den, safe_d, safe_c) -> _Found | None:
     none = np.zeros(0, np.int64)
     fc = _to_float(num, den)
     finite_c = np.array([d != 0 for d in den], bool) if nc else np.zeros(0, bool)
-    # Decision values: 0 at goals, the chosen roll's value, inf without a choice.
-    fd = np.where(graph.goal, 0.0, np.inf)
-    live = ~graph.goal & (best >= 0)
+    # Decision values (oriented, in units of 1 / scale): the terminal value at terminals,
+    # the chosen roll's value, inf without a choice.
+    orient = graph.objective.orient
+    tv = graph.terminal_value
+    fd = np.where(graph.terminal, orient * tv.astype(np.float64), np.inf)
+    live = ~graph.terminal & (best >= 0)
     fd[live] = fc[best[live]]
     finite_d = np.isfinite(fd)
 
@@ -643,14 +495,14 @@ def _verify(graph, best, accept, num, den, safe_d, safe_c) -> _Found | None:
         x = int(bad[0])
         what = "has a finite value" if finite_d[x] else "has an infinite value"
         fact = "cannot" if finite_d[x] else "can"
-        msg = f"decision node {x} {what}, but it {fact} reach a goal almost surely"
+        msg = f"decision node {x} {what}, but it {fact} reach a terminal almost surely"
         return _Found(msg, True, none, none)
     bad = np.flatnonzero(finite_c != safe_c)
     if bad.size:
         c = int(bad[0])
         msg = (
             f"chance node {c} has {'a finite' if finite_c[c] else 'an infinite'} value, "
-            f"but it {'cannot' if finite_c[c] else 'can'} reach a goal almost surely"
+            f"but it {'cannot' if finite_c[c] else 'can'} reach a terminal almost surely"
         )
         return _Found(msg, True, none, none)
 
@@ -659,7 +511,7 @@ def _verify(graph, best, accept, num, den, safe_d, safe_c) -> _Found | None:
     # No choice is worth less than the chosen one.
     xs = np.repeat(np.arange(nd), np.diff(graph.choice_ptr))
     cs = graph.choice_idx
-    mask = finite_d[xs] & ~graph.goal[xs]
+    mask = finite_d[xs] & ~graph.terminal[xs]
     xs, cs = xs[mask], cs[mask]
     a, b = fc[cs], fd[xs]
     worse = np.flatnonzero(a < b)
@@ -700,12 +552,12 @@ def _verify(graph, best, accept, num, den, safe_d, safe_c) -> _Found | None:
             f"{fv[e]!r} for rolling again"
         )
     same = np.zeros(ys.shape[0], bool)
-    nongoal = ~graph.goal[ys]
+    nongoal = ~graph.terminal[ys]
     same[nongoal] = best[ys[nongoal]] == owner[nongoal]
     tie = np.flatnonzero(checked & (fx == fv) & ~same & (graph.retry | ~accept))
     for e in tie.tolist():
         c, x = int(owner[e]), int(ys[e])
-        nx, dx = (0, 1) if graph.goal[x] else (num[best[x]], den[best[x]])
+        nx, dx = (orient * int(tv[x]), 1) if graph.terminal[x] else (num[best[x]], den[best[x]])
         lhs, rhs = nx * den[c], num[c] * dx
         if (accept[e] and lhs > rhs) or (not accept[e] and lhs < rhs):
             wrong[e] = True
