@@ -131,7 +131,7 @@ class ChanceModelSolution:
         return float(self.solution.decision_value[self.state_id(state)])
 
     def is_goal(self, state: Any) -> bool:
-        return bool(self.graph.goal[self.state_id(state)])
+        return bool(self.graph.terminal[self.state_id(state)])
 
     def options(self, state: Any) -> list[Option]:
         """Every choice of ``state`` (the model's own objects) with its value, best first.
@@ -139,7 +139,7 @@ class ChanceModelSolution:
         Empty at a goal. Choices that land on the same roll are listed once.
         """
         x = self.state_id(state)
-        if self.graph.goal[x]:
+        if self.graph.terminal[x]:
             return []
         name = self.name
         try:

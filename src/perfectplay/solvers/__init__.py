@@ -1,1 +1,150 @@
-"""One module per algorithm; the solvers of chance graphs and game graphs."""
+"""One entry point per graph kind: :func:`solve_chance` and :func:`solve_game`.
+
+``method="auto"`` picks the fastest algorithm whose proof holds for the graph, like
+SciPy's ``shortest_path``:
+
+* chance graphs: **label-setting** (:func:`~perfectplay.solvers.retry.solve_retry`, a
+  Dijkstra-like sweep) when the objective minimises, every cost is positive and the graph
+  has the retry property; otherwise **policy iteration**
+  (:func:`~perfectplay.solvers.policy_iteration.solve_ssp`; Howard 1960, Bertsekas and
+  Tsitsiklis 1991), which handles zero costs and maximising objectives by orienting values;
+* game graphs: retrograde analysis (:func:`~perfectplay.solvers.retrograde.solve_retrograde`).
+
+A forced method whose proof does not hold, or an objective no solver supports yet, raises
+:class:`~perfectplay.errors.UnsupportedObjectiveError` naming what fails. Importing this
+package is cheap: the solvers load on first use.
+
+>>> from perfectplay.graphs.chance import ChanceGraph
+>>> from perfectplay.objectives import Objective
+>>> race = ChanceGraph.from_lists([False, True, False], [[0], [], [0]], [[(1, 1), (2, 5)]])
+>>> sol = solve_chance(race)
+>>> sol.method, sol.value
+('label-setting', 6.0)
+>>> bet = ChanceGraph.from_lists(   # stop with 2, or roll for 0 or 5 (zero cost): maximise
+...     terminal=[False, True, True, True], terminal_value=[0, 2, 0, 5],
+...     choices=[[0, 1], [], [], []], outcomes=[[(1, 1)], [(2, 1), (3, 1)]], cost=[0, 0],
+...     objective=Objective.score(),
+... )
+>>> sol = solve_chance(bet)
+>>> sol.method, sol.value, int(sol.best_choice[0])
+('policy-iteration', 2.5, 1)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
+    from perfectplay.graphs.game import GameGraph, GameSolution
+
+__all__ = ["CHANCE_METHODS", "label_setting_blockers", "solve_chance", "solve_game"]
+
+CHANCE_METHODS = ("auto", "label-setting", "policy-iteration")
+
+
+def label_setting_blockers(graph: ChanceGraph) -> list[str]:
+    """Why label-setting's proof does not hold on ``graph`` (empty: it holds).
+
+    Its proof needs a minimising objective, every cost positive, finite terminal values
+    (always: they are integers) and the retry property.
+
+    >>> from perfectplay.graphs.chance import ChanceGraph
+    >>> g = ChanceGraph.from_lists([False, True], [[0], []], [[(1, 1)]], cost=[0])
+    >>> label_setting_blockers(g)
+    ['a roll costs 0 (label-setting needs every cost positive)']
+    """
+    reasons = []
+    if graph.objective.sense != "min":
+        reasons.append(f"the objective maximises ({graph.objective.describe()})")
+    if graph.n_chance and int(graph.cost.min()) <= 0:
+        reasons.append("a roll costs 0 (label-setting needs every cost positive)")
+    if not graph.has_retry_property():
+        reasons.append("the graph has no retry property")
+    return reasons
+
+
+def _policy_iteration_blockers(graph: ChanceGraph) -> list[str]:
+    """Why policy iteration cannot answer ``graph``'s objective (empty: it can)."""
+    import numpy as np
+
+    obj = graph.objective
+    reasons = []
+    if obj.sense == "max" and graph.n_chance and int(graph.cost.max()) > 0:
+        reasons.append(
+            "rolls with a positive cost under a maximising objective reward playing on "
+            "forever (not supported yet)"
+        )
+    if obj.measure == "probability":
+        if obj.sense == "min":
+            reasons.append("minimising a probability rewards endless play (not supported yet)")
+        else:
+            tv = graph.terminal_value[graph.terminal]
+            if tv.size and (tv.min() < 0 or tv.max() > graph.scale):
+                reasons.append("a probability needs terminal values between 0 and 1")
+            from perfectplay.graphs._csr import safe_set
+
+            safe_d, _ = safe_set(graph, compiled=graph.n_edges > 100_000)
+            if not bool(np.all(safe_d)):
+                reasons.append(
+                    "some plays cannot end with probability one (endless plays), which a "
+                    "probability objective does not support yet"
+                )
+    return reasons
+
+
+def solve_chance(graph: ChanceGraph, *, method: str = "auto") -> ChanceSolution:
+    """Optimal values and policy of a chance graph for its objective.
+
+    ``method``: ``"auto"`` (label-setting where its proof holds, else policy iteration),
+    ``"label-setting"`` or ``"policy-iteration"``. The solution's ``method`` names the one
+    that ran.
+
+    Raises:
+        UnsupportedObjectiveError: the forced method's proof does not hold, or no solver
+            supports the objective on this graph yet.
+        ResourceLimitError: the work would not fit in memory.
+
+    >>> from perfectplay.graphs.chance import ChanceGraph
+    >>> g = ChanceGraph.from_lists([False, True, False], [[0], [], [0]], [[(1, 1), (2, 1)]])
+    >>> solve_chance(g, method="policy-iteration").method
+    'policy-iteration'
+    """
+    from perfectplay.errors import UnsupportedObjectiveError
+
+    if method not in CHANCE_METHODS:
+        raise ValueError(f"unknown method {method!r}; expected one of {', '.join(CHANCE_METHODS)}")
+    if method != "policy-iteration":
+        blockers = label_setting_blockers(graph)
+        if not blockers:
+            from perfectplay.solvers.retry import solve_retry
+
+            return solve_retry(graph)
+        if method == "label-setting":
+            raise UnsupportedObjectiveError(f"label-setting does not apply: {'; '.join(blockers)}")
+    blockers = _policy_iteration_blockers(graph)
+    if blockers:
+        raise UnsupportedObjectiveError(
+            f"no solver supports {graph.objective.describe()} here: {'; '.join(blockers)}"
+        )
+    from perfectplay.solvers.policy_iteration import solve_ssp
+
+    return solve_ssp(graph, progress=False)
+
+
+def solve_game(graph: GameGraph, *, method: str = "auto") -> GameSolution:
+    """Value and remoteness of every position of a two-player game graph, by retrograde
+    analysis. ``method``: ``"auto"``, ``"acyclic"`` or ``"loopy"`` (see
+    :func:`~perfectplay.solvers.retrograde.solve_retrograde`).
+
+    >>> from perfectplay.graphs.game import GameGraph, Value
+    >>> solve_game(GameGraph.from_lists([[1], []], terminal=[0, Value.LOSE])).start_value
+    <Value.WIN: 4>
+    """
+    from perfectplay.solvers.retrograde import solve_retrograde
+
+    return solve_retrograde(graph, method=method)
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -323,7 +323,7 @@ def build(instance: Instance, merge_faces: bool = True, merge_dice: bool = True)
     code_to_chance = np.full(layout.n_codes, -1, dtype=np.int32)
     code_to_chance[kept_codes] = new_id[in_graph]
     graph = ChanceGraph(
-        goal=np.concatenate((goal, np.zeros(1, dtype=np.bool_))),
+        terminal=np.concatenate((goal, np.zeros(1, dtype=np.bool_))),
         choice_ptr=choice_ptr,
         choice_idx=choice_idx,
         outcome_ptr=outcome_ptr,

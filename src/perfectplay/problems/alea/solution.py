@@ -169,7 +169,7 @@ class AleaSolution:
 
     def is_word(self, roll: str | Sequence[str]) -> bool:
         """Whether the roll's symbols can be arranged into a dictionary word."""
-        return bool(self.graph.graph.goal[self._node(roll)[1]])
+        return bool(self.graph.graph.terminal[self._node(roll)[1]])
 
     def word_for(self, roll: str | Sequence[str]) -> str | None:
         """A dictionary word the roll spells, or ``None``."""

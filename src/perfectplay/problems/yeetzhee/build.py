@@ -147,7 +147,7 @@ def build(n: int, m: int, groups: tuple[int, ...]) -> YeetzheeGraph:
     choice_ptr[:s] = np.arange(s)
     choice_ptr[s:] = s - 1
     graph = ChanceGraph(
-        goal=goal,
+        terminal=goal,
         choice_ptr=choice_ptr,
         choice_idx=np.arange(s - 1, dtype=np.int32),
         outcome_ptr=outcome_ptr,
