@@ -1,4 +1,4 @@
-"""How the total cost is distributed under a policy.
+"""How the outcome (total cost, plus the terminal value) is distributed under a policy.
 
 Under a fixed policy, let ``F_k(c)`` be the probability that, starting with roll ``c``, a
 goal is reached having paid at most ``k``. A roll costs ``cost(c)``; with probability
@@ -7,10 +7,11 @@ kept decision node's chosen roll, or ends at a goal) or rejected (the same roll 
 
     F_k(c) = sum_{kept e} p_e F_{k - cost(c)}(next(e)) + p_rejected F_{k - cost(c)}(c)
 
-with ``F(goal) = 1`` and ``F_j = 0`` for ``j < 0``. Each ``k`` is one pass over the
-outcome edges, after merging the kept outcomes that go on with the same roll (often half
-of them on Alea graphs); the kernel keeps the last ``max cost + 1`` layers in a ring, so
-memory is independent of ``k_max``. Work is ``k_max`` passes over the edges, so ``k_max`` is capped
+with ``F_j(terminal x) = 1`` for ``j >= value(x)`` (0 below) and ``F_j = 0`` for
+``j < 0``. Each ``k`` is one pass over the outcome edges, after merging the kept outcomes
+that go on with the same roll (often half of them on Alea graphs); the kernel keeps the
+last ``max cost + 1`` layers in a ring, so memory is independent of ``k_max``. Work is
+``k_max`` passes over the edges, so ``k_max`` is capped
 (:data:`MAX_K` and :data:`MAX_WORK` edge visits) and the call cannot hang.
 
 >>> from perfectplay.graphs.chance import ChanceGraph
@@ -29,10 +30,10 @@ import numpy as np
 
 from perfectplay._util.jit import kernel
 from perfectplay._util.memory import require
-from perfectplay.errors import ResourceLimitError
+from perfectplay.errors import ResourceLimitError, UnsupportedObjectiveError
 from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
 
-__all__ = ["MAX_K", "MAX_WORK", "cost_distribution", "quantile"]
+__all__ = ["MAX_K", "MAX_WORK", "cost_distribution", "outcome_support", "quantile"]
 
 MAX_K = 10_000_000
 """Largest ``k_max`` accepted."""
@@ -41,23 +42,46 @@ MAX_WORK = 4_000_000_000
 """Largest ``(k_max + 1) * (number of outcome edges)`` accepted (a few seconds of work)."""
 
 
+def outcome_support(graph: ChanceGraph, what: str) -> None:
+    """Raise :class:`~perfectplay.errors.UnsupportedObjectiveError` unless outcomes (costs
+    paid plus the terminal value) are integers a play adds up roll by roll: a minimising
+    cost or score objective, integer costs of at least 1 and integer terminal values."""
+    obj = graph.objective
+    why = None
+    if obj.sense != "min" or obj.measure == "probability":
+        why = f"the objective is to {obj.describe()} (supported: minimise a cost or score)"
+    elif graph.scale != 1:
+        why = "costs or terminal values are fractions (supported: integers)"
+    elif graph.n_chance and int(graph.cost.min()) < 1:
+        why = "a roll costs 0 (supported: every cost at least 1)"
+    if why is not None:
+        raise UnsupportedObjectiveError(f"{what} is not available: {why}")
+
+
 @kernel
-def _cdf(goal, outcome_ptr, outcome_idx, outcome_weight, cost, best, accept, start, k_max):
+def _cdf(goal, tval, outcome_ptr, outcome_idx, outcome_weight, cost, best, accept, start,
+         k_max):  # fmt: skip
     nc = cost.shape[0]
     n_out = outcome_idx.shape[0]
     out = np.empty(k_max + 1)
     for k in range(k_max + 1):
-        out[k] = 1.0 if goal[start] else 0.0
+        out[k] = 1.0 if goal[start] and k >= tval[start] else 0.0
     first = best[start]
     if goal[start] or first < 0:
         return out
 
-    # Compress each roll once: the probability of finishing at once (a kept goal), of
-    # rolling it again (a rejected outcome, or a kept one whose policy picks this roll),
-    # and one term per distinct roll the kept outcomes go on with. Kept outcomes with no
-    # finite choice never finish and are dropped.
+    # Compress each roll once: the probability of finishing at once (a kept terminal worth
+    # 0; those worth v > 0 get a term each in g_*, counted once k - cost >= v), of rolling
+    # it again (a rejected outcome, or a kept one whose policy picks this roll), and one
+    # term per distinct roll the kept outcomes go on with. Kept outcomes with no finite
+    # choice never finish and are dropped.
     p_goal = np.empty(nc)
     p_again = np.empty(nc)
+    g_ptr = np.empty(nc + 1, np.int64)
+    g_tv = np.empty(n_out, np.int64)
+    g_p = np.empty(n_out)
+    g_ptr[0] = 0
+    ng = 0
     t_ptr = np.empty(nc + 1, np.int64)
     t_to = np.empty(n_out, np.int32)
     t_p = np.empty(n_out)
@@ -83,8 +107,12 @@ def _cdf(goal, outcome_ptr, outcome_idx, outcome_weight, cost, best, accept, sta
             b = best[x]
             if not accept[e] or (not goal[x] and b == c):
                 p_again[c] += p
-            elif goal[x]:
+            elif goal[x] and tval[x] == 0:
                 p_goal[c] += p
+            elif goal[x]:
+                g_tv[ng] = tval[x]
+                g_p[ng] = p
+                ng += 1
             elif b >= 0:
                 if slot[b] < t_ptr[c]:
                     slot[b] = n
@@ -94,6 +122,7 @@ def _cdf(goal, outcome_ptr, outcome_idx, outcome_weight, cost, best, accept, sta
                 else:
                     t_p[slot[b]] += p
         t_ptr[c + 1] = n
+        g_ptr[c + 1] = ng
 
     layer = np.empty((ring, nc))  # layer[k % ring, c] = F_k(c)
     for j in range(ring):
@@ -108,6 +137,9 @@ def _cdf(goal, outcome_ptr, outcome_idx, outcome_weight, cost, best, accept, sta
                 continue
             prev = j % ring
             s = p_goal[c] + p_again[c] * layer[prev, c]
+            for t in range(g_ptr[c], g_ptr[c + 1]):
+                if j >= g_tv[t]:
+                    s += g_p[t]
             for t in range(t_ptr[c], t_ptr[c + 1]):
                 s += t_p[t] * layer[prev, t_to[t]]
             layer[cur, c] = s
@@ -132,7 +164,9 @@ def _check_k(graph: ChanceGraph, k_max: int) -> None:
 
 
 def cost_distribution(graph: ChanceGraph, solution: ChanceSolution, k_max: int) -> np.ndarray:
-    """``float64[k_max + 1]``: entry ``k`` is P(goal reached with total cost <= k).
+    """``float64[k_max + 1]``: entry ``k`` is P(the play ends with outcome <= k), the
+    outcome being the total cost paid plus the value of the terminal node reached (for
+    goals worth 0: P(goal reached with total cost <= k)).
 
     Follows ``solution``'s policy from ``graph.start``: ``best_choice`` at decision nodes,
     ``accept`` at chance nodes (a rejected outcome rolls the same chance node again).
@@ -142,6 +176,8 @@ def cost_distribution(graph: ChanceGraph, solution: ChanceSolution, k_max: int) 
     Raises:
         ValueError: ``k_max`` is negative.
         ResourceLimitError: ``k_max > MAX_K`` or ``(k_max + 1) * edges > MAX_WORK``.
+        UnsupportedObjectiveError: the objective does not minimise integer costs of at
+            least 1 (see :func:`outcome_support`), or a terminal value is negative.
 
     >>> from perfectplay.graphs.chance import ChanceGraph
     >>> from perfectplay.solvers.retry import solve_retry
@@ -149,10 +185,17 @@ def cost_distribution(graph: ChanceGraph, solution: ChanceSolution, k_max: int) 
     >>> cost_distribution(g, solve_retry(g), 3).tolist()
     [0.0, 0.0, 1.0, 1.0]
     """
+    outcome_support(graph, "the distribution")
+    if bool(np.any(graph.terminal_value < 0)):
+        raise UnsupportedObjectiveError(
+            "the distribution is not available: a terminal value is negative (it counts "
+            "outcomes from 0)"
+        )
     _check_k(graph, k_max)
-    goal, _, _, outcome_ptr, outcome_idx, outcome_weight, cost = graph.arrays()
+    goal, _, _, outcome_ptr, outcome_idx, outcome_weight, cost, tval = graph.arrays(values=True)
     return _cdf(
         goal,
+        tval,
         outcome_ptr,
         outcome_idx,
         outcome_weight,

@@ -1,8 +1,9 @@
 """Monte Carlo runs of a policy on a chance graph.
 
 Each run starts at ``graph.start``, follows ``best_choice`` at decision nodes, rolls chance
-nodes by their integer weights, rerolls outcomes the policy rejects, and stops at a goal;
-its total cost is recorded. The runs are an independent check of the computed expectation
+nodes by their integer weights, rerolls outcomes the policy rejects, and stops at a
+terminal node; its outcome (total cost plus the terminal's value) is recorded. The runs
+are an independent check of the computed expectation
 (its mean should land within a few standard errors) and a way to look at the spread.
 
 The loop is one compiled kernel seeded explicitly, so a given ``seed`` always gives the
@@ -29,6 +30,7 @@ import numpy as np
 
 from perfectplay._util.jit import kernel
 from perfectplay._util.memory import require
+from perfectplay.analysis.distribution import outcome_support
 from perfectplay.errors import ResourceLimitError
 from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
 
@@ -40,8 +42,9 @@ MAX_EXPECTED_STEPS = 2_000_000_000
 
 @kernel
 def _simulate(
-    goal, outcome_ptr, outcome_idx, outcome_weight, cost, best, accept, start, runs, seed, cap
-):
+    goal, tval, outcome_ptr, outcome_idx, outcome_weight, cost, best, accept, start, runs, seed,
+    cap,
+):  # fmt: skip
     np.random.seed(seed)
     n_out = outcome_idx.shape[0]
     nc = cost.shape[0]
@@ -78,14 +81,17 @@ def _simulate(
                 if accept[lo]:
                     x = outcome_idx[lo]
                     break
-        out[r] = paid
+        out[r] = paid + tval[x]
     return out, runs, 0
 
 
 def simulate(graph: ChanceGraph, solution: ChanceSolution, runs: int, seed: int) -> np.ndarray:
-    """``int64[runs]``: the total cost of ``runs`` independent plays of ``solution``'s policy.
+    """``int64[runs]``: the outcome of ``runs`` independent plays of ``solution``'s policy:
+    the total cost paid plus the value of the terminal node reached.
 
     Raises:
+        UnsupportedObjectiveError: the objective does not minimise integer costs of at
+            least 1 (see :func:`~perfectplay.analysis.distribution.outcome_support`).
         ValueError: the start value is infinite (no run would end), or ``runs < 0``.
         ResourceLimitError: the expected total work exceeds :data:`MAX_EXPECTED_STEPS`,
             the results would not fit in memory, or a run went on far longer than the
@@ -102,6 +108,7 @@ def simulate(graph: ChanceGraph, solution: ChanceSolution, runs: int, seed: int)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**32:
         # numba's generator takes 32 bits: a larger seed would wrap around silently.
         raise ValueError(f"seed must be an int from 0 to 2**32-1, not {seed!r}")
+    outcome_support(graph, "simulation")
     value = solution.value
     if not math.isfinite(value):
         raise ValueError("the start value is infinite: no run would ever reach a goal")
@@ -112,13 +119,19 @@ def simulate(graph: ChanceGraph, solution: ChanceSolution, runs: int, seed: int)
             f"(limit {MAX_EXPECTED_STEPS:,} rolls in total)"
         )
     require(runs * 8 + graph.outcome_idx.shape[0] * 8 + graph.n_chance * 8, "the simulated runs")
+    # Expected remaining cost is at most the largest finite value less the lowest terminal
+    # value (the bound the run cap rests on, see the module docstring).
     finite = solution.chance_value[np.isfinite(solution.chance_value)]
-    worst = float(finite.max()) if finite.size else 0.0
+    low = graph.terminal_value[graph.terminal]
+    worst = float(finite.max()) - min(0.0, float(low.min()) if low.size else 0.0)
+    worst = worst if finite.size else 0.0
+    value -= float(low.min()) if low.size else 0.0
     max_cost = int(graph.cost.max()) if graph.n_chance else 1
     cap = int(min(128.0 * worst + 64 * max_cost, 2.0**62))
-    goal, _, _, outcome_ptr, outcome_idx, outcome_weight, cost = graph.arrays()
+    goal, _, _, outcome_ptr, outcome_idx, outcome_weight, cost, tval = graph.arrays(values=True)
     out, done, why = _simulate(
         goal,
+        tval,
         outcome_ptr,
         outcome_idx,
         outcome_weight,

@@ -24,14 +24,17 @@ import math
 from fractions import Fraction
 
 from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
+from perfectplay.objectives import MIN_COST, Objective
 
 __all__ = ["distribution_report", "fraction_text", "percentile_text"]
 
 
-def fraction_text(value: Fraction | None) -> str:
-    """``p/q`` (``p`` alone for an integer), or ``inf`` for ``None`` (no goal reachable)."""
+def fraction_text(value: Fraction | None, objective: Objective = MIN_COST) -> str:
+    """``p/q`` (``p`` alone for an integer), or the objective's value of a play that never
+    ends for ``None`` (``inf`` when minimising a cost: no goal reachable)."""
     if value is None:
-        return "inf"
+        endless = objective.endless
+        return ("-inf" if endless < 0 else "inf") if math.isinf(endless) else f"{endless:g}"
     if value.denominator == 1:
         return str(value.numerator)
     return f"{value.numerator}/{value.denominator}"
@@ -55,23 +58,26 @@ def percentile_text(graph: ChanceGraph, solution: ChanceSolution, q: float) -> s
 
 
 def distribution_report(
-    graph: ChanceGraph, solution: ChanceSolution, k_max: int, unit: str = "rolls"
+    graph: ChanceGraph, solution: ChanceSolution, k_max: int, unit: str | None = None
 ) -> str:
     """Table of P(done within ``k`` ``unit``) for ``k = 1..k_max`` under the solution's
-    policy, then the mean, median and 90th percentile.
+    policy, then the mean, median and 90th percentile. ``unit`` defaults to the graph's
+    objective's (``rolls`` for :data:`~perfectplay.objectives.MIN_COST`).
 
     Probabilities are floats (about 1e-12 accurate), so a percentile that falls exactly
     on a step of the distribution may be reported one step late or early.
     """
     from perfectplay.analysis.distribution import cost_distribution
 
+    unit = graph.objective.unit if unit is None else unit
     cdf = cost_distribution(graph, solution, k_max)
     width = max(len(unit), len(str(k_max)))
     lines = [f"{unit:>{width}}  P(done within)"]
     lines += [f"{k:>{width}}  {cdf[k]:.9f}" for k in range(1, k_max + 1)]
     mean = solution.value
     if math.isinf(mean):
-        lines.append(f"mean inf {unit}: the goal cannot be reached")
+        endless = fraction_text(None, graph.objective)
+        lines.append(f"mean {endless} {unit}: the goal cannot be reached")
     else:
         lines.append(
             f"mean {mean:.9f} {unit}, median {percentile_text(graph, solution, 0.5)}, "
