@@ -47,7 +47,9 @@ def label_setting_blockers(graph: ChanceGraph) -> list[str]:
     """Why label-setting's proof does not hold on ``graph`` (empty: it holds).
 
     Its proof needs a minimising objective, every cost positive, finite terminal values
-    (always: they are integers) and the retry property.
+    (always: they are integers) and the retry property for every outcome: without the
+    implicit rule a terminal outcome cannot be rerolled, so its terminal values must all be
+    equal (then every roll is worth more than a terminal and keeps them all).
 
     >>> from perfectplay.graphs.chance import ChanceGraph
     >>> g = ChanceGraph.from_lists([False, True], [[0], []], [[(1, 1)]], cost=[0])
@@ -61,7 +63,17 @@ def label_setting_blockers(graph: ChanceGraph) -> list[str]:
         reasons.append("a roll costs 0 (label-setting needs every cost positive)")
     if not graph.has_retry_property():
         reasons.append("the graph has no retry property")
+    elif not graph.retry and _terminal_values_differ(graph):
+        reasons.append(
+            "terminal values differ and a terminal outcome cannot be rerolled without the "
+            "implicit retry rule"
+        )
     return reasons
+
+
+def _terminal_values_differ(graph: ChanceGraph) -> bool:
+    tv = graph.terminal_value[graph.terminal]
+    return bool(tv.size) and int(tv.min()) != int(tv.max())
 
 
 def _policy_iteration_blockers(graph: ChanceGraph) -> list[str]:

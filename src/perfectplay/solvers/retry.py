@@ -219,6 +219,13 @@ def _label_setting(
 
 
 def _run(graph: ChanceGraph, compiled: bool | None) -> tuple:
+    if not graph.retry and graph.has_terminal_values():
+        tv = graph.terminal_value[graph.terminal]
+        if int(tv.min()) != int(tv.max()):
+            raise ValueError(
+                "terminal values differ and the graph has no implicit retry rule: a terminal "
+                "outcome worth more than its roll could not be rerolled (use policy iteration)"
+            )
     nd, nc = graph.n_decision, graph.n_chance
     n_out, n_ch = graph.outcome_idx.shape[0], graph.choice_idx.shape[0]
     # Working arrays of the kernel, dominated by the reverse adjacency and the stamps.
