@@ -192,19 +192,19 @@ def cost_distribution(graph: ChanceGraph, solution: ChanceSolution, k_max: int) 
             "outcomes from 0)"
         )
     _check_k(graph, k_max)
-    goal, _, _, outcome_ptr, outcome_idx, outcome_weight, cost, tval = graph.arrays(values=True)
-    return _cdf(
-        goal,
-        tval,
-        outcome_ptr,
-        outcome_idx,
-        outcome_weight,
-        cost,
+    return _cdf(*policy_arrays(graph, solution), int(k_max))
+
+
+def policy_arrays(graph: ChanceGraph, solution: ChanceSolution) -> tuple:
+    """``(terminal, terminal_value, outcome_ptr, outcome_idx, outcome_weight, cost, best,
+    accept, start)`` in the dtypes the policy-following kernels are compiled for."""
+    terminal, _, _, outcome_ptr, outcome_idx, outcome_weight, cost, tval = graph.arrays(values=True)
+    return (
+        terminal, tval, outcome_ptr, outcome_idx, outcome_weight, cost,
         np.ascontiguousarray(solution.best_choice, np.int32),
         np.ascontiguousarray(solution.accept, np.bool_),
         int(graph.start),
-        int(k_max),
-    )
+    )  # fmt: skip
 
 
 def quantile(graph: ChanceGraph, solution: ChanceSolution, q: float, limit: int) -> int | None:

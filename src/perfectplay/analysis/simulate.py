@@ -30,7 +30,7 @@ import numpy as np
 
 from perfectplay._util.jit import kernel
 from perfectplay._util.memory import require
-from perfectplay.analysis.distribution import outcome_support
+from perfectplay.analysis.distribution import outcome_support, policy_arrays
 from perfectplay.errors import ResourceLimitError
 from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
 
@@ -128,21 +128,7 @@ def simulate(graph: ChanceGraph, solution: ChanceSolution, runs: int, seed: int)
     value -= float(low.min()) if low.size else 0.0
     max_cost = int(graph.cost.max()) if graph.n_chance else 1
     cap = int(min(128.0 * worst + 64 * max_cost, 2.0**62))
-    goal, _, _, outcome_ptr, outcome_idx, outcome_weight, cost, tval = graph.arrays(values=True)
-    out, done, why = _simulate(
-        goal,
-        tval,
-        outcome_ptr,
-        outcome_idx,
-        outcome_weight,
-        cost,
-        np.ascontiguousarray(solution.best_choice, np.int32),
-        np.ascontiguousarray(solution.accept, np.bool_),
-        int(graph.start),
-        int(runs),
-        int(seed),
-        cap,
-    )
+    out, done, why = _simulate(*policy_arrays(graph, solution), int(runs), int(seed), cap)
     if why == 2:
         raise ResourceLimitError(
             f"run {done + 1} reached a decision node without a choice; the policy does not "

@@ -307,30 +307,13 @@ def strong_components(
 
 
 @kernel
-def _kahn(ptr, idx):
+def _kahn(ptr, rptr, rsrc):
     n = ptr.shape[0] - 1
-    m = idx.shape[0]
     pending = np.empty(n, np.int64)
-    dptr = np.empty(n + 1, np.int64)
-    for v in range(n + 1):
-        dptr[v] = 0
-    for e in range(m):
-        dptr[idx[e] + 1] += 1
-    for v in range(n):
-        pending[v] = ptr[v + 1] - ptr[v]
-        dptr[v + 1] += dptr[v]
-    fill = np.empty(n, np.int64)
-    for v in range(n):
-        fill[v] = dptr[v]
-    dep = np.empty(m, np.int32)
-    for v in range(n):
-        for e in range(ptr[v], ptr[v + 1]):
-            w = idx[e]
-            dep[fill[w]] = v
-            fill[w] += 1
     order = np.empty(n, np.int32)
     n_order = 0
     for v in range(n):
+        pending[v] = ptr[v + 1] - ptr[v]
         if pending[v] == 0:
             order[n_order] = v
             n_order += 1
@@ -338,8 +321,8 @@ def _kahn(ptr, idx):
     while head < n_order:
         w = order[head]
         head += 1
-        for k in range(dptr[w], dptr[w + 1]):
-            v = dep[k]
+        for k in range(rptr[w], rptr[w + 1]):
+            v = rsrc[k]
             pending[v] -= 1
             if pending[v] == 0:
                 order[n_order] = v
@@ -353,7 +336,6 @@ def topological_order(
     """``(order, n)``: ``order[:n]`` lists nodes successors first (Kahn 1962): a node comes
     after every node it has an edge to. Nodes on or behind a cycle are left out
     (``n`` smaller than the number of nodes)."""
-    return _kahn.run(
-        np.ascontiguousarray(ptr, np.int64), np.ascontiguousarray(idx, np.int32),
-        compiled=compiled,
-    )  # fmt: skip
+    ptr = np.ascontiguousarray(ptr, np.int64)
+    rptr, rsrc, _ = transpose(ptr, idx, ptr.shape[0] - 1, compiled=compiled)
+    return _kahn.run(ptr, rptr, rsrc, compiled=compiled)

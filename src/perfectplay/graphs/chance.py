@@ -259,9 +259,7 @@ class ChanceGraph:
                 raise ValueError(f"{name}_ptr is not non-decreasing")
         if self.choice_idx.size and (self.choice_idx.min() < 0 or self.choice_idx.max() >= nc):
             raise ValueError("choice_idx out of range")
-        if self.outcome_idx.size and (
-            self.outcome_idx.min() < 0 or self.outcome_idx.max() >= nd
-        ):
+        if self.outcome_idx.size and (self.outcome_idx.min() < 0 or self.outcome_idx.max() >= nd):
             raise ValueError("outcome_idx out of range")
         if self.outcome_weight.shape != self.outcome_idx.shape:
             raise ValueError("outcome_weight and outcome_idx differ in length")

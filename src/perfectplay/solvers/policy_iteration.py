@@ -125,8 +125,14 @@ def _first_policy(terminal, outcome_ptr, outcome_idx, rin_ptr, rin_c, rch_ptr, r
 
 
 def _components(
-    terminal: np.ndarray, outcome_ptr: np.ndarray, outcome_idx: np.ndarray, best: np.ndarray,
-    accept: np.ndarray, safe_c: np.ndarray, owner: np.ndarray, compiled: bool,
+    terminal: np.ndarray,
+    outcome_ptr: np.ndarray,
+    outcome_idx: np.ndarray,
+    best: np.ndarray,
+    accept: np.ndarray,
+    safe_c: np.ndarray,
+    owner: np.ndarray,
+    compiled: bool,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Strongly connected components of the policy graph, successors first.
 

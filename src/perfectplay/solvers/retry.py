@@ -292,7 +292,11 @@ def solve_retry(graph: ChanceGraph, *, compiled: bool | None = None) -> ChanceSo
             "that node again (set retry=True if the retry rule holds implicitly)"
         )
     return ChanceSolution(
-        graph=graph, decision_value=dval, chance_value=cval, best_choice=best, accept=accept,
+        graph=graph,
+        decision_value=dval,
+        chance_value=cval,
+        best_choice=best,
+        accept=accept,
         method="label-setting",
     )
 
@@ -314,7 +318,11 @@ def settle_order(
     if n_order < 0:
         raise ValueError("the graph has no retry property")
     sol = ChanceSolution(
-        graph=graph, decision_value=dval, chance_value=cval, best_choice=best, accept=accept,
+        graph=graph,
+        decision_value=dval,
+        chance_value=cval,
+        best_choice=best,
+        accept=accept,
         method="label-setting",
     )
     return sol, order[:n_order]
