@@ -86,7 +86,7 @@ def alea_graph(dice: np.ndarray, words: np.ndarray):
     outcome_ptr = np.zeros(n_chance + 1, np.int64)
     outcome_ptr[1:] = np.cumsum(np.bincount(flat, minlength=n_chance))
     g = ChanceGraph(
-        goal=goal,
+        terminal=goal,
         choice_ptr=choice_ptr,
         choice_idx=choice_idx,
         outcome_ptr=outcome_ptr,
@@ -130,7 +130,7 @@ def race_graph(n: int, faces: tuple[int, ...] = (4, 6)):
     goal = np.zeros(n + 1, bool)
     goal[n] = True
     return ChanceGraph(
-        goal=goal,
+        terminal=goal,
         choice_ptr=np.concatenate([np.arange(0, n * k + 1, k), [n * k]]).astype(np.int64),
         choice_idx=np.arange(n * k, dtype=np.int32),
         outcome_ptr=outcome_ptr.astype(np.int64),
@@ -149,7 +149,7 @@ def ring_graph(n: int):
     goal[n] = True
     nxt = np.arange(1, n + 1)
     return ChanceGraph(
-        goal=goal,
+        terminal=goal,
         choice_ptr=np.concatenate([np.arange(n + 1), [n]]).astype(np.int64),
         choice_idx=np.arange(n, dtype=np.int32),
         outcome_ptr=np.arange(0, 2 * n + 1, 2, dtype=np.int64),

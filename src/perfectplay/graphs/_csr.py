@@ -33,7 +33,9 @@ __all__ = ["chance_reverse", "safe_set", "strong_components", "topological_order
 
 
 @kernel
-def _transpose(ptr, idx, n_targets):
+def _transpose(ptr, idx, n_targets, weight, payload):
+    # The third result carries each edge's weight (payload 2: saves a gather and an
+    # edge-id array on the largest graphs), its id (1), or nothing (0: saves the memory).
     n = ptr.shape[0] - 1
     m = idx.shape[0]
     rptr = np.empty(n_targets + 1, np.int64)
@@ -47,22 +49,32 @@ def _transpose(ptr, idx, n_targets):
     for t in range(n_targets):
         fill[t] = rptr[t]
     src = np.empty(m, np.int32)
-    edge = np.empty(m, np.int64)
+    edge = np.empty(m if payload > 0 else 0, np.int64)
     for s in range(n):
         for e in range(ptr[s], ptr[s + 1]):
             t = idx[e]
             src[fill[t]] = s
-            edge[fill[t]] = e
+            if payload == 2:
+                edge[fill[t]] = weight[e]
+            elif payload == 1:
+                edge[fill[t]] = e
             fill[t] += 1
     return rptr, src, edge
 
 
 def transpose(
-    ptr: np.ndarray, idx: np.ndarray, n_targets: int, *, compiled: bool = True
+    ptr: np.ndarray,
+    idx: np.ndarray,
+    n_targets: int,
+    weight: np.ndarray | None = None,
+    *,
+    edges: bool = True,
+    compiled: bool = True,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Reverse CSR ``(rptr, src, edge)``: the edges into target ``t`` are
     ``edge[rptr[t]:rptr[t+1]]`` (ids into ``idx``, in increasing order) from sources
-    ``src[...]``.
+    ``src[...]``. Given ``weight`` (``int64``, one per edge), ``edge`` holds the edges'
+    weights instead of their ids; with ``edges=False`` and no weight it is empty.
 
     >>> rptr, src, edge = transpose(np.array([0, 2, 3]), np.array([1, 1, 0]), 2, compiled=False)
     >>> rptr.tolist(), src.tolist(), edge.tolist()
@@ -72,6 +84,8 @@ def transpose(
         np.ascontiguousarray(ptr, np.int64),
         np.ascontiguousarray(idx, np.int32),
         int(n_targets),
+        np.ascontiguousarray(weight if weight is not None else np.empty(0), np.int64),
+        2 if weight is not None else int(edges),
         compiled=compiled,
     )
 
@@ -89,10 +103,10 @@ def chance_reverse(
     nodes having ``x`` as an outcome, with the edge weights side by side (one entry per
     edge), and for each chance node ``c`` the decision nodes that may choose it."""
     nd, nc = choice_ptr.shape[0] - 1, outcome_ptr.shape[0] - 1
-    rin_ptr, rin_c, redge = transpose(outcome_ptr, outcome_idx, nd, compiled=compiled)
-    rin_w = outcome_weight[redge]
-    del redge
-    rch_ptr, rch_x, _ = transpose(choice_ptr, choice_idx, nc, compiled=compiled)
+    rin_ptr, rin_c, rin_w = transpose(
+        outcome_ptr, outcome_idx, nd, outcome_weight, compiled=compiled
+    )
+    rch_ptr, rch_x, _ = transpose(choice_ptr, choice_idx, nc, edges=False, compiled=compiled)
     return rin_ptr, rin_c, rin_w, rch_ptr, rch_x
 
 
@@ -337,5 +351,5 @@ def topological_order(
     after every node it has an edge to. Nodes on or behind a cycle are left out
     (``n`` smaller than the number of nodes)."""
     ptr = np.ascontiguousarray(ptr, np.int64)
-    rptr, rsrc, _ = transpose(ptr, idx, ptr.shape[0] - 1, compiled=compiled)
+    rptr, rsrc, _ = transpose(ptr, idx, ptr.shape[0] - 1, edges=False, compiled=compiled)
     return _kahn.run(ptr, rptr, rsrc, compiled=compiled)

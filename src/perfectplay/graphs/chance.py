@@ -197,15 +197,17 @@ class ChanceGraph:
         """Whether some terminal node is worth something else than 0."""
         return bool(np.any(self.terminal_value[self.terminal] != 0))
 
-    def reverse(self, *, compiled: bool = True) -> tuple[np.ndarray, ...]:
-        """Cached reverse adjacency (see :func:`perfectplay.graphs._csr.chance_reverse`)."""
+    def reverse(self, *, compiled: bool = True, keep: bool = True) -> tuple[np.ndarray, ...]:
+        """Reverse adjacency (see :func:`perfectplay.graphs._csr.chance_reverse`), cached
+        on the graph unless ``keep=False`` (a one-shot solver on a large graph)."""
         rev = self._cache.get("reverse")
         if rev is None:
             from perfectplay.graphs._csr import chance_reverse
 
             a = self.arrays()
             rev = chance_reverse(a[1], a[2], a[3], a[4], a[5], compiled=compiled)
-            self._cache["reverse"] = rev
+            if keep:
+                self._cache["reverse"] = rev
         return rev
 
     def choices(self, x: int) -> np.ndarray:

@@ -2,21 +2,37 @@
 
 This solver assumes nothing about the graph beyond the chance-graph semantics, so it is
 the independent check of the fast special-purpose solvers (and the solver for graphs that
-have no retry property, such as board games where a spin cannot be taken back). It works
-in three steps:
+have no retry property, such as board games where a spin cannot be taken back), and the
+solver of every objective label-setting cannot take (zero costs, maximising).
+
+**Objectives.** Values are *oriented* first (``objective.orient * value``: a maximising
+objective becomes the minimisation of its negation), solved as a minimisation, and turned
+back at the end. The oriented costs must be ``>= 0`` (zero allowed) and a play that never
+ends must be worth the worst value (``objective.endless``);
+:func:`~perfectplay.solvers.solve_chance` checks both before calling. Terminal nodes are
+worth their terminal values. Then three steps:
 
 1. **Which nodes can finish at all.** A node has a finite value exactly when some policy
-   reaches a goal from it with probability one. Without the retry rule that is the
-   classic almost-sure reachability fixpoint (a roll is safe only if *all* its outcomes
-   are); with ``graph.retry`` a roll is safe as soon as *one* outcome is, because the
-   player may reroll the others. Every other node gets ``inf``.
-2. **A first proper policy**: walk back from the goals breadth-first; each decision node
-   picks a choice one step closer, and (with the retry rule) each roll keeps only outcomes
-   closer to a goal than the roll itself.
-3. **Policy iteration**: evaluate the policy exactly (up to rounding), then switch every
-   decision (and every keep/reroll decision under the retry rule) that improves by more
-   than a relative ``1e-12``, until nothing changes. With positive costs every
-   improvement of a proper policy is proper, so this terminates at the optimum.
+   reaches a terminal from it with probability one
+   (:func:`perfectplay.graphs._csr.safe_set`). Every other node gets ``endless``.
+2. **A first proper policy**: walk back from the terminals breadth-first; each decision
+   node picks a choice one step closer, and (with the retry rule) each roll keeps only
+   outcomes closer to a terminal than the roll itself.
+3. **Policy iteration** (Howard 1960): evaluate the policy exactly (up to rounding), then
+   switch every decision (and every keep/reroll decision under the retry rule) that
+   improves by more than a relative ``1e-12``, until nothing changes.
+
+**Why every policy met is proper** (reaches a terminal with probability one), even with
+zero costs. Let ``m`` be proper with values ``J`` and ``m'`` its strict improvement
+(``T_m' J <= J``, strictly at the switched nodes only). Suppose ``m'`` had a closed class
+``C`` of non-terminal nodes. Summing ``T_m' J <= J`` over the stationary distribution of
+``m'`` on ``C`` gives ``sum of oriented costs <= 0``, so every cost in ``C`` is 0 and
+every inequality on ``C`` is an equality: no node of ``C`` switched. Then ``m`` agrees
+with ``m'`` on ``C`` and ``C`` was closed under ``m`` too, contradicting that ``m`` is
+proper. A proper policy with no strict improvement satisfies ``J = T J``; with some optimal
+policy ``m*`` proper (a play that never ends is worth the worst value),
+``J <= T_m* J <= ... -> J_m*`` proves it optimal (Bertsekas and Tsitsiklis, *An analysis
+of stochastic shortest path problems*, Math. Oper. Res. 1991).
 
 **Evaluation, one strongly connected component at a time.** Under a fixed policy a roll's
 value depends only on the rolls its kept outcomes go on with: the *policy graph*. Its

@@ -12,13 +12,22 @@ value of what is kept::
 with ``W`` the total weight of ``c`` (outcomes of infinite value included). Only a prefix
 of the outcomes sorted by value can be optimal, and the candidate built from the outcomes
 finalised so far can only fall while they arrive in increasing order. So values can be
-settled like Dijkstra's distances, smallest first, starting from the goals: a decision
-node takes the value of the first of its choices to be settled, and a chance node is
-settled at the smallest candidate among the unsettled nodes.
+settled like Dijkstra's distances, smallest first, starting from the terminal nodes: a
+decision node takes the value of the first of its choices to be settled, and a chance node
+is settled at the smallest candidate among the unsettled nodes.
 
-The whole computation is one compiled kernel over the CSR arrays: reverse adjacency by
-counting sort, an O(E) check of the retry property, and the label-setting loop with an
-indexed binary heap (decrease-key, no stale entries) over the chance nodes. Decision nodes
+Terminal values are the initial labels: terminals enter in increasing value, interleaved
+with the heap, exactly as the sources of a multi-source Dijkstra. The proof needs what
+Dijkstra's needs, in this form: a minimising objective and every cost positive (then
+``V(c)`` exceeds every outcome it keeps, so values settle in increasing order), and every
+outcome may be rerolled (with the explicit property only non-terminal outcomes can be,
+so there all terminal values must be equal). :func:`perfectplay.solvers.solve_chance`
+sends everything else to policy iteration.
+
+The computation is one compiled kernel over the CSR arrays and the reverse adjacency of
+:mod:`perfectplay.graphs._csr`: an O(E) check of the retry property, and the
+label-setting loop with an indexed binary heap (decrease-key, no stale entries) over the
+chance nodes. Decision nodes
 never enter the heap: the moment their first choice is settled, so are they.
 
 The policy follows the settling order: a decision node picks the choice that settled it,
@@ -242,7 +251,9 @@ def _run(graph: ChanceGraph, compiled: bool | None) -> tuple:
     terms = np.flatnonzero(terminal)
     if graph.has_terminal_values():
         terms = terms[np.argsort(tval[terms], kind="stable")]
-    rin_ptr, rin_c, rin_w, rch_ptr, rch_x = graph.reverse(compiled=compiled)
+    # Not kept on the graph: label-setting is usually the only pass, and the reverse
+    # adjacency is the largest part of its memory.
+    rin_ptr, rin_c, rin_w, rch_ptr, rch_x = graph.reverse(compiled=compiled, keep=False)
     return _label_setting.run(
         terminal, tval, cp, ci, op, oi, ow, cost, rin_ptr, rin_c, rin_w, rch_ptr, rch_x,
         terms.astype(np.int32), not graph.retry, compiled=compiled,
