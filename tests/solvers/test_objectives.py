@@ -293,3 +293,35 @@ def test_label_setting_on_a_million_edge_retry_graph():
     assert elapsed < 30.0
     low = solve_retry(g)  # the algorithm stays importable and agrees with the dispatcher
     assert np.array_equal(low.decision_value, sol.decision_value)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "perfectplay.objectives",
+        "perfectplay.graphs.chance",
+        "perfectplay.graphs._csr",
+        "perfectplay.solvers",
+        "perfectplay.solvers.retry",
+        "perfectplay.analysis.exact",
+        "perfectplay.analysis.distribution",
+        "perfectplay.analysis.simulate",
+        "perfectplay.cli.reports",
+    ],
+)
+def test_docstring_examples(name):
+    import doctest
+
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0 and result.failed == 0, name
+
+
+def test_objective_wording_and_helpers():
+    assert MIN_COST == Objective.cost() and MIN_COST.describe() == "minimise expected rolls"
+    best = Objective.score(unit="points")
+    assert best.describe() == "maximise expected points" and best.noun == "expected points"
+    assert best.better(2, 1) and not MIN_COST.better(2, 1) and best.prefers(1, 1)
+    assert best.best_of([3, 9, 4]) == 9 and MIN_COST.best_of([3, 9, 4]) == 3
+    assert (MIN_COST.endless, best.endless) == (math.inf, -math.inf)
+    with pytest.raises(ValueError, match="sense"):
+        Objective("most")  # type: ignore[arg-type]
