@@ -296,20 +296,7 @@ def solve_retry(graph: ChanceGraph, *, compiled: bool | None = None) -> ChanceSo
         >>> sol.value, int(sol.best_choice[0])
         (3.0, 1)
     """
-    dval, cval, best, accept, _order, n_order = _run(graph, compiled)
-    if n_order < 0:
-        raise ValueError(
-            "the graph has no retry property: an outcome of a chance node cannot choose "
-            "that node again (set retry=True if the retry rule holds implicitly)"
-        )
-    return ChanceSolution(
-        graph=graph,
-        decision_value=dval,
-        chance_value=cval,
-        best_choice=best,
-        accept=accept,
-        method="label-setting",
-    )
+    return settle_order(graph, compiled=compiled)[0]
 
 
 def settle_order(
@@ -327,7 +314,10 @@ def settle_order(
     """
     dval, cval, best, accept, order, n_order = _run(graph, compiled)
     if n_order < 0:
-        raise ValueError("the graph has no retry property")
+        raise ValueError(
+            "the graph has no retry property: an outcome of a chance node cannot choose "
+            "that node again (set retry=True if the retry rule holds implicitly)"
+        )
     sol = ChanceSolution(
         graph=graph,
         decision_value=dval,
