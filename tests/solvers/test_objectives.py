@@ -325,3 +325,16 @@ def test_objective_wording_and_helpers():
     assert (MIN_COST.endless, best.endless) == (math.inf, -math.inf)
     with pytest.raises(ValueError, match="sense"):
         Objective("most")  # type: ignore[arg-type]
+
+
+def test_graphs_are_immutable_and_pickle():
+    import copy
+    import pickle
+
+    g = random_graph(random.Random(20), Objective.score(), costs=(0, 0))
+    with pytest.raises(AttributeError, match="immutable"):
+        g.start = 1  # type: ignore[misc]
+    for h in (pickle.loads(pickle.dumps(g)), copy.deepcopy(g)):
+        assert h.objective == g.objective and h.scale == g.scale
+        assert np.array_equal(h.terminal_value, g.terminal_value)
+        assert solve_chance(h).value == solve_chance(g).value

@@ -136,6 +136,11 @@ class ChanceGraph:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"ChanceGraph is immutable: cannot set {name}")
 
+    def __reduce__(self) -> tuple:
+        # Immutable slots: pickle and copy rebuild through the constructor.
+        fields = {name: getattr(self, name) for name in self.__slots__ if name != "_cache"}
+        return (_rebuild, (fields,))
+
     def __repr__(self) -> str:
         return (
             f"ChanceGraph({self.n_decision:,} decision nodes, {self.n_chance:,} chance nodes, "
@@ -333,6 +338,10 @@ class ChanceGraph:
         )
         g.validate()
         return g
+
+
+def _rebuild(fields: dict) -> ChanceGraph:
+    return ChanceGraph(**fields)
 
 
 @dataclass(frozen=True, eq=False)
