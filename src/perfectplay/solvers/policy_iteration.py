@@ -140,6 +140,29 @@ def _first_policy(terminal, outcome_ptr, outcome_idx, rin_ptr, rin_c, rch_ptr, r
     return best, accept
 
 
+@kernel
+def _policy_graph(terminal, outcome_ptr, outcome_idx, best, accept, safe_c):
+    """CSR of the policy graph: an edge ``c -> best[x]`` for every kept non-terminal
+    outcome ``x`` of a safe roll ``c`` (self-loops left out)."""
+    nc = outcome_ptr.shape[0] - 1
+    ptr = np.empty(nc + 1, np.int64)
+    idx = np.empty(outcome_idx.shape[0], np.int32)
+    n = 0
+    ptr[0] = 0
+    for c in range(nc):
+        if safe_c[c]:
+            for e in range(outcome_ptr[c], outcome_ptr[c + 1]):
+                x = outcome_idx[e]
+                if not accept[e] or terminal[x]:
+                    continue
+                b = best[x]
+                if b >= 0 and b != c:
+                    idx[n] = b
+                    n += 1
+        ptr[c + 1] = n
+    return ptr, idx[:n]
+
+
 def _components(
     terminal: np.ndarray,
     outcome_ptr: np.ndarray,
@@ -147,20 +170,14 @@ def _components(
     best: np.ndarray,
     accept: np.ndarray,
     safe_c: np.ndarray,
-    owner: np.ndarray,
     compiled: bool,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Strongly connected components of the policy graph, successors first.
-
-    The policy graph has an edge ``c -> best[x]`` for every kept non-terminal outcome
-    ``x`` of a safe roll ``c`` (self-loops left out); see
-    :func:`perfectplay.graphs._csr.strong_components` for what comes back.
-    """
-    nxt = best[outcome_idx]
-    keep = accept & ~terminal[outcome_idx] & safe_c[owner] & (nxt >= 0) & (nxt != owner)
-    ptr = np.zeros(safe_c.shape[0] + 1, np.int64)
-    np.cumsum(np.bincount(owner[keep], minlength=safe_c.shape[0]), out=ptr[1:])
-    return strong_components(ptr, nxt[keep], safe_c, compiled=compiled)
+    """Strongly connected components of the policy graph (:func:`_policy_graph`),
+    successors first; see :func:`perfectplay.graphs._csr.strong_components`."""
+    ptr, idx = _policy_graph.run(
+        terminal, outcome_ptr, outcome_idx, best, accept, safe_c, compiled=compiled
+    )
+    return strong_components(ptr, idx, safe_c, compiled=compiled)
 
 
 @kernel
@@ -237,13 +254,12 @@ def _evaluate(
     safe_c: np.ndarray,
     best: np.ndarray,
     accept: np.ndarray,
-    out_owner: np.ndarray,
     compiled: bool,
 ) -> np.ndarray:
     """Oriented values of the rolls under a proper policy (``inf`` outside the safe set)."""
     terminal, outcome_ptr, outcome_idx, outcome_weight, tval, cost = arrays
     comp, pos, order, comp_ptr = _components(
-        terminal, outcome_ptr, outcome_idx, best, accept, safe_c, out_owner, compiled
+        terminal, outcome_ptr, outcome_idx, best, accept, safe_c, compiled
     )
     sizes = np.diff(comp_ptr)
     largest = int(sizes.max()) if sizes.size else 0
@@ -327,6 +343,7 @@ def solve_ssp(
     if compiled is None:
         compiled = compile_for(
             nd + nc + n_out + n_ch, COMPILE_THRESHOLD, _first_policy, _back_substitute,
+            _policy_graph,
             _csr._transpose, _csr._safe_set, _csr._tarjan,
         )  # fmt: skip
     terminal, _, _, outcome_ptr, outcome_idx, outcome_weight, _ = graph.arrays()
@@ -345,10 +362,10 @@ def solve_ssp(
     live_ids = np.flatnonzero(live)
     owner = np.repeat(np.arange(nd), np.diff(graph.choice_ptr))
     starts = graph.choice_ptr[:-1][np.diff(graph.choice_ptr) > 0]
-    out_owner = np.repeat(np.arange(nc), np.diff(graph.outcome_ptr))
+    out_owner = np.repeat(np.arange(nc), np.diff(graph.outcome_ptr)) if graph.retry else None
     meter = Progress("solve_ssp: policy iteration") if progress else None
     for rounds in range(1, _MAX_ITERATIONS + 1):
-        cval = _evaluate(graph, arrays, safe_c, best, accept, out_owner, compiled)
+        cval = _evaluate(graph, arrays, safe_c, best, accept, compiled)
         dval = np.where(terminal, tval, np.inf)
         dval[live_ids] = cval[best[live_ids]]
         low, first = _best_choices(graph, cval, owner, starts)
@@ -356,7 +373,7 @@ def solve_ssp(
         changed = bool(better.any())
         if changed:
             best[better] = graph.choice_idx[first[better]]
-        if graph.retry:
+        if out_owner is not None:
             vx = dval[graph.outcome_idx]
             vc = cval[out_owner]
             tol = _REL_TOL * (1.0 + np.abs(np.where(np.isfinite(vc), vc, 0.0)))
