@@ -25,9 +25,14 @@ these at the Python level and passes the arrays into its own kernel. Every funct
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from perfectplay._util.jit import kernel
+
+if TYPE_CHECKING:
+    from perfectplay.graphs.chance import ChanceGraph
 
 __all__ = ["chance_reverse", "safe_set", "strong_components", "topological_order", "transpose"]
 
@@ -194,7 +199,9 @@ def _safe_set(terminal, choice_ptr, outcome_ptr, outcome_idx, rin_ptr, rin_c, rc
     return safe_d, safe_c
 
 
-def safe_set(graph, *, compiled: bool = True) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[no-untyped-def]
+def safe_set(
+    graph: ChanceGraph, *, compiled: bool = True, reverse: tuple | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """``(safe_d, safe_c)``: the decision and chance nodes of ``graph`` (a
     :class:`~perfectplay.graphs.chance.ChanceGraph`) from which some policy reaches a
     terminal node with probability one.
@@ -202,7 +209,9 @@ def safe_set(graph, *, compiled: bool = True) -> tuple[np.ndarray, np.ndarray]: 
     Without the retry rule that is the classic almost-sure reachability fixpoint (a roll
     is safe only if *all* its outcomes are); with ``graph.retry`` a roll is safe as soon
     as *one* outcome is, because the player may reroll the others. The result is cached
-    on the graph.
+    on the graph (the reverse adjacency it needs only if the graph already caches it);
+    ``reverse``: ``(rin_ptr, rin_c, rch_ptr, rch_x)`` of :func:`chance_reverse` if the
+    caller has them.
 
     >>> from perfectplay.graphs.chance import ChanceGraph
     >>> g = ChanceGraph.from_lists([False, True, False], [[0], [], []], [[(1, 1), (2, 1)]])
@@ -211,8 +220,18 @@ def safe_set(graph, *, compiled: bool = True) -> tuple[np.ndarray, np.ndarray]: 
     """
     cache = graph._cache
     if "safe" not in cache:
-        rin_ptr, rin_c, _, rch_ptr, rch_x = graph.reverse(compiled=compiled)
         a = graph.arrays()
+        if reverse is not None:
+            rin_ptr, rin_c, rch_ptr, rch_x = reverse
+        elif "reverse" in cache:
+            rin_ptr, rin_c, _, rch_ptr, rch_x = cache["reverse"]
+        else:
+            # Only the safe set is cached: the reverse adjacency is the larger part of the
+            # memory of the exact verifier, which needs it for nothing else.
+            rin_ptr, rin_c, _ = transpose(a[3], a[4], graph.n_decision, edges=False,
+                                          compiled=compiled)  # fmt: skip
+            rch_ptr, rch_x, _ = transpose(a[1], a[2], graph.n_chance, edges=False,
+                                          compiled=compiled)  # fmt: skip
         cache["safe"] = _safe_set.run(
             a[0], a[1], a[3], a[4], rin_ptr, rin_c, rch_ptr, rch_x, bool(graph.retry),
             compiled=compiled,

@@ -40,6 +40,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -97,6 +98,7 @@ class ChanceGraph:
     retry: bool
     scale: int
     objective: Objective
+    _cache: dict[str, Any]
 
     def __init__(
         self,

@@ -352,8 +352,14 @@ def solve_ssp(
     # Oriented, every objective is a minimisation; terminal values only matter at terminals.
     tval = np.where(terminal, tval, 0.0)
     arrays = (terminal, outcome_ptr, outcome_idx, outcome_weight, tval, cost)
-    safe_d, safe_c = _csr.safe_set(graph, compiled=compiled)
-    rin_ptr, rin_c, _, rch_ptr, rch_x = graph.reverse(compiled=compiled)
+    # The reverse adjacency without edge weights (neither step needs them), not kept.
+    rin_ptr, rin_c, _ = _csr.transpose(outcome_ptr, outcome_idx, nd, edges=False, compiled=compiled)
+    rch_ptr, rch_x, _ = _csr.transpose(
+        graph.choice_ptr, graph.choice_idx, nc, edges=False, compiled=compiled
+    )
+    safe_d, safe_c = _csr.safe_set(
+        graph, compiled=compiled, reverse=(rin_ptr, rin_c, rch_ptr, rch_x)
+    )
     best, accept = _first_policy.run(
         terminal, outcome_ptr, outcome_idx, rin_ptr, rin_c, rch_ptr, rch_x, safe_d, safe_c,
         bool(graph.retry), compiled=compiled,
