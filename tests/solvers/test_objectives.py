@@ -263,6 +263,12 @@ def test_validate_refuses_negative_costs_and_accepts_zero():
         ChanceGraph.from_lists([False, True], [[0], []], [[(1, 1)]], cost=[-1])
     g = ChanceGraph.from_lists([False, True], [[0], []], [[(1, 1)]], cost=[0])
     assert solve_chance(g).value == 0.0
+    with pytest.raises(ValueError, match="numerators"):
+        ChanceGraph(
+            terminal=g.terminal, terminal_value=np.array([0.0, 0.5]), choice_ptr=g.choice_ptr,
+            choice_idx=g.choice_idx, outcome_ptr=g.outcome_ptr, outcome_idx=g.outcome_idx,
+            outcome_weight=g.outcome_weight, cost=g.cost,
+        ).validate()  # fmt: skip
     assert g.goal is g.terminal
 
 

@@ -254,6 +254,9 @@ class ChanceGraph:
             raise ValueError("terminal (goal) must be a bool array")
         if self.terminal_value.shape != (nd,):
             raise ValueError("terminal_value must have one entry per decision node")
+        for name in ("terminal_value", "cost"):
+            if not np.issubdtype(getattr(self, name).dtype, np.integer):
+                raise ValueError(f"{name} must hold integer numerators (values times scale)")
         if not isinstance(self.objective, Objective):
             raise ValueError("objective must be a perfectplay.objectives.Objective")
         if self.scale <= 0:
