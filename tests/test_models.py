@@ -15,6 +15,7 @@ from perfectplay.examples.chutes_ladders import ALTHOEN_1993, ChutesAndLadders
 from perfectplay.examples.dodgem import Dodgem
 from perfectplay.examples.five_dice import FiveDice
 from perfectplay.examples.tictactoe import TicTacToe
+from perfectplay.graphs.game import Outcome
 from perfectplay.models import (
     ChanceModel,
     GameModel,
@@ -23,7 +24,6 @@ from perfectplay.models import (
     model_kind,
     solve_model,
 )
-from perfectplay.graphs.game import Outcome
 from perfectplay.models.game import Result
 
 INF = math.inf
