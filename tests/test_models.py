@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -763,3 +764,50 @@ def test_simulation_seed_must_fit_the_generator():
     with pytest.raises(ValueError, match="seed must be an int from 0 to 2"):
         sol.simulate(10, 2**32)
     assert (sol.simulate(10, 2**32 - 1) >= 1).all()
+
+
+# -- a table loaded from disk answers like the live solution ----------------------------------
+
+
+def _assert_same_answers(sol, table, unknown):
+    assert table.kind == sol.kind and len(table) == len(list(sol.states()))
+    assert table.start_value == sol.start_value
+    assert list(table.items()) == list(sol.items())
+    assert list(table.states()) == list(sol.states())
+    for state in sol.states():
+        assert table.value(state) == sol.value(state)
+        assert type(table.value(state)) is type(sol.value(state))
+        assert table.options(state) == sol.options(state)
+        assert table.best(state) == sol.best(state)
+        if sol.kind == "chance":
+            assert table.is_goal(state) == sol.is_goal(state)
+            exact = table.exact_value(state)
+            assert exact == sol.exact_value(state)
+            assert exact is None or type(exact) is Fraction
+        else:
+            assert table.moves(state) == sol.moves(state)
+            assert table.best_moves(state) == sol.best_moves(state)
+    if sol.kind == "game":
+        assert table.counts() == sol.counts()
+    else:
+        assert table.exact_value() == sol.exact_value()
+    for query in (table.value, sol.value, table.best, sol.best):
+        with pytest.raises(UnknownStateError, match=re.escape(repr(unknown))):
+            query(unknown)
+
+
+@pytest.mark.parametrize(
+    ("make", "unknown"),
+    [
+        (FiveDice, (9, 9, 9, 9, 9)),
+        (ChutesAndLadders, 1),  # the foot of a ladder is never a state
+        (TicTacToe, "XXXXXXXXX"),
+        (lambda: Dodgem(3), "not a position"),
+    ],
+    ids=["five dice", "chutes and ladders", "tic-tac-toe", "dodgem 3x3"],
+)
+def test_a_loaded_table_answers_every_query_like_the_live_solution(tmp_path, make, unknown):
+    sol = solve_model(make(), progress=False)
+    path = sol.export(tmp_path / "t.npz", **({"exact": True} if sol.kind == "chance" else {}))
+    _assert_same_answers(sol, load_solution(path), unknown)
+    _assert_same_answers(sol, load_solution(path, make()), unknown)
