@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -15,6 +16,7 @@ from perfectplay.examples.chutes_ladders import ALTHOEN_1993, ChutesAndLadders
 from perfectplay.examples.dodgem import Dodgem
 from perfectplay.examples.five_dice import FiveDice
 from perfectplay.examples.tictactoe import TicTacToe
+from perfectplay.graphs.game import Outcome
 from perfectplay.models import (
     ChanceModel,
     GameModel,
@@ -96,20 +98,20 @@ def test_a_3000_square_race_without_retry_is_solved():
 
 def test_tictactoe_is_a_tie_in_nine():
     sol = solve_model(TicTacToe(), progress=False)
-    assert sol.start_value == Result("tie", 9)
+    assert sol.start_value == Result(Outcome.TIE, 9)
     assert sol.n_positions == 5478  # every legal position
     assert sol.best_moves("X........") == [4]
-    assert sol.value("XX.OO....") == Result("win", 1)
-    assert sol.value("XXXOO....") == Result("lose", 0)
+    assert sol.value("XX.OO....") == Result(Outcome.WIN, 1)
+    assert sol.value("XXXOO....") == Result(Outcome.LOSE, 0)
     sym = solve_model(TicTacToe(symmetry=True), progress=False)
-    assert sym.n_positions == 765 and sym.start_value == Result("tie", 9)
+    assert sym.n_positions == 765 and sym.start_value == Result(Outcome.TIE, 9)
     for board in sol.exploration.reps[::37]:
         assert sym.value(board) == sol.value(board)
 
 
 def test_dodgem_3x3_is_a_first_player_win():
     sol = solve_model(Dodgem(3), progress=False)
-    assert sol.start_value == Result("win", 19)
+    assert sol.start_value == Result(Outcome.WIN, 19)
     assert sol.solution.method == "loopy"
     start = sol.exploration.reps[0]
     assert sol.best_moves(start) == [((0, 2), "E")]
@@ -119,10 +121,10 @@ def test_dodgem_3x3_is_a_first_player_win():
 def test_dodgem_4x4_is_a_draw():
     # desJardins (1996): with perfect play neither side gets all cars off the 4x4 board.
     sol = solve_model(Dodgem(4), progress=False)
-    assert sol.start_value == Result("draw", None)
+    assert sol.start_value == Result(Outcome.DRAW, None)
     counts = sol.counts()
-    assert counts["draw"] > 0 and counts["win"] > 0 and counts["lose"] > 0
-    assert all(m.value in ("draw", "lose") for m in sol.moves(sol.exploration.reps[0]))
+    assert counts[Outcome.DRAW] > 0 and counts[Outcome.WIN] > 0 and counts[Outcome.LOSE] > 0
+    assert all(m.value in (Outcome.DRAW, Outcome.LOSE) for m in sol.moves(sol.exploration.reps[0]))
 
 
 # -- Alea Iacta Est as a user model, against an independent dense policy iteration ----------
@@ -460,7 +462,10 @@ def levels_solver(m: RandomGame) -> list[Result]:
                     val[p], rem[p] = "tie", rem[c] + 1
                     nxt.append(p)
         frontier = nxt
-    return [Result(v, r) if v else Result("draw", None) for v, r in zip(val, rem, strict=True)]
+    return [
+        Result(Outcome.parse(v), r) if v else Result(Outcome.DRAW, None)
+        for v, r in zip(val, rem, strict=True)
+    ]
 
 
 def test_random_game_models_agree_with_a_level_solver():
@@ -470,6 +475,7 @@ def test_random_game_models_agree_with_a_level_solver():
         m = RandomGame(rng)
         sol = solve_model(m, progress=False)
         expected = levels_solver(m)
+        W, L = Outcome.WIN, Outcome.LOSE
         for p in sol.exploration.reps:
             assert sol.value(p) == expected[p], (k, p)
             seen.add(expected[p].value)
@@ -479,13 +485,13 @@ def test_random_game_models_agree_with_a_level_solver():
                 assert (top.value, top.remoteness) == tuple(expected[p])
                 for mv in moves:
                     child = expected[m.children[p][mv.move]]
-                    flip = {"win": "lose", "lose": "win"}.get(child.value, child.value)
+                    flip = {W: L, L: W}.get(child.value, child.value)
                     assert mv.value == flip
                     assert mv.remoteness == (
                         None if child.remoteness is None else child.remoteness + 1
                     )
         assert sol.solver.startswith("solve_retrograde")
-    assert seen == {"win", "lose", "tie", "draw"}
+    assert seen == set(Outcome)
 
 
 # -- the solution objects --------------------------------------------------------------------
@@ -543,7 +549,7 @@ def test_model_kind_and_plain_modules():
     assert model_kind(chance) == "chance"
     assert solve_model(chance, progress=False).start_value == pytest.approx(2.0, rel=1e-12)
     game = types.SimpleNamespace(start=3, moves=lambda n: [1] if n else [], play=lambda n, k: n - k)
-    assert solve_model(game, progress=False).start_value == Result("win", 3)
+    assert solve_model(game, progress=False).start_value == Result(Outcome.WIN, 3)
     with pytest.raises(ModelError, match="is not a model"):
         model_kind(object())
     with pytest.raises(ModelError, match="both roll"):
@@ -568,11 +574,12 @@ def test_export_and_load_a_chance_table(tmp_path):
     assert table.start_value == sol.start_value
     for state in sol.exploration.state_reps:
         assert table.value(state) == sol.value(state)
-        assert table.best(state) == sol.policy_choice(state)
+        assert table.best(state) == sol.best(state)
+        assert table.best(state)[:1] == [sol.policy_choice(state)][: len(table.best(state))]
         assert table.exact(state) == sol.exact_value(state)
     rows = list(table)
-    assert rows[0].key == () and rows[0].best == ()
-    with pytest.raises(KeyError):
+    assert rows[0].key == () and rows[0].best == [()]
+    with pytest.raises(UnknownStateError, match=r"\(9, 9, 9\) is not in the table"):
         table.value((9, 9, 9))
     # raw arrays are plain numpy, readable without perfectplay
     with np.load(path, allow_pickle=False) as raw:
@@ -584,7 +591,7 @@ def test_export_and_load_a_game_table_with_the_model(tmp_path):
     sol = solve_model(model, progress=False)
     path = sol.export(tmp_path / "ttt.npz")
     plain = load_solution(path)
-    assert plain.start_value == Result("tie", 9) and plain.best("." * 9) in range(9)
+    assert plain.start_value == Result(Outcome.TIE, 9) and set(plain.best("." * 9)) <= set(range(9))
     by_model = load_solution(path, model)
     for board in ["X........", "..X......", "XO.......", ".O......X"]:
         assert by_model.value(board) == sol.value(board)
@@ -749,7 +756,7 @@ def test_non_finite_float_keys_round_trip(tmp_path):
     assert math.isnan(keys[3])
     assert table.value(0.0) == 1.0 and table.value(-math.inf) == 0.0
     assert table.value(math.nan) == 0.0  # found by its text, although nan != nan
-    assert table.best(0.0) == ("go", 0.0) and table.exact(0.0) == 1
+    assert table.best(0.0) == [("go", 0.0)] and table.exact(0.0) == 1
 
 
 def test_simulation_seed_must_fit_the_generator():
@@ -757,3 +764,50 @@ def test_simulation_seed_must_fit_the_generator():
     with pytest.raises(ValueError, match="seed must be an int from 0 to 2"):
         sol.simulate(10, 2**32)
     assert (sol.simulate(10, 2**32 - 1) >= 1).all()
+
+
+# -- a table loaded from disk answers like the live solution ----------------------------------
+
+
+def _assert_same_answers(sol, table, unknown):
+    assert table.kind == sol.kind and len(table) == len(list(sol.states()))
+    assert table.start_value == sol.start_value
+    assert list(table.items()) == list(sol.items())
+    assert list(table.states()) == list(sol.states())
+    for state in sol.states():
+        assert table.value(state) == sol.value(state)
+        assert type(table.value(state)) is type(sol.value(state))
+        assert table.options(state) == sol.options(state)
+        assert table.best(state) == sol.best(state)
+        if sol.kind == "chance":
+            assert table.is_goal(state) == sol.is_goal(state)
+            exact = table.exact_value(state)
+            assert exact == sol.exact_value(state)
+            assert exact is None or type(exact) is Fraction
+        else:
+            assert table.moves(state) == sol.moves(state)
+            assert table.best_moves(state) == sol.best_moves(state)
+    if sol.kind == "game":
+        assert table.counts() == sol.counts()
+    else:
+        assert table.exact_value() == sol.exact_value()
+    for query in (table.value, sol.value, table.best, sol.best):
+        with pytest.raises(UnknownStateError, match=re.escape(repr(unknown))):
+            query(unknown)
+
+
+@pytest.mark.parametrize(
+    ("make", "unknown"),
+    [
+        (FiveDice, (9, 9, 9, 9, 9)),
+        (ChutesAndLadders, 1),  # the foot of a ladder is never a state
+        (TicTacToe, "XXXXXXXXX"),
+        (lambda: Dodgem(3), "not a position"),
+    ],
+    ids=["five dice", "chutes and ladders", "tic-tac-toe", "dodgem 3x3"],
+)
+def test_a_loaded_table_answers_every_query_like_the_live_solution(tmp_path, make, unknown):
+    sol = solve_model(make(), progress=False)
+    path = sol.export(tmp_path / "t.npz", **({"exact": True} if sol.kind == "chance" else {}))
+    _assert_same_answers(sol, load_solution(path), unknown)
+    _assert_same_answers(sol, load_solution(path, make()), unknown)

@@ -295,13 +295,13 @@ def test_keep_reads_die_for_one_die():
 def test_exact_is_annotated_and_returns_the_exact_solution():
     import inspect
 
-    from perfectplay.analysis.exact import ExactSolution
     from perfectplay.problems.alea import solve
     from perfectplay.problems.alea.solution import AleaSolution
+    from perfectplay.results import ExactValues
 
-    assert inspect.signature(AleaSolution.exact).return_annotation == "ExactSolution"
+    assert inspect.signature(AleaSolution.exact).return_annotation == "ExactValues"
     sol = solve(["123456"], ["6"])
-    assert isinstance(sol.exact(), ExactSolution) and sol.exact() is sol.exact()
+    assert isinstance(sol.exact(), ExactValues) and sol.exact() is sol.exact()
 
 
 def test_explain_without_an_example_keep(capsys, monkeypatch):

@@ -18,10 +18,10 @@ A position is ``(blue, red, mover)``: the sorted squares ``(column, row)`` of ea
 cars still on the board, and ``"B"`` or ``"R"``. A move is ``(square, direction)``, with
 direction ``"N"``, ``"E"``, ``"S"`` or ``"W"``.
 
->>> from perfectplay.models import solve_model
+>>> from perfectplay.models import Outcome, solve_model
 >>> sol = solve_model(Dodgem(3))
->>> sol.start_value, sol.counts()["draw"]
-(Result(value='win', remoteness=19), 0)
+>>> sol.start_value, sol.counts()[Outcome.DRAW]
+(Result(value=<Outcome.WIN: 4>, remoteness=19), 0)
 >>> sol.best_moves(sol.exploration.reps[0])   # the only winning first move
 [((0, 2), 'E')]
 """

@@ -12,13 +12,13 @@ smallest of their eight rotations and reflections (``canonical``), which leaves 
 >>> from perfectplay.models import solve_model
 >>> sol = solve_model(TicTacToe())
 >>> sol.start_value, sol.n_positions
-(Result(value='tie', remoteness=9), 5478)
+(Result(value=<Outcome.TIE: 3>, remoteness=9), 5478)
 >>> sol.value("XX.OO....")            # X to move completes the top row
-Result(value='win', remoteness=1)
+Result(value=<Outcome.WIN: 4>, remoteness=1)
 >>> sol.best_moves("X........")       # after a corner opening only the centre saves O
 [4]
 >>> sol.moves("X........")[1]
-MoveValue(move=1, value='lose', remoteness=6)
+MoveValue(move=1, value=<Outcome.LOSE: 1>, remoteness=6)
 """
 
 from __future__ import annotations

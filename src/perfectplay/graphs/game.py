@@ -8,7 +8,7 @@ the player to move (``WIN``, ``LOSE`` or ``TIE``); its moves, if any are listed,
 A non-terminal position without moves is lost for the player to move (the normal-play
 convention: whoever cannot move loses).
 
-Values (:class:`Value`) and remoteness, as computed by
+Outcomes (:class:`Outcome`) and remoteness, as computed by
 :func:`perfectplay.solvers.retrograde.solve_retrograde`:
 
 * ``WIN``: the mover can force a win; remoteness is the number of moves to the end when
@@ -26,7 +26,7 @@ Arrays are numpy arrays, or ``array.array`` for small graphs built without numpy
 small instance never pays for importing numpy); both index the same way, and
 :meth:`GameGraph.as_numpy` converts.
 
->>> g = GameGraph.from_lists([[1, 2], [], [0]], terminal=[0, 0, Value.TIE])
+>>> g = GameGraph.from_lists([[1, 2], [], [0]], terminal=[0, 0, Outcome.TIE])
 >>> g.n_positions, g.n_moves, list(g.moves(0))
 (3, 3, [1, 2])
 """
@@ -45,28 +45,56 @@ from perfectplay.graphs.canonical import StateIndex
 NOT_TERMINAL = 0
 
 
-class Value(IntEnum):
-    """Game-theoretic value for the player to move, ordered by the mover's preference."""
+class Outcome(IntEnum):
+    """Game-theoretic value for the player to move, ordered by the mover's preference.
+
+    The one outcome vocabulary of the package (graphs, solvers, results, model solutions
+    and tables). ``str()`` gives the lower-case word (``"win"``) for text at the command
+    line's edge; :meth:`parse` reads it back.
+
+    >>> Outcome.WIN > Outcome.TIE > Outcome.DRAW > Outcome.LOSE, str(Outcome.TIE)
+    (True, 'tie')
+    >>> f"{Outcome.DRAW:>5}", Outcome.parse("lose")
+    (' draw', <Outcome.LOSE: 1>)
+    """
 
     LOSE = 1
     DRAW = 2
     TIE = 3
     WIN = 4
 
-    def for_opponent(self) -> Value:
+    def for_opponent(self) -> Outcome:
         """The same outcome seen by the other player (``WIN`` <-> ``LOSE``).
 
-        >>> Value.LOSE.for_opponent(), Value.TIE.for_opponent()
-        (<Value.WIN: 4>, <Value.TIE: 3>)
+        >>> Outcome.LOSE.for_opponent(), Outcome.TIE.for_opponent()
+        (<Outcome.WIN: 4>, <Outcome.TIE: 3>)
         """
         return _OPPOSITE[self]
 
+    def __str__(self) -> str:
+        return self.name.lower()
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    @classmethod
+    def parse(cls, text: str) -> Outcome:
+        """The outcome named ``text`` (``"win"``, ``"lose"``, ``"tie"`` or ``"draw"``)."""
+        try:
+            return cls[text.upper()]
+        except KeyError:
+            raise ValueError(f"unknown outcome {text!r}: win, lose, tie or draw") from None
+
+
+#: The former name of :class:`Outcome`, kept so existing imports keep working.
+Value = Outcome
+
 
 _OPPOSITE = {
-    Value.WIN: Value.LOSE,
-    Value.LOSE: Value.WIN,
-    Value.TIE: Value.TIE,
-    Value.DRAW: Value.DRAW,
+    Outcome.WIN: Outcome.LOSE,
+    Outcome.LOSE: Outcome.WIN,
+    Outcome.TIE: Outcome.TIE,
+    Outcome.DRAW: Outcome.DRAW,
 }
 
 IntArray = Any  # numpy.ndarray or array.array of integers (see the module docstring)
@@ -78,8 +106,8 @@ class GameGraph:
     Attributes:
         indptr: ``int64[n + 1]``, offsets of each position's moves in ``children``.
         children: ``int32[n_moves]``, the position each move leads to.
-        terminal: ``int8[n]``, ``NOT_TERMINAL`` (0) or the outcome ``Value.WIN``,
-            ``Value.LOSE`` or ``Value.TIE`` for the player to move.
+        terminal: ``int8[n]``, ``NOT_TERMINAL`` (0) or the outcome ``Outcome.WIN``,
+            ``Outcome.LOSE`` or ``Outcome.TIE`` for the player to move.
         start: the position the game starts in.
         index: optional :class:`~perfectplay.graphs.canonical.StateIndex` whose ids are the
             position ids, so positions can be looked up by (canonical) state.
@@ -173,7 +201,7 @@ class GameGraph:
         if bad_child:
             raise ValueError("a move leads out of range")
         if bad_term:
-            raise ValueError("terminal codes must be 0, Value.WIN, Value.LOSE or Value.TIE")
+            raise ValueError("terminal codes must be 0 or Outcome.WIN, Outcome.LOSE, Outcome.TIE")
         if self.index is not None and len(self.index) != n:
             raise ValueError("index and graph differ in size")
 
@@ -204,7 +232,7 @@ class GameGraph:
         return g
 
 
-_TERMINAL_CODES = (NOT_TERMINAL, int(Value.WIN), int(Value.LOSE), int(Value.TIE))
+_TERMINAL_CODES = (NOT_TERMINAL, int(Outcome.WIN), int(Outcome.LOSE), int(Outcome.TIE))
 
 
 def _is_numpy(a: Any) -> bool:
@@ -223,27 +251,27 @@ class Move(NamedTuple):
     """
 
     child: int
-    value: Value
+    value: Outcome
     remoteness: int
 
 
 class GameSolution:
-    """Value and remoteness of every position of a :class:`GameGraph`.
+    """Outcome and remoteness of every position of a :class:`GameGraph`.
 
     Attributes:
         graph: the solved graph.
-        value: ``int8[n]``, a :class:`Value` code for the player to move.
+        value: ``int8[n]``, a :class:`Outcome` code for the player to move.
         remoteness: ``int32[n]``, moves to the end under optimal play (``-1`` for ``DRAW``).
         method: ``"acyclic"`` or ``"loopy"``, the algorithm that produced it.
 
     >>> from perfectplay.solvers.retrograde import solve_retrograde
     >>> s = solve_retrograde(GameGraph.from_lists([[1, 2], [], [1]]))
     >>> s.value_of(0), s.remoteness_of(0)   # move to 1, where the opponent is stuck
-    (<Value.WIN: 4>, 1)
+    (<Outcome.WIN: 4>, 1)
     >>> [tuple(m) for m in s.moves(0)]
-    [(1, <Value.WIN: 4>, 1), (2, <Value.LOSE: 1>, 2)]
+    [(1, <Outcome.WIN: 4>, 1), (2, <Outcome.LOSE: 1>, 2)]
     >>> s.best_moves(0)
-    [Move(child=1, value=<Value.WIN: 4>, remoteness=1)]
+    [Move(child=1, value=<Outcome.WIN: 4>, remoteness=1)]
     """
 
     __slots__ = ("graph", "value", "remoteness", "method")
@@ -262,21 +290,21 @@ class GameSolution:
             f"in {self.start_remoteness}>"
         )
 
-    def value_of(self, p: int) -> Value:
-        return Value(int(self.value[p]))
+    def value_of(self, p: int) -> Outcome:
+        return Outcome(int(self.value[p]))
 
     def remoteness_of(self, p: int) -> int:
         return int(self.remoteness[p])
 
     @property
-    def start_value(self) -> Value:
+    def start_value(self) -> Outcome:
         return self.value_of(self.graph.start)
 
     @property
     def start_remoteness(self) -> int:
         return self.remoteness_of(self.graph.start)
 
-    def lookup(self, state: Any) -> tuple[Value, int]:
+    def lookup(self, state: Any) -> tuple[Outcome, int]:
         """``(value, remoteness)`` of a state, found through the graph's canonical index."""
         p = self.graph.position(state)
         return self.value_of(p), self.remoteness_of(p)
@@ -293,9 +321,9 @@ class GameSolution:
         out = []
         for c in self.graph.moves(p):
             c = int(c)
-            v = Value(int(self.value[c])).for_opponent()
+            v = Outcome(int(self.value[c])).for_opponent()
             r = int(self.remoteness[c])
-            out.append(Move(c, v, -1 if v == Value.DRAW else r + 1))
+            out.append(Move(c, v, -1 if v == Outcome.DRAW else r + 1))
         out.sort(key=_move_rank)
         return out
 
@@ -304,26 +332,26 @@ class GameSolution:
         ms = self.moves(p)
         return [m for m in ms if _move_rank(m) == _move_rank(ms[0])] if ms else []
 
-    def counts(self) -> dict[Value, int]:
+    def counts(self) -> dict[Outcome, int]:
         """How many positions have each value."""
-        tally = dict.fromkeys(Value, 0)
+        tally = dict.fromkeys(Outcome, 0)
         if _is_numpy(self.value):
             import numpy as np
 
             for v, k in zip(*np.unique(self.value, return_counts=True), strict=True):
-                tally[Value(int(v))] = int(k)
+                tally[Outcome(int(v))] = int(k)
         else:
             for v in self.value:
-                tally[Value(v)] += 1
+                tally[Outcome(v)] += 1
         return tally
 
 
 def _move_rank(m: Move) -> tuple[int, int]:
     # Smaller is better: wins and ties hurry, losses delay, draws have no remoteness.
-    if m.value == Value.WIN:
+    if m.value == Outcome.WIN:
         return (0, m.remoteness)
-    if m.value == Value.TIE:
+    if m.value == Outcome.TIE:
         return (1, m.remoteness)
-    if m.value == Value.DRAW:
+    if m.value == Outcome.DRAW:
         return (2, 0)
     return (3, -m.remoteness)

@@ -9,7 +9,7 @@ reads back without solving again. Guide: ``docs/models.md``.
 
 >>> from perfectplay.examples.tictactoe import TicTacToe
 >>> solve_model(TicTacToe()).start_value
-Result(value='tie', remoteness=9)
+Result(value=<Outcome.TIE: 3>, remoteness=9)
 """
 
 from __future__ import annotations
@@ -26,15 +26,22 @@ from perfectplay.models.base import (
     model_kind,
 )
 from perfectplay.models.solve import solve_model
+from perfectplay.results import TIE_TOLERANCE, MoveValue, Option, Outcome, Result, is_tie
 
 __all__ = [
     "LOSE",
     "TIE",
+    "TIE_TOLERANCE",
     "WIN",
     "ChanceModel",
     "GameModel",
+    "MoveValue",
+    "Option",
+    "Outcome",
+    "Result",
     "SolvedTable",
     "UnknownStateError",
+    "is_tie",
     "load_solution",
     "model_kind",
     "solve_model",
@@ -48,3 +55,7 @@ def __getattr__(name: str) -> Any:
 
         return getattr(table, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -118,7 +118,7 @@ class GameModel:
         ...     def play(self, n, k): return n - k
         >>> from perfectplay.models import solve_model
         >>> solve_model(Take()).start_value
-        Result(value='win', remoteness=3)
+        Result(value=<Outcome.WIN: 4>, remoteness=3)
     """
 
     start: ClassVar[Any] = None

@@ -3,10 +3,11 @@
 The explorer turns the model into a chance graph; when the graph has the retry property
 (every outcome of a roll may choose that roll again) the label-setting solver runs
 (:func:`~perfectplay.solvers.retry.solve_retry`, near-linear), otherwise policy iteration
-(:func:`~perfectplay.solvers.policy_iteration.solve_ssp`: linear where the policy has no cycle, a dense
-solve per cycle). Queries take the user's own state objects; values are floats (about
-1e-12 relative), and :meth:`ChanceModelSolution.exact` gives exact fractions verified
-optimal.
+(:func:`~perfectplay.solvers.policy_iteration.solve_ssp`: linear where the policy has no
+cycle, a dense solve per cycle). The solution is a :class:`~perfectplay.results.ChanceResult`
+plus the model's state index: queries take the user's own state objects; values are
+floats (about 1e-12 relative; ties by :func:`~perfectplay.results.is_tie`), and
+:meth:`ChanceModelSolution.exact` gives exact fractions verified optimal.
 
 >>> from perfectplay.models.base import ChanceModel
 >>> class TwoCoins(ChanceModel):  # toss two coins until both show heads; keep a head or not
@@ -26,7 +27,7 @@ optimal.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -45,27 +46,25 @@ from perfectplay.models.explore import (
     explore_chance,
     model_name,
 )
-
-# Two options tie when their values agree to this relative tolerance (floats from the
-# solvers carry about 1e-12 relative error; exact() decides ties exactly).
-TIE_TOLERANCE = 1e-9
-
-
-@dataclass(frozen=True)
-class Option:
-    """One choice available in a state and the expected cost if it is taken."""
-
-    choice: Any
-    value: float
+from perfectplay.results import TIE_TOLERANCE as TIE_TOLERANCE  # its former home
+from perfectplay.results import (
+    ChanceResult,
+    ExactValues,
+    Option,
+    best_of,
+    rank_options,
+)
 
 
 class ChanceModelSolution:
-    """The solved model: values and policy over every reachable state.
+    """The solved model: a :class:`~perfectplay.results.ChanceResult` plus the model's
+    state index, so every query takes the user's own states and choices.
 
     Attributes:
         model: the user's model.
         exploration: the graph and the key tables
             (:class:`~perfectplay.models.explore.ChanceExploration`).
+        result: the :class:`~perfectplay.results.ChanceResult` (queries by node id).
         solution: the solver's arrays (:class:`~perfectplay.graphs.chance.ChanceSolution`).
         solver: ``"solve_retry"`` or ``"solve_ssp"``.
         explore_seconds, solve_seconds: wall times of the two phases.
@@ -84,10 +83,10 @@ class ChanceModelSolution:
         self.model = model
         self.exploration = exploration
         self.solution = solution
+        self.result = ChanceResult(exploration.graph, solution)
         self.solver = solver
         self.explore_seconds = exploration.seconds
         self.solve_seconds = solve_seconds
-        self._exact: Any = None
 
     # -- sizes -------------------------------------------------------------------------
     @property
@@ -112,7 +111,7 @@ class ChanceModelSolution:
     @property
     def start_value(self) -> float:
         """Expected cost from the start under optimal play (``inf``: the goal is unreachable)."""
-        return float(self.solution.decision_value[self.graph.start])
+        return self.result.value()
 
     def state_id(self, state: Any) -> int:
         """Dense id of ``state``'s class; :class:`UnknownStateError` if it was not reached."""
@@ -128,28 +127,29 @@ class ChanceModelSolution:
 
     def value(self, state: Any) -> float:
         """Expected remaining cost from ``state`` (0 at a goal, ``inf`` if no goal is reachable)."""
-        return float(self.solution.decision_value[self.state_id(state)])
+        return self.result.value(self.state_id(state))
 
     def is_goal(self, state: Any) -> bool:
-        return bool(self.graph.terminal[self.state_id(state)])
+        return self.result.is_terminal(self.state_id(state))
 
-    def options(self, state: Any) -> list[Option]:
-        """Every choice of ``state`` (the model's own objects) with its value, best first.
+    def items(self) -> Iterator[tuple[Any, float]]:
+        """Every solved state (one per class: the first met) with its value, by id."""
+        reps = self.exploration.state_reps
+        return ((reps[x], v) for x, v in self.result.items())
 
-        Empty at a goal. Choices that land on the same roll are listed once.
-        """
-        x = self.state_id(state)
-        if self.graph.terminal[x]:
-            return []
+    def states(self) -> Iterator[Any]:
+        """Every solved state (one per class: the first met), by id."""
+        return iter(self.exploration.state_reps)
+
+    def _choices(self, state: Any) -> dict[int, Any]:
+        """Roll id -> the first of ``state``'s own choices that lands on it."""
         name = self.name
         try:
             listed = list(self.model.choices(state))
         except Exception as exc:
             raise ModelError(f"{name}.choices({describe(state)}) raised {exc!r}") from exc
         chances = self.exploration.chances
-        values = self.solution.chance_value
-        seen: set[int] = set()
-        out: list[Option] = []
+        out: dict[int, Any] = {}
         for pending in listed:
             try:
                 c = chances.get(pending)
@@ -160,65 +160,63 @@ class ChanceModelSolution:
                     f"{name}.choices({describe(state)}) returned {describe(pending)}, which the "
                     "exploration never saw; the model must be deterministic"
                 )
-            if c not in seen:
-                seen.add(c)
-                out.append(Option(pending, float(values[c])))
-        out.sort(key=lambda o: o.value)
+            out.setdefault(c, pending)
         return out
 
-    def best(self, state: Any) -> list[Any]:
-        """The optimal choices of ``state`` (several when they tie within 1e-9 relative)."""
-        opts = self.options(state)
-        if not opts or opts[0].value == float("inf"):
+    def options(self, state: Any) -> list[Option]:
+        """Every choice of ``state`` (the model's own objects) with its value, best first.
+
+        Empty at a goal. Choices that land on the same roll are listed once; equal values
+        list the policy's choice first (:func:`~perfectplay.results.rank_options`).
+        """
+        x = self.state_id(state)
+        if self.result.is_terminal(x):
             return []
-        cut = opts[0].value * (1 + TIE_TOLERANCE)
-        return [o.choice for o in opts if o.value <= cut]
+        mine = self._choices(state)
+        values = self.solution.chance_value
+        cs = list(mine)
+        r = self.result
+        ranked = rank_options(cs, [float(values[c]) for c in cs], r.policy(x), r.maximise)
+        return [Option(mine[o.choice], o.value) for o in ranked]
+
+    def best(self, state: Any) -> list[Any]:
+        """The optimal choices of ``state`` (several when they tie:
+        :func:`~perfectplay.results.is_tie`); empty at a goal or where none reaches one."""
+        return best_of(self.options(state), self.result.maximise)
 
     def policy_choice(self, state: Any) -> Any | None:
         """The single choice the solver's policy takes in ``state`` (its representative).
 
         ``None`` at a goal or where no goal can be reached.
         """
-        c = int(self.solution.best_choice[self.state_id(state)])
-        return None if c < 0 else self.exploration.chance_reps[c]
+        c = self.result.policy(self.state_id(state))
+        return None if c is None else self.exploration.chance_reps[c]
 
     # -- distribution, simulation, exact -------------------------------------------------
     def distribution(self, k_max: int) -> np.ndarray:
         """``P[k]`` = probability that optimal play reaches a goal with total cost ``<= k``."""
-        from perfectplay.analysis.distribution import cost_distribution
-
-        return cost_distribution(self.graph, self.solution, k_max)
+        return self.result.distribution(k_max)
 
     def quantile(self, q: float, limit: int = 1_000_000) -> int | None:
         """Smallest ``k`` with ``P[cost <= k] >= q`` (``None`` if beyond ``limit``)."""
-        from perfectplay.analysis.distribution import quantile
-
-        return quantile(self.graph, self.solution, q, limit)
+        return self.result.quantile(q, limit)
 
     def simulate(self, runs: int, seed: int = 0) -> np.ndarray:
         """Total cost of ``runs`` seeded games played with the optimal policy (int64)."""
-        from perfectplay.analysis.simulate import simulate
+        return self.result.simulate(runs, seed)
 
-        return simulate(self.graph, self.solution, runs, seed)
-
-    def exact(self) -> Any:
-        """Exact values of the optimal policy, verified optimal in rational arithmetic.
-
-        Returns :class:`perfectplay.analysis.exact.ExactSolution` (``.value`` is a
-        :class:`~fractions.Fraction`, or ``None`` when the goal is unreachable).
-        """
-        if self._exact is None:
-            from perfectplay.analysis.exact import exact_solution
-
-            self._exact = exact_solution(self.graph, self.solution)
-        return self._exact
+    def exact(self) -> ExactValues:
+        """Exact values of the optimal policy by node id, verified optimal in rational
+        arithmetic (:class:`~perfectplay.results.ExactValues`: ``.value`` is a
+        :class:`~fractions.Fraction`, or ``None`` when the goal is unreachable)."""
+        return self.result.exact()
 
     def exact_value(self, state: Any = None) -> Fraction | None:
         """Exact expected cost from ``state`` (the start when omitted); ``None`` for infinity."""
         ex = self.exact()
         if state is None:
             return ex.value
-        return ex.decision_value(self.state_id(state))
+        return ex[self.state_id(state)]
 
     # -- output --------------------------------------------------------------------------
     def export(self, path: str | Path, exact: bool = False) -> Path:

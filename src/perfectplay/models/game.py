@@ -13,20 +13,23 @@ solver's Python source and never import numpy or numba.
 ...     def moves(self, n): return range(1, min(n, 3) + 1)
 ...     def play(self, n, k): return n - k
 >>> sol = solve_game_model(Nim())
->>> sol.start_value, sol.value(3)
-(Result(value='lose', remoteness=2), Result(value='win', remoteness=1))
+>>> sol.start_value, str(sol.value(3))
+(Result(value=<Outcome.LOSE: 1>, remoteness=2), 'WIN in 1')
 >>> sol.moves(3)[0]
-MoveValue(move=3, value='win', remoteness=1)
+MoveValue(move=3, value=<Outcome.WIN: 4>, remoteness=1)
+>>> [(n, str(v)) for n, v in sol.items()]
+[(4, 'LOSE in 2'), (3, 'WIN in 1'), (2, 'WIN in 1'), (1, 'WIN in 1'), (0, 'LOSE in 0')]
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from perfectplay.errors import ModelError
-from perfectplay.graphs.game import GameGraph, GameSolution, Value
+from perfectplay.graphs.game import GameGraph, GameSolution, Outcome
 from perfectplay.models.base import UnknownStateError
 from perfectplay.models.explore import (
     DEFAULT_MAX_EDGES,
@@ -37,39 +40,10 @@ from perfectplay.models.explore import (
     explore_game,
     model_name,
 )
+from perfectplay.results import GameResult, MoveValue, Result, best_moves, rank_moves
 
-VALUE_NAMES = {Value.WIN: "win", Value.LOSE: "lose", Value.TIE: "tie", Value.DRAW: "draw"}
-
-
-class Result(NamedTuple):
-    """A position's value for the player to move and its remoteness (``None`` for a draw)."""
-
-    value: str
-    remoteness: int | None
-
-    def __str__(self) -> str:
-        if self.remoteness is None:
-            return self.value.upper()
-        return f"{self.value.upper()} in {self.remoteness}"
-
-
-class MoveValue(NamedTuple):
-    """A move (the model's own object) and what it is worth to the player making it."""
-
-    move: Any
-    value: str
-    remoteness: int | None
-
-
-def _result(value: int, remoteness: int) -> Result:
-    v = Value(int(value))
-    return Result(VALUE_NAMES[v], None if v == Value.DRAW else int(remoteness))
-
-
-def _rank(m: MoveValue) -> tuple[int, int]:
-    # Best first for the mover: quick wins, quick ties, draws, slow losses.
-    r = m.remoteness or 0
-    return {"win": (0, r), "tie": (1, r), "draw": (2, 0), "lose": (3, -r)}[m.value]
+#: The word of each outcome, as the command line prints it.
+VALUE_NAMES = {v: str(v) for v in Outcome}
 
 
 class GameModelSolution:
@@ -78,6 +52,7 @@ class GameModelSolution:
     Attributes:
         model: the user's model.
         exploration: the graph and the position table.
+        result: the :class:`~perfectplay.results.GameResult` (queries by position id).
         solution: the solver's arrays (:class:`~perfectplay.graphs.game.GameSolution`).
         explore_seconds, solve_seconds: wall times of the two phases.
     """
@@ -94,6 +69,7 @@ class GameModelSolution:
         self.model = model
         self.exploration = exploration
         self.solution = solution
+        self.result = GameResult(exploration.graph, solution)
         self.explore_seconds = exploration.seconds
         self.solve_seconds = solve_seconds
 
@@ -128,30 +104,33 @@ class GameModelSolution:
     @property
     def start_value(self) -> Result:
         """Value of the start position for the player to move first."""
-        p = self.graph.start
-        return _result(self.solution.value[p], self.solution.remoteness[p])
+        return self.result.value()
 
     def value(self, position: Any) -> Result:
-        """Value and remoteness of ``position`` for the player to move."""
-        p = self.position_id(position)
-        return _result(self.solution.value[p], self.solution.remoteness[p])
+        """Outcome and remoteness of ``position`` for the player to move."""
+        return self.result.value(self.position_id(position))
 
-    def moves(self, position: Any) -> list[MoveValue]:
-        """Every move of ``position`` with its value for the mover, best first.
+    def items(self) -> Iterator[tuple[Any, Result]]:
+        """Every solved position (one per class: the first met) with its value, by id."""
+        reps = self.exploration.reps
+        return ((reps[p], v) for p, v in self.result.items())
 
-        Empty at a finished position. The moves are the model's own objects.
-        """
-        p = self.position_id(position)
-        if self.graph.terminal[p]:
+    def states(self) -> Iterator[Any]:
+        """Every solved position (one per class: the first met), by id."""
+        return iter(self.exploration.reps)
+
+    def listed_moves(self, position: Any) -> list[tuple[Any, int]]:
+        """The model's moves of ``position`` with the id of the position each leads to
+        (none at a finished position)."""
+        if self.result.is_terminal(self.position_id(position)):
             return []
         name = self.name
         positions = self.exploration.positions
-        val, rem = self.solution.value, self.solution.remoteness
-        out = []
         try:
             listed = list(self.model.moves(position))
         except Exception as exc:
             raise ModelError(f"{name}.moves({describe(position)}) raised {exc!r}") from exc
+        out = []
         for move in listed:
             try:
                 child = self.model.play(position, move)
@@ -165,20 +144,31 @@ class GameModelSolution:
                     f"{name}.play({describe(position)}, {describe(move)}) gave a position the "
                     "exploration never saw; the model must be deterministic"
                 )
-            v = Value(int(val[c])).for_opponent()
-            r = None if v == Value.DRAW else int(rem[c]) + 1
-            out.append(MoveValue(move, VALUE_NAMES[v], r))
-        out.sort(key=_rank)
+            out.append((move, c))
         return out
+
+    def moves(self, position: Any) -> list[MoveValue]:
+        """Every move of ``position`` with its value for the mover, best first.
+
+        Empty at a finished position. The moves are the model's own objects.
+        """
+        return rank_moves([self.result.move_value(m, c) for m, c in self.listed_moves(position)])
+
+    def options(self, position: Any) -> list[MoveValue]:
+        """The same as :meth:`moves` (the name every solution and table shares)."""
+        return self.moves(position)
 
     def best_moves(self, position: Any) -> list[Any]:
         """The moves that achieve the position's value and remoteness."""
-        ms = self.moves(position)
-        return [m.move for m in ms if _rank(m) == _rank(ms[0])] if ms else []
+        return best_moves(self.moves(position))
 
-    def counts(self) -> dict[str, int]:
+    def best(self, position: Any) -> list[Any]:
+        """The same as :meth:`best_moves` (the name every solution and table shares)."""
+        return self.best_moves(position)
+
+    def counts(self) -> dict[Outcome, int]:
         """How many positions are won, lost, tied and drawn for the player to move."""
-        return {VALUE_NAMES[v]: k for v, k in self.solution.counts().items()}
+        return self.result.counts()
 
     def export(self, path: str | Path) -> Path:
         """Write the solved table to ``path`` (``.npz``); see :mod:`perfectplay.models.table`."""

@@ -15,19 +15,24 @@ they load back as floats), ``str``, ``bytes``, ``bool``, ``None`` and tuples of 
 model whose states are other objects exports through a ``canonical`` method that returns
 such a tuple.
 
-Arrays in the file (``n`` states or positions):
+Arrays in the file (``n`` states or positions; version 2, version 1 files still load):
 
 =================  =========================================================================
-``format``         ``"perfectplay-solution"``; ``version``: 1; ``kind``: ``chance``/``game``
+``format``         ``"perfectplay-solution"``; ``version``: 2; ``kind``: ``chance``/``game``
 ``model``          the model's name; ``start``: index of the start state
 ``keys``           state keys (``repr`` text, newline-separated UTF-8)
 ``value``          chance: ``float64[n]`` expected cost (``inf``: goal unreachable);
                    game: ``int8[n]`` 4 win, 3 tie, 2 draw, 1 lose for the player to move
+                   (the codes of :class:`~perfectplay.graphs.game.Outcome`)
 ``remoteness``     game only: ``int32[n]`` (``-1`` for a draw)
+``goal``           chance: ``bool[n]``; ``terminal``: game, ``int8[n]`` (0: the game goes on)
 ``best``           chance: ``int32[n]`` index into ``choice_keys`` (``-1``: none), the roll the
-                   policy takes; game: ``best_moves``, the ``repr`` of one best move per
-                   position (empty text: none)
-``choice_keys``    chance only: keys of the rolls; ``choice_value``: their ``float64`` values
+                   policy takes
+``choice_*``       chance: ``choice_ptr``/``choice_idx``, the rolls each state may choose (CSR);
+                   ``choice_keys``, each roll's text (the model's choice object when plain,
+                   else its key); ``choice_value``, their ``float64`` values; ``maximise``
+``move_*``         game: ``move_ptr`` (CSR), ``move_keys`` (each move's ``repr``) and
+                   ``move_child`` (the row the move leads to)
 ``exact``          chance, optional: exact values as ``p/q`` text (``inf`` for infinity)
 =================  =========================================================================
 
@@ -41,7 +46,11 @@ a ``canonical`` method, a symmetric state may need the mirrored choice.
 >>> _ = solve_model(FiveDice(dice=3)).export(path)
 >>> table = load_solution(path)
 >>> round(table.value((1, 1, 2)), 6), table.best((1, 1, 2))
-(6.0, (1, 1))
+(6.0, [(1, 1)])
+>>> table.value((7, 7, 7))
+Traceback (most recent call last):
+...
+perfectplay.models.base.UnknownStateError: (7, 7, 7) is not in the table of FiveDice
 """
 
 from __future__ import annotations
@@ -49,8 +58,9 @@ from __future__ import annotations
 import ast
 import math
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +70,7 @@ from perfectplay.errors import InputError, ModelError
 from perfectplay.models.explore import describe, model_attribute
 
 FORMAT = "perfectplay-solution"
-VERSION = 1
+VERSION = 2
 _PLAIN_ATOMS = (int, float, str, bytes, bool, type(None))
 
 
@@ -144,141 +154,260 @@ def _save(path: str | Path, arrays: dict[str, Any]) -> Path:
     return path
 
 
-def export_chance(solution: Any, path: str | Path, exact: bool = False) -> Path:
-    """Write a :class:`~perfectplay.models.chance.ChanceModelSolution`; returns the path."""
-    ex = solution.exploration
-    keys = [key_text(k, "state key") for k in ex.states.keys()]
-    choice_keys = [key_text(k, "choice key") for k in ex.chances.keys()]
+def write_chance_table(
+    path: str | Path,
+    result: Any,
+    name: str,
+    keys: list[str],
+    choice_texts: list[str],
+    exact: bool = False,
+) -> Path:
+    """Write a :class:`~perfectplay.results.ChanceResult` whose decision nodes have the
+    stored ``keys`` and whose rolls are shown as ``choice_texts``; returns the path."""
+    g, sol = result.graph, result.solution
     arrays: dict[str, Any] = {
         "format": np.array(FORMAT),
         "version": np.array(VERSION),
         "kind": np.array("chance"),
-        "model": np.array(solution.name),
-        "start": np.array(ex.graph.start),
+        "model": np.array(name),
+        "start": np.array(g.start),
+        "maximise": np.array(bool(result.maximise)),
         "keys": _blob(keys),
-        "value": np.asarray(solution.solution.decision_value, dtype=np.float64),
-        "best": np.asarray(solution.solution.best_choice, dtype=np.int32),
-        "choice_keys": _blob(choice_keys),
-        "choice_value": np.asarray(solution.solution.chance_value, dtype=np.float64),
+        "goal": np.asarray(g.goal, dtype=np.bool_),
+        "value": np.asarray(sol.decision_value, dtype=np.float64),
+        "best": np.asarray(sol.best_choice, dtype=np.int32),
+        "choice_ptr": np.asarray(g.choice_ptr, dtype=np.int64),
+        "choice_idx": np.asarray(g.choice_idx, dtype=np.int32),
+        "choice_keys": _blob(choice_texts),
+        "choice_value": np.asarray(sol.chance_value, dtype=np.float64),
     }
     if exact:
-        exact_solution = solution.exact()
+        values = result.exact()
         texts = []
         for x in range(len(keys)):
-            v = exact_solution.decision_value(x)
+            v = values[x]
             texts.append("inf" if v is None else f"{v.numerator}/{v.denominator}")
         arrays["exact"] = _blob(texts)
     return _save(path, arrays)
 
 
-def export_game(solution: Any, path: str | Path) -> Path:
-    """Write a :class:`~perfectplay.models.game.GameModelSolution`; returns the path."""
-    ex = solution.exploration
-    keys = [key_text(k, "position key") for k in ex.positions.keys()]
-    best = []
-    for rep in ex.reps:
-        moves = solution.best_moves(rep)
-        best.append(key_text(moves[0], "move") if moves else "")
+def write_game_table(
+    path: str | Path,
+    result: Any,
+    name: str,
+    keys: list[str],
+    listed: Callable[[int], list[tuple[Any, int]]],
+) -> Path:
+    """Write a :class:`~perfectplay.results.GameResult` whose positions have the stored
+    ``keys``; ``listed(p)`` gives the moves of position ``p`` as ``(move, child id)``
+    pairs (a move must be a plain value); returns the path."""
+    g, sol = result.graph, result.solution
+    move_ptr = [0]
+    move_texts: list[str] = []
+    move_child: list[int] = []
+    for p in range(len(keys)):
+        if g.terminal[p] == 0:
+            for move, child in listed(p):
+                move_texts.append(key_text(move, "move"))
+                move_child.append(child)
+        move_ptr.append(len(move_texts))
     arrays = {
         "format": np.array(FORMAT),
         "version": np.array(VERSION),
         "kind": np.array("game"),
-        "model": np.array(solution.name),
-        "start": np.array(ex.graph.start),
+        "model": np.array(name),
+        "start": np.array(g.start),
         "keys": _blob(keys),
-        "value": np.asarray(solution.solution.value, dtype=np.int8),
-        "remoteness": np.asarray(solution.solution.remoteness, dtype=np.int32),
-        "best_moves": _blob(best),
+        "terminal": np.asarray(g.terminal, dtype=np.int8),
+        "value": np.asarray(sol.value, dtype=np.int8),
+        "remoteness": np.asarray(sol.remoteness, dtype=np.int32),
+        "move_ptr": np.asarray(move_ptr, dtype=np.int64),
+        "move_keys": _blob(move_texts),
+        "move_child": np.asarray(move_child, dtype=np.int32),
     }
     return _save(path, arrays)
 
 
+def choice_text(rep: Any, key: Any) -> str:
+    """How a roll is stored: the model's own choice object when it is a plain value (what
+    ``best`` returns on a live solution), else its canonical key."""
+    return repr(rep) if _is_plain(rep) else key_text(key, "choice key")
+
+
+def export_chance(solution: Any, path: str | Path, exact: bool = False) -> Path:
+    """Write a :class:`~perfectplay.models.chance.ChanceModelSolution`; returns the path."""
+    ex = solution.exploration
+    keys = [key_text(k, "state key") for k in ex.states.keys()]
+    choices = [choice_text(r, k) for r, k in zip(ex.chance_reps, ex.chances.keys(), strict=True)]
+    return write_chance_table(path, solution.result, solution.name, keys, choices, exact)
+
+
+def export_game(solution: Any, path: str | Path) -> Path:
+    """Write a :class:`~perfectplay.models.game.GameModelSolution`; returns the path.
+
+    The moves stored for a position are those of its representative (the first state met
+    with its key)."""
+    ex = solution.exploration
+    keys = [key_text(k, "position key") for k in ex.positions.keys()]
+    return write_game_table(
+        path, solution.result, solution.name, keys, lambda p: solution.listed_moves(ex.reps[p])
+    )
+
+
 @dataclass(frozen=True)
 class TableRow:
-    """One row of a solved table: the key, its value, and the best choice or move."""
+    """One row of a solved table: the key, its value, and its optimal choices or moves."""
 
     key: Any
     value: Any
-    best: Any
-
-
-_GAME_VALUES = {4: "win", 3: "tie", 2: "draw", 1: "lose"}
+    best: list[Any]
 
 
 class SolvedTable:
-    """A solved table read back from disk; query by key without the model or a solver.
+    """A solved table read back from disk; it answers the queries of a live solution.
 
     When loaded with the model (``load_solution(path, model)``) queries take the model's
-    own states and apply its ``canonical`` method; otherwise they take stored keys.
-    Chance tables answer ``value(key) -> float``; game tables answer
-    ``value(key) -> Result`` (see :class:`perfectplay.models.game.Result`).
+    own states and apply its ``canonical`` method; otherwise they take stored keys. The
+    answers have the types a live solution gives: chance tables answer ``value`` with a
+    float, ``exact_value`` with a :class:`~fractions.Fraction`, ``options`` with
+    :class:`~perfectplay.results.Option` records and ``best`` with the list of optimal
+    choices (the model's own objects, decoded); game tables answer ``value`` with a
+    :class:`~perfectplay.results.Result`, ``moves``/``options`` with
+    :class:`~perfectplay.results.MoveValue` records and ``best``/``best_moves`` with the
+    optimal moves. An unknown state raises
+    :class:`~perfectplay.models.base.UnknownStateError`.
     """
 
     def __init__(self, data: dict[str, np.ndarray], canonical: Any = None) -> None:
         self.kind = str(data["kind"])
         self.model_name = str(data["model"])
         self.start = int(data["start"])
+        self.version = int(data["version"])
         self._data = data
         self._canonical = canonical
         n = len(data["value"])
         self.keys = _unblob(data["keys"], n, "keys")
         self._index: dict[str, int] | None = None
+        self.exact_texts: list[str] | None = None
         if self.kind == "chance":
+            self.maximise = bool(data["maximise"]) if "maximise" in data else False
             self.choice_keys = _unblob(
                 data["choice_keys"], len(data["choice_value"]), "choice_keys"
             )
             self.exact_texts = _unblob(data["exact"], n, "exact") if "exact" in data else None
-        else:
-            self.best_moves = _unblob(data["best_moves"], n, "best_moves")
+        elif "move_keys" in data:
+            self.move_keys = _unblob(data["move_keys"], len(data["move_child"]), "move_keys")
+        else:  # version 1: one best move per position
+            self.best_moves_v1 = _unblob(data["best_moves"], n, "best_moves")
 
     def __len__(self) -> int:
         return len(self.keys)
 
     def index(self, key: Any) -> int:
-        """Row of ``key`` (a model state when loaded with the model); ``KeyError`` if absent."""
+        """Row of ``key`` (a model state when loaded with the model); an
+        :class:`~perfectplay.models.base.UnknownStateError` if absent."""
+        from perfectplay.models.base import UnknownStateError
+
         if self._canonical is not None:
             key = self._canonical(key)
         if self._index is None:
             self._index = {k: i for i, k in enumerate(self.keys)}
-        i = self._index.get(repr(key))
+        i = self._index.get(repr(key)) if _is_plain(key) else None
         if i is None:
-            raise KeyError(f"{describe(key)} is not in the table")
+            raise UnknownStateError(f"{describe(key)} is not in the table of {self.model_name}")
         return i
 
     def _value(self, i: int) -> Any:
         v = self._data["value"][i]
         if self.kind == "chance":
             return float(v)
-        from perfectplay.models.game import Result
+        from perfectplay.results import result_of
 
-        name = _GAME_VALUES[int(v)]
-        r = int(self._data["remoteness"][i])
-        return Result(name, None if name == "draw" else r)
+        return result_of(int(v), int(self._data["remoteness"][i]))
 
-    def _best(self, i: int) -> Any:
+    def _options(self, i: int) -> list[Any]:
+        from perfectplay.results import move_value, rank_moves, rank_options
+
+        d = self._data
         if self.kind == "chance":
-            c = int(self._data["best"][i])
-            return None if c < 0 else key_value(self.choice_keys[c])
-        text = self.best_moves[i]
-        return key_value(text) if text else None
+            if "choice_ptr" not in d:
+                raise InputError("this table (version 1) holds only the policy's choice")
+            if d["goal"][i]:
+                return []
+            lo, hi = int(d["choice_ptr"][i]), int(d["choice_ptr"][i + 1])
+            cs = [int(c) for c in d["choice_idx"][lo:hi]]
+            values = [float(d["choice_value"][c]) for c in cs]
+            ranked = rank_options(cs, values, int(d["best"][i]), self.maximise)
+            return [o._replace(choice=key_value(self.choice_keys[o.choice])) for o in ranked]
+        if "move_ptr" not in d:
+            raise InputError("this table (version 1) holds only one best move per position")
+        lo, hi = int(d["move_ptr"][i]), int(d["move_ptr"][i + 1])
+        val, rem = d["value"], d["remoteness"]
+        return rank_moves(
+            [
+                move_value(key_value(self.move_keys[e]), val[c], rem[c])
+                for e, c in zip(range(lo, hi), d["move_child"][lo:hi].tolist(), strict=True)
+            ]
+        )
+
+    def _best(self, i: int) -> list[Any]:
+        from perfectplay.results import best_moves, best_of
+
+        d = self._data
+        if self.kind == "chance":
+            if "choice_ptr" not in d:
+                c = int(d["best"][i])
+                return [] if c < 0 else [key_value(self.choice_keys[c])]
+            return best_of(self._options(i), self.maximise)
+        if "move_ptr" not in d:
+            text = self.best_moves_v1[i]
+            return [key_value(text)] if text else []
+        return best_moves(self._options(i))
 
     def value(self, key: Any) -> Any:
-        """The stored value of ``key``."""
+        """The value of ``key``: a float (chance) or a :class:`~perfectplay.results.Result`."""
         return self._value(self.index(key))
 
-    def best(self, key: Any) -> Any:
-        """The best choice (chance: the key of the roll) or best move of ``key``; ``None``
-        where there is none."""
+    def options(self, key: Any) -> list[Any]:
+        """Every choice or move of ``key`` with its value, best first (as a live solution)."""
+        return self._options(self.index(key))
+
+    def moves(self, key: Any) -> list[Any]:
+        """Game tables: every move of ``key`` with its value, best first."""
+        return self._options(self.index(key))
+
+    def best(self, key: Any) -> list[Any]:
+        """All optimal choices (chance) or moves (game) of ``key``; empty where none."""
         return self._best(self.index(key))
 
-    def exact(self, key: Any) -> Any:
-        """Exact value (``Fraction``, ``None`` for infinity) if the table was exported with it."""
-        from fractions import Fraction
+    def best_moves(self, key: Any) -> list[Any]:
+        """Game tables: the moves that achieve the value and remoteness of ``key``."""
+        return self._best(self.index(key))
 
+    def is_goal(self, key: Any) -> bool:
+        """Chance tables: whether ``key`` is a goal (the game is over)."""
+        return bool(self._data["goal"][self.index(key)])
+
+    def exact_value(self, key: Any = None) -> Fraction | None:
+        """Exact value of ``key`` (the start when omitted) as a :class:`~fractions.Fraction`,
+        ``None`` for infinity; needs a table exported with ``exact=True``."""
         if self.kind != "chance" or self.exact_texts is None:
-            raise KeyError("this table has no exact values (export with exact=True)")
-        text = self.exact_texts[self.index(key)]
+            raise InputError("this table has no exact values (export with exact=True)")
+        text = self.exact_texts[self.start if key is None else self.index(key)]
         return None if text == "inf" else Fraction(text)
+
+    def exact(self, key: Any) -> Fraction | None:
+        """The same as :meth:`exact_value` (the name older tables' users call)."""
+        return self.exact_value(key)
+
+    def counts(self) -> dict[Any, int]:
+        """Game tables: how many positions have each outcome."""
+        from perfectplay.graphs.game import Outcome
+
+        tally = dict.fromkeys(Outcome, 0)
+        for v, k in zip(*np.unique(self._data["value"], return_counts=True), strict=True):
+            tally[Outcome(int(v))] = int(k)
+        return tally
 
     @property
     def start_value(self) -> Any:
@@ -286,6 +415,14 @@ class SolvedTable:
 
     def row(self, i: int) -> TableRow:
         return TableRow(key_value(self.keys[i]), self._value(i), self._best(i))
+
+    def items(self) -> Iterator[tuple[Any, Any]]:
+        """Every stored key with its value, in row order (as ``solution.items()``)."""
+        return ((key_value(self.keys[i]), self._value(i)) for i in range(len(self)))
+
+    def states(self) -> Iterator[Any]:
+        """Every stored key, in row order."""
+        return (key_value(k) for k in self.keys)
 
     def __iter__(self) -> Iterator[TableRow]:
         return (self.row(i) for i in range(len(self)))

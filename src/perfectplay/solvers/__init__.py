@@ -149,9 +149,9 @@ def solve_game(graph: GameGraph, *, method: str = "auto") -> GameSolution:
     analysis. ``method``: ``"auto"``, ``"acyclic"`` or ``"loopy"`` (see
     :func:`~perfectplay.solvers.retrograde.solve_retrograde`).
 
-    >>> from perfectplay.graphs.game import GameGraph, Value
-    >>> solve_game(GameGraph.from_lists([[1], []], terminal=[0, Value.LOSE])).start_value
-    <Value.WIN: 4>
+    >>> from perfectplay.graphs.game import GameGraph, Outcome
+    >>> str(solve_game(GameGraph.from_lists([[1], []], terminal=[0, Outcome.LOSE])).start_value)
+    'win'
     """
     from perfectplay.solvers.retrograde import solve_retrograde
 

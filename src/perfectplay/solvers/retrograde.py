@@ -234,7 +234,7 @@ def solve_retrograde(
     >>> chain = GameGraph.from_lists([[1], [2], []], terminal=[0, 0, Value.TIE])
     >>> s = solve_retrograde(chain)
     >>> s.method, s.start_value, s.start_remoteness
-    ('acyclic', <Value.TIE: 3>, 2)
+    ('acyclic', <Outcome.TIE: 3>, 2)
     """
     if method not in ("auto", "acyclic", "loopy"):
         raise ValueError(f"unknown method {method!r}")

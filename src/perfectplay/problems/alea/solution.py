@@ -27,10 +27,11 @@ from perfectplay.problems.alea.build import AleaGraph, _sorted_keys, build
 from perfectplay.problems.alea.example import EXAMPLE_DICE, EXAMPLE_ROLL
 from perfectplay.problems.alea.instance import FACES, Instance
 from perfectplay.problems.alea.layout import DiceLayout
+from perfectplay.results import ChanceResult
 from perfectplay.solvers.retry import solve_retry
 
 if TYPE_CHECKING:
-    from perfectplay.analysis.exact import ExactSolution
+    from perfectplay.results import ExactValues
 
 
 @dataclass(frozen=True)
@@ -112,36 +113,35 @@ class AleaSolution:
     Build it with :func:`solve` (or :func:`solve_instance`). Rolls are strings of the
     symbols showing, one per die in input order (``"PXRES"``); spaces and commas are
     ignored and lowercase letters are read as uppercase.
+
+    The solution is a :class:`~perfectplay.results.ChanceResult` (``result``, queried by
+    node id) plus this problem's decoder: a roll's text to its node, a kept set to the dice.
     """
 
     def __init__(self, instance: Instance, graph: AleaGraph, chance: ChanceSolution) -> None:
         self.instance = instance
         self.graph = graph
         self.chance = chance
-        self._exact: ExactSolution | None = None
+        self.result = ChanceResult(graph.graph, chance)
 
     # -- the answer ------------------------------------------------------------------
     @property
     def value(self) -> float:
         """Expected number of rolls with optimal play (``inf``: no word can be formed)."""
-        return self.chance.value
+        return self.result.value()
 
     @property
     def possible(self) -> bool:
         """Whether some word can be formed at all."""
         return math.isfinite(self.value)
 
-    def exact(self) -> ExactSolution:
+    def exact(self) -> ExactValues:
         """The policy's values in exact arithmetic, verified optimal (computed once).
 
         A near-tie that floating point decided the wrong way is repaired by exact policy
         improvement, so the result is optimal in exact arithmetic.
         """
-        if self._exact is None:
-            from perfectplay.analysis.exact import exact_solution
-
-            self._exact = exact_solution(self.graph.graph, self.chance, improve=True)
-        return self._exact
+        return self.result.exact()
 
     def exact_value(self) -> Fraction | None:
         """The expected number of rolls as a fraction (``None``: impossible).
@@ -183,7 +183,7 @@ class AleaSolution:
 
     def roll_value(self, roll: str | Sequence[str]) -> float:
         """Expected rolls still needed after this roll with optimal play (0 for a word)."""
-        return float(self.chance.decision_value[self._node(roll)[1]])
+        return self.result.value(self._node(roll)[1])
 
     def _keep(self, symbols: list[str], c: int, exact: bool) -> Keep:
         layout = self.graph.layout
@@ -222,18 +222,17 @@ class AleaSolution:
         [('B', 6.0), ('', 8.727273), ('A', 9.272727)]
         """
         symbols, x = self._node(roll)
-        g = self.graph.graph
-        if g.goal[x]:
-            return []
-        best = int(self.chance.best_choice[x])
-        choices = [int(c) for c in g.choices(x)]
-        options = [self._keep(symbols, c, exact) for c in choices]
-        rank = {c: (c != best) for c in choices}
+        # The result orders by value, the policy's choice first; fewer rerolled dice then
+        # break the remaining ties (a stable sort keeps the rest).
+        ranked = self.result.options(x)
+        best = self.result.policy(x)
+        keeps = [self._keep(symbols, o.choice, exact) for o in ranked]
+        first = [o.choice != best for o in ranked]
         order = sorted(
-            range(len(choices)),
-            key=lambda k: (options[k].expected_rolls, rank[choices[k]], len(options[k].reroll)),
+            range(len(keeps)),
+            key=lambda k: (keeps[k].expected_rolls, first[k], len(keeps[k].reroll)),
         )
-        return [options[k] for k in order]
+        return [keeps[k] for k in order]
 
     def best_keep(self, roll: str | Sequence[str]) -> Keep | None:
         """The optimal play of ``roll``: ``None`` when it is already a word.
@@ -242,11 +241,10 @@ class AleaSolution:
         then rerolls everything.
         """
         symbols, x = self._node(roll)
-        g = self.graph.graph
-        if g.goal[x]:
+        if self.result.is_terminal(x):
             return None
-        c = int(self.chance.best_choice[x])
-        if c < 0:
+        c = self.result.policy(x)
+        if c is None:
             c = self.graph.keep_nothing
         return self._keep(symbols, c, exact=False)
 
@@ -277,7 +275,7 @@ class AleaSolution:
         symbols = layout.symbol_table()[np.arange(layout.d), digits]
         keys, inverse = np.unique(_sorted_keys(symbols), return_inverse=True)
         mass = np.bincount(inverse.reshape(-1), weights=weights, minlength=keys.shape[0])
-        common = []
+        common: list[tuple[str, float]] = []
         for k in np.argsort(-mass, kind="stable"):
             letters = keys[k : k + 1].view(np.uint8).tobytes().replace(b"\0", b"").decode()
             if letters and len(common) < top:
@@ -316,21 +314,15 @@ class AleaSolution:
         >>> solve(["123456"], ["6"]).distribution(2).round(4).tolist()
         [0.0, 0.1667, 0.3056]
         """
-        from perfectplay.analysis.distribution import cost_distribution
-
-        return cost_distribution(self.graph.graph, self.chance, k_max)
+        return self.result.distribution(k_max)
 
     def quantile(self, q: float, limit: int = 1_000_000) -> int | None:
         """Smallest ``k <= limit`` with P(word within ``k`` rolls) >= ``q``."""
-        from perfectplay.analysis.distribution import quantile
-
-        return quantile(self.graph.graph, self.chance, q, limit)
+        return self.result.quantile(q, limit)
 
     def simulate(self, runs: int, seed: int = 0) -> np.ndarray:
         """Number of rolls of ``runs`` games played with the optimal policy (Monte Carlo)."""
-        from perfectplay.analysis.simulate import simulate
-
-        return simulate(self.graph.graph, self.chance, runs, seed)
+        return self.result.simulate(runs, seed)
 
     # -- sizes -----------------------------------------------------------------------
     def sizes(self) -> dict[str, int]:

@@ -15,9 +15,10 @@ import numpy as np
 from perfectplay.graphs.chance import ChanceSolution
 from perfectplay.problems.yeetzhee.build import YeetzheeGraph
 from perfectplay.problems.yeetzhee.parse import _as_int
+from perfectplay.results import ChanceResult, is_tie
 
 if TYPE_CHECKING:
-    from perfectplay.analysis.exact import ExactSolution
+    from perfectplay.results import ExactValues
 
 
 class Outcome(NamedTuple):
@@ -52,10 +53,6 @@ class Rule(NamedTuple):
     outcomes: tuple[Outcome, ...]
 
 
-#: Relative difference below which two float values are reported as a tie.
-_TIE = 1e-12
-
-
 def _grouping_text(kept: Iterable[int]) -> str:
     sizes = [str(s) for s in kept if s]
     return " ".join(sizes) if sizes else "-"
@@ -67,7 +64,8 @@ class Solution:
 
     A *grouping* describes the kept dice by the sizes of their groups of equal values, in
     any order (``(2, 1)``: one value twice and another once); which values they are does
-    not matter.
+    not matter. The solution is a :class:`~perfectplay.results.ChanceResult` (``result``,
+    queried by node id: a node is a grouping's rank) plus this decoder of groupings.
 
     >>> from perfectplay.problems.yeetzhee import solve
     >>> sol = solve(3, 6, [1, 2])
@@ -94,7 +92,11 @@ class Solution:
     @property
     def value(self) -> float:
         """Expected number of rolls from the start under optimal play (``inf``: impossible)."""
-        return self.chance.value
+        return self.result.value()
+
+    @cached_property
+    def result(self) -> ChanceResult:
+        return ChanceResult(self.model.graph, self.chance)
 
     @property
     def n_groupings(self) -> int:
@@ -112,7 +114,7 @@ class Solution:
     def expected(self, kept: Iterable[int]) -> float:
         """Expected rolls still to come from a grouping (``inf`` if it cannot reach the target)."""
         r = self._rank(kept)
-        return math.inf if r is None else float(self.chance.decision_value[r])
+        return math.inf if r is None else self.result.value(r)
 
     def rule(self, kept: Iterable[int]) -> Rule:
         """The optimal rule for the next die from a grouping; outcomes by the group they join
@@ -124,7 +126,7 @@ class Solution:
         sizes = tuple(int(s) for s in row if s)
         if r == self.model.target:
             return Rule(sizes, 0.0, ())
-        here = float(self.chance.decision_value[r])
+        here = self.result.value(r)
         g = self.model.graph
         lo, hi = int(g.outcome_ptr[r]), int(g.outcome_ptr[r + 1])
         edge_of = {int(g.outcome_idx[e]): e for e in range(lo, hi)}
@@ -146,8 +148,7 @@ class Solution:
             if alive:
                 succ = self.model.space.rank(after)
                 keep = bool(self.chance.accept[edge_of[succ]])
-                v = float(self.chance.decision_value[succ])
-                tie = abs(v - here) <= _TIE * max(1.0, here)
+                tie = is_tie(self.result.value(succ), here)
             outcomes.append(Outcome(joins, faces, keep, alive, tie))
         return Rule(sizes, here, tuple(outcomes))
 
@@ -227,11 +228,9 @@ class Solution:
             lines.append("  ".join(cells).rstrip())
         return head + "\n".join(lines) + "\n"
 
-    @cached_property
-    def _exact(self) -> ExactSolution:
-        from perfectplay.analysis.exact import exact_solution
-
-        return exact_solution(self.model.graph, self.chance, improve=True)
+    @property
+    def _exact(self) -> ExactValues:
+        return self.result.exact()
 
     def exact(self) -> Fraction | None:
         """The expected rolls as an exact fraction, with the policy verified optimal in
@@ -259,12 +258,8 @@ class Solution:
 
     def distribution(self, k_max: int) -> np.ndarray:
         """``float64[k_max + 1]``: entry ``k`` is P(target reached within ``k`` rolls)."""
-        from perfectplay.analysis.distribution import cost_distribution
-
-        return cost_distribution(self.model.graph, self.chance, k_max)
+        return self.result.distribution(k_max)
 
     def simulate(self, runs: int, seed: int = 0) -> np.ndarray:
         """Rolls used in ``runs`` simulated games under optimal play (``int64[runs]``)."""
-        from perfectplay.analysis.simulate import simulate
-
-        return simulate(self.model.graph, self.chance, runs, seed)
+        return self.result.simulate(runs, seed)
