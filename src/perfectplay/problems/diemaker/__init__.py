@@ -8,7 +8,8 @@ that none exists.
 * :func:`solve` ``(targets) -> str | None``: the whole sequence;
 * :func:`find` ``(targets) -> Solution | None``: the sequence as runs, slices of it, and
   the die it makes (:meth:`Solution.faces`);
-* :func:`parse` / :func:`format`: the official input and output;
+* :func:`parse` / :func:`format` / :func:`explain`: the official input and output, and
+  an answer in words (modules :mod:`.instance`, :mod:`.report`);
 * :class:`DieModel`: the model and its exact oracle (the proof is in :mod:`.model`).
 
 >>> solve([0, 0, 2, 2, 2, 4])
@@ -17,8 +18,21 @@ that none exists.
 ['Ex11', '(WE)x28', 'W', '(NS)x27', '(SN)x22', '(WE)x10']
 """
 
-from perfectplay.problems.diemaker.dataset import Dataset, Instance, format, parse
+from perfectplay.problems.diemaker.cli import PROBLEM
+from perfectplay.problems.diemaker.instance import Dataset, Instance, parse
 from perfectplay.problems.diemaker.model import DieModel
-from perfectplay.problems.diemaker.solver import Solution, find, solve
+from perfectplay.problems.diemaker.report import explain, format
+from perfectplay.problems.diemaker.solution import Solution, find, solve
 
-__all__ = ["Dataset", "DieModel", "Instance", "Solution", "find", "format", "parse", "solve"]
+__all__ = [
+    "PROBLEM",
+    "Dataset",
+    "DieModel",
+    "Instance",
+    "Solution",
+    "explain",
+    "find",
+    "format",
+    "parse",
+    "solve",
+]
