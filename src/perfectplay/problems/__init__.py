@@ -18,6 +18,7 @@ edits neither this file, nor the command line, nor the site. Discovery imports o
 package's ``cli.py``, which imports nothing but the standard library: ``perfectplay
 --help`` stays instant.
 
+>>> from perfectplay.problems import REGISTRY, discover
 >>> REGISTRY["alea"].title
 'Alea Iacta Est'
 >>> sorted(REGISTRY) == sorted(discover())

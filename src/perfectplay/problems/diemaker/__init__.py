@@ -45,7 +45,18 @@ _WHERE = {
     "solve": "solution",
 }
 
-__all__ = sorted(_WHERE)
+__all__ = [
+    "PROBLEM",
+    "Dataset",
+    "DieModel",
+    "Instance",
+    "Solution",
+    "explain",
+    "find",
+    "format",
+    "parse",
+    "solve",
+]
 
 
 def __getattr__(name: str) -> Any:
