@@ -16,7 +16,7 @@ from perfectplay.errors import InputError, ResourceLimitError
 def test_help_lists_every_command(capsys):
     assert cli.main(["--help"]) == 0
     out = capsys.readouterr().out
-    for name in cli.COMMANDS:
+    for name in cli.commands():
         assert name in out
     assert "examples:" in out
 
@@ -42,7 +42,7 @@ def test_help_does_not_import_numba_or_numpy():
     assert res.returncode == 0, res.stdout + res.stderr
 
 
-@pytest.mark.parametrize("name", sorted(cli.COMMANDS))
+@pytest.mark.parametrize("name", sorted(cli.commands()))
 def test_command_help_does_not_import_numba(name):
     code = (
         "import sys; from perfectplay import cli\n"
@@ -218,3 +218,50 @@ def test_solve_messages_cut_long_arguments(capsys):
             code = exc.code
         err = capsys.readouterr().err
         assert code == 2 and err.count("\n") == 1 and len(err) < 300, (argv[0], err[:300])
+
+
+def test_the_registry_is_every_gallery_package():
+    import pkgutil
+
+    from perfectplay import problems
+
+    packages = sorted(
+        m.name for m in pkgutil.iter_modules(problems.__path__)
+        if m.ispkg and not m.name.startswith("_")
+    )
+    assert sorted(problems.REGISTRY) == packages
+    for name, problem in problems.REGISTRY.items():
+        assert isinstance(problem, problems.Problem) and problem.name == name
+        assert problem.package == f"perfectplay.problems.{name}"
+        assert problem.summary and "\n" not in problem.summary and problem.example
+    usage = cli.usage()
+    assert all(f"  {name} " in usage for name in [*problems.REGISTRY, *cli.TOOLS])
+
+
+@pytest.mark.parametrize("name", sorted(["alea", "diemaker", "dispdom", "fivehundredeleven",
+                                         "yeetzhee"]))
+def test_every_problem_answers_its_example_in_json(name, capsys):
+    import json
+
+    assert cli.main([name, "--example"]) == 0
+    text = capsys.readouterr().out
+    assert cli.main([name, "--example", "--json"]) == 0
+    out = capsys.readouterr().out
+    decoder, objects, at = json.JSONDecoder(), [], 0
+    while out[at:].strip():
+        at += len(out[at:]) - len(out[at:].lstrip())
+        obj, at = decoder.raw_decode(out, at)
+        objects.append(obj)
+    # One object per answer: as many as the text has answer lines (alea and the games: one).
+    answers = [line for line in text.splitlines() if line]
+    assert len(objects) == len(answers) and all(isinstance(o, dict) for o in objects)
+    shown = [o.get("answer", o.get("winner")) for o in objects]
+    assert [s.removeprefix(f"Case #{i}: ") for i, s in enumerate(answers, 1)] == shown
+
+
+def test_file_and_example_together_is_one_usage_line(tmp_path, capsys):
+    for name in ("alea", "yeetzhee", "diemaker", "dispdom", "fivehundredeleven"):
+        with pytest.raises(SystemExit) as info:
+            cli.main([name, "--example", str(tmp_path / "in.txt")])
+        err = capsys.readouterr().err
+        assert info.value.code == 2 and err.count("\n") == 1 and "not both" in err, name

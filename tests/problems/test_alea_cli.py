@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from perfectplay.problems.alea import cli
+from perfectplay import cli
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "aleaiactaest"
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = cli.main(list(argv))
+    code = cli.main(["alea", *argv])
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -189,7 +189,7 @@ def test_bad_input_through_the_real_interpreter():
 )
 def test_bad_arguments(capsys, argv, fragment):
     try:
-        code = cli.main(argv)
+        code = cli.main(["alea", *argv])
     except SystemExit as exc:  # argparse errors exit directly
         code = exc.code
     err = capsys.readouterr().err
@@ -221,7 +221,7 @@ def test_documentation_examples_are_real(tmp_path, monkeypatch, capsys):
                 if out.startswith("$ "):
                     break
                 shown.append(out)
-            code = cli.main(shlex.split(line)[3:])
+            code = cli.main(shlex.split(line)[2:])
             out, _ = capsys.readouterr()
             assert code == 0 and out.splitlines() == shown, line
             checked += 1
@@ -321,7 +321,7 @@ def test_explain_without_an_example_keep(capsys, monkeypatch):
 def test_huge_option_values_are_one_short_line(capsys, option):
     argv = ["advise", "--roll", "PXRES"] if option == "--top" else []
     with pytest.raises(SystemExit) as exc:
-        cli.main([*argv, "--example", option, "9" * 5000])
+        cli.main(["alea", *argv, "--example", option, "9" * 5000])
     err = capsys.readouterr().err
     assert exc.value.code == 2 and err.count("\n") == 1 and len(err) < 150
     assert "expected a positive integer, got '99999999999999999999...'" in err

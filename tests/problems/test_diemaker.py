@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from perfectplay.cli import main as perfectplay_main
 from perfectplay.errors import InputError
 from perfectplay.problems.diemaker import find, format, parse, solve
-from perfectplay.problems.diemaker.cli import main
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "diemaker"
 
@@ -23,7 +23,7 @@ def run_cli(capsys, argv, stdin_text=None, monkeypatch=None):
         import io
 
         monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin_text.encode())))
-    code = main(argv)
+    code = perfectplay_main(["diemaker", *argv])
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -54,7 +54,7 @@ def _expand(run: str) -> str:
 
 
 def test_runs_of_long_answers_come_from_the_search(monkeypatch):
-    from perfectplay.problems.diemaker import solver
+    from perfectplay.problems.diemaker import solution as solver
 
     for t in ([4000, 4100, 4200, 4300, 4400, 4500], [2, 13, 22, 27, 31, 91], [0, 0, 0, 5, 5, 0]):
         s = find(t)
@@ -258,7 +258,7 @@ def test_missing_file_and_bad_flags(capsys, tmp_path):
     code, _, err = run_cli(capsys, [str(tmp_path / "nope.txt")])
     assert code == 2 and "no such file" in err
     with pytest.raises(SystemExit) as exc:
-        main(["--example", str(tmp_path / "x")])
+        perfectplay_main(["diemaker", "--example", str(tmp_path / "x")])
     assert exc.value.code == 2
 
 
@@ -271,7 +271,9 @@ def test_parse_and_format_directly():
     assert exc.value.line == 2
 
 
-@pytest.mark.parametrize("module", ["", ".die", ".model", ".solver", ".dataset", ".cli"])
+@pytest.mark.parametrize(
+    "module", ["", ".die", ".model", ".solution", ".instance", ".report", ".cli"]
+)
 def test_docstring_examples(module):
     mod = importlib.import_module("perfectplay.problems.diemaker" + module)
     result = doctest.testmod(mod)

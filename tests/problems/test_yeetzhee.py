@@ -236,7 +236,7 @@ def test_explain_lists_only_reachable_groupings():
     "module",
     [
         "perfectplay.problems.yeetzhee",
-        "perfectplay.problems.yeetzhee.parse",
+        "perfectplay.problems.yeetzhee.instance",
         "perfectplay.problems.yeetzhee.build",
         "perfectplay.problems.yeetzhee.solution",
         "perfectplay.graphs.canonical",

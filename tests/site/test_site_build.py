@@ -377,6 +377,21 @@ BAD = {
         ),
         "site: docs: docs/guide.md: external resource 'https://example.org/x.png'",
     ),
+    "package and sources both": (
+        lambda r: _edit(r / ENTRY / "meta.toml", "year = 2024", 'year = 2024\npackage = "toy"'),
+        "'command' comes from 'package'; give one or the other",
+    ),
+    "package that is not in the gallery": (
+        lambda r: (
+            _edit(r / ENTRY / "meta.toml", 'command = "python3 src/toy/sum.py"\n', ""),
+            _edit(r / ENTRY / "meta.toml", 'sources = ["src/toy/sum.py"]', 'package = "nosuch"'),
+        ),
+        "'package' 'nosuch' is not a package in src/perfectplay/problems/",
+    ),
+    "neither package nor sources": (
+        lambda r: _edit(r / ENTRY / "meta.toml", 'sources = ["src/toy/sum.py"]\n', ""),
+        "missing key 'sources' (or 'package', naming a gallery problem)",
+    ),
     "incomplete entry folder": (
         lambda r: (
             (r / "archive/demo/2024/B-empty").mkdir()
@@ -643,3 +658,50 @@ def test_source_with_a_byte_order_mark_or_lone_cr_is_shown_exactly(tmp_path, cap
     (note,) = re.findall(r'<p class="note bytes-note">(.*?)</p>', page)
     assert note.startswith("This file starts with a UTF-8 byte-order mark (invisible); has 1 ")
     assert "carriage return not followed by a line feed" in note
+
+
+def test_a_package_entry_shows_its_files_and_the_core_it_imports(tmp_path):
+    from perfectplay.site.entries import package_sources
+
+    src = tmp_path / "src" / "perfectplay"
+    files = {
+        "problems/demo/__init__.py": "from perfectplay.problems.demo.instance import parse\n",
+        "problems/demo/instance.py": "import re\nfrom perfectplay.errors import InputError\n",
+        "problems/demo/solution.py": (
+            "from . import instance\nfrom perfectplay.solvers.retry import solve_retry\n"
+        ),
+        "problems/demo/report.py": "",
+        "problems/demo/cli.py": "from perfectplay.problems import Problem\n",
+        "problems/demo/notes.txt": "kept with the package, so shown\n",
+        "problems/__init__.py": "",
+        "solvers/__init__.py": "from perfectplay.solvers.lexpath import search\n",
+        "solvers/retry.py": (
+            "import numpy\nfrom perfectplay._util import jit\n"
+            "from perfectplay.graphs import chance\n"
+        ),
+        "solvers/lexpath.py": "",
+        "graphs/__init__.py": "",
+        "graphs/chance.py": "from .canonical import StateIndex\n",
+        "graphs/canonical.py": "",
+        "graphs/game.py": "",
+        "_util/jit.py": "from perfectplay.graphs import game\n",
+        "errors.py": "",
+    }
+    for name, text in files.items():
+        (src / name).parent.mkdir(parents=True, exist_ok=True)
+        (src / name).write_text(text)
+    shown = [p.removeprefix("src/perfectplay/") for p in package_sources(tmp_path, "demo")]
+    assert shown == [
+        # the package in reading order, a file the template does not name after the graph
+        "problems/demo/__init__.py",
+        "problems/demo/instance.py",
+        "problems/demo/notes.txt",
+        "problems/demo/solution.py",
+        "problems/demo/report.py",
+        "problems/demo/cli.py",
+        # the core, transitively through shown modules (a relative import too), by path;
+        # not _util/jit.py (not core) nor what only it imports, nor unimported solvers
+        "graphs/canonical.py",
+        "graphs/chance.py",
+        "solvers/retry.py",
+    ]

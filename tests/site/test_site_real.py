@@ -101,6 +101,14 @@ def test_every_entry_shows_the_exact_source_files(site, grab):
             data = (ROOT / source["path"]).read_bytes()
             assert shown[source["path"]] == data.decode("utf-8"), source["path"]
             assert (out / source["raw"]).read_bytes() == data
+        if entry["package"] is not None:
+            # Every file of the problem's package is on its page, whatever the entry says.
+            package = ROOT / "src" / "perfectplay" / "problems" / entry["package"]
+            listed = {s["path"] for s in entry["sources"]}
+            for path in package.rglob("*"):
+                if path.is_file() and "__pycache__" not in path.parts:
+                    assert path.relative_to(ROOT).as_posix() in listed, path
+            assert entry["command"] == f"perfectplay {entry['package']}"
         folder = entry["url"].rsplit("/", 1)[0]
         tex = f"{folder}/solution.tex"
         assert shown[tex] == (ROOT / tex).read_text(encoding="utf-8")

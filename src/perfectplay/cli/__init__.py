@@ -1,26 +1,17 @@
 """The ``perfectplay`` command: a thin dispatcher.
 
-``perfectplay GAME ...`` imports ``perfectplay.problems.GAME.cli`` (or the module named in
-:data:`COMMANDS`) and calls its ``main(argv)``. Nothing heavy is imported here, so
-``perfectplay --help`` answers at once.
+``perfectplay NAME ...`` runs the gallery problem ``NAME`` from
+:data:`perfectplay.problems.REGISTRY` through the generic runner
+(:mod:`perfectplay.cli.problem`), or one of the two tool commands in :data:`TOOLS`.
+Nothing heavy is imported here, so ``perfectplay --help`` answers at once.
 """
 
 from __future__ import annotations
 
 import sys
 
-# name -> (module whose main(argv) runs the command, one-line summary)
-COMMANDS: dict[str, tuple[str, str]] = {
-    "alea": ("perfectplay.problems.alea.cli",
-             "ICPC WF 2023 K, Alea Iacta Est: expected rolls to spell a word"),
-    "yeetzhee": ("perfectplay.problems.yeetzhee.cli",
-                 "Kick Start 2020 F, Yeetzhee: expected rolls to shape dice into groups"),
-    "fivehundredeleven": ("perfectplay.problems.fivehundredeleven.cli",
-                          "TopCoder SRM 511, FiveHundredEleven: who wins the OR-card game"),
-    "dispdom": ("perfectplay.problems.dispdom.cli",
-                "CodeChef DISPDOM: disappearing dominoes, win/lose/draw"),
-    "diemaker": ("perfectplay.problems.diemaker.cli",
-                 "ICPC Japan 2014 F, A Die Maker: lexicographically first roll sequence"),
+# The commands that are not gallery problems: name -> (module with main(argv), summary).
+TOOLS: dict[str, tuple[str, str]] = {
     "solve": ("perfectplay.cli.solve", "solve your own game modelled in Python (MODULE:OBJECT)"),
     "site": ("perfectplay.site.cli", "build or preview the archive and documentation site"),
 }
@@ -33,8 +24,18 @@ examples:
 """
 
 
+def commands() -> dict[str, str]:
+    """Every command with its one-line summary: the registry's problems, then the tools."""
+    from perfectplay.problems import REGISTRY
+
+    found = {name: problem.summary for name, problem in REGISTRY.items()}
+    found.update((name, summary) for name, (_, summary) in TOOLS.items())
+    return found
+
+
 def usage() -> str:
-    width = max(len(name) for name in COMMANDS)
+    listed = commands()
+    width = max(len(name) for name in listed)
     lines = [
         "usage: perfectplay COMMAND [ARGS ...]",
         "",
@@ -42,7 +43,7 @@ def usage() -> str:
         "",
         "commands:",
     ]
-    lines += [f"  {name:<{width}}  {summary}" for name, (_, summary) in COMMANDS.items()]
+    lines += [f"  {name:<{width}}  {summary}" for name, summary in listed.items()]
     lines += ["", "Each command reads its input from FILE, or stdin when FILE is omitted or '-'.",
               ""]
     lines += [EXAMPLES]
@@ -65,13 +66,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"perfectplay {__version__}")
         return 0
     name = args[0]
-    if name not in COMMANDS:
+    if name in TOOLS:
+        import importlib
+
+        module = importlib.import_module(TOOLS[name][0])
+        return int(module.main(args[1:]) or 0)
+    from perfectplay.problems import REGISTRY
+
+    if name not in REGISTRY:
         print(f"perfectplay: unknown command {name!r}; try 'perfectplay --help'", file=sys.stderr)
         return 2
-    import importlib
+    from perfectplay.cli.problem import main as run_problem
 
-    module = importlib.import_module(COMMANDS[name][0])
-    return int(module.main(args[1:]) or 0)
+    return run_problem(REGISTRY[name], args[1:])
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -8,7 +8,6 @@ output depends on the clock: two builds of the same tree give the same bytes.
 
 from __future__ import annotations
 
-import ast
 import concurrent.futures as cf
 import hashlib
 import html
@@ -177,44 +176,42 @@ def _check_output(root: Path, out: Path) -> None:
             )
 
 
-def _commands(root: Path) -> dict[str, tuple[str, str]]:
-    """The COMMANDS table of the tree's ``src/perfectplay/cli/__init__.py``, read without importing."""
-    source = "src/perfectplay/cli/__init__.py"
-    path = root / source
-    if not path.is_file():
-        raise SiteError("docs", source, "the CLI reference needs this file, and it is missing")
-    tree = ast.parse(path.read_bytes(), filename=source)
-    for node in tree.body:
-        target = (
-            node.target
-            if isinstance(node, ast.AnnAssign)
-            else (node.targets[0] if isinstance(node, ast.Assign) else None)
-        )
-        if isinstance(target, ast.Name) and target.id == "COMMANDS" and node.value is not None:
-            try:
-                return dict(ast.literal_eval(node.value))
-            except ValueError:
-                break
-    raise SiteError("docs", source, "no literal COMMANDS table to document")
+def _commands(root: Path) -> dict[str, str]:
+    """Every command of the tree's ``perfectplay`` with its summary, from the registry.
+
+    The tree's own package is imported in a child process (as ``--help`` is run), so the
+    reference documents the tree being built, not the perfectplay running the build.
+    """
+    code = "import json; from perfectplay.cli import commands; print(json.dumps(commands()))"
+    out = _python(root, ["-c", code], "src/perfectplay/problems/__init__.py",
+                  "the command registry")
+    try:
+        found = json.loads(out)
+    except ValueError:
+        raise SiteError("docs", "src/perfectplay/problems/__init__.py",
+                        "the command registry printed no JSON") from None
+    return {str(name): str(summary) for name, summary in found.items()}
 
 
 def _help(root: Path, args: list[str]) -> str:
+    return _python(root, ["-m", "perfectplay", *args], "src/perfectplay/cli/__init__.py",
+                   f"`perfectplay {' '.join(args)}`")
+
+
+def _python(root: Path, argv: list[str], source: str, what: str) -> str:
+    """Run the tree's Python (``src`` first on the path) and return its standard output."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(root / "src"), env.get("PYTHONPATH")) if p)
     env["COLUMNS"] = "100"  # argparse wraps to the terminal; fix it so builds agree
     env["PYTHONHASHSEED"] = "0"
-    cmd = [sys.executable, "-m", "perfectplay", *args]
+    cmd = [sys.executable, *argv]
     try:
         proc = subprocess.run(cmd, capture_output=True, cwd=root, env=env, timeout=120)
     except subprocess.TimeoutExpired:
-        raise SiteError(
-            "docs", "src/perfectplay/cli/__init__.py", f"`perfectplay {' '.join(args)}` hung"
-        ) from None
+        raise SiteError("docs", source, f"{what} hung") from None
     if proc.returncode != 0:
         last = (proc.stderr.decode("utf-8", "replace").strip().splitlines() or ["no message"])[-1]
-        raise SiteError(
-            "docs", "src/perfectplay/cli/__init__.py", f"`perfectplay {' '.join(args)}` failed: {last}"
-        )
+        raise SiteError("docs", source, f"{what} failed: {last}")
     return proc.stdout.decode("utf-8", "replace")
 
 
@@ -226,6 +223,7 @@ class Builder:
         self.quiet = quiet
         self.git = Git(root)
         self.shown: dict[str, Shown] = {}
+        self.commands: dict[str, str] = {}  # name -> summary, read when a page asks
         self.data: dict[str, bytes] = {}
         self.env = Environment(
             loader=FileSystemLoader(HERE / "templates"),
@@ -452,7 +450,8 @@ class Builder:
         if not wanted:
             return {}
         helps = {"": pool.submit(_help, self.root, ["--help"])}
-        for name in _commands(self.root):
+        self.commands = _commands(self.root)
+        for name in self.commands:
             helps[name] = pool.submit(_help, self.root, [name, "--help"])
         return helps
 
@@ -461,13 +460,13 @@ class Builder:
             if match.group(1) == "api-reference":
                 toc, reference = apidoc.reference(self.root)
                 return f'<nav class="api-index">{toc}</nav>\n{reference}'
-            commands = _commands(self.root)
+            commands = self.commands
             parts = [
                 '<section class="cli-reference">',
                 '<h2 id="cli-perfectplay"><code>perfectplay --help</code></h2>',
                 plain_block(helps[""].result()),
             ]
-            for name, (_, summary) in commands.items():
+            for name, summary in commands.items():
                 parts += [
                     f'<h2 id="cli-{html.escape(name)}"><code>perfectplay '
                     f"{html.escape(name)}</code></h2>",
@@ -551,6 +550,7 @@ class Builder:
             "url": e.url,
             "title": e.title,
             "command": e.command,
+            "package": e.package,
             "sources": [
                 {"path": p, "raw": self.shown[p].raw, "sha256": digest(p)} for p in e.sources
             ],

@@ -3,10 +3,16 @@
 An entry is data: a folder with ``meta.toml``, ``statement.md``, ``solution.tex`` and its
 samples (the format is in ``archive/README.md``). Everything here only validates and
 resolves paths; nothing is run or rendered.
+
+An entry that names its gallery package (``package = "alea"``) shows every file of
+``src/perfectplay/problems/alea/`` and every module of the core it imports, directly or
+through another shown core module (:func:`package_sources`); its command is
+``perfectplay alea``. Entries outside the gallery list ``sources`` and ``command`` instead.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -23,6 +29,7 @@ KEYS = {
     "contest": str,
     "year": int,
     "problem": str,
+    "package": str,
     "link": str,
     "techniques": list,
     "command": str,
@@ -32,7 +39,10 @@ KEYS = {
     "timeout": (int, float),
 }
 # A year the sources cannot confirm is left out rather than guessed: the page says so.
-OPTIONAL = {"samples", "timeout", "year"}
+OPTIONAL = {"samples", "timeout", "year", "package", "command", "sources"}
+#: The parts of perfectplay an entry's page shows when its package imports them.
+CORE = ("graphs/", "solvers/", "analysis/", "models/", "objectives.py", "results.py")
+PROBLEMS = "src/perfectplay/problems"
 DEFAULT_TIMEOUT = 120.0
 
 
@@ -64,6 +74,7 @@ class Entry:
     contest: str
     year: int | None  # None: not known
     problem: str
+    package: str | None
     link: str
     techniques: list[str]
     command: str
@@ -166,8 +177,23 @@ def load(root: Path, folder: Path) -> Entry:
         if isinstance(value, str) and not value.strip():
             raise fail(f"{key!r} is empty", key)
     for key in ("techniques", "sources"):
-        if not meta[key] or not all(isinstance(v, str) and v.strip() for v in meta[key]):
+        if key in meta and (
+            not meta[key] or not all(isinstance(v, str) and v.strip() for v in meta[key])
+        ):
             raise fail(f"{key!r} must be a non-empty list of non-empty strings", key)
+    package = meta.get("package")
+    if package is None:
+        for key in ("command", "sources"):
+            if key not in meta:
+                raise fail(f"missing key {key!r} (or 'package', naming a gallery problem)")
+    else:
+        for key in ("command", "sources"):
+            if key in meta:
+                raise fail(f"{key!r} comes from 'package'; give one or the other", key)
+        if not re.fullmatch(r"[a-z][a-z0-9_]*", package) or not (
+            root / PROBLEMS / package / "__init__.py"
+        ).is_file():
+            raise fail(f"'package' {package!r} is not a package in {PROBLEMS}/", "package")
     if not re.fullmatch(r"https?://\S+", meta["link"]):
         raise fail("'link' must be an http(s) URL", "link")
     if "year" in meta and not 1900 <= meta["year"] <= 2999:
@@ -182,11 +208,14 @@ def load(root: Path, folder: Path) -> Entry:
         raise fail("'timeout' must be between 0 and 3600 seconds", "timeout")
 
     sources = []
-    for i, source in enumerate(meta["sources"]):
+    if package is not None:
+        sources = package_sources(root, package)
+    for i, source in enumerate(meta.get("sources", ())):
         path = repo_path(root, source, entry_id, meta_rel, f"sources[{i}]")
         sources.append(rel(root, path))
     if len(set(sources)) != len(sources):
         raise fail("'sources' lists a file twice", "sources")
+    command = f"perfectplay {package}" if package is not None else meta["command"].strip()
 
     samples = _samples(root, folder, entry_id, meta_rel, meta.get("samples"), fail)
     if not samples:
@@ -198,9 +227,10 @@ def load(root: Path, folder: Path) -> Entry:
         contest=meta["contest"].strip(),
         year=meta.get("year"),
         problem=meta["problem"].strip(),
+        package=package,
         link=meta["link"],
         techniques=[t.strip() for t in meta["techniques"]],
-        command=meta["command"].strip(),
+        command=command,
         sources=sources,
         compare=compare,
         samples=samples,
@@ -249,3 +279,74 @@ def _samples(root, folder, entry_id, meta_rel, listed, fail) -> list[Sample]:
     if len(set(names)) != len(names):
         raise fail("two samples have the same input file name", "samples")
     return [Sample(Path(inp).stem, inp, ans) for inp, ans in pairs]
+
+
+# The template's files in the order a reader follows the solution; other files of the
+# package come between the graph and the result.
+_READING_ORDER = {
+    "__init__.py": 0, "instance.py": 1, "model.py": 2, "build.py": 3, "solution.py": 4,
+    "report.py": 5, "cli.py": 6,
+}
+
+
+def package_sources(root: Path, package: str) -> list[str]:
+    """The files an entry of gallery package ``package`` shows, repository-relative.
+
+    First every file of the package (the template's files in reading order, any others
+    after the graph), then the core
+    modules (:data:`CORE`) those files import, and the core modules those import in turn,
+    by path. Imports are read from the files' syntax trees; nothing is imported.
+    """
+    folder = root / PROBLEMS / package
+    own = sorted(
+        (p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+         and p.suffix not in (".pyc", ".pyo")),
+        key=lambda p: (_READING_ORDER.get(rel(folder, p), 3.5), rel(root, p)),
+    )
+    src = root / "src"
+    core: set[str] = set()
+    todo = [p for p in own if p.suffix == ".py"]
+    while todo:
+        path = todo.pop()
+        for found in _imported_files(src, path):
+            shown = rel(src / "perfectplay", found)
+            if shown.startswith(CORE) or shown in CORE:
+                path_rel = rel(root, found)
+                if path_rel not in core:
+                    core.add(path_rel)
+                    todo.append(found)
+    return [rel(root, p) for p in own] + sorted(core)
+
+
+def _imported_files(src: Path, path: Path) -> list[Path]:
+    """The files of ``src`` that the imports of the module at ``path`` load."""
+    try:
+        tree = ast.parse(path.read_bytes(), filename=str(path))
+    except (SyntaxError, ValueError):
+        return []  # the page shows the file as it is; its imports cannot be known
+    parts = list(path.relative_to(src).with_suffix("").parts)
+    here = parts if parts[-1] == "__init__" else parts[:-1]
+    if here and here[-1] == "__init__":
+        here = here[:-1]
+    found: list[Path] = []
+
+    def module_file(name: str) -> Path | None:
+        stem = src.joinpath(*name.split("."))
+        for candidate in (stem.with_suffix(".py"), stem / "__init__.py"):
+            if candidate.is_file():
+                return candidate
+        return None
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            hits = [module_file(a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = here[: len(here) - node.level + 1] if node.level else []
+            module = ".".join([*base, *(node.module.split(".") if node.module else [])])
+            # ``from pkg import name``: the submodule pkg/name.py when there is one, else
+            # the file that defines the name (pkg's own).
+            hits = [module_file(f"{module}.{a.name}") or module_file(module) for a in node.names]
+        else:
+            continue
+        found += [h for h in hits if h is not None and h != path]
+    return found

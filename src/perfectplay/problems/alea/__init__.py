@@ -25,6 +25,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from perfectplay.problems.alea.cli import PROBLEM
     from perfectplay.problems.alea.example import EXAMPLE_DICE, EXAMPLE_WORDS
     from perfectplay.problems.alea.instance import Instance, parse
     from perfectplay.problems.alea.report import format_answer
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     )
 
 _WHERE = {
+    "PROBLEM": "cli",
     "EXAMPLE_DICE": "example",
     "EXAMPLE_WORDS": "example",
     "Instance": "instance",
@@ -52,6 +54,7 @@ _WHERE = {
 }
 
 __all__ = [
+    "PROBLEM",
     "EXAMPLE_DICE",
     "EXAMPLE_WORDS",
     "AleaSolution",

@@ -1,4 +1,4 @@
-"""``perfectplay alea``: Alea Iacta Est from the command line.
+"""``perfectplay alea``: the registry entry, its hooks and the ``advise`` subcommand.
 
 Only the standard library is imported at module level, so ``perfectplay alea --help``
 answers without loading numpy or numba.
@@ -13,8 +13,10 @@ import sys
 import time
 from typing import Any
 
-from perfectplay.cli.common import int_arg, make_parser, quote_token, read_input, run, source_name
+from perfectplay.cli.common import int_arg, make_parser, quote_token, run
 from perfectplay.errors import InputError, PerfectplayError
+from perfectplay.problems import Problem
+from perfectplay.problems.alea.example import example_text
 
 DESCRIPTION = """\
 ICPC World Finals 2023 problem K, "Alea Iacta Est". Roll d dice with a symbol on each
@@ -77,25 +79,10 @@ def _positive(text: str) -> int:
     return value
 
 
-def _input_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "file",
-        nargs="?",
-        metavar="FILE",
-        help="input in the official format (stdin if omitted or -)",
-    )
-    parser.add_argument(
-        "--example", action="store_true", help="use the statement's 5 dice and 8 words instead"
-    )
-    parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
-
-
-def _read(args: argparse.Namespace):
-    """The instance from FILE, stdin or the built-in example."""
-    from perfectplay.problems.alea.example import example_text
+def _read(text: str):
     from perfectplay.problems.alea.instance import parse
 
-    return parse(example_text() if args.example else read_input(args.file))
+    return parse(text)
 
 
 def _solve(instance, args: argparse.Namespace, timings: dict[str, float]):
@@ -132,12 +119,13 @@ def _percentile(sol, q: float) -> int | None:
     return int(text) if text.isdigit() else None
 
 
-def _solve_command(args: argparse.Namespace) -> int:
+def run_command(args: argparse.Namespace, text: str) -> int:
+    """The ``run`` hook: the answer (and what the flags ask for) on stdout."""
     from perfectplay.cli.reports import distribution_report, fraction_text
     from perfectplay.problems.alea.report import explain_text, format_answer
 
     t0 = time.perf_counter()
-    instance = _read(args)
+    instance = _read(text)
     timings = {"parse": time.perf_counter() - t0}
     sol = _solve(instance, args, timings)
     exact = None
@@ -239,10 +227,11 @@ def _print_stats(sol, timings: dict[str, float]) -> None:
 
 
 def _advise_command(args: argparse.Namespace) -> int:
+    from perfectplay.cli.problem import input_text
     from perfectplay.problems.alea.report import advice_text
     from perfectplay.problems.alea.solution import roll_symbols
 
-    instance = _read(args)
+    instance = _read(input_text(PROBLEM, args))
     try:
         roll = "".join(roll_symbols(instance.dice, args.roll))
     except InputError as exc:
@@ -267,8 +256,10 @@ def _advise_command(args: argparse.Namespace) -> int:
 
 
 def _advise(argv: list[str]) -> int:
+    from perfectplay.cli.problem import add_input_arguments, check_input_arguments, input_name
+
     parser = make_parser("alea advise", ADVISE_DESCRIPTION, ADVISE_EXAMPLES)
-    _input_arguments(parser)
+    add_input_arguments(parser, PROBLEM)
     parser.add_argument(
         "--roll", required=True, metavar="SYMBOLS", help="the symbols showing, one per die"
     )
@@ -276,18 +267,12 @@ def _advise(argv: list[str]) -> int:
     parser.add_argument("--all", action="store_true", help="show every option")
     parser.add_argument("--exact", action="store_true", help="add each option's exact value")
     args = parser.parse_args(argv)
-    if args.example and args.file is not None:
-        parser.error("give FILE or --example, not both")
-    return run(lambda: _advise_command(args), "example" if args.example else source_name(args.file))
+    check_input_arguments(parser, args)
+    return run(lambda: _advise_command(args), input_name(args))
 
 
-def main(argv: list[str]) -> int:
-    """Run ``perfectplay alea``; returns the exit status."""
-    if argv and argv[0] == "advise":
-        return _advise(argv[1:])
-    parser = make_parser("alea", DESCRIPTION, EXAMPLES)
-    parser.usage = USAGE
-    _input_arguments(parser)
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The flags of ``perfectplay alea`` beyond FILE, --example and --json."""
     parser.add_argument(
         "--explain", action="store_true", help="also explain the optimal first move in words"
     )
@@ -309,7 +294,17 @@ def main(argv: list[str]) -> int:
         default="all",
         help="which symmetries to use (measurement; the answer does not change)",
     )
-    args = parser.parse_args(argv)
-    if args.example and args.file is not None:
-        parser.error("give FILE or --example, not both")
-    return run(lambda: _solve_command(args), "example" if args.example else source_name(args.file))
+
+
+PROBLEM = Problem(
+    name="alea",
+    title="Alea Iacta Est",
+    summary="ICPC WF 2023 K, Alea Iacta Est: expected rolls to spell a word",
+    description=DESCRIPTION,
+    examples=EXAMPLES,
+    example=example_text(),
+    add_options=add_options,
+    run=run_command,
+    usage=USAGE,
+    subcommands={"advise": _advise},
+)

@@ -1,16 +1,12 @@
-"""``perfectplay diemaker``: ICPC Japan Domestic 2014 F, A Die Maker."""
+"""``perfectplay diemaker``: the registry entry and its hooks (standard library only)."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
-import textwrap
-from typing import TYPE_CHECKING
 
-from perfectplay.cli.common import make_parser, read_input, run, source_name
-
-if TYPE_CHECKING:
-    from perfectplay.problems.diemaker.solver import Solution
+from perfectplay.problems import Problem
 
 DESCRIPTION = """\
 A blank die is rolled on a board; each roll (E, N, S, W) adds 1 to the face that comes to
@@ -44,9 +40,7 @@ EXAMPLE_INPUT = """\
 _BIG_OUTPUT = 1 << 24
 
 
-def main(argv: list[str]) -> int:
-    parser = make_parser("diemaker", DESCRIPTION, EXAMPLES)
-    parser.add_argument("file", nargs="?", help="input file (default: stdin; '-' for stdin)")
+def add_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--full", action="store_true", help="print the whole sequence instead of p..q"
     )
@@ -60,21 +54,17 @@ def main(argv: list[str]) -> int:
         action="store_true",
         help="accept t up to 10^12 and any number of datasets (the search does not mind)",
     )
-    parser.add_argument("--example", action="store_true", help="solve a built-in example input")
-    args = parser.parse_args(argv)
-    if args.example and args.file is not None:
-        parser.error("give either FILE or --example")
-    name = "<example>" if args.example else source_name(args.file)
-    return run(lambda: _main(args), name)
 
 
-def _main(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, text: str) -> int:
+    # Answers are written as they are found: an input of 40 long orders shows progress in
+    # the output itself, and one answer at a time is held in memory.
     from perfectplay._util.memory import require
     from perfectplay._util.progress import Progress
-    from perfectplay.problems.diemaker.dataset import format, parse
-    from perfectplay.problems.diemaker.solver import find
+    from perfectplay.problems.diemaker.instance import parse
+    from perfectplay.problems.diemaker.report import explain, format
+    from perfectplay.problems.diemaker.solution import find
 
-    text = EXAMPLE_INPUT if args.example else read_input(args.file)
     instance = parse(text, limits=not args.no_limits)
     progress = Progress("diemaker")
     total = len(instance.datasets)
@@ -85,35 +75,30 @@ def _main(args: argparse.Namespace) -> int:
         if last - first + 1 > _BIG_OUTPUT:
             require(4 * (last - first + 1), f"the answer of the dataset on line {d.line}")
         solution = find(d.targets, stop=None if whole else last)
-        out.write(format([None if solution is None else solution.text(first, last)]))
-        if args.explain:
-            out.write(_explain(d.targets, solution))
+        answer = None if solution is None else solution.text(first, last)
+        if args.json:
+            obj = {"dataset": i, "line": d.line, "targets": list(d.targets), "first": first,
+                   "last": last, "possible": solution is not None,
+                   "answer": format([answer]).rstrip("\n")}
+            if args.explain:
+                obj["explanation"] = explain(d.targets, solution).rstrip("\n")
+            out.write(json.dumps(obj) + "\n")
+        else:
+            out.write(format([answer]))
+            if args.explain:
+                out.write(explain(d.targets, solution))
         progress.update(i, "datasets", total)
     progress.done()
     return 0
 
 
-def _explain(targets: tuple[int, ...], solution: Solution | None) -> str:
-    numbers = " ".join(map(str, targets))
-    if solution is None:
-        n = sum(targets)
-        why = (
-            f"{numbers}: however the numbers are placed, some pair of opposite faces would "
-            f"need more than {(n + 1) // 2} of the {n} rolls; a pair gets at most every other "
-            "roll, since the die never lands on the same opposite pair twice in a row"
-        )
-        return textwrap.fill(why, 88, initial_indent="  ", subsequent_indent="  ") + "\n"
-    faces = solution.faces()
-    runs = solution.runs()
-    shown = " ".join(runs[:40]) + (f" ... ({len(runs) - 40} more runs)" if len(runs) > 40 else "")
-    stats = solution.path.stats
-    die = ", ".join(f"{pos} {n}" for pos, n in faces.items())
-    opposite = (("top", "bottom"), ("north", "south"), ("east", "west"))
-    pairs = "  ".join(f"{faces[a]}|{faces[b]}" for a, b in opposite)
-    jumps = f"{stats.jumps} jump" + ("" if stats.jumps == 1 else "s")
-    return (
-        f"  {numbers}: {solution.length} rolls: {shown}\n"
-        f"  die at the end: {die}; opposite faces {pairs}\n"
-        f"  search: {stats.steps} single steps, {jumps} over {stats.jumped_moves} rolls, "
-        f"{stats.oracle_calls} oracle calls, {stats.backtracks} backtracks\n"
-    )
+PROBLEM = Problem(
+    name="diemaker",
+    title="A Die Maker",
+    summary="ICPC Japan 2014 F, A Die Maker: lexicographically first roll sequence",
+    description=DESCRIPTION,
+    examples=EXAMPLES,
+    example=EXAMPLE_INPUT,
+    add_options=add_options,
+    run=run,
+)

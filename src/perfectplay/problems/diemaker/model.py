@@ -50,8 +50,8 @@ import operator
 from collections.abc import Sequence
 
 from perfectplay.errors import InputError, short_repr
-from perfectplay.problems.diemaker.dataset import MAX_TARGET_UNLIMITED
 from perfectplay.problems.diemaker.die import BOTTOM, BOTTOM_PAIR, MOVES, ROLL
+from perfectplay.problems.diemaker.instance import MAX_TARGET_UNLIMITED
 
 #: a state: (orientation index, counts on faces 0..5)
 State = tuple[int, tuple[int, int, int, int, int, int]]

@@ -1,8 +1,11 @@
-"""``perfectplay dispdom``: CodeChef DISPDOM, the disappearing dominoes."""
+"""``perfectplay dispdom``: the registry entry and its hooks (standard library only)."""
 
 from __future__ import annotations
 
-from perfectplay.cli.common import make_parser, read_input, run, source_name
+import argparse
+import json
+
+from perfectplay.problems import Problem
 
 DESCRIPTION = """\
 CodeChef DISPDOM "Disappearing Dominoes". On a strip of N cells ('1' blocked, '0' empty)
@@ -26,22 +29,36 @@ examples:
 """
 
 
-def main(argv: list[str]) -> int:
-    parser = make_parser("dispdom", DESCRIPTION, EXAMPLES)
-    parser.add_argument("file", nargs="?", help="input file (default: stdin, also '-')")
+def add_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--explain",
         action="store_true",
         help="also print who wins the plain game and in how many moves, the winner's "
         "first move, one optimal line of play and the number of canonical states",
     )
-    args = parser.parse_args(argv)
-    return run(lambda: _main(args), source_name(args.file))
 
 
-def _main(args) -> int:
+def run(args: argparse.Namespace, text: str) -> str:
     from perfectplay.problems import dispdom as game
 
-    solution = game.solve(game.parse(read_input(args.file, max_bytes=1 << 20)))
-    print(game.explain(solution) if args.explain else game.format(solution))
-    return 0
+    solution = game.solve(game.parse(text))
+    if args.json:
+        obj = {"winner": game.format(solution)}
+        if args.explain:
+            obj["explanation"] = game.explain(solution)
+        return json.dumps(obj)
+    return game.explain(solution) if args.explain else game.format(solution)
+
+
+PROBLEM = Problem(
+    name="dispdom",
+    title="Disappearing Dominoes",
+    summary="CodeChef DISPDOM: disappearing dominoes, win/lose/draw",
+    description=DESCRIPTION,
+    examples=EXAMPLES,
+    example="10 2 10\n0000011000\n",
+    add_options=add_options,
+    run=run,
+    # A strip is at most 64 cells: a larger input is refused before it is read whole.
+    max_input_bytes=1 << 20,
+)

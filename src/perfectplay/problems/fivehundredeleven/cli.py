@@ -1,8 +1,11 @@
-"""``perfectplay fivehundredeleven``: who wins TopCoder SRM 511's card game."""
+"""``perfectplay fivehundredeleven``: the registry entry and its hooks (standard library only)."""
 
 from __future__ import annotations
 
-from perfectplay.cli.common import make_parser, read_input, run, source_name
+import argparse
+import json
+
+from perfectplay.problems import Problem
 
 DESCRIPTION = """\
 TopCoder SRM 511 "FiveHundredEleven". The memory starts at 0; Fox Ciel and Toastman take
@@ -21,22 +24,46 @@ examples:
 """
 
 
-def main(argv: list[str]) -> int:
-    parser = make_parser("fivehundredeleven", DESCRIPTION, EXAMPLES)
-    parser.add_argument("file", nargs="?", help="input file (default: stdin, also '-')")
+def add_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--explain",
         action="store_true",
         help="also print a winning first card (or each first card and its refutation), "
         "the length of the game and one optimal line of play",
     )
-    args = parser.parse_args(argv)
-    return run(lambda: _main(args), source_name(args.file))
 
 
-def _main(args) -> int:
-    from perfectplay.problems import fivehundredeleven as game
+def run(args: argparse.Namespace, text: str) -> str:
+    from perfectplay.problems.fivehundredeleven.instance import parse
+    from perfectplay.problems.fivehundredeleven.report import explain, format
+    from perfectplay.problems.fivehundredeleven.solution import solve
 
-    solution = game.solve(game.parse(read_input(args.file)))
-    print(game.explain(solution) if args.explain else game.format(solution))
-    return 0
+    solution = solve(parse(text))
+    if args.json:
+        obj = {
+            "cards": list(solution.model.instance.cards),
+            "winner": solution.winner,
+            "cards_played": solution.remoteness,
+        }
+        if args.explain:
+            obj["first_moves"] = [
+                {"cards": list(m.cards), "memory": m.memory, "value": m.value.name.lower(),
+                 "cards_played": m.remoteness}
+                for m in solution.first_moves()
+            ]
+            obj["line"] = [{"player": who, "card": card, "memory": memory}
+                           for who, card, memory in solution.line()]
+        return json.dumps(obj)
+    return explain(solution) if args.explain else format(solution)
+
+
+PROBLEM = Problem(
+    name="fivehundredeleven",
+    title="FiveHundredEleven",
+    summary="TopCoder SRM 511, FiveHundredEleven: who wins the OR-card game",
+    description=DESCRIPTION,
+    examples=EXAMPLES,
+    example="5\n3 5 7 9 510\n",
+    add_options=add_options,
+    run=run,
+)

@@ -18,20 +18,25 @@ Case #2: 9.000000000
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 # Only the parser is imported eagerly: `perfectplay yeetzhee --help` must not load numpy.
-from perfectplay.problems.yeetzhee.parse import Instance, check_instance, parse
+from perfectplay.problems.yeetzhee.instance import Instance, check_instance, parse
+from perfectplay.problems.yeetzhee.report import explain, format, format_output
 
 if TYPE_CHECKING:
+    from perfectplay.problems.yeetzhee.cli import PROBLEM
     from perfectplay.problems.yeetzhee.solution import Outcome, Rule, Solution
 
 __all__ = [
+    "PROBLEM",
     "Instance",
     "Outcome",
     "Rule",
     "Solution",
+    "explain",
+    "format",
     "format_output",
     "parse",
     "solve",
@@ -44,6 +49,10 @@ def __getattr__(name: str) -> Any:
         from perfectplay.problems.yeetzhee import solution
 
         return getattr(solution, name)
+    if name == "PROBLEM":
+        from perfectplay.problems.yeetzhee.cli import PROBLEM
+
+        return PROBLEM
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -77,8 +86,3 @@ def solve(n: int, m: int, groups: Iterable[int], *, compiled: bool | None = None
 def solve_instance(instance: Instance, *, compiled: bool | None = None) -> Solution:
     """Solve a parsed :class:`Instance`."""
     return solve(instance.n, instance.m, instance.groups, compiled=compiled)
-
-
-def format_output(solutions: Sequence[Solution]) -> str:
-    """The official output: ``Case #x: y`` with nine decimals, one line per case."""
-    return "\n".join(f"Case #{i}: {s.value:.9f}" for i, s in enumerate(solutions, start=1))

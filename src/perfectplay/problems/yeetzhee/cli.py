@@ -1,12 +1,15 @@
-"""``perfectplay yeetzhee``: the official input and output, and what a player wants to know."""
+"""``perfectplay yeetzhee``: the registry entry and its hooks (standard library only)."""
 
 from __future__ import annotations
 
+import argparse
+import json
 import sys
 import time
 
-from perfectplay.cli import common as cliutil
+from perfectplay.cli.common import int_arg, quote_token
 from perfectplay.errors import InputError
+from perfectplay.problems import Problem
 
 DESCRIPTION = """\
 Kick Start 2020 Round F, Yeetzhee: N dice with M faces are rolled one at a time; after each
@@ -31,12 +34,21 @@ examples:
 #: The statement's sample (two cases).
 EXAMPLE_INPUT = "2\n3 6 2\n1\n2\n5 2 1\n5\n"
 
+#: Interpreted solving allowed before the remaining cases switch to the compiled solver.
+#: Loading numba costs 0.3-0.5 s once, but a large case costs that much interpreted: a
+#: small budget keeps the sample instant and a 100-case file on the compiled path.
+LOAD_SECONDS = 0.05
 
-def main(argv: list[str]) -> int:
-    parser = cliutil.make_parser("yeetzhee", DESCRIPTION, EXAMPLES)
-    parser.add_argument("file", nargs="?", help="input file (default: stdin; '-' for stdin)")
-    parser.add_argument("--example", action="store_true", help="solve the statement's sample")
-    parser.add_argument("--case", type=cliutil.int_arg, metavar="I", help="only case I (1-based)")
+
+def _at_least_one(text: str) -> int:
+    value = int_arg(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"K must be at least 1, got {quote_token(text)}")
+    return value
+
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--case", type=int_arg, metavar="I", help="only case I (1-based)")
     parser.add_argument(
         "--explain",
         action="store_true",
@@ -45,7 +57,7 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument(
         "--distribution",
-        type=cliutil.int_arg,
+        type=_at_least_one,
         metavar="K",
         help="one case: P(target reached within k rolls) for k = 1..K, median, 90th percentile",
     )
@@ -57,25 +69,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--stats", action="store_true", help="groupings, edges and times per case on stderr"
     )
-    args = parser.parse_args(argv)
-    if args.example and args.file is not None:
-        parser.error("give either FILE or --example, not both")
-    if args.distribution is not None and args.distribution < 1:
-        parser.error("--distribution K needs K >= 1")
-    name = "<example>" if args.example else cliutil.source_name(args.file)
-    return cliutil.run(lambda: _run(args), name)
 
 
-#: Interpreted solving allowed before the remaining cases switch to the compiled solver.
-#: Loading numba costs 0.3-0.5 s once, but a large case costs that much interpreted: a
-#: small budget keeps the sample instant and a 100-case file on the compiled path.
-LOAD_SECONDS = 0.05
+def run(args: argparse.Namespace, text: str) -> str:
+    from perfectplay.problems.yeetzhee import solve_instance
+    from perfectplay.problems.yeetzhee.instance import parse
 
-
-def _run(args) -> int:
-    from perfectplay.problems.yeetzhee import format_output, parse, solve_instance
-
-    text = EXAMPLE_INPUT if args.example else cliutil.read_input(args.file)
     cases = parse(text)
     numbers = list(range(1, len(cases) + 1))
     if args.case is not None:
@@ -107,19 +106,15 @@ def _run(args) -> int:
                 file=sys.stderr,
             )
         solutions.append((i, sol))
+    if args.json:
+        return _json(args, solutions)
 
-    out = sys.stdout
     if not single:
         if args.exact:
             from perfectplay.cli.reports import fraction_text
 
-            for i, sol in solutions:
-                out.write(f"Case #{i}: {fraction_text(sol.exact())}\n")
-        elif args.case is None:
-            out.write(format_output([sol for _, sol in solutions]) + "\n")
-        else:
-            out.write(f"Case #{numbers[0]}: {solutions[0][1].value:.9f}\n")
-        return 0
+            return "".join(f"Case #{i}: {fraction_text(sol.exact())}\n" for i, sol in solutions)
+        return "".join(f"Case #{i}: {sol.value:.9f}\n" for i, sol in solutions)
 
     i, sol = solutions[0]
     if args.exact:
@@ -138,5 +133,39 @@ def _run(args) -> int:
         from perfectplay.cli.reports import distribution_report
 
         parts.append(distribution_report(sol.model.graph, sol.chance, args.distribution))
-    out.write("\n\n".join(parts) + "\n")
-    return 0
+    return "\n\n".join(parts)
+
+
+def _json(args: argparse.Namespace, solutions: list) -> str:
+    """One JSON object per case, one a line."""
+    from perfectplay.cli.reports import fraction_text
+
+    lines = []
+    for i, sol in solutions:
+        obj: dict = {
+            "case": i, "n": sol.n, "m": sol.m, "groups": list(sol.groups),
+            "answer": f"{sol.value:.9f}", "expected_rolls": sol.value,
+            "groupings": sol.n_groupings,
+        }
+        if args.exact:
+            obj["exact"] = fraction_text(sol.exact_policy().exact())
+            obj["verified_optimal"] = True
+        if args.explain:
+            chosen = sol.exact_policy() if args.exact else sol
+            obj["explanation"] = chosen.explain().rstrip("\n")
+        if args.distribution is not None:
+            obj["distribution"] = {"within": sol.distribution(args.distribution)[1:].tolist()}
+        lines.append(json.dumps(obj))
+    return "\n".join(lines)
+
+
+PROBLEM = Problem(
+    name="yeetzhee",
+    title="Yeetzhee",
+    summary="Kick Start 2020 F, Yeetzhee: expected rolls to shape dice into groups",
+    description=DESCRIPTION,
+    examples=EXAMPLES,
+    example=EXAMPLE_INPUT,
+    add_options=add_options,
+    run=run,
+)

@@ -14,7 +14,7 @@ import numpy as np
 
 from perfectplay.graphs.chance import ChanceSolution
 from perfectplay.problems.yeetzhee.build import YeetzheeGraph
-from perfectplay.problems.yeetzhee.parse import _as_int
+from perfectplay.problems.yeetzhee.instance import _as_int
 from perfectplay.results import ChanceResult, is_tie
 
 if TYPE_CHECKING:

@@ -25,7 +25,6 @@ MAX_TARGET_UNLIMITED = 10**12
 #: longest number read (leading zeros count): any longer one is out of range
 MAX_DIGITS = 20
 _INT = re.compile(r"[+-]?[0-9]+\Z")
-IMPOSSIBLE = "impossible"
 _TARGETS = ("t1", "t2", "t3", "t4", "t5", "t6")
 
 
@@ -116,11 +115,3 @@ def parse(text: str, limits: bool = True) -> Instance:
         raise InputError("text after the terminating line '0 0 0 0 0 0'", line=lines[k][0])
     return Instance(tuple(datasets))
 
-
-def format(answers: Sequence[str | None]) -> str:
-    """The official output: one line per dataset (``None`` prints ``impossible``).
-
-    >>> format(["NE", None])
-    'NE\\nimpossible\\n'
-    """
-    return "".join(f"{IMPOSSIBLE if a is None else a}\n" for a in answers)
