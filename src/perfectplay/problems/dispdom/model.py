@@ -33,7 +33,7 @@ Written this way the game goes through the shared explorer and retrograde solver
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from perfectplay.models.base import GameModel
 
@@ -88,18 +88,6 @@ def split_table(n: int, k: int) -> list[tuple[State, ...]]:
     return table
 
 
-def apply(state: State, move: Move) -> State:
-    """The canonical state after ``move``: one ``length`` replaced by its ``pieces``.
-
-    >>> apply((2, 2, 7), (7, (2, 3)))
-    (2, 2, 2, 3)
-    """
-    length, pieces = move
-    i = state.index(length)
-    rest = state[:i] + state[i + 1 :]
-    return tuple(sorted(rest + pieces)) if pieces else rest
-
-
 class DispdomModel(GameModel):
     """The plain placement game with dominoes of ``k`` cells, from ``strip`` (``'1'``
     blocked, ``'0'`` empty), on canonical states; whoever cannot move loses.
@@ -130,10 +118,10 @@ class DispdomModel(GameModel):
         """The canonical state of any strip for this ``k`` (its position key)."""
         return canonical(segments(strip), self.k)
 
-    def moves(self, state: State) -> list[Move]:
+    def moves(self, state: State) -> Sequence[Move]:
         table = self._moves
         if len(state) < 2:
-            return list(table[state[0]]) if state else []
+            return table[state[0]] if state else ()
         # Equal segments give the same moves: each distinct length once (state is sorted).
         out: list[Move] = []
         previous = -1
@@ -144,27 +132,37 @@ class DispdomModel(GameModel):
         return out
 
     def play(self, state: State, move: Move) -> State:
-        return apply(state, move)
+        """The canonical state after ``move``: one ``length`` replaced by its ``pieces``.
+
+        >>> DispdomModel("0" * 9, k=2).play((2, 2, 7), (7, (2, 3)))
+        (2, 2, 2, 3)
+        """
+        length, pieces = move
+        i = state.index(length)
+        rest = state[:i] + state[i + 1 :]
+        return tuple(sorted(rest + pieces)) if pieces else rest
 
 
 def next_states(state: State, k: int, table: list[tuple[State, ...]] | None = None) -> list[State]:
     """Canonical states one move away from a canonical state (each once).
 
-    ``table`` is :func:`split_table` for ``k`` (computed when omitted).
+    ``table`` is :func:`split_table` for ``k`` (computed when omitted). The same children as
+    :class:`DispdomModel`'s moves, listed without move objects.
 
     >>> next_states((2, 5), k=2)   # every move on the 5 leaves one live piece
     [(5,), (2, 2)]
     """
     if k == 1:
-        return [apply(state, (state[0], (state[0] - 1,) if state[0] > 1 else ()))] if state else []
+        return [(state[0] - 1,) if state[0] > 1 else ()] if state else []
     if table is None:
         table = split_table(max(state, default=0), k)
     out: list[State] = []
     previous = -1
-    for length in state:
+    for i, length in enumerate(state):
         if length != previous:
             previous = length
-            out += (apply(state, (length, pieces)) for pieces in table[length])
+            rest = state[:i] + state[i + 1 :]
+            out += (tuple(sorted(rest + pieces)) if pieces else rest for pieces in table[length])
     return out
 
 
@@ -172,7 +170,6 @@ __all__ = [
     "DispdomModel",
     "Move",
     "State",
-    "apply",
     "canonical",
     "next_states",
     "segments",
