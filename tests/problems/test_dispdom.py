@@ -257,3 +257,19 @@ def test_docstring_examples():
 
     result = doctest.testmod(game)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_solution_decodes_strips_first_move_and_unknown_states():
+    from perfectplay.models import UnknownStateError
+
+    sol = game.solve(game.parse("10 2 10\n0000011000\n"))
+    assert sol.line() == [0, 2, 7] and sol.first_move == 0
+    # After Alice's first move two segments of 3 are left (canonically (2, 2)): Bob loses.
+    value, remoteness = sol.value_of_strip("1100011000")
+    assert (value.name == "WIN", remoteness) == plain_game("1100011000", 2) == (False, 2)
+    with pytest.raises(UnknownStateError):  # a 10-cell segment is never reached from here
+        sol.value_of_strip("0000000000")
+    bob = game.solve(game.Instance.make("0000", 1, 12))  # four single moves: Bob moves last
+    assert bob.plain_winner == "Bob" and bob.first_move == 1 == bob.line()[1]
+    stuck = game.solve(game.Instance.make("0101", 2, 1))
+    assert stuck.verdict == "Bob" and stuck.first_move is None and stuck.n_moves == 0
