@@ -134,8 +134,8 @@ class DispdomModel(GameModel):
     def play(self, state: State, move: Move) -> State:
         """The canonical state after ``move``: one ``length`` replaced by its ``pieces``.
 
-        >>> DispdomModel("0" * 9, k=2).play((2, 2, 7), (7, (2, 3)))
-        (2, 2, 2, 3)
+        >>> DispdomModel("0" * 9, k=2).play((2, 2, 7), (7, (2, 2)))   # 2 + domino + 3
+        (2, 2, 2, 2)
         """
         length, pieces = move
         i = state.index(length)
