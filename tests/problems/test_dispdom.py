@@ -254,9 +254,12 @@ def test_small_instances_never_import_numba():
 
 def test_docstring_examples():
     import doctest
+    import importlib
 
-    result = doctest.testmod(game)
-    assert result.attempted > 0 and result.failed == 0
+    for name in ("", ".instance", ".model", ".solution", ".report"):
+        module = importlib.import_module(game.__name__ + name)
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module.__name__
 
 
 def test_solution_decodes_strips_first_move_and_unknown_states():
