@@ -2,8 +2,10 @@
 
 * ``dispdom N=30 K=2 D=30``, empty strip: CLI wall time beside the tester's C++ program of
   seed 003 (bitmask minimax with a hash map, ``g++ -O2``, extracted from the seed at run
-  time), alternating runs; target at most 0.10x. The instance is small in canonical
-  states (667), so the command runs the solver's Python source and never imports numba.
+  time), alternating runs; target at most 0.10x. The command runs the problem's game
+  model through the shared explorer (``perfectplay.models``) and retrograde solver, like
+  any user's model. The instance is small in canonical states (667), so the solver runs
+  its Python source and never imports numba.
 * ``dispdom N=60`` (and N=64, the accepted maximum), empty strip, every K from 2 up (a few
   K in quick mode), D = N: wall time and number of canonical states; target under 10 s.
 * ``fivehundredeleven``: the 217 system tests solved in one process (a fresh interpreter

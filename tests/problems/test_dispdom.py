@@ -170,9 +170,41 @@ def test_parse_errors_name_the_line():
 
 
 def test_memory_budget_is_enforced(monkeypatch):
+    # The shared explorer checks its memory estimate as the space grows.
     monkeypatch.setenv("PERFECTPLAY_MEMORY_LIMIT", "2M")
-    with pytest.raises(ResourceLimitError, match="dispdom state graph"):
-        game.build(game.Instance.make("0" * 50, 2, 3))
+    with pytest.raises(ResourceLimitError, match="DispdomModel: .* more than the 2.0 MiB"):
+        game.solve(game.Instance.make("0" * 50, 2, 3))
+
+
+def test_the_model_is_a_game_model_solved_by_solve_model():
+    # The plain game is an ordinary GameModel: solve_model (the shared explorer and
+    # retrograde solver) gives the same values as the problem API on random strips, at
+    # every explored state, and its moves are exactly the canonical children.
+    from perfectplay.models import GameModel, model_kind, solve_model
+
+    rng = random.Random(11)
+    for _ in range(60):
+        n = rng.randint(1, 24)
+        k = rng.randint(1, min(n, 4))
+        strip = "".join("1" if rng.random() < 0.2 else "0" for _ in range(n))
+        model = game.DispdomModel(strip, k)
+        assert isinstance(model, GameModel) and model_kind(model) == "game"
+        sol = solve_model(model, progress=False)
+        ours = game.solve(game.Instance.make(strip, k, n + 1))
+        assert sol.n_positions == ours.n_states
+        assert (sol.start_value.value == "win") == (ours.plain_winner == "Alice")
+        assert sol.start_value.remoteness == ours.length == plain_game(strip, k)[1]
+        for p in range(sol.n_positions):
+            state = sol.exploration.reps[p]
+            children = [model.play(state, m) for m in model.moves(state)]
+            assert len(set(children)) == len(children)  # moves are distinct
+            assert sorted(children) == sorted(game.next_states(state, k))
+            assert all(game.canonical(c, k) == c for c in children)
+            value = sol.value(state)
+            if p % 7 == 0 and state:  # a strip with this canonical state, solved afresh
+                rebuilt = "1".join("0" * length for length in state)
+                again = solve_model(game.DispdomModel(rebuilt, k), progress=False)
+                assert again.start_value == value
 
 
 def test_cli_answers_and_explains(tmp_path, capsys):
@@ -222,6 +254,25 @@ def test_small_instances_never_import_numba():
 
 def test_docstring_examples():
     import doctest
+    import importlib
 
-    result = doctest.testmod(game)
-    assert result.attempted > 0 and result.failed == 0
+    for name in ("", ".instance", ".model", ".solution", ".report"):
+        module = importlib.import_module(game.__name__ + name)
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module.__name__
+
+
+def test_solution_decodes_strips_first_move_and_unknown_states():
+    from perfectplay.models import UnknownStateError
+
+    sol = game.solve(game.parse("10 2 10\n0000011000\n"))
+    assert sol.line() == [0, 2, 7] and sol.first_move == 0
+    # After Alice's first move two segments of 3 are left (canonically (2, 2)): Bob loses.
+    value, remoteness = sol.value_of_strip("1100011000")
+    assert (value.name == "WIN", remoteness) == plain_game("1100011000", 2) == (False, 2)
+    with pytest.raises(UnknownStateError):  # a 10-cell segment is never reached from here
+        sol.value_of_strip("0000000000")
+    bob = game.solve(game.Instance.make("0000", 1, 12))  # four single moves: Bob moves last
+    assert bob.plain_winner == "Bob" and bob.first_move == 1 == bob.line()[1]
+    stuck = game.solve(game.Instance.make("0101", 2, 1))
+    assert stuck.verdict == "Bob" and stuck.first_move is None and stuck.n_moves == 0
