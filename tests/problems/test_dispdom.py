@@ -192,7 +192,7 @@ def test_the_model_is_a_game_model_solved_by_solve_model():
         sol = solve_model(model, progress=False)
         ours = game.solve(game.Instance.make(strip, k, n + 1))
         assert sol.n_positions == ours.n_states
-        assert (sol.start_value.value == "win") == (ours.plain_winner == "Alice")
+        assert (str(sol.start_value.value) == "win") == (ours.plain_winner == "Alice")
         assert sol.start_value.remoteness == ours.length == plain_game(strip, k)[1]
         for p in range(sol.n_positions):
             state = sol.exploration.reps[p]

@@ -29,6 +29,7 @@ The write-up with the proofs: ``archive/codechef/starters/DISPDOM-disappearing-d
 
 from __future__ import annotations
 
+from perfectplay.problems.dispdom.cli import PROBLEM
 from perfectplay.problems.dispdom.instance import MAX_D, MAX_N, Instance, parse
 from perfectplay.problems.dispdom.model import (
     DispdomModel,
@@ -41,6 +42,7 @@ from perfectplay.problems.dispdom.report import explain, format
 from perfectplay.problems.dispdom.solution import PLAYERS, Solution, solve
 
 __all__ = [
+    "PROBLEM",
     "MAX_D",
     "MAX_N",
     "PLAYERS",

@@ -25,9 +25,9 @@ Written this way the game goes through the shared explorer and retrograde solver
 
 >>> from perfectplay.models import solve_model
 >>> sol = solve_model(DispdomModel("0000011000", k=2), progress=False)
->>> sol.start_value, sol.n_positions
-(Result(value='win', remoteness=3), 5)
->>> [(m.move, m.value) for m in sol.moves((2, 5))]   # cover the 2, or leave a live 2
+>>> str(sol.start_value.value), sol.start_value.remoteness, sol.n_positions
+('win', 3, 5)
+>>> [(m.move, str(m.value)) for m in sol.moves((2, 5))]   # cover the 2, or leave a live 2
 [((2, ()), 'win'), ((5, (2,)), 'win')]
 """
 

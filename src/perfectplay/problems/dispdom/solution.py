@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from perfectplay.graphs.game import Value
+from perfectplay.graphs.game import Outcome
 from perfectplay.problems.dispdom.instance import Instance
 from perfectplay.problems.dispdom.model import DispdomModel
 
@@ -68,7 +68,7 @@ class Solution:
     @property
     def plain_winner(self) -> str:
         """Who wins the plain game (dominoes never disappear)."""
-        return PLAYERS[0] if self.result.start_value.value == "win" else PLAYERS[1]
+        return PLAYERS[0] if self.result.start_value.value is Outcome.WIN else PLAYERS[1]
 
     @property
     def length(self) -> int:
@@ -90,7 +90,7 @@ class Solution:
     def n_moves(self) -> int:
         return self.graph.n_moves
 
-    def value_of_strip(self, strip: str) -> tuple[Value, int]:
+    def value_of_strip(self, strip: str) -> tuple[Outcome, int]:
         """Value and remoteness of any strip (for the player to move) with this K whose
         canonical state was explored; :class:`~perfectplay.models.UnknownStateError` (a
         ``KeyError``) otherwise."""
