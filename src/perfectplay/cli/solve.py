@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from perfectplay.cli.common import int_arg, make_parser, quote_token, run
+from perfectplay.cli.common import int_arg, make_parser, path_arg, quote_token, run
 from perfectplay.errors import InputError, short_repr
 
 DESCRIPTION = """\
@@ -52,6 +52,7 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument(
         "--export",
+        type=path_arg,
         metavar="FILE",
         help="write the solved table to FILE (.npz; a directory is refused)",
     )

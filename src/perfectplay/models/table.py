@@ -49,7 +49,9 @@ from __future__ import annotations
 import ast
 import math
 import os
+import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -84,7 +86,21 @@ def key_text(key: Any, what: str = "key") -> str:
             "bytes, bools, None or tuples of those (give the model a canonical() method "
             "that returns such a tuple)"
         )
-    return repr(key)
+    with _long_ints():
+        return repr(key)
+
+
+@contextmanager
+def _long_ints() -> Iterator[None]:
+    """Integers of any length in keys' text both ways (Python stops at 4300 digits by
+    default, to bound the quadratic cost of parsing untrusted numbers; a table's keys are
+    the model's own states, and a key must read back as itself)."""
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(old)
 
 
 class _NonFinite(ast.NodeTransformer):
@@ -103,12 +119,13 @@ def key_value(text: str) -> Any:
     >>> key_value("(1, 'inf', -inf)")
     (1, 'inf', -inf)
     """
-    try:
-        return ast.literal_eval(text)
-    except ValueError:
-        if "inf" not in text and "nan" not in text:
-            raise
-    return ast.literal_eval(_NonFinite().visit(ast.parse(text, mode="eval")))
+    with _long_ints():
+        try:
+            return ast.literal_eval(text)
+        except ValueError:
+            if "inf" not in text and "nan" not in text:
+                raise
+        return ast.literal_eval(_NonFinite().visit(ast.parse(text, mode="eval")))
 
 
 def _blob(texts: list[str]) -> np.ndarray:
@@ -240,7 +257,8 @@ class SolvedTable:
             key = self._canonical(key)
         if self._index is None:
             self._index = {k: i for i, k in enumerate(self.keys)}
-        i = self._index.get(repr(key))
+        with _long_ints():
+            i = self._index.get(repr(key))
         if i is None:
             raise KeyError(f"{describe(key)} is not in the table")
         return i
