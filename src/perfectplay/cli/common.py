@@ -122,7 +122,8 @@ def iter_tokens(text: str) -> Iterator[tuple[str, int]]:
             yield token, number
 
 
-#: The magnitude :func:`int_token` saturates at: above every limit any command accepts.
+#: The magnitude :func:`int_token` gives a token of more than 18 digits: above every
+#: limit any command accepts.
 INT_LIMIT = 10**18
 _INT_TOKEN = re.compile("[+-]?[0-9]+")
 
@@ -130,24 +131,25 @@ _INT_TOKEN = re.compile("[+-]?[0-9]+")
 def int_token(token: str | bytes) -> int | None:
     """The integer ``token`` spells under the one number rule, or ``None`` if it is none.
 
-    The rule, for every command and option: an optional sign ``+`` or ``-``, then one or
-    more ASCII digits ``0``-``9``, nothing else (no spaces, no ``_``, no other digits).
-    Leading zeros are allowed and ignored. A value of magnitude :data:`INT_LIMIT` or more
-    comes back as ``±INT_LIMIT``, so a caller's range check refuses it without converting
-    thousands of digits (``int`` refuses more than 4300).
+    The rule, for every command's input and every integer option: an optional sign ``+``
+    or ``-``, then one or more ASCII digits ``0``-``9``, and nothing else (no spaces, no
+    ``_``, no other scripts' digits). Leading zeros are allowed; but a token of more than
+    18 digits, leading zeros included, is out of range whatever its value: it comes back
+    as ``±INT_LIMIT``, which every caller's range check refuses, so no token costs more
+    than 18 digits of conversion (``int`` refuses over 4300 with a message about Python).
 
-    >>> [int_token(t) for t in ("7", "+007", "-0", "00", b"42", "1_0", "", "+", "٣")]
-    [7, 7, 0, 0, 42, None, None, None, None]
-    >>> int_token("9" * 5000) == INT_LIMIT, int_token("-" + "0" * 5000 + "5")
-    (True, -5)
+    >>> [int_token(t) for t in ("7", "+007", "-0", "00", b"42", "1_0", "", "+", "٣", " 1")]
+    [7, 7, 0, 0, 42, None, None, None, None, None]
+    >>> int_token("9" * 5000) == INT_LIMIT, int_token("-" + "0" * 18 + "5") == -INT_LIMIT
+    (True, True)
     """
     if isinstance(token, bytes):
         token = token.decode("ascii", "replace")
     if _INT_TOKEN.fullmatch(token) is None:
         return None
     negative = token[0] == "-"
-    digits = token.lstrip("+-").lstrip("0")
-    value = INT_LIMIT if len(digits) > 18 else int(digits or "0")
+    digits = token.lstrip("+-")
+    value = INT_LIMIT if len(digits) > 18 else int(digits)
     return -value if negative else value
 
 
