@@ -122,9 +122,11 @@ def iter_tokens(text: str) -> Iterator[tuple[str, int]]:
             yield token, number
 
 
-#: The magnitude :func:`int_token` gives a token of more than 18 digits: above every
-#: limit any command accepts.
-INT_LIMIT = 10**18
+#: Most digits a number token may have, leading zeros included (enough for 10**18).
+INT_DIGITS = 19
+#: The magnitude :func:`int_token` gives a token of more than :data:`INT_DIGITS` digits:
+#: above every limit any command accepts.
+INT_LIMIT = 10**INT_DIGITS
 _INT_TOKEN = re.compile("[+-]?[0-9]+")
 
 
@@ -134,14 +136,17 @@ def int_token(token: str | bytes) -> int | None:
     The rule, for every command's input and every integer option: an optional sign ``+``
     or ``-``, then one or more ASCII digits ``0``-``9``, and nothing else (no spaces, no
     ``_``, no other scripts' digits). Leading zeros are allowed; but a token of more than
-    18 digits, leading zeros included, is out of range whatever its value: it comes back
-    as ``±INT_LIMIT``, which every caller's range check refuses, so no token costs more
-    than 18 digits of conversion (``int`` refuses over 4300 with a message about Python).
+    :data:`INT_DIGITS` (19) digits, leading zeros included, is out of range whatever its
+    value: it comes back as ``±INT_LIMIT``, which every caller's range check refuses, so
+    no token costs more than 19 digits of conversion (``int`` refuses over 4300 digits,
+    with a message about Python).
 
     >>> [int_token(t) for t in ("7", "+007", "-0", "00", b"42", "1_0", "", "+", "٣", " 1")]
     [7, 7, 0, 0, 42, None, None, None, None, None]
-    >>> int_token("9" * 5000) == INT_LIMIT, int_token("-" + "0" * 18 + "5") == -INT_LIMIT
+    >>> int_token("9" * 5000) == INT_LIMIT, int_token("-" + "0" * 19 + "5") == -INT_LIMIT
     (True, True)
+    >>> int_token("0" * 18 + "5"), int_token("1" + "0" * 18) == 10**18
+    (5, True)
     """
     if isinstance(token, bytes):
         token = token.decode("ascii", "replace")
@@ -149,7 +154,7 @@ def int_token(token: str | bytes) -> int | None:
         return None
     negative = token[0] == "-"
     digits = token.lstrip("+-")
-    value = INT_LIMIT if len(digits) > 18 else int(digits)
+    value = INT_LIMIT if len(digits) > INT_DIGITS else int(digits)
     return -value if negative else value
 
 
