@@ -89,10 +89,15 @@ def _run(args) -> int:
             "choose one with --case I"
         )
 
+    from perfectplay._util.progress import Progress
+
     solutions = []
+    exact_lines: list[str] = []
+    # A file of large cases runs for a minute: say so on stderr (PERFECTPLAY_QUIET=1 hushes).
+    progress = Progress("yeetzhee")
     # Small cases solve faster interpreted than numba loads (see LOAD_SECONDS).
     compiled, interpreted = None, 0.0
-    for i in numbers:
+    for done, i in enumerate(numbers, start=1):
         t0 = time.perf_counter()
         sol = solve_instance(cases[i - 1], compiled=compiled)
         interpreted += time.perf_counter() - t0
@@ -106,15 +111,20 @@ def _run(args) -> int:
                 f"{time.perf_counter() - t0:.4f} s",
                 file=sys.stderr,
             )
-        solutions.append((i, sol))
+        if args.exact and not single:
+            from perfectplay.cli.reports import fraction_text
+
+            # Keep the text only: a hundred large cases' graphs would hold gigabytes.
+            exact_lines.append(f"Case #{i}: {fraction_text(sol.exact())}\n")
+        else:
+            solutions.append((i, sol))
+        progress.update(done, "cases solved", len(numbers))
+    progress.done()
 
     out = sys.stdout
     if not single:
         if args.exact:
-            from perfectplay.cli.reports import fraction_text
-
-            for i, sol in solutions:
-                out.write(f"Case #{i}: {fraction_text(sol.exact())}\n")
+            out.writelines(exact_lines)
         elif args.case is None:
             out.write(format_output([sol for _, sol in solutions]) + "\n")
         else:
