@@ -86,15 +86,22 @@ def key_text(key: Any, what: str = "key") -> str:
             "bytes, bools, None or tuples of those (give the model a canonical() method "
             "that returns such a tuple)"
         )
-    with _long_ints():
+    with long_ints():
         return repr(key)
 
 
 @contextmanager
-def _long_ints() -> Iterator[None]:
-    """Integers of any length in keys' text both ways (Python stops at 4300 digits by
-    default, to bound the quadratic cost of parsing untrusted numbers; a table's keys are
-    the model's own states, and a key must read back as itself)."""
+def long_ints() -> Iterator[None]:
+    """Within the block, integers of any length convert to and from text.
+
+    Python stops at 4300 digits by default, to bound the quadratic cost of parsing
+    untrusted numbers; a model's states are its author's own values, and an exported key
+    must read back as itself.
+
+    >>> with long_ints():
+    ...     len(repr(10**5000))
+    5001
+    """
     old = sys.get_int_max_str_digits()
     sys.set_int_max_str_digits(0)
     try:
@@ -119,7 +126,7 @@ def key_value(text: str) -> Any:
     >>> key_value("(1, 'inf', -inf)")
     (1, 'inf', -inf)
     """
-    with _long_ints():
+    with long_ints():
         try:
             return ast.literal_eval(text)
         except ValueError:
@@ -257,7 +264,7 @@ class SolvedTable:
             key = self._canonical(key)
         if self._index is None:
             self._index = {k: i for i, k in enumerate(self.keys)}
-        with _long_ints():
+        with long_ints():
             i = self._index.get(repr(key))
         if i is None:
             raise KeyError(f"{describe(key)} is not in the table")
