@@ -107,7 +107,7 @@ def main(argv: list[str]) -> int:
 
 def _main_long_ints(args: Any) -> int:
     # A model's states and moves may hold integers of any size: print and read them whole.
-    from perfectplay.models.table import long_ints
+    from perfectplay._util.ints import long_ints
 
     with long_ints():
         return _main(args)

@@ -49,15 +49,14 @@ from __future__ import annotations
 import ast
 import math
 import os
-import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from perfectplay._util.ints import long_ints
 from perfectplay.errors import InputError, ModelError
 from perfectplay.models.explore import describe, model_attribute
 
@@ -88,26 +87,6 @@ def key_text(key: Any, what: str = "key") -> str:
         )
     with long_ints():
         return repr(key)
-
-
-@contextmanager
-def long_ints() -> Iterator[None]:
-    """Within the block, integers of any length convert to and from text.
-
-    Python stops at 4300 digits by default, to bound the quadratic cost of parsing
-    untrusted numbers; a model's states are its author's own values, and an exported key
-    must read back as itself.
-
-    >>> with long_ints():
-    ...     len(repr(10**5000))
-    5001
-    """
-    old = sys.get_int_max_str_digits()
-    sys.set_int_max_str_digits(0)
-    try:
-        yield
-    finally:
-        sys.set_int_max_str_digits(old)
 
 
 class _NonFinite(ast.NodeTransformer):
