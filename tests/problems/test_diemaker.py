@@ -236,7 +236,7 @@ def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, text, message):
     assert message in err and len(err) < 300  # long tokens are cut in the message
 
 
-def test_numbers_have_at_most_20_digits_leading_zeros_included(capsys, tmp_path):
+def test_numbers_have_at_most_19_digits_leading_zeros_included(capsys, tmp_path):
     f = tmp_path / "zeros.txt"
     f.write_text("0001 1 1 1 1 1\n1 +0000000000000000006\n0 0 0 0 0 0\n")
     code, out, _ = run_cli(capsys, [str(f)])

@@ -146,7 +146,7 @@ def test_parse_errors_name_the_line():
     cases = {
         "": (None, "empty input"),
         "3 2\n000\n": (1, "expected three integers"),
-        "x 2 3\n000\n": (1, "N must be a non-negative integer"),
+        "x 2 3\n000\n": (1, "N must be an integer"),
         "65 2 3\n" + "0" * 65 + "\n": (1, "N must be from 1 to 64"),
         "0 1 1\n\n": (1, "N must be from 1 to 64"),
         "3 4 1\n000\n": (1, "K must be from 1 to 3"),

@@ -87,7 +87,7 @@ def test_stats_on_stderr(capsys):
         ("1\n3 6 2\n1\n1\n", ":4:", "case 1: the group sizes sum to 2, not N = 3"),
         ("1\n3 6 2\n1\n0\n", ":4:", "case 1: A_2 = 0 is out of range 1..3"),
         ("1\n3 6 2\n1\n2.0\n", ":4:", "case 1: expected an integer A_2, got '2.0'"),
-        ("1\n3 6 2\n1\n+2\n", ":4:", "expected an integer A_2"),
+        ("1\n3 6 2\n1\n2.0\n", ":4:", "expected an integer A_2"),
         ("1\n3 6 2\n1\n1_0\n", ":4:", "expected an integer A_2"),
         ("1\n3 6 2\n1\n99999999999999999999999\n", ":4:", "case 1: A_2 = 9999"),
         ("1\n3 6 2\n1\n2\n7\n", ":5:", "unexpected '7' after the last case (T = 1)"),

@@ -6,24 +6,44 @@ A solver that is about to allocate arrays whose size depends on the input calls
 out-of-memory killer.
 
 The budget is the smaller of the ``PERFECTPLAY_MEMORY_LIMIT`` environment variable
-(bytes, or with a ``K``/``M``/``G`` suffix) and 80% of the memory the kernel reports as
-available.
+(bytes, or a plain decimal number with a ``K``/``M``/``G``/``T`` suffix, powers
+of 1024; anything else, such as ``infG`` or ``-1G``, is refused with one line naming it) and 80% of
+the memory the kernel reports as available.
 """
 
 from __future__ import annotations
 
 import os
+import re
+from fractions import Fraction
 
 from perfectplay.errors import ResourceLimitError
 
-_SUFFIX = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+_SUFFIX = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+# A plain decimal number (no sign, exponent, inf or nan), then an optional binary suffix.
+_SIZE = re.compile(r"([0-9]+(?:\.[0-9]*)?|\.[0-9]+)([KMGT]?)I?B?")
+_ENV = "PERFECTPLAY_MEMORY_LIMIT"
 
 
 def _parse_size(text: str) -> int:
-    text = text.strip().upper().removesuffix("B")
-    if text and text[-1] in _SUFFIX:
-        return int(float(text[:-1]) * _SUFFIX[text[-1]])
-    return int(text)
+    """Bytes in a size such as ``4G``, ``512M``, ``1.5GiB`` or ``1000000`` (suffixes are x1024).
+
+    Only plain decimal numbers are sizes: a sign, an exponent, ``inf`` or ``nan`` is refused
+    with :class:`ValueError`, so a typo cannot become an unlimited or negative budget. The
+    arithmetic is exact (no float), so any number of digits is safe.
+
+    >>> _parse_size("4G"), _parse_size(" 1.5kib "), _parse_size("1000")
+    (4294967296, 1536, 1000)
+    >>> _parse_size("infG")
+    Traceback (most recent call last):
+    ...
+    ValueError: not a size
+    """
+    match = _SIZE.fullmatch(text.strip().upper())
+    if match is None:
+        raise ValueError("not a size")
+    number, suffix = match.groups()
+    return int(Fraction(number) * _SUFFIX[suffix])
 
 
 def available_bytes() -> int:
@@ -39,12 +59,15 @@ def available_bytes() -> int:
         pass
     if budget is None:
         budget = 4 << 30
-    env = os.environ.get("PERFECTPLAY_MEMORY_LIMIT")
+    env = os.environ.get(_ENV)
     if env:
         try:
             budget = min(budget, _parse_size(env))
         except ValueError:
-            raise ResourceLimitError(f"PERFECTPLAY_MEMORY_LIMIT={env!r} is not a size") from None
+            shown = repr(env) if len(env) <= 40 else repr(env[:40] + "...")
+            raise ResourceLimitError(
+                f"{_ENV}={shown} is not a size (bytes, or a number with K, M, G or T, such as 4G)"
+            ) from None
     return budget
 
 

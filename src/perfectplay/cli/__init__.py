@@ -52,6 +52,12 @@ def usage() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the exit status."""
+    from perfectplay.cli.common import guarded  # standard output errors: one line, status 1
+
+    return guarded(_dispatch, argv)
+
+
+def _dispatch(argv: list[str] | None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
     if not args:
         # No command is a usage error: the usage goes where errors go.

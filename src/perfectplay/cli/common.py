@@ -9,14 +9,24 @@ A command module does::
 
 and raises :class:`~perfectplay.errors.InputError` (with a line number) on bad input;
 :func:`run` prints ``perfectplay: FILE:LINE: message`` on stderr and returns 2.
+
+The rules every command's input follows are written here once, and every parser calls
+them: :func:`iter_lines` (what ends a line), :func:`split_tokens` / :func:`iter_tokens`
+(what separates tokens) and :func:`int_token` (what spells an integer).
+
+Exit statuses: 0 success, 1 the output could not be written (a full disk, a closed
+terminal; see :func:`guarded`), 2 bad input, a bad option or a refused computation,
+130 interrupted. A reader that closes the pipe early (``| head -1``) is not an error.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import sys
-from collections.abc import Callable
-from typing import AnyStr
+from collections.abc import Callable, Iterator
+from typing import Any, AnyStr
 
 from perfectplay.errors import InputError, PerfectplayError
 
@@ -60,6 +70,94 @@ def input_lines(text: str) -> list[str]:
     return lines
 
 
+def iter_lines(text: str) -> Iterator[tuple[int, str]]:
+    r"""``(number, line)`` for each line of ``text``, 1-based, one at a time.
+
+    Lines end as :func:`unify_line_ends` says. Lazy, so a parser that stops at a bad
+    line has used memory for the lines it read, not a list of every line of the input.
+
+    >>> list(iter_lines("a\r\nb\rc\x0cd\n"))
+    [(1, 'a'), (2, 'b'), (3, 'c\x0cd')]
+    """
+    text = unify_line_ends(text)
+    start, number, end = 0, 1, len(text)
+    while start < end:
+        stop = text.find("\n", start)
+        if stop < 0:
+            stop = end
+        yield number, text[start:stop]
+        start, number = stop + 1, number + 1
+
+
+#: The white space that separates tokens: space, tab, vertical tab and form feed (with
+#: the line ends).
+WHITESPACE = " \t\n\r\x0b\x0c"
+_NOT_WHITESPACE = re.compile(f"[^{re.escape(WHITESPACE)}]+")
+_OTHER_SPACE = re.compile("[\x1c-\x1f\x85\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
+
+
+def split_tokens(line: str) -> list[str]:
+    r"""The tokens of one line: runs of characters other than :data:`WHITESPACE`.
+
+    These are the bytes C's ``isspace`` and Python's ``bytes.split`` separate on. Python's
+    ``str.split`` also splits on the ASCII separators ``\x1c``-``\x1f``; here they, like
+    every other control byte, are part of a token (which then is not a number).
+
+    >>> split_tokens(" 1\t+2\x0b3\x0c4 "), split_tokens("5\x1f6")
+    (['1', '+2', '3', '4'], ['5\x1f6'])
+    """
+    if _OTHER_SPACE.search(line) is None:
+        return line.split()  # same result, faster
+    return _NOT_WHITESPACE.findall(line)
+
+
+def iter_tokens(text: str) -> Iterator[tuple[str, int]]:
+    r"""``(token, line number)`` for each token of ``text``, lazily (see :func:`iter_lines`).
+
+    >>> list(iter_tokens("3\n\n+1 02\n"))
+    [('3', 1), ('+1', 3), ('02', 3)]
+    """
+    for number, line in iter_lines(text):
+        for token in split_tokens(line):
+            yield token, number
+
+
+#: Most digits a number token may have, leading zeros included (enough for 10**18).
+INT_DIGITS = 19
+#: The magnitude :func:`int_token` gives a token of more than :data:`INT_DIGITS` digits:
+#: above every limit any command accepts.
+INT_LIMIT = 10**INT_DIGITS
+_INT_TOKEN = re.compile("[+-]?[0-9]+")
+
+
+def int_token(token: str | bytes) -> int | None:
+    """The integer ``token`` spells under the one number rule, or ``None`` if it is none.
+
+    The rule, for every command's input and every integer option: an optional sign ``+``
+    or ``-``, then one or more ASCII digits ``0``-``9``, and nothing else (no spaces, no
+    ``_``, no other scripts' digits). Leading zeros are allowed; but a token of more than
+    :data:`INT_DIGITS` (19) digits, leading zeros included, is out of range whatever its
+    value: it comes back as ``±INT_LIMIT``, which every caller's range check refuses, so
+    no token costs more than 19 digits of conversion (``int`` refuses over 4300 digits,
+    with a message about Python).
+
+    >>> [int_token(t) for t in ("7", "+007", "-0", "00", b"42", "1_0", "", "+", "٣", " 1")]
+    [7, 7, 0, 0, 42, None, None, None, None, None]
+    >>> int_token("9" * 5000) == INT_LIMIT, int_token("-" + "0" * 19 + "5") == -INT_LIMIT
+    (True, True)
+    >>> int_token("0" * 18 + "5"), int_token("1" + "0" * 18) == 10**18
+    (5, True)
+    """
+    if isinstance(token, bytes):
+        token = token.decode("ascii", "replace")
+    if _INT_TOKEN.fullmatch(token) is None:
+        return None
+    negative = token[0] == "-"
+    digits = token.lstrip("+-")
+    value = INT_LIMIT if len(digits) > INT_DIGITS else int(digits)
+    return -value if negative else value
+
+
 def quote_token(token: str, limit: int = 20) -> str:
     """A token of the input for a message: quoted, and cut at ``limit`` characters.
 
@@ -72,22 +170,33 @@ def quote_token(token: str, limit: int = 20) -> str:
 
 
 def int_arg(text: str) -> int:
-    """An argparse ``type`` for an integer option: at most 18 digits, a short message.
+    """An argparse ``type`` for an integer option, under the rule of :func:`int_token`.
 
-    (argparse's own ``type=int`` echoes the whole argument, and ``int`` refuses strings
-    of more than 4300 digits with a message about Python.)
+    White space around the value is allowed, as around a token of an input file. (argparse's
+    own ``type=int`` echoes the whole argument, and ``int`` refuses strings of more than
+    4300 digits with a message about Python.)
 
-    >>> int_arg("12"), int_arg("-3")
-    (12, -3)
+    >>> int_arg("12"), int_arg("-3"), int_arg(" +007 ")
+    (12, -3, 7)
     """
-    t = text.strip()
-    digits = t[1:] if t[:1] in ("+", "-") else t
-    if not (digits.isascii() and digits.isdigit()):
+    tokens = split_tokens(text)
+    value = int_token(tokens[0]) if len(tokens) == 1 else None
+    if value is None:
         raise argparse.ArgumentTypeError(f"expected an integer, got {quote_token(text)}")
-    digits = digits.lstrip("0") or "0"
-    if len(digits) > 18:
+    if abs(value) >= INT_LIMIT:
         raise argparse.ArgumentTypeError(f"{quote_token(text)} is out of range")
-    return -int(digits) if t[0] == "-" else int(digits)
+    return value
+
+
+def path_arg(text: str) -> str:
+    """An argparse ``type`` for a file name option: the empty name is refused, not ignored.
+
+    >>> path_arg("table.npz")
+    'table.npz'
+    """
+    if not text:
+        raise argparse.ArgumentTypeError("expected a file name, got an empty string")
+    return text
 
 
 def make_parser(command: str, description: str, examples: str = "") -> ArgumentParser:
@@ -131,8 +240,110 @@ def read_input(path: str | None, max_bytes: int = DEFAULT_MAX_INPUT_BYTES) -> st
         raise InputError("non-ASCII byte in input", line=line) from None
 
 
+class _OutputError(Exception):
+    """Writing the command's answer to standard output failed (not a closed pipe)."""
+
+    def __init__(self, exc: OSError) -> None:
+        super().__init__(exc.strerror or str(exc))
+
+
+class _GuardedStdout:
+    """``sys.stdout`` whose write errors are told apart from every other ``OSError``.
+
+    A command may also fail to read a file or write an export: only a failure of
+    standard output itself becomes "cannot write the output".
+    """
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise _OutputError(exc) from None
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise _OutputError(exc) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _silence_stdout() -> None:
+    """Point file descriptor 1 at ``/dev/null``, so the interpreter's last flush of the
+    unwritten answer at exit succeeds instead of printing "Exception ignored"."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.__stdout__.fileno())  # type: ignore[union-attr]
+        os.close(devnull)
+    except (OSError, AttributeError, ValueError):  # no real stdout (embedded, captured)
+        pass
+
+
+def _write_failed(exc: _OutputError) -> int:
+    _silence_stdout()
+    print(f"perfectplay: cannot write the output: {exc}", file=sys.stderr)
+    return 1
+
+
+def guarded(body: Callable[..., int | None], *args: Any) -> int:
+    """Run a whole command, ``body(*args)``, with standard output guarded; return the status.
+
+    A write error on standard output, raised while the command prints or by the final
+    flush here (before the interpreter's own flush at exit could raise it), becomes one
+    line ``perfectplay: cannot write the output: REASON`` and status 1; a closed pipe
+    stays quiet. ``SystemExit`` (argparse's ``--help`` and usage errors) still
+    propagates, after the same flush (as ``SystemExit(1)`` when that flush fails).
+    """
+    saved = sys.stdout
+    if not isinstance(sys.stdout, _GuardedStdout):
+        sys.stdout = _GuardedStdout(sys.stdout)  # type: ignore[assignment]
+    exit_: SystemExit | None = None
+    try:
+        try:
+            status = int(body(*args) or 0)
+        except SystemExit as exc:
+            # argparse's --help and usage errors: flush what was printed, keep the exit.
+            exit_ = exc
+            sys.stdout.flush()
+            raise
+        sys.stdout.flush()
+        return status
+    except _OutputError as exc:
+        status = _write_failed(exc)
+        if exit_ is not None:
+            raise SystemExit(status) from None
+        return status
+    except BrokenPipeError:
+        _silence_stdout()
+        if exit_ is not None:
+            raise exit_ from None
+        return 0
+    finally:
+        sys.stdout = saved
+
+
 def run(body: Callable[[], int | None], name: str) -> int:
-    """Run ``body``; turn a :class:`PerfectplayError` into one stderr line and status 2."""
+    """Run ``body``; turn a :class:`PerfectplayError` into one stderr line and status 2.
+
+    Standard output is guarded and flushed as :func:`guarded` says.
+    """
+    return guarded(_report_errors, body, name)
+
+
+def _report_errors(body: Callable[[], int | None], name: str) -> int:
     try:
         return int(body() or 0)
     except InputError as exc:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from perfectplay.cli.common import int_arg, make_parser, quote_token, run
+from perfectplay.cli.common import int_arg, make_parser, path_arg, quote_token, run
 from perfectplay.errors import InputError, short_repr
 
 DESCRIPTION = """\
@@ -52,6 +52,7 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument(
         "--export",
+        type=path_arg,
         metavar="FILE",
         help="write the solved table to FILE (.npz; a directory is refused)",
     )
@@ -101,7 +102,15 @@ def main(argv: list[str]) -> int:
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress or timings")
     args = parser.parse_args(argv)
     name = args.model.rsplit(":", 1)[0] if _has_object(args.model) else args.model
-    return run(lambda: _main(args), name)
+    return run(lambda: _main_long_ints(args), name)
+
+
+def _main_long_ints(args: Any) -> int:
+    # A model's states and moves may hold integers of any size: print and read them whole.
+    from perfectplay._util.ints import long_ints
+
+    with long_ints():
+        return _main(args)
 
 
 def _has_object(spec: str) -> bool:

@@ -94,6 +94,13 @@ _short.maxdict = 8
 _short.maxlevel = 4
 
 
+#: What a user's callback may raise that becomes a ModelError naming the callback. Beyond
+#: ``Exception``: ``sys.exit()`` in a callback would otherwise end the command silently
+#: with the model's status (``sys.exit(0)`` looks like success), and a stray
+#: ``GeneratorExit`` would escape as a traceback. KeyboardInterrupt still interrupts.
+_MODEL_EXCEPTIONS = (Exception, SystemExit, GeneratorExit)
+
+
 def describe(obj: Any) -> str:
     """A short repr of a user object for error messages.
 
@@ -102,7 +109,7 @@ def describe(obj: Any) -> str:
     """
     try:
         text = _short.repr(obj)
-    except Exception:  # a user __repr__ that raises must not hide the real error
+    except _MODEL_EXCEPTIONS:  # a user __repr__ that raises must not hide the real error
         return f"<{type(obj).__name__} object>"
     return text.replace(USER_MODULE_PREFIX, "")
 
@@ -138,7 +145,7 @@ def model_attribute(model: Any, attr: str) -> Any:
     """``getattr(model, attr, None)``, with a property that raises reported as the model's."""
     try:
         return getattr(model, attr, None)
-    except Exception as exc:
+    except _MODEL_EXCEPTIONS as exc:
         raise ModelError(
             f"{model_name(model)}: reading the attribute {attr} raised {_exc_text(exc)}"
         ) from exc
@@ -170,7 +177,7 @@ def _start(model: Any) -> tuple[Any, str]:
     if callable(start):
         try:
             return start(), f"returned by {name}.start()"
-        except Exception as exc:
+        except _MODEL_EXCEPTIONS as exc:
             raise ModelError(f"{name}.start() raised {_exc_text(exc)}") from exc
     return start, f"the attribute {name}.start"
 
@@ -532,7 +539,7 @@ def explore_chance(
                 break
     except ModelError:
         raise
-    except Exception as exc:
+    except _MODEL_EXCEPTIONS as exc:
         keyed = (canonical_choice if where == "canonical_choice" else canonical) is not None
         # The object being keyed, when the failure was in keying it.
         item = s if where == "canonical" else pending if where == "canonical_choice" else None
@@ -693,7 +700,7 @@ def explore_game(
                 meter.update(i, "positions", len(keys))
     except ModelError:
         raise
-    except Exception as exc:
+    except _MODEL_EXCEPTIONS as exc:
         item = child if where == "canonical_play" else None
         raise _callback_error(name, where, args, exc, canonical is not None, item) from exc
     if meter is not None:
@@ -713,7 +720,7 @@ def _add_start(
     state, source = start
     try:
         index.add(state)
-    except Exception as exc:
+    except _MODEL_EXCEPTIONS as exc:
         raise _state_error(name, exc, state, source, canonical) from exc
     reps.append(state)
 

@@ -66,6 +66,7 @@ from typing import Any
 
 import numpy as np
 
+from perfectplay._util.ints import long_ints
 from perfectplay.errors import InputError, ModelError
 from perfectplay.models.explore import describe, model_attribute
 
@@ -94,7 +95,8 @@ def key_text(key: Any, what: str = "key") -> str:
             "bytes, bools, None or tuples of those (give the model a canonical() method "
             "that returns such a tuple)"
         )
-    return repr(key)
+    with long_ints():
+        return repr(key)
 
 
 class _NonFinite(ast.NodeTransformer):
@@ -113,12 +115,13 @@ def key_value(text: str) -> Any:
     >>> key_value("(1, 'inf', -inf)")
     (1, 'inf', -inf)
     """
-    try:
-        return ast.literal_eval(text)
-    except ValueError:
-        if "inf" not in text and "nan" not in text:
-            raise
-    return ast.literal_eval(_NonFinite().visit(ast.parse(text, mode="eval")))
+    with long_ints():
+        try:
+            return ast.literal_eval(text)
+        except ValueError:
+            if "inf" not in text and "nan" not in text:
+                raise
+        return ast.literal_eval(_NonFinite().visit(ast.parse(text, mode="eval")))
 
 
 def _blob(texts: list[str]) -> np.ndarray:
@@ -312,7 +315,11 @@ class SolvedTable:
             key = self._canonical(key)
         if self._index is None:
             self._index = {k: i for i, k in enumerate(self.keys)}
-        i = self._index.get(repr(key)) if _is_plain(key) else None
+        if not _is_plain(key):
+            i = None
+        else:
+            with long_ints():
+                i = self._index.get(repr(key))
         if i is None:
             raise UnknownStateError(f"{describe(key)} is not in the table of {self.model_name}")
         return i

@@ -15,12 +15,19 @@ checked as a ``uint8`` array. Line numbers are worked out only when something is
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from perfectplay.cli.common import quote_token, unify_line_ends
+from perfectplay.cli.common import (
+    INT_LIMIT,
+    WHITESPACE,
+    int_token,
+    quote_token,
+    unify_line_ends,
+)
 from perfectplay.errors import InputError
 
 FACES = 6
@@ -29,8 +36,8 @@ MAX_WORDS = 200_000
 #: The Python API accepts a few more dice than the contest when symmetry keeps them small;
 #: the size check before building decides in the end.
 API_MAX_DICE = 8
-#: Longest count token read as a number (the counts have at most 6 digits); a longer one
-#: is out of range without converting it (``int`` refuses more than 4300 digits).
+#: Longest count token the fast path reads as a number; anything else goes the slow path,
+#: which applies the number rule of every command (:func:`perfectplay.cli.common.int_token`).
 MAX_COUNT_DIGITS = 7
 
 _VALID = np.zeros(256, dtype=np.bool_)
@@ -149,28 +156,24 @@ def _words_array(words: list[bytes], d: int) -> np.ndarray:
     return np.frombuffer(b"".join(words), dtype=np.uint8).reshape(len(words), d)
 
 
-def _token_line(data: bytes, k: int) -> int:
-    """1-based line of token ``k`` (slow path, errors only); past the end: the line after."""
-    line_no = 0
-    last_with_token = 0
-    for line_no, line in enumerate(data.split(b"\n"), start=1):
-        n = len(line.split())
-        if n:
-            last_with_token = line_no
-        if k < n:
-            return line_no
-        k -= n
-    return last_with_token + 1 if last_with_token else max(line_no, 1)
+#: A token: a run of bytes other than the white space of every command
+#: (:data:`perfectplay.cli.common.WHITESPACE`, the bytes ``bytes.split`` separates on).
+_TOKEN = re.compile(b"[^" + re.escape(WHITESPACE.encode("ascii")) + b"]+")
+
+
+def _line_at(data: bytes, pos: int) -> int:
+    """1-based line of byte ``pos`` (errors only)."""
+    return data.count(b"\n", 0, pos) + 1
 
 
 def _count(token: bytes, name: str, what: str, lo: int, hi: int) -> int:
-    if not token.isdigit():
+    value = int_token(token)  # the number rule of every command
+    if value is None:
         raise ValueError(
             f"{name} ({what}) must be an integer from {lo} to {hi}, got {_show(token)}"
         )
-    if len(token) > MAX_COUNT_DIGITS:
+    if abs(value) >= INT_LIMIT:
         raise ValueError(f"{name} = {_show(token)} is out of range ({what}: {lo} to {hi})")
-    value = int(token)
     if not lo <= value <= hi:
         raise ValueError(f"{name} = {value} is out of range ({what}: {lo} to {hi})")
     return value
@@ -217,44 +220,63 @@ def parse(text: str | bytes) -> Instance:
     fast = _parse_lines(data)
     if fast is not None:
         return fast
-    tokens = data.split()
-    if not tokens:
+    # Tokens are read lazily: a bad one early in a huge input is reported at once.
+    tokens = _TOKEN.finditer(data)
+    last = 0  # end of the last token read (a missing token is on the line after it)
+
+    def take() -> tuple[bytes, int] | None:
+        nonlocal last
+        match = next(tokens, None)
+        if match is None:
+            return None
+        last = match.end()
+        return match.group(), match.start()
+
+    def ends(message: str) -> InputError:
+        line = _line_at(data, last) + 1 if last else 1
+        return InputError(message, line=line)
+
+    first = take()
+    if first is None:
         raise InputError("empty input: expected 'd w' (number of dice, number of words)", line=1)
-
-    def fail(k: int, message: str) -> InputError:
-        return InputError(message, line=_token_line(data, k))
-
     try:
-        d = _count(tokens[0], "d", "number of dice", 1, MAX_DICE)
+        d = _count(first[0], "d", "number of dice", 1, MAX_DICE)
     except ValueError as exc:
-        raise fail(0, str(exc)) from None
-    if len(tokens) < 2:
-        raise fail(1, f"expected the number of words w after d = {d}")
+        raise InputError(str(exc), line=_line_at(data, first[1])) from None
+    second = take()
+    if second is None:
+        raise ends(f"expected the number of words w after d = {d}")
     try:
-        w = _count(tokens[1], "w", "number of words", 1, MAX_WORDS)
+        w = _count(second[0], "w", "number of words", 1, MAX_WORDS)
     except ValueError as exc:
-        raise fail(1, str(exc)) from None
+        raise InputError(str(exc), line=_line_at(data, second[1])) from None
 
-    dice_tokens = tokens[2 : 2 + d]
-    for i, token in enumerate(dice_tokens):
-        problem = _die_problem(token)
+    dice_tokens: list[bytes] = []
+    while len(dice_tokens) < d and (item := take()) is not None:
+        problem = _die_problem(item[0])
         if problem:
-            raise fail(2 + i, f"die {i + 1}: {problem}")
+            line = _line_at(data, item[1])
+            raise InputError(f"die {len(dice_tokens) + 1}: {problem}", line=line)
+        dice_tokens.append(item[0])
     if len(dice_tokens) < d:
-        raise fail(len(tokens), f"expected {d} dice, the input ends after {len(dice_tokens)}")
+        raise ends(f"expected {d} dice, the input ends after {len(dice_tokens)}")
 
-    first_word = 2 + d
-    words = tokens[first_word : first_word + w]
+    words: list[bytes] = []
+    starts: list[int] = []
+    while len(words) < w and (item := take()) is not None:
+        words.append(item[0])
+        starts.append(item[1])
     bad, problem = _words_problem(words, d)
     if problem:
-        raise fail(first_word + bad, f"word {bad + 1}: {problem}")
+        raise InputError(f"word {bad + 1}: {problem}", line=_line_at(data, starts[bad]))
     if len(words) < w:
-        raise fail(len(tokens), f"expected {w} words, the input ends after {len(words)}")
-    if len(tokens) > first_word + w:
-        raise fail(
-            first_word + w,
-            f"unexpected {_show(tokens[first_word + w])} after the last word "
+        raise ends(f"expected {w} words, the input ends after {len(words)}")
+    extra = take()
+    if extra is not None:
+        raise InputError(
+            f"unexpected {_show(extra[0])} after the last word "
             f"(the first line announced w = {w})",
+            line=_line_at(data, extra[1]),
         )
     dice = tuple(t.decode("ascii") for t in dice_tokens)
     return Instance(dice, _words_array(words, d))

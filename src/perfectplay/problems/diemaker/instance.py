@@ -11,20 +11,16 @@ zeros ends the input. Output: one line per dataset, characters ``p..q`` of the a
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from perfectplay.cli.common import input_lines, quote_token
+from perfectplay.cli.common import INT_LIMIT, int_token, iter_lines, quote_token, split_tokens
 from perfectplay.errors import InputError
 
 MAX_TARGET = 5000  #: the problem's limit on each t
 MAX_DATASETS = 40  #: the problem's limit on the number of datasets
 #: limits with ``limits=False``: the search does not care, the output must still fit
 MAX_TARGET_UNLIMITED = 10**12
-#: longest number read (leading zeros count): any longer one is out of range
-MAX_DIGITS = 20
-_INT = re.compile(r"[+-]?[0-9]+\Z")
 _TARGETS = ("t1", "t2", "t3", "t4", "t5", "t6")
 
 
@@ -48,39 +44,45 @@ class Instance:
 
 
 def _ints(text: str, lineno: int, names: Sequence[str]) -> list[int]:
-    words = text.split()
+    words = split_tokens(text)
     if len(words) != len(names):
         what = " ".join(names) if len(names) < 6 else f"{names[0]} .. {names[-1]}"
         raise InputError(f"expected {len(names)} integers ({what}), got {len(words)}", line=lineno)
     values = []
     for name, w in zip(names, words, strict=True):
-        if not _INT.match(w):
+        value = int_token(w)  # the number rule of every command
+        if value is None:
             raise InputError(f"expected an integer {name}, got {quote_token(w)}", line=lineno)
-        # Checked before int(), which refuses strings of over 4300 digits (zeros too).
-        if len(w.lstrip("+-")) > MAX_DIGITS:
+        if abs(value) >= INT_LIMIT:
             raise InputError(f"{name} = {quote_token(w)} is out of range", line=lineno)
-        values.append(int(w))
+        values.append(value)
     return values
+
+
+def _content_lines(text: str) -> Iterator[tuple[int, str]]:
+    """The lines that are not blank, with their numbers, lazily (reading stops at the
+    first bad line, however long the input)."""
+    return ((i, line) for i, line in iter_lines(text) if split_tokens(line))
 
 
 def parse(text: str, limits: bool = True) -> Instance:
     """Parse the official input; raise :class:`InputError` on anything malformed.
 
     ``limits=False`` lifts the problem's limits (t <= 5000, at most 40 datasets) to
-    t <= 10^12 and any number of datasets. A number longer than :data:`MAX_DIGITS`
-    digits (leading zeros included) is out of range.
+    t <= 10^12 and any number of datasets. Tokens and numbers follow the rules of every
+    command (:mod:`perfectplay.cli.common`).
     """
     max_t = MAX_TARGET if limits else MAX_TARGET_UNLIMITED
-    lines = [(i, line) for i, line in enumerate(input_lines(text), start=1) if line.strip()]
+    lines = _content_lines(text)
     datasets: list[Dataset] = []
-    k = 0
+    last_line = 0
     while True:
-        if k >= len(lines):
-            where = lines[-1][0] + 1 if lines else 1
-            raise InputError("missing the terminating line '0 0 0 0 0 0'", line=where)
-        lineno, line = lines[k]
+        item = next(lines, None)
+        if item is None:
+            raise InputError("missing the terminating line '0 0 0 0 0 0'", line=last_line + 1)
+        lineno, line = item
+        last_line = lineno
         targets = _ints(line, lineno, _TARGETS)
-        k += 1
         if not any(targets):
             break
         for j, t in enumerate(targets, start=1):
@@ -93,13 +95,14 @@ def parse(text: str, limits: bool = True) -> Instance:
             raise InputError(
                 f"more than {MAX_DATASETS} datasets (--no-limits lifts the limit)", line=lineno
             )
-        if k >= len(lines):
+        item = next(lines, None)
+        if item is None:
             raise InputError(
                 f"missing the line 'p q' after the targets on line {lineno}", line=lineno + 1
             )
-        pline, ptext = lines[k]
+        pline, ptext = item
+        last_line = pline
         first, last = _ints(ptext, pline, ("p", "q"))
-        k += 1
         length = sum(targets)
         if first < 1:
             raise InputError(f"p = {first} must be at least 1", line=pline)
@@ -111,7 +114,8 @@ def parse(text: str, limits: bool = True) -> Instance:
                 line=pline,
             )
         datasets.append(Dataset(tuple(targets), first, last, lineno))
-    if k < len(lines):
-        raise InputError("text after the terminating line '0 0 0 0 0 0'", line=lines[k][0])
+    extra = next(lines, None)
+    if extra is not None:
+        raise InputError("text after the terminating line '0 0 0 0 0 0'", line=extra[0])
     return Instance(tuple(datasets))
 

@@ -6,7 +6,7 @@ builds the model, keeps the answer and describes the finished die.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from perfectplay.problems.diemaker.die import ORIENTATIONS, POSITIONS
@@ -36,6 +36,19 @@ class Solution:
     def text(self, first: int = 1, last: int | None = None) -> str:
         """Characters ``first..last`` (1-based, inclusive) of the sequence."""
         return self.path.text(first, last)
+
+    def chunks(self, first: int = 1, last: int | None = None, size: int = 1 << 22) -> Iterator[str]:
+        """Characters ``first..last`` as pieces of at most ``size`` characters, in order.
+
+        For printing answers of billions of characters: memory stays in proportion to
+        ``size``, not to the answer.
+
+        >>> list(find([1, 1, 1, 1, 1, 1]).chunks(2, 6, size=2))
+        ['EE', 'NE', 'E']
+        """
+        last = self.length if last is None else min(last, self.length)
+        for lo in range(first, last + 1, size):
+            yield self.path.text(lo, min(lo + size - 1, last))
 
     def faces(self) -> dict[str, int]:
         """The number on each face at the end, by position (``top``, ``bottom``, ...)."""

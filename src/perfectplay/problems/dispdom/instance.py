@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from perfectplay.cli.common import input_lines, quote_token
+from perfectplay.cli.common import int_token, iter_lines, quote_token, split_tokens
 from perfectplay.errors import InputError, short_repr
 
 #: Largest strip accepted. The canonical state space grows like the number of partitions of
@@ -58,24 +58,29 @@ def parse(text: str) -> Instance:
 
     Errors are :class:`~perfectplay.errors.InputError` with the line number.
 
+    >>> parse("4 2 3\\n0100\\n")
+    Instance(n=4, k=2, d=3, strip='0100')
     >>> parse("3 2 1\\n0000\\n")
     Traceback (most recent call last):
     ...
     perfectplay.errors.InputError: line 2: the strip has 4 cells, expected N = 3
     """
-    lines = [(i + 1, line.split()) for i, line in enumerate(input_lines(text)) if line.split()]
-    if not lines:
+    # Lazily, the lines that have tokens: reading stops at the third, however long the input.
+    lines = ((i, tokens) for i, line in iter_lines(text) if (tokens := split_tokens(line)))
+    first = next(lines, None)
+    if first is None:
         raise InputError("empty input: expected 'N K D' and then the strip")
-    line, head = lines[0]
+    line, head = first
     if len(head) != 3:
         got = "1 token" if len(head) == 1 else f"{len(head)} tokens"
         raise InputError(f"expected three integers 'N K D', got {got}", line=line)
     n = _integer(head[0], "N", 1, MAX_N, line)
     k = _integer(head[1], "K", 1, n, line)
     d = _integer(head[2], "D", 1, MAX_D, line)
-    if len(lines) < 2:
+    second = next(lines, None)
+    if second is None:
         raise InputError(f"missing the strip of {n} cells after 'N K D'", line=line)
-    line, rest = lines[1]
+    line, rest = second
     if len(rest) != 1:
         raise InputError("the strip must be one word of '0' and '1' characters", line=line)
     strip = rest[0]
@@ -84,20 +89,21 @@ def parse(text: str) -> Instance:
         raise InputError(f"the strip may contain only '0' and '1', found {bad!r}", line=line)
     if len(strip) != n:
         raise InputError(f"the strip has {len(strip)} cells, expected N = {n}", line=line)
-    if len(lines) > 2:
-        line, extra = lines[2]
+    third = next(lines, None)
+    if third is not None:
+        line, extra = third
         raise InputError(f"unexpected {quote_token(extra[0])} after the strip", line=line)
     return Instance(n, k, d, strip)
 
 
 def _integer(tok: str, name: str, lo: int, hi: int, line: int) -> int:
-    if not (tok.isascii() and tok.isdigit()):
-        shown = quote_token(tok)
-        raise InputError(f"{name} must be a non-negative integer, got {shown}", line=line)
-    if len(tok) > 19 or not lo <= int(tok) <= hi:
+    value = int_token(tok)  # the number rule of every command
+    if value is None:
+        raise InputError(f"{name} must be an integer, got {quote_token(tok)}", line=line)
+    if not lo <= value <= hi:
         shown = tok if len(tok) <= 20 else tok[:20] + "..."
         raise InputError(f"{name} must be from {lo} to {hi}, got {shown}", line=line)
-    return int(tok)
+    return value
 
 
 __all__ = ["MAX_D", "MAX_N", "InputError", "Instance", "parse"]

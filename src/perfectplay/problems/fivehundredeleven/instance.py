@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from perfectplay.cli.common import input_lines, quote_token
+from perfectplay.cli.common import int_token, iter_tokens, quote_token
 from perfectplay.errors import InputError, short_repr
 
 MAX_CARDS = 50
@@ -45,31 +45,29 @@ def parse(text: str) -> Instance:
     >>> parse("5\\n3 5 7 9 510\\n").cards
     (3, 5, 7, 9, 510)
     """
-    tokens = [(tok, k + 1) for k, line in enumerate(input_lines(text)) for tok in line.split()]
-    if not tokens:
+    # Lazily: a bad token is reported without tokenising the rest of a huge input.
+    tokens = iter_tokens(text)
+    first = next(tokens, None)
+    if first is None:
         raise InputError("empty input: expected N, the number of cards")
-    tok, line = tokens[0]
+    tok, line = first
     n = _integer(tok, line, "N (the number of cards)", 1, MAX_CARDS)
-    if len(tokens) - 1 < n:
-        last = tokens[-1][1]
-        raise InputError(f"expected {n} card values, got {len(tokens) - 1}", line=last)
-    cards = [
-        _integer(tok, line, f"card {i + 1}", 0, FULL)
-        for i, (tok, line) in enumerate(tokens[1 : n + 1])
-    ]
-    if len(tokens) > n + 1:
-        tok, line = tokens[n + 1]
-        cards = "1 card" if n == 1 else f"{n} cards"
-        raise InputError(f"unexpected {quote_token(tok)} after the {cards}", line=line)
+    cards = []
+    for tok, line in tokens:
+        if len(cards) == n:
+            kind = "1 card" if n == 1 else f"{n} cards"
+            raise InputError(f"unexpected {quote_token(tok)} after the {kind}", line=line)
+        cards.append(_integer(tok, line, f"card {len(cards) + 1}", 0, FULL))
+    if len(cards) < n:
+        raise InputError(f"expected {n} card values, got {len(cards)}", line=line)
     return Instance(tuple(cards))
 
 
 def _integer(tok: str, line: int, what: str, lo: int, hi: int) -> int:
-    digits = tok[1:] if tok[0] in "+-" else tok
-    if not (digits.isascii() and digits.isdigit()):
+    value = int_token(tok)  # the number rule of every command
+    if value is None:
         raise InputError(f"{what} must be an integer, got {quote_token(tok)}", line=line)
-    if len(digits) > 18 or not lo <= int(tok) <= hi:
+    if not lo <= value <= hi:
         shown = tok if len(tok) <= 20 else tok[:20] + "..."
         raise InputError(f"{what} must be from {lo} to {hi}, got {shown}", line=line)
-    return int(tok)
-
+    return value

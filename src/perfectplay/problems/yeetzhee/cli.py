@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 import time
+from typing import Any
 
 from perfectplay.cli.common import int_arg, quote_token
 from perfectplay.errors import InputError
@@ -88,10 +89,15 @@ def run(args: argparse.Namespace, text: str) -> str:
             "choose one with --case I"
         )
 
+    from perfectplay._util.progress import Progress
+
     solutions = []
+    records: list[str] = []
+    # A file of large cases runs for a minute: say so on stderr (PERFECTPLAY_QUIET=1 hushes).
+    progress = Progress("yeetzhee")
     # Small cases solve faster interpreted than numba loads (see LOAD_SECONDS).
     compiled, interpreted = None, 0.0
-    for i in numbers:
+    for done, i in enumerate(numbers, start=1):
         t0 = time.perf_counter()
         sol = solve_instance(cases[i - 1], compiled=compiled)
         interpreted += time.perf_counter() - t0
@@ -105,15 +111,24 @@ def run(args: argparse.Namespace, text: str) -> str:
                 f"{time.perf_counter() - t0:.4f} s",
                 file=sys.stderr,
             )
-        solutions.append((i, sol))
+        # Multi-case reports keep the text only: a hundred large cases' graphs would hold
+        # gigabytes.
+        if args.json:
+            records.append(_json(args, i, sol))
+        elif args.exact and not single:
+            from perfectplay.cli.reports import fraction_text
+
+            records.append(f"Case #{i}: {fraction_text(sol.exact())}\n")
+        else:
+            solutions.append((i, sol))
+        progress.update(done, "cases solved", len(numbers))
+    progress.done()
     if args.json:
-        return _json(args, solutions)
+        return "\n".join(records)
 
     if not single:
         if args.exact:
-            from perfectplay.cli.reports import fraction_text
-
-            return "".join(f"Case #{i}: {fraction_text(sol.exact())}\n" for i, sol in solutions)
+            return "".join(records)
         return "".join(f"Case #{i}: {sol.value:.9f}\n" for i, sol in solutions)
 
     i, sol = solutions[0]
@@ -136,27 +151,24 @@ def run(args: argparse.Namespace, text: str) -> str:
     return "\n\n".join(parts)
 
 
-def _json(args: argparse.Namespace, solutions: list) -> str:
-    """One JSON object per case, one a line."""
+def _json(args: argparse.Namespace, i: int, sol: Any) -> str:
+    """Case ``i`` as one JSON object on one line."""
     from perfectplay.cli.reports import fraction_text
 
-    lines = []
-    for i, sol in solutions:
-        obj: dict = {
-            "case": i, "n": sol.n, "m": sol.m, "groups": list(sol.groups),
-            "answer": f"{sol.value:.9f}", "expected_rolls": sol.value,
-            "groupings": sol.n_groupings,
-        }
-        if args.exact:
-            obj["exact"] = fraction_text(sol.exact_policy().exact())
-            obj["verified_optimal"] = True
-        if args.explain:
-            chosen = sol.exact_policy() if args.exact else sol
-            obj["explanation"] = chosen.explain().rstrip("\n")
-        if args.distribution is not None:
-            obj["distribution"] = {"within": sol.distribution(args.distribution)[1:].tolist()}
-        lines.append(json.dumps(obj))
-    return "\n".join(lines)
+    obj: dict = {
+        "case": i, "n": sol.n, "m": sol.m, "groups": list(sol.groups),
+        "answer": f"{sol.value:.9f}", "expected_rolls": sol.value,
+        "groupings": sol.n_groupings,
+    }
+    if args.exact:
+        obj["exact"] = fraction_text(sol.exact_policy().exact())
+        obj["verified_optimal"] = True
+    if args.explain:
+        chosen = sol.exact_policy() if args.exact else sol
+        obj["explanation"] = chosen.explain().rstrip("\n")
+    if args.distribution is not None:
+        obj["distribution"] = {"within": sol.distribution(args.distribution)[1:].tolist()}
+    return json.dumps(obj)
 
 
 PROBLEM = Problem(

@@ -3,6 +3,7 @@
 The official input is ``T``, then for each case a line ``N M K`` and ``K`` lines with the
 group sizes ``A_1 <= ... <= A_K``. Tokens are read the way a judge reads them (any
 whitespace separates them), but every error names the case and the line it was found on.
+Tokens and numbers follow the rules of every command (:mod:`perfectplay.cli.common`).
 
 >>> [(c.n, c.m, c.groups) for c in parse("2\\n3 6 2\\n1\\n2\\n5 2 1\\n5\\n")]
 [(3, 6, (1, 2)), (5, 2, (5,))]
@@ -11,11 +12,10 @@ whitespace separates them), but every error names the case and the line it was f
 from __future__ import annotations
 
 import operator
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from perfectplay.cli.common import input_lines, quote_token
+from perfectplay.cli.common import INT_LIMIT, int_token, iter_lines, quote_token, split_tokens
 from perfectplay.errors import InputError, short_repr
 
 #: The contest's limits, enforced on the command line's official input.
@@ -23,8 +23,6 @@ MAX_CASES = 100
 MIN_N, MAX_N = 2, 50
 MIN_M, MAX_M = 2, 50
 
-_INTEGER = re.compile(r"-?[0-9]{1,18}")
-_TOKEN = re.compile(r"\S+")
 
 
 @dataclass(frozen=True)
@@ -95,27 +93,39 @@ def _as_int(value: object, name: str) -> int:
 
 
 class _Tokens:
-    """Whitespace-separated tokens with their line numbers."""
+    """Whitespace-separated tokens with their line numbers, read lazily (a bad token
+    early in a huge input is reported without tokenising the rest)."""
 
     def __init__(self, text: str) -> None:
-        self.items: list[tuple[str, int]] = []
-        lines = input_lines(text)
-        for number, line in enumerate(lines, start=1):
-            self.items.extend((m.group(), number) for m in _TOKEN.finditer(line))
-        self.pos = 0
-        self.last_line = max(1, len(lines))
+        self._lines = iter_lines(text)
+        self._line_tokens: list[str] = []
+        self._line = 0
+        self.last_line = 1
+
+    def peek(self) -> tuple[str, int] | None:
+        """The next token and its line, not consumed; ``None`` at the end of the input."""
+        while not self._line_tokens:
+            nxt = next(self._lines, None)
+            if nxt is None:
+                return None
+            self._line, line = nxt
+            self.last_line = self._line
+            self._line_tokens = split_tokens(line)[::-1]
+        return self._line_tokens[-1], self._line
 
     def next_int(self, what: str, case: str) -> tuple[int, int]:
-        if self.pos >= len(self.items):
+        item = self.peek()
+        if item is None:
             raise InputError(f"{case}the input ends where {what} was expected", self.last_line)
-        token, line = self.items[self.pos]
-        self.pos += 1
-        if not _INTEGER.fullmatch(token):
-            if re.fullmatch(r"-?[0-9]+", token):
-                shown = token if len(token) <= 20 else token[:20] + "..."
-                raise InputError(f"{case}{what} = {shown} is out of range", line)
+        self._line_tokens.pop()
+        token, line = item
+        value = int_token(token)
+        if value is None:
             raise InputError(f"{case}expected an integer {what}, got {quote_token(token)}", line)
-        return int(token), line
+        if abs(value) >= INT_LIMIT:
+            shown = token if len(token) <= 20 else token[:20] + "..."
+            raise InputError(f"{case}{what} = {shown} is out of range", line)
+        return value, line
 
 
 def _in_range(value: int, lo: int, hi: int, what: str, line: int, case: str = "") -> None:
@@ -136,7 +146,7 @@ def parse(text: str) -> list[Instance]:
     perfectplay.errors.InputError: line 4: case 1: the group sizes sum to 2, not N = 4
     """
     tokens = _Tokens(text)
-    if not tokens.items:
+    if tokens.peek() is None:
         raise InputError("empty input: expected the number of cases T", 1)
     t, line = tokens.next_int("T", "")
     _in_range(t, 1, MAX_CASES, "T", line)
@@ -163,7 +173,8 @@ def parse(text: str) -> list[Instance]:
         if sum(sizes) != n:
             raise InputError(f"{case}the group sizes sum to {sum(sizes)}, not N = {n}", line)
         cases.append(Instance(n=n, m=m, groups=tuple(sizes), line=header))
-    if tokens.pos < len(tokens.items):
-        token, line = tokens.items[tokens.pos]
+    extra = tokens.peek()
+    if extra is not None:
+        token, line = extra
         raise InputError(f"unexpected {quote_token(token)} after the last case (T = {t})", line)
     return cases
