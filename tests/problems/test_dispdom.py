@@ -218,10 +218,3 @@ def test_small_instances_never_import_numba():
         text=True,
     )
     assert res.returncode == 0 and res.stdout == "Alice\n", res.stdout + res.stderr
-
-
-def test_docstring_examples():
-    import doctest
-
-    result = doctest.testmod(game)
-    assert result.attempted > 0 and result.failed == 0

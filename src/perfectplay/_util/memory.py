@@ -27,7 +27,11 @@ def _parse_size(text: str) -> int:
 
 
 def available_bytes() -> int:
-    """Bytes the process may still allocate: MemAvailable (80%), capped by the env limit."""
+    """Bytes the process may still allocate: MemAvailable (80%), capped by the env limit.
+
+    >>> available_bytes() > 0
+    True
+    """
     budget = None
     try:
         with open("/proc/meminfo") as fh:

@@ -44,6 +44,8 @@ component larger than :data:`MAX_CYCLE` rolls is refused with
 >>> ex = exact_solution(g, solve_retry(g))
 >>> ex.value, ex.chance_value(1)
 (Fraction(4, 1), Fraction(3, 1))
+>>> isinstance(ex, ExactSolution)
+True
 """
 
 from __future__ import annotations

@@ -54,8 +54,9 @@ Example: the lexicographically first arrangement of ``aabbb`` with no two equal 
     ...         return all(2 * c <= n + (i != last) for i, c in enumerate(left))
     ...     def is_goal(self, state):
     ...         return sum(state[1]) == 0
-    >>> search(Letters(), (-1, (2, 3))).text()
-    'babab'
+    >>> path = search(Letters(), (-1, (2, 3)))
+    >>> path.text(), isinstance(path.stats, LexStats), path.stats.backtracks
+    ('babab', True, 0)
 """
 
 from __future__ import annotations
