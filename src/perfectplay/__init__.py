@@ -1,7 +1,8 @@
 """perfectplay: exact solutions of dice games and two-player games.
 
-The package is organised as a problem-independent solver core
-(:mod:`perfectplay.graphs`, :mod:`perfectplay.solvers`, :mod:`perfectplay.analysis`) and a gallery of solved games (:mod:`perfectplay.problems`).
+The package is organised as a problem-independent solver core (:mod:`perfectplay.graphs`,
+:mod:`perfectplay.solvers`, :mod:`perfectplay.analysis`) and a gallery of solved games
+(:mod:`perfectplay.problems`).
 Importing :mod:`perfectplay` itself is cheap: numpy and numba are loaded only by the
 modules that need them.
 """

@@ -45,7 +45,7 @@ def unify_line_ends(text: AnyStr) -> AnyStr:
     cr, lf = ("\r", "\n") if isinstance(text, str) else (b"\r", b"\n")
     if cr not in text:
         return text
-    return text.replace(cr + lf, lf).replace(cr, lf)  # type: ignore[operator]
+    return text.replace(cr + lf, lf).replace(cr, lf)
 
 
 def input_lines(text: str) -> list[str]:

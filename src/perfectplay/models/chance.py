@@ -3,8 +3,8 @@
 The explorer turns the model into a chance graph; when the graph has the retry property
 (every outcome of a roll may choose that roll again) the label-setting solver runs
 (:func:`~perfectplay.solvers.retry.solve_retry`, near-linear), otherwise policy iteration
-(:func:`~perfectplay.solvers.policy_iteration.solve_ssp`: linear where the policy has no cycle, a dense
-solve per cycle). Queries take the user's own state objects; values are floats (about
+(:func:`~perfectplay.solvers.policy_iteration.solve_ssp`: linear where the policy has no
+cycle, a dense solve per cycle). Queries take the user's own state objects; values are floats (about
 1e-12 relative), and :meth:`ChanceModelSolution.exact` gives exact fractions verified
 optimal.
 

@@ -56,7 +56,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
 from numbers import Integral, Rational
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast, overload
 
 from perfectplay._util.memory import available_bytes, format_bytes
 from perfectplay._util.progress import Progress
@@ -142,6 +142,14 @@ def model_attribute(model: Any, attr: str) -> Any:
         raise ModelError(
             f"{model_name(model)}: reading the attribute {attr} raised {_exc_text(exc)}"
         ) from exc
+
+
+@overload
+def _method(model: Any, name: str) -> Callable[..., Any]: ...
+
+
+@overload
+def _method(model: Any, name: str, required: bool) -> Callable[..., Any] | None: ...
 
 
 def _method(model: Any, name: str, required: bool = True) -> Callable[..., Any] | None:
@@ -329,7 +337,7 @@ def _weight_of(w: Any) -> int | Fraction:
     if isinstance(w, Integral):
         return int(w)
     if isinstance(w, Rational):
-        return Fraction(w.numerator, w.denominator)
+        return Fraction(int(w.numerator), int(w.denominator))
     if isinstance(w, float):
         raise TypeError("is a float; give an int or a fractions.Fraction so that it is exact")
     raise TypeError(f"is a {type(w).__name__}, not an int or a fractions.Fraction")
@@ -406,7 +414,7 @@ def explore_chance(
 
     _add_start(_start(model), name, canonical, states, state_reps)
     i = j = 0
-    where, args = "", ()
+    where, args = "", cast(tuple[Any, ...], ())
     try:
         while True:
             if j < len(chance_reps):
@@ -416,7 +424,11 @@ def explore_chance(
                 if cost_of is not None:
                     where = "cost"
                     c = cost_of(pending)
-                    if isinstance(c, bool) or not isinstance(c, Integral) or not 0 < c <= MAX_COST:
+                    if (
+                        isinstance(c, bool)
+                        or not isinstance(c, Integral)
+                        or not 0 < int(c) <= MAX_COST
+                    ):
                         raise ModelError(
                             f"{name}.cost({describe(pending)}) returned {describe(c)}; "
                             f"expected a positive int at most {MAX_COST}"
@@ -648,7 +660,7 @@ def explore_game(
 
     _add_start(_start(model), name, canonical, positions, reps)
     i = 0
-    where, args = "", ()
+    where, args = "", cast(tuple[Any, ...], ())
     try:
         while i < len(reps):
             position = reps[i]

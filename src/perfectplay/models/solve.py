@@ -2,25 +2,55 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, overload
 
 from perfectplay.errors import ModelError
-from perfectplay.models.base import model_kind
+from perfectplay.models.base import ChanceModel, GameModel, model_kind
 from perfectplay.models.explore import DEFAULT_MAX_EDGES, DEFAULT_MAX_PER_CALL, DEFAULT_MAX_STATES
+
+if TYPE_CHECKING:  # the solution modules import numpy; importing this one must stay cheap
+    from perfectplay.models.chance import ChanceModelSolution
+    from perfectplay.models.game import GameModelSolution
+
+__all__ = ["solve_model"]
+
+
+@overload
+def solve_model(
+    model: ChanceModel,
+    *,
+    max_states: int = ...,
+    max_edges: int = ...,
+    max_per_call: int = ...,
+    progress: bool = ...,
+) -> ChanceModelSolution: ...
+
+
+@overload
+def solve_model(
+    model: GameModel,
+    *,
+    max_states: int = ...,
+    max_edges: int = ...,
+    max_per_call: int = ...,
+    progress: bool = ...,
+) -> GameModelSolution: ...
 
 
 def solve_model(
-    model: Any,
+    model: ChanceModel | GameModel,
     *,
     max_states: int = DEFAULT_MAX_STATES,
     max_edges: int = DEFAULT_MAX_EDGES,
     max_per_call: int = DEFAULT_MAX_PER_CALL,
     progress: bool = True,
-) -> Any:
+) -> ChanceModelSolution | GameModelSolution:
     """Explore a model breadth-first from its start and solve it exactly.
 
     Returns a :class:`~perfectplay.models.chance.ChanceModelSolution` for a chance model
-    and a :class:`~perfectplay.models.game.GameModelSolution` for a two-player model.
+    and a :class:`~perfectplay.models.game.GameModelSolution` for a two-player model (the
+    overloads tell a type checker which, from the :class:`ChanceModel` or
+    :class:`GameModel` protocol the argument satisfies).
     ``max_states`` and ``max_edges`` bound the exploration (an infinite space raises
     :class:`~perfectplay.models.explore.SpaceLimitError` instead of running forever), and
     ``max_per_call`` the items (choices, outcomes or moves) one call of the model may give

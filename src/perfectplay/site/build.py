@@ -128,8 +128,9 @@ class Pool:
                 cf.wait(pending)  # the ones already running finish (each has a time limit)
                 break
         for f in self.futures:
-            if f.done() and not f.cancelled() and f.exception() is not None:
-                raise f.exception()
+            error = f.exception() if f.done() and not f.cancelled() else None
+            if error is not None:
+                raise error
 
 
 def _plain_text(fragment: str) -> str:
@@ -178,7 +179,7 @@ def _check_output(root: Path, out: Path) -> None:
 
 
 def _commands(root: Path) -> dict[str, tuple[str, str]]:
-    """The COMMANDS table of the tree's ``src/perfectplay/cli/__init__.py``, read without importing."""
+    """The COMMANDS table of the tree's ``src/perfectplay/cli/__init__.py``, not imported."""
     source = "src/perfectplay/cli/__init__.py"
     path = root / source
     if not path.is_file():
@@ -190,7 +191,12 @@ def _commands(root: Path) -> dict[str, tuple[str, str]]:
             if isinstance(node, ast.AnnAssign)
             else (node.targets[0] if isinstance(node, ast.Assign) else None)
         )
-        if isinstance(target, ast.Name) and target.id == "COMMANDS" and node.value is not None:
+        if (
+            isinstance(node, ast.Assign | ast.AnnAssign)
+            and isinstance(target, ast.Name)
+            and target.id == "COMMANDS"
+            and node.value is not None
+        ):
             try:
                 return dict(ast.literal_eval(node.value))
             except ValueError:
@@ -213,7 +219,9 @@ def _help(root: Path, args: list[str]) -> str:
     if proc.returncode != 0:
         last = (proc.stderr.decode("utf-8", "replace").strip().splitlines() or ["no message"])[-1]
         raise SiteError(
-            "docs", "src/perfectplay/cli/__init__.py", f"`perfectplay {' '.join(args)}` failed: {last}"
+            "docs",
+            "src/perfectplay/cli/__init__.py",
+            f"`perfectplay {' '.join(args)}` failed: {last}",
         )
     return proc.stdout.decode("utf-8", "replace")
 
@@ -257,11 +265,13 @@ class Builder:
             self.shown[path] = Shown(path, f"raw/{path}")
         return self.shown[path]
 
-    def target_for(self, entries: list[Entry], docs: list[Doc]) -> Callable[[str, bool], str]:
+    def target_for(
+        self, entries: list[Entry], docs: list[Doc]
+    ) -> Callable[[str, bool], str | None]:
         doc_urls = {d.source: d.url for d in docs}
         folders = {e.folder: e for e in entries}
 
-        def target(path: str, is_dir: bool) -> str:
+        def target(path: str, is_dir: bool) -> str | None:
             if path in doc_urls:
                 return doc_urls[path]
             if is_dir:

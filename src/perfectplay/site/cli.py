@@ -131,5 +131,10 @@ def _serve(args) -> int:
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     if args.action == "build":
-        return run(lambda: _build(args) and 0, "site")
+
+        def build() -> int:
+            _build(args)
+            return 0
+
+        return run(build, "site")
     return run(lambda: _serve(args), "site")

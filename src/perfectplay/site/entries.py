@@ -11,6 +11,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from perfectplay.site.errors import SiteError
 from perfectplay.site.repo import rel, repo_path
@@ -18,7 +19,7 @@ from perfectplay.site.repo import rel, repo_path
 REQUIRED_FILES = ("meta.toml", "statement.md", "solution.tex")
 # Any of these marks a folder as an entry, which then must be complete.
 ENTRY_MARKERS = (*REQUIRED_FILES, "samples")
-KEYS = {
+KEYS: dict[str, Any] = {
     "title": str,
     "contest": str,
     "year": int,

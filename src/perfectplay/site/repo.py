@@ -127,7 +127,8 @@ class Git:
         fields = self._run("log", "-1", "--format=%H%x1f%cs%x1f%an%x1f%s").split("\x1f")
         if len(fields) != 4:
             return Change(dirty=True)
-        return Change(*fields, dirty=bool(self.dirty_paths()))
+        commit, date, author, subject = fields
+        return Change(commit, date, author, subject, dirty=bool(self.dirty_paths()))
 
     def last_change(self, relative: str) -> Change:
         """The last commit touching ``relative`` (repository-relative POSIX path)."""
@@ -139,4 +140,5 @@ class Git:
         )
         if len(fields) != 4:
             return Change(dirty=dirty)
-        return Change(*fields, dirty=dirty)
+        commit, date, author, subject = fields
+        return Change(commit, date, author, subject, dirty=dirty)

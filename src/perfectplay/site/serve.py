@@ -46,7 +46,7 @@ def make_server(out: Path, port: int = 0, verbose: bool = False) -> ThreadingHTT
         server = ThreadingHTTPServer(("127.0.0.1", port), handler)
     except OSError as exc:
         raise PerfectplayError(f"site: cannot listen on 127.0.0.1:{port}: {exc.strerror}") from None
-    server.verbose = verbose
+    server.verbose = verbose  # type: ignore[attr-defined]  # read back by Handler.log_message
     server.daemon_threads = True
     return server
 
@@ -55,6 +55,7 @@ def serve(out: Path, port: int = 8000) -> int:
     """Serve ``out`` until interrupted."""
     server = make_server(out, port, verbose=True)
     host, bound = server.server_address[:2]
+    host = host.decode() if isinstance(host, bytes) else host
     print(
         f"perfectplay: site: serving {out} at http://{host}:{bound}/ (Ctrl-C stops)",
         file=sys.stderr,

@@ -35,6 +35,7 @@ Both are O(positions + moves). Small graphs run the kernels' Python source direc
 from __future__ import annotations
 
 from array import array
+from typing import Any
 
 from perfectplay._util.jit import kernel
 from perfectplay.graphs.game import GameGraph, GameSolution, Value
@@ -311,8 +312,8 @@ def _loopy_python(graph: GameGraph) -> GameSolution:
     return GameSolution(graph, array("b", value), array("i", remoteness), "loopy")
 
 
-def _list(a: object) -> list[int]:
-    return a.tolist() if hasattr(a, "tolist") else list(a)  # type: ignore[attr-defined]
+def _list(a: Any) -> list[int]:
+    return a.tolist() if hasattr(a, "tolist") else list(a)
 
 
 def _solve_compiled(graph: GameGraph, method: str) -> GameSolution:

@@ -277,7 +277,7 @@ class AleaSolution:
         symbols = layout.symbol_table()[np.arange(layout.d), digits]
         keys, inverse = np.unique(_sorted_keys(symbols), return_inverse=True)
         mass = np.bincount(inverse.reshape(-1), weights=weights, minlength=keys.shape[0])
-        common = []
+        common: list[tuple[str, float]] = []
         for k in np.argsort(-mass, kind="stable"):
             letters = keys[k : k + 1].view(np.uint8).tobytes().replace(b"\0", b"").decode()
             if letters and len(common) < top:

@@ -100,8 +100,8 @@ def parse(text: str) -> Instance:
     ]
     if len(tokens) > n + 1:
         tok, line = tokens[n + 1]
-        cards = "1 card" if n == 1 else f"{n} cards"
-        raise InputError(f"unexpected {quote_token(tok)} after the {cards}", line=line)
+        what = "1 card" if n == 1 else f"{n} cards"
+        raise InputError(f"unexpected {quote_token(tok)} after the {what}", line=line)
     return Instance(tuple(cards))
 
 
