@@ -32,6 +32,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+__all__ = ["Kernel", "kernel", "compile_for"]
+
 
 def _import_numba() -> Any:
     """Import numba, answering its BLAS probe without loading SciPy.

@@ -16,6 +16,8 @@ import os
 
 from perfectplay.errors import ResourceLimitError
 
+__all__ = ["available_bytes", "format_bytes", "require"]
+
 _SUFFIX = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import sys
 
+__all__ = ["COMMANDS", "main", "usage"]
+
 # name -> (module whose main(argv) runs the command, one-line summary)
 COMMANDS: dict[str, tuple[str, str]] = {
     "alea": ("perfectplay.problems.alea.cli",
@@ -70,8 +72,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     import importlib
 
+    from perfectplay._util.progress import reporting
+
     module = importlib.import_module(COMMANDS[name][0])
-    return int(module.main(args[1:]) or 0)
+    with reporting(True):  # the library is silent; a command shows progress of long work
+        return int(module.main(args[1:]) or 0)
 
 
 if __name__ == "__main__":  # pragma: no cover

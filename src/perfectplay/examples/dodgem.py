@@ -30,6 +30,8 @@ from __future__ import annotations
 
 from perfectplay.models.base import GameModel
 
+__all__ = ["Dodgem"]
+
 Square = tuple[int, int]
 Position = tuple[tuple[Square, ...], tuple[Square, ...], str]
 

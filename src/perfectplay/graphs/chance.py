@@ -41,6 +41,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+__all__ = ["ChanceGraph", "ChanceSolution"]
+
 
 @dataclass(frozen=True, eq=False)
 class ChanceGraph:

@@ -45,6 +45,8 @@ from typing import Any, NamedTuple
 
 from perfectplay.graphs.canonical import StateIndex
 
+__all__ = ["NOT_TERMINAL", "Value", "GameGraph", "Move", "GameSolution"]
+
 #: ``terminal`` code of a position that is not terminal.
 NOT_TERMINAL = 0
 

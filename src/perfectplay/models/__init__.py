@@ -14,8 +14,9 @@ Result(value='tie', remoteness=9)
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
+from perfectplay._util.lazy import lazy_exports
 from perfectplay.models.base import (
     LOSE,
     TIE,
@@ -26,6 +27,9 @@ from perfectplay.models.base import (
     model_kind,
 )
 from perfectplay.models.solve import solve_model
+
+if TYPE_CHECKING:
+    from perfectplay.models.table import SolvedTable, load_solution
 
 __all__ = [
     "LOSE",
@@ -41,10 +45,8 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    # The table module needs numpy; small two-player models are solved without it.
-    if name in ("SolvedTable", "load_solution"):
-        from perfectplay.models import table
-
-        return getattr(table, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# The table module needs numpy; small two-player models are solved without it.
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {"SolvedTable": "perfectplay.models.table", "load_solution": "perfectplay.models.table"},
+)

@@ -32,6 +32,8 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from perfectplay.errors import ModelError, PerfectplayError
 
+__all__ = ["WIN", "LOSE", "TIE", "UnknownStateError", "ChanceModel", "GameModel", "model_kind"]
+
 State = Any
 Pending = Any
 Move = Any

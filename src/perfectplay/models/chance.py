@@ -46,6 +46,14 @@ from perfectplay.models.explore import (
     model_name,
 )
 
+__all__ = [
+    "TIE_TOLERANCE",
+    "Option",
+    "ChanceModelSolution",
+    "solve_chance_graph",
+    "solve_chance_model",
+]
+
 # Two options tie when their values agree to this relative tolerance (floats from the
 # solvers carry about 1e-12 relative error; exact() decides ties exactly).
 TIE_TOLERANCE = 1e-9

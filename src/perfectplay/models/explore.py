@@ -67,6 +67,23 @@ from perfectplay.graphs.game import NOT_TERMINAL, GameGraph, Value
 if TYPE_CHECKING:
     from perfectplay.graphs.chance import ChanceGraph
 
+__all__ = [
+    "DEFAULT_MAX_STATES",
+    "DEFAULT_MAX_EDGES",
+    "DEFAULT_MAX_PER_CALL",
+    "MAX_TOTAL_WEIGHT",
+    "MAX_COST",
+    "SpaceLimitError",
+    "ChanceExploration",
+    "GameExploration",
+    "explore_chance",
+    "explore_game",
+    "has_retry_property",
+    "model_name",
+    "describe",
+    "start_state",
+]
+
 DEFAULT_MAX_STATES = 5_000_000
 DEFAULT_MAX_EDGES = 200_000_000
 DEFAULT_MAX_PER_CALL = 1_000_000

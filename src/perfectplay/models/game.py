@@ -38,6 +38,8 @@ from perfectplay.models.explore import (
     model_name,
 )
 
+__all__ = ["VALUE_NAMES", "Result", "MoveValue", "GameModelSolution", "solve_game_model"]
+
 VALUE_NAMES = {Value.WIN: "win", Value.LOSE: "lose", Value.TIE: "tie", Value.DRAW: "draw"}
 
 

@@ -59,6 +59,8 @@ import numpy as np
 from perfectplay.errors import InputError, ModelError
 from perfectplay.models.explore import describe, model_attribute
 
+__all__ = ["SolvedTable", "TableRow", "load_solution", "export_chance", "export_game"]
+
 FORMAT = "perfectplay-solution"
 VERSION = 1
 _PLAIN_ATOMS = (int, float, str, bytes, bool, type(None))

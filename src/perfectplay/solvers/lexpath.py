@@ -67,6 +67,8 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from perfectplay.errors import ModelError, ResourceLimitError
 
+__all__ = ["LexModel", "LexStats", "LexPath", "search"]
+
 S = TypeVar("S")
 
 

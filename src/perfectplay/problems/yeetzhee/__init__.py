@@ -82,3 +82,8 @@ def solve_instance(instance: Instance, *, compiled: bool | None = None) -> Solut
 def format_output(solutions: Sequence[Solution]) -> str:
     """The official output: ``Case #x: y`` with nine decimals, one line per case."""
     return "\n".join(f"Case #{i}: {s.value:.9f}" for i, s in enumerate(solutions, start=1))
+
+
+def __dir__() -> list[str]:
+    # The lazily loaded names are listed too, so dir() and help() show the whole API.
+    return sorted(set(globals()) | set(__all__))
