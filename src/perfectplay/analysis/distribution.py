@@ -34,8 +34,6 @@ from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
 
 __all__ = ["MAX_K", "MAX_WORK", "cost_distribution", "quantile"]
 
-__all__ = ["MAX_K", "MAX_WORK", "cost_distribution", "quantile"]
-
 MAX_K = 10_000_000
 """Largest ``k_max`` accepted."""
 

@@ -62,8 +62,6 @@ from perfectplay._util.progress import Progress
 from perfectplay.errors import PerfectplayError, ResourceLimitError
 from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
 
-__all__ = ["MAX_CYCLE", "MAX_ROUNDS", "VerificationError", "ExactSolution", "exact_solution"]
-
 __all__ = ["MAX_CYCLE", "MAX_ROUNDS", "ExactSolution", "VerificationError", "exact_solution"]
 
 MAX_CYCLE = 150

@@ -34,8 +34,6 @@ from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
 
 __all__ = ["MAX_EXPECTED_STEPS", "simulate"]
 
-__all__ = ["MAX_EXPECTED_STEPS", "simulate"]
-
 MAX_EXPECTED_STEPS = 2_000_000_000
 """Largest ``runs * start value / smallest cost`` accepted (expected rolls in total)."""
 

@@ -53,8 +53,6 @@ from perfectplay._util.progress import Progress
 from perfectplay.errors import ResourceLimitError
 from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
 
-__all__ = ["MAX_COMPONENT", "solve_ssp"]
-
 __all__ = ["COMPILE_THRESHOLD", "MAX_COMPONENT", "solve_ssp"]
 
 MAX_COMPONENT = 3000

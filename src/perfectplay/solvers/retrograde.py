@@ -40,8 +40,6 @@ from typing import Any
 from perfectplay._util.jit import kernel
 from perfectplay.graphs.game import GameGraph, GameSolution, Value
 
-__all__ = ["solve_retrograde"]
-
 #: Graphs with at most this many positions + moves are solved by the kernels' Python
 #: source (about 0.3-0.8 us per item) when no kernel is loaded yet: below it, interpreting
 #: costs less than the first compiled call of a process (importing numba and loading the

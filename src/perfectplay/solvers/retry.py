@@ -47,8 +47,6 @@ from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
 
 __all__ = ["solve_retry", "settle_order"]
 
-__all__ = ["solve_retry", "settle_order"]
-
 #: Graphs with at most this many nodes + edges are solved by the kernel's Python source
 #: (about 2 us per item) unless the kernel is already loaded: below it, interpreting costs
 #: less than importing numba and loading the cached kernel (0.3-0.5 s). A d = 6 Alea
