@@ -13,6 +13,9 @@ False
 >>> with reporting(True):
 ...     progress_enabled()
 True
+>>> enable_progress(); progress_enabled()
+True
+>>> enable_progress(False)
 """
 
 from __future__ import annotations
