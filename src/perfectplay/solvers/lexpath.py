@@ -57,6 +57,9 @@ Example: the lexicographically first arrangement of ``aabbb`` with no two equal 
     >>> path = search(Letters(), (-1, (2, 3)))
     >>> path.text(), isinstance(path.stats, LexStats), path.stats.backtracks
     ('babab', True, 0)
+
+Reference: the write-up ``archive/icpc-japan/2014/F-a-die-maker/solution.tex`` proves the
+oracle search and the window property for A Die Maker, the gallery problem that uses it.
 """
 
 from __future__ import annotations
