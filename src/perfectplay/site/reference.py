@@ -12,9 +12,11 @@ a reader of the repository gets them from these generated files instead:
 ``--check`` only says whether the committed files are current, which the test suite
 asserts. Docstrings are turned into Markdown by :func:`markdown_doc`:
 
->>> doc = "See :func:`~perfectplay.models.solve_model` and ``x``::\\n\\n    x = 1\\n"
+>>> doc = "Set x.\\n\\n    See :func:`~perfectplay.models.solve_model`::\\n\\n        x = 1\\n"
 >>> print(markdown_doc(doc))
-See `solve_model` and `x`:
+Set x.
+<BLANKLINE>
+See `solve_model`:
 <BLANKLINE>
 ```text
 x = 1
