@@ -77,7 +77,7 @@ def _modules() -> list[tuple[str, bool]]:
     return out
 
 
-CORE = ("graphs", "solvers", "analysis", "models", "examples", "_util")
+CORE = ("graphs", "solvers", "analysis", "models", "examples", "_util", "site")
 CHECKED = [
     name
     for name, ispkg in _modules()

@@ -18,6 +18,18 @@ from pathlib import Path
 
 from perfectplay.site.highlight import code_block
 
+__all__ = [
+    "Member",
+    "Module",
+    "collect",
+    "documented",
+    "module_name",
+    "read_module",
+    "reference",
+    "render",
+    "render_doc",
+]
+
 
 @dataclass
 class Member:

@@ -43,6 +43,8 @@ from perfectplay.site.links import relative_url, rewrite
 from perfectplay.site.repo import Change, Git
 from perfectplay.site.samples import SampleRun, run_sample
 
+__all__ = ["BuildResult", "Builder", "build", "default_jobs"]
+
 HERE = Path(__file__).resolve().parent
 MARKER = ".perfectplay-site"
 DIRECTIVE = re.compile(r"<!--\s*perfectplay:([A-Za-z0-9_-]+)\s*-->")

@@ -12,6 +12,8 @@ from pathlib import Path
 from perfectplay.cli.common import make_parser, run
 from perfectplay.errors import PerfectplayError
 
+__all__ = ["main"]
+
 DESCRIPTION = """\
 Build the static site of the archive (archive/) and the documentation (docs/) from the
 repository tree, or preview it on 127.0.0.1. Every page is generated from the files of the

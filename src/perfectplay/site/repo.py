@@ -14,6 +14,8 @@ from pathlib import Path, PurePosixPath
 
 from perfectplay.site.errors import SiteError
 
+__all__ = ["Change", "Git", "find_root", "rel", "repo_path"]
+
 
 def find_root(start: Path | None = None) -> Path | None:
     """The nearest folder at or above ``start`` (default: the working directory) that holds

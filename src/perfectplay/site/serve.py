@@ -9,6 +9,8 @@ from pathlib import Path
 
 from perfectplay.errors import PerfectplayError
 
+__all__ = ["Handler", "make_server", "serve"]
+
 # Raw copies of sources are shown as text, not offered as downloads.
 TEXT_TYPES = {
     suffix: "text/plain; charset=utf-8"
