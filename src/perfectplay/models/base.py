@@ -94,9 +94,9 @@ class ChanceModel(Protocol):
     # member is required of every implementation, and the explorer looks hooks up by name.
 
     if TYPE_CHECKING:
-        # A read-only property accepts both spellings, ``start = ...`` and ``def start``
-        # (a subclass that assigns ``self.start`` in ``__init__`` type-checks as a plain
-        # class, without the base).
+        # A read-only property accepts both spellings, ``start = ...`` and ``def start``;
+        # a model that assigns ``self.start`` in ``__init__`` type-checks when it does not
+        # subclass (the property of the base would be read-only).
         @property
         def start(self) -> Any:
             """The state before anything is rolled (a method or a plain attribute)."""
@@ -156,9 +156,9 @@ class GameModel(Protocol):
     # outcome, canonical and no_moves are optional, so not members (see ChanceModel).
 
     if TYPE_CHECKING:
-        # A read-only property accepts both spellings, ``start = ...`` and ``def start``
-        # (a subclass that assigns ``self.start`` in ``__init__`` type-checks as a plain
-        # class, without the base).
+        # A read-only property accepts both spellings, ``start = ...`` and ``def start``;
+        # a model that assigns ``self.start`` in ``__init__`` type-checks when it does not
+        # subclass (the property of the base would be read-only).
         @property
         def start(self) -> Any:
             """The first position (a method or a plain attribute)."""
