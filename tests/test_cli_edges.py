@@ -281,7 +281,7 @@ def test_yeetzhee_reports_progress_and_quiet_silences_it(tmp_path, capsys, monke
     from perfectplay._util import progress
 
     # Report at once rather than after a second, so a small file shows it.
-    monkeypatch.setattr(progress.Progress.__init__, "__defaults__", (0.0, 0.0))
+    monkeypatch.setattr(progress.Progress.__init__, "__defaults__", (0.0, 0.0, None))
     path = tmp_path / "cases.txt"
     path.write_text("3\n" + "3 6 2\n1\n2\n" * 3)
     monkeypatch.delenv("PERFECTPLAY_QUIET", raising=False)
@@ -387,7 +387,8 @@ def test_long_integers_print_and_export_whole(models, tmp_path):
     assert f"best first moves: {move_text}\n" in proc.stdout
     assert f"position ({big_text}, 1): WIN in 1" in proc.stdout
     loaded = load_solution(table)
-    assert str(loaded.value((big, 0)).value) == "lose" and str(loaded.value((big, 1)).value) == "win"
+    assert str(loaded.value((big, 0)).value) == "lose"
+    assert str(loaded.value((big, 1)).value) == "win"
     chance = tmp_path / "chance.npz"
     proc = perfectplay("solve", f"{models}:Chance", "-q", "--export", str(chance), "--exact")
     assert proc.returncode == 0, proc.stderr

@@ -631,30 +631,6 @@ def test_load_rejects_other_files(tmp_path):
         load_solution(tmp_path / "missing.npz")
 
 
-@pytest.mark.parametrize(
-    "module",
-    [
-        "perfectplay.models.explore",
-        "perfectplay.models",
-        "perfectplay.models.base",
-        "perfectplay.models.chance",
-        "perfectplay.models.game",
-        "perfectplay.models.solve",
-        "perfectplay.models.table",
-        "perfectplay.examples.five_dice",
-        "perfectplay.examples.chutes_ladders",
-        "perfectplay.examples.tictactoe",
-        "perfectplay.examples.dodgem",
-    ],
-)
-def test_docstring_examples(module):
-    import doctest
-    import importlib
-
-    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
-    assert result.failed == 0 and result.attempted > 0
-
-
 # -- misbehaving models: each error names the model and what it was doing ---------------
 
 

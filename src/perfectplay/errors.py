@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import reprlib
 
+__all__ = ["PerfectplayError", "InputError", "ModelError", "ResourceLimitError"]
+
 _REPR = reprlib.Repr()
 _REPR.maxstring = _REPR.maxother = _REPR.maxlong = 40
 

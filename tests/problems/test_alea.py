@@ -8,8 +8,6 @@ reroll, and runs value iteration; every few sweeps it evaluates the greedy polic
 
 from __future__ import annotations
 
-import doctest
-import importlib
 import itertools
 import math
 import random
@@ -357,15 +355,6 @@ def test_api_input_errors():
     with pytest.raises(InputError, match="one symbol per die"):
         sol.options("A")
     assert solve(["ABCDEF"], []).possible is False
-
-
-@pytest.mark.parametrize(
-    "module", ["__init__", "instance", "layout", "build", "solution", "report", "example"]
-)
-def test_docstring_examples(module):
-    name = "perfectplay.problems.alea" + ("" if module == "__init__" else f".{module}")
-    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
-    assert result.failed == 0 and result.attempted > 0
 
 
 def test_package_parse_stays_the_function_after_other_names_load():

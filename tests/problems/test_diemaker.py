@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import doctest
-import importlib
 import re
 import subprocess
 import sys
@@ -269,15 +268,6 @@ def test_parse_and_format_directly():
     with pytest.raises(InputError) as exc:
         parse("1 2 3 4 5 6\n1 22\n0 0 0 0 0 0\n")
     assert exc.value.line == 2
-
-
-@pytest.mark.parametrize(
-    "module", ["", ".die", ".model", ".solution", ".instance", ".report", ".cli"]
-)
-def test_docstring_examples(module):
-    mod = importlib.import_module("perfectplay.problems.diemaker" + module)
-    result = doctest.testmod(mod)
-    assert result.failed == 0
 
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "diemaker.md"

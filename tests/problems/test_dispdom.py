@@ -252,16 +252,6 @@ def test_small_instances_never_import_numba():
     assert res.returncode == 0 and res.stdout == "Alice\n", res.stdout + res.stderr
 
 
-def test_docstring_examples():
-    import doctest
-    import importlib
-
-    for name in ("", ".instance", ".model", ".solution", ".report"):
-        module = importlib.import_module(game.__name__ + name)
-        result = doctest.testmod(module)
-        assert result.attempted > 0 and result.failed == 0, module.__name__
-
-
 def test_solution_decodes_strips_first_move_and_unknown_states():
     from perfectplay.models import UnknownStateError
 

@@ -171,10 +171,3 @@ def test_cli_bad_input_is_one_line(tmp_path, capsys):
     assert err == f"perfectplay: {f}:2: card 2 must be from 0 to 511, got 600\n"
     assert cli.main(["fivehundredeleven", str(tmp_path / "missing.txt")]) == 2
     assert capsys.readouterr().err.count("\n") == 1
-
-
-def test_docstring_examples():
-    import doctest
-
-    result = doctest.testmod(game)
-    assert result.attempted > 0 and result.failed == 0

@@ -232,25 +232,6 @@ def test_explain_lists_only_reachable_groupings():
     assert "2 2" not in listed
 
 
-@pytest.mark.parametrize(
-    "module",
-    [
-        "perfectplay.problems.yeetzhee",
-        "perfectplay.problems.yeetzhee.instance",
-        "perfectplay.problems.yeetzhee.build",
-        "perfectplay.problems.yeetzhee.solution",
-        "perfectplay.graphs.canonical",
-        "perfectplay.cli.reports",
-    ],
-)
-def test_docstring_examples(module):
-    import doctest
-    import importlib
-
-    result = doctest.testmod(importlib.import_module(module))
-    assert result.failed == 0 and result.attempted > 0
-
-
 def test_documentation_page_examples():
     import doctest
 

@@ -769,12 +769,3 @@ def test_retry_property_checks_agree():
                 solve_retry(g)
         verdicts.add(direct)
     assert verdicts == {True, False}
-
-
-def test_ssp_docstring_examples():
-    import doctest
-
-    from perfectplay.solvers import policy_iteration as ssp
-
-    result = doctest.testmod(ssp)
-    assert result.failed == 0 and result.attempted >= 4

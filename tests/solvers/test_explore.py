@@ -355,7 +355,9 @@ def test_per_call_limit_is_per_call_not_in_all(monkeypatch):
 def test_one_long_call_reports_progress(monkeypatch, capsys):
     from perfectplay._util.progress import Progress
 
-    monkeypatch.setattr(explore_module, "Progress", lambda task: Progress(task, 0.0, 0.0))
+    # Reports are off in the library unless asked for: these meters are asked.
+    loud = lambda task: Progress(task, 0.0, 0.0, enabled=True)  # noqa: E731
+    monkeypatch.setattr(explore_module, "Progress", loud)
     monkeypatch.setattr(explore_module, "_EDGE_CHUNK", 1000)
     monkeypatch.delenv("PERFECTPLAY_QUIET", raising=False)
     # One state whose single call gives 5,000 outcomes: only the chunk ends report.
@@ -439,7 +441,9 @@ def test_memory_limit_refuses_a_large_space(monkeypatch):
 def test_progress_lines_on_stderr(monkeypatch, capsys):
     from perfectplay._util.progress import Progress
 
-    monkeypatch.setattr(explore_module, "Progress", lambda task: Progress(task, 0.0, 0.0))
+    # Reports are off in the library unless asked for: these meters are asked.
+    loud = lambda task: Progress(task, 0.0, 0.0, enabled=True)  # noqa: E731
+    monkeypatch.setattr(explore_module, "Progress", loud)
     monkeypatch.delenv("PERFECTPLAY_QUIET", raising=False)
 
     class Chain(Counter):

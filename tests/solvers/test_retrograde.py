@@ -273,14 +273,3 @@ def test_tic_tac_toe_is_a_tie_in_nine_moves():
     assert s.lookup(".O..X....") == s.lookup("....X..O.")  # same class by symmetry
     assert s.counts()[D] == 0
     assert set(as_pairs(s)) == set(as_pairs(solve_retrograde(g, method="loopy")))
-
-
-def test_docstring_examples():
-    import doctest
-
-    from perfectplay.graphs import game as game_graph
-    from perfectplay.solvers import retrograde
-
-    for module in (game_graph, retrograde):
-        result = doctest.testmod(module)
-        assert result.attempted > 0 and result.failed == 0, module.__name__

@@ -13,6 +13,8 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+__all__ = ["long_ints"]
+
 
 @contextmanager
 def long_ints() -> Iterator[None]:

@@ -17,6 +17,8 @@ algorithm in one place::
     ...     return s
     >>> total.run([1, 2, 3], compiled=False)
     6
+    >>> isinstance(total, Kernel), total.py_func([4, 5])
+    (True, 9)
 
 A kernel may call another kernel only through numba: pass the inner one's
 ``.dispatcher()`` as an argument, or keep helpers in a module that imports numba itself.
@@ -29,6 +31,8 @@ import os
 import sys
 from collections.abc import Callable
 from typing import Any
+
+__all__ = ["Kernel", "kernel", "compile_for"]
 
 
 def _import_numba() -> Any:

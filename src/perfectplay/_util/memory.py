@@ -19,6 +19,8 @@ from fractions import Fraction
 
 from perfectplay.errors import ResourceLimitError
 
+__all__ = ["available_bytes", "format_bytes", "require"]
+
 _SUFFIX = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 # A plain decimal number (no sign, exponent, inf or nan), then an optional binary suffix.
 _SIZE = re.compile(r"([0-9]+(?:\.[0-9]*)?|\.[0-9]+)([KMGT]?)I?B?")
@@ -47,7 +49,11 @@ def _parse_size(text: str) -> int:
 
 
 def available_bytes() -> int:
-    """Bytes the process may still allocate: MemAvailable (80%), capped by the env limit."""
+    """Bytes the process may still allocate: MemAvailable (80%), capped by the env limit.
+
+    >>> available_bytes() > 0
+    True
+    """
     budget = None
     try:
         with open("/proc/meminfo") as fh:

@@ -1,9 +1,21 @@
-"""Progress reports on stderr for long work.
+"""Progress reports on stderr for long work, printed only when asked for.
 
-Nothing is printed for work that finishes within ``delay`` seconds, so short runs stay
+The library prints nothing by itself: reports are off until :func:`enable_progress` turns
+them on (the ``perfectplay`` command does, unless ``-q``; a program may too, and
+:func:`perfectplay.models.solve_model` does for one call given ``progress=True``). When on,
+nothing is printed for work that finishes within ``delay`` seconds, so short runs stay
 quiet; after that a line is printed at most every ``interval`` seconds. Reports go to
 stderr only, never stdout, so they never mix with a command's answer. Set
-``PERFECTPLAY_QUIET=1`` to silence them.
+``PERFECTPLAY_QUIET=1`` to silence them even then.
+
+>>> progress_enabled()
+False
+>>> with reporting(True):
+...     progress_enabled()
+True
+>>> enable_progress(); progress_enabled()
+True
+>>> enable_progress(False)
 """
 
 from __future__ import annotations
@@ -11,24 +23,57 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+__all__ = ["Progress", "enable_progress", "progress_enabled", "reporting"]
+
+_enabled = False
+
+
+def enable_progress(on: bool = True) -> None:
+    """Turn progress reports on stderr on (or off) for the rest of the process."""
+    global _enabled
+    _enabled = on
+
+
+def progress_enabled() -> bool:
+    """Whether progress reports are on (see :func:`enable_progress`)."""
+    return _enabled
+
+
+@contextmanager
+def reporting(on: bool) -> Iterator[None]:
+    """Progress reports on or off within a ``with`` block, as before it afterwards."""
+    before = _enabled
+    enable_progress(on)
+    try:
+        yield
+    finally:
+        enable_progress(before)
 
 
 class Progress:
     """Throttled progress printer.
 
-    >>> p = Progress("exploring", delay=3600)
+    >>> p = Progress("exploring", delay=3600, enabled=True)
     >>> p.update(10, "states")  # silent: the delay has not passed
     >>> p.done()
     """
 
-    def __init__(self, task: str, delay: float = 1.0, interval: float = 1.0) -> None:
+    def __init__(
+        self, task: str, delay: float = 1.0, interval: float = 1.0, enabled: bool | None = None
+    ) -> None:
+        """``enabled``: report even when reports are off (``True``), never (``False``),
+        or as :func:`enable_progress` says (``None``)."""
         self.task = task
         self.delay = delay
         self.interval = interval
         self.start = time.monotonic()
         self._last = self.start + delay - interval
         self._printed = False
-        self._quiet = bool(os.environ.get("PERFECTPLAY_QUIET"))
+        on = _enabled if enabled is None else enabled
+        self._quiet = not on or bool(os.environ.get("PERFECTPLAY_QUIET"))
 
     def update(self, count: int, unit: str = "", total: int | None = None) -> None:
         now = time.monotonic()

@@ -45,7 +45,18 @@ MAX_WORK = 4_000_000_000
 def outcome_support(graph: ChanceGraph, what: str) -> None:
     """Raise :class:`~perfectplay.errors.UnsupportedObjectiveError` unless outcomes (costs
     paid plus the terminal value) are integers a play adds up roll by roll: a minimising
-    cost or score objective, integer costs of at least 1 and integer terminal values."""
+    cost or score objective, integer costs of at least 1 and integer terminal values.
+
+    >>> from perfectplay.graphs.chance import ChanceGraph
+    >>> race = ChanceGraph.from_lists([False, True], [[0], []], [[(0, 1), (1, 1)]])
+    >>> outcome_support(race, "the distribution")  # integer costs: supported
+    >>> free = ChanceGraph.from_lists([False, True], [[0], []], [[(1, 1)]], cost=[0])
+    >>> try:
+    ...     outcome_support(free, "the distribution")
+    ... except ValueError as e:
+    ...     print(str(e).split(": ", 1)[1])
+    a roll costs 0 (supported: every cost at least 1)
+    """
     obj = graph.objective
     why = None
     if obj.sense != "min" or obj.measure == "probability":

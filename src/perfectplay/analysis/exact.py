@@ -49,6 +49,15 @@ component larger than :data:`MAX_CYCLE` rolls is refused with
 >>> ex = exact_solution(g, solve_retry(g))
 >>> ex.value, ex.chance_value(1)
 (Fraction(4, 1), Fraction(3, 1))
+>>> isinstance(ex, ExactSolution)
+True
+
+References: the optimality conditions are the Bellman equation of a stochastic shortest
+path problem (Bertsekas and Tsitsiklis, "An analysis of stochastic shortest path
+problems", Mathematics of Operations Research 16(3), 1991); ``improve=True`` is Howard's
+policy iteration (1960) in exact arithmetic; cycles are split into strongly connected
+components by Tarjan's algorithm (SIAM Journal on Computing 1(2), 1972). The write-up
+``archive/icpc/2023/K-alea-iacta-est/solution.tex`` shows the certificate on Alea.
 """
 
 from __future__ import annotations

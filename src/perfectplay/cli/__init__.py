@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import sys
 
+__all__ = ["TOOLS", "commands", "main", "usage"]
+
 # The commands that are not gallery problems: name -> (module with main(argv), summary).
 TOOLS: dict[str, tuple[str, str]] = {
     "solve": ("perfectplay.cli.solve", "solve your own game modelled in Python (MODULE:OBJECT)"),
@@ -72,11 +74,14 @@ def _dispatch(argv: list[str] | None) -> int:
         print(f"perfectplay {__version__}")
         return 0
     name = args[0]
+    from perfectplay._util.progress import reporting
+
     if name in TOOLS:
         import importlib
 
         module = importlib.import_module(TOOLS[name][0])
-        return int(module.main(args[1:]) or 0)
+        with reporting(True):  # the library is silent; a command shows progress of long work
+            return int(module.main(args[1:]) or 0)
     from perfectplay.problems import REGISTRY
 
     if name not in REGISTRY:
@@ -84,7 +89,8 @@ def _dispatch(argv: list[str] | None) -> int:
         return 2
     from perfectplay.cli.problem import main as run_problem
 
-    return run_problem(REGISTRY[name], args[1:])
+    with reporting(True):
+        return run_problem(REGISTRY[name], args[1:])
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -55,7 +55,7 @@ def unify_line_ends(text: AnyStr) -> AnyStr:
     cr, lf = ("\r", "\n") if isinstance(text, str) else (b"\r", b"\n")
     if cr not in text:
         return text
-    return text.replace(cr + lf, lf).replace(cr, lf)  # type: ignore[operator]
+    return text.replace(cr + lf, lf).replace(cr, lf)
 
 
 def input_lines(text: str) -> list[str]:
@@ -309,7 +309,7 @@ def guarded(body: Callable[..., int | None], *args: Any) -> int:
     """
     saved = sys.stdout
     if not isinstance(sys.stdout, _GuardedStdout):
-        sys.stdout = _GuardedStdout(sys.stdout)  # type: ignore[assignment]
+        sys.stdout = _GuardedStdout(sys.stdout)
     exit_: SystemExit | None = None
     try:
         try:

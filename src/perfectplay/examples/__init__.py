@@ -13,3 +13,5 @@ Solve any of them from the command line::
 
     perfectplay solve perfectplay.examples.five_dice:FiveDice --exact
 """
+
+__all__: list[str] = []  # each example is a module: import it by name

@@ -25,6 +25,8 @@ from fractions import Fraction
 
 from perfectplay.models.base import ChanceModel
 
+__all__ = ["ChutesAndLadders", "LADDERS", "CHUTES", "ALTHOEN_1993"]
+
 #: Milton Bradley's board: the foot of each ladder and the top of each chute, and where
 #: it takes the token. (Some printings start the chute to 26 at 48; this is the 47 one.)
 LADDERS = {1: 38, 4: 14, 9: 31, 21: 42, 28: 84, 36: 44, 51: 67, 71: 91, 80: 100}

@@ -30,6 +30,8 @@ from __future__ import annotations
 
 from perfectplay.models.base import GameModel
 
+__all__ = ["Dodgem"]
+
 Square = tuple[int, int]
 Position = tuple[tuple[Square, ...], tuple[Square, ...], str]
 
@@ -78,8 +80,8 @@ class Dodgem(GameModel):
         dx, dy = _STEP[d]
         to = (x + dx, y + dy)
         on_board = 0 <= to[0] < self.n and 0 <= to[1] < self.n
-        cars = [c for c in (blue if mover == "B" else red) if c != (x, y)]
+        kept = [c for c in (blue if mover == "B" else red) if c != (x, y)]
         if on_board:
-            cars.append(to)
-        cars = tuple(sorted(cars))
+            kept.append(to)
+        cars = tuple(sorted(kept))
         return (cars, red, "R") if mover == "B" else (blue, cars, "B")

@@ -30,6 +30,8 @@ from math import factorial
 
 from perfectplay.models.base import ChanceModel
 
+__all__ = ["FiveDice"]
+
 
 class FiveDice(ChanceModel):
     """``dice`` dice with ``faces`` faces; the goal is all dice showing one face."""

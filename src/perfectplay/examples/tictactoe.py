@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from perfectplay.models.base import GameModel
 
+__all__ = ["TicTacToe"]
+
 LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
 
 # The eight symmetries of the square as permutations of the squares 0..8.

@@ -106,7 +106,15 @@ def chance_reverse(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(rin_ptr, rin_c, rin_w, rch_ptr, rch_x)``: for each decision node ``x`` the chance
     nodes having ``x`` as an outcome, with the edge weights side by side (one entry per
-    edge), and for each chance node ``c`` the decision nodes that may choose it."""
+    edge), and for each chance node ``c`` the decision nodes that may choose it.
+
+    >>> import numpy as np
+    >>> i64 = lambda *v: np.array(v, np.int64)
+    >>> # node 0 chooses roll 0, whose outcomes are nodes 0 (weight 1) and 1 (weight 5)
+    >>> r = chance_reverse(i64(0, 1, 1), i64(0), i64(0, 2), i64(0, 1), i64(1, 5), compiled=False)
+    >>> [a.tolist() for a in r]
+    [[0, 1, 2], [0, 0], [1, 5], [0, 1], [0]]
+    """
     nd, nc = choice_ptr.shape[0] - 1, outcome_ptr.shape[0] - 1
     rin_ptr, rin_c, rin_w = transpose(
         outcome_ptr, outcome_idx, nd, outcome_weight, compiled=compiled

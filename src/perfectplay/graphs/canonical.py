@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
+__all__ = ["sorted_tuple", "StateIndex", "SortedTupleSpace"]
+
 
 def sorted_tuple(state: Iterable[Any]) -> tuple[Any, ...]:
     """Canonical form of a multiset: its elements in sorted order.

@@ -32,6 +32,10 @@ Example: one die, goal "roll a six", any other face may be rerolled::
     ... )
     >>> g.n_decision, g.n_chance, g.has_retry_property()
     (3, 1, True)
+    >>> from perfectplay.solvers.retry import solve_retry
+    >>> sol = solve_retry(g)
+    >>> isinstance(sol, ChanceSolution), sol.value    # six rolls on average
+    (True, 6.0)
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ from typing import Any
 
 import numpy as np
 
+__all__ = ["ChanceGraph", "ChanceSolution"]
 from perfectplay.objectives import MIN_COST, Objective
 
 

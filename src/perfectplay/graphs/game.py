@@ -29,6 +29,10 @@ small instance never pays for importing numpy); both index the same way, and
 >>> g = GameGraph.from_lists([[1, 2], [], [0]], terminal=[0, 0, Outcome.TIE])
 >>> g.n_positions, g.n_moves, list(g.moves(0))
 (3, 3, [1, 2])
+>>> from perfectplay.solvers.retrograde import solve_retrograde
+>>> s = solve_retrograde(g)
+>>> isinstance(s, GameSolution), s.best_moves(0) == [Move(1, Value.WIN, 1)]
+(True, True)
 """
 
 from __future__ import annotations
@@ -40,6 +44,8 @@ from enum import IntEnum
 from typing import Any, NamedTuple
 
 from perfectplay.graphs.canonical import StateIndex
+
+__all__ = ["NOT_TERMINAL", "Value", "GameGraph", "Move", "GameSolution"]
 
 #: ``terminal`` code of a position that is not terminal.
 NOT_TERMINAL = 0

@@ -14,8 +14,9 @@ Result(value=<Outcome.TIE: 3>, remoteness=9)
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
+from perfectplay._util.lazy import lazy_exports
 from perfectplay.models.base import (
     LOSE,
     TIE,
@@ -27,6 +28,9 @@ from perfectplay.models.base import (
 )
 from perfectplay.models.solve import solve_model
 from perfectplay.results import TIE_TOLERANCE, MoveValue, Option, Outcome, Result, is_tie
+
+if TYPE_CHECKING:
+    from perfectplay.models.table import SolvedTable, load_solution
 
 __all__ = [
     "LOSE",
@@ -48,14 +52,8 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    # The table module needs numpy; small two-player models are solved without it.
-    if name in ("SolvedTable", "load_solution"):
-        from perfectplay.models import table
-
-        return getattr(table, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+# The table module needs numpy; small two-player models are solved without it.
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {"SolvedTable": "perfectplay.models.table", "load_solution": "perfectplay.models.table"},
+)

@@ -3,7 +3,8 @@
 Subclassing is optional: any object (an instance, a module of functions, a
 ``types.SimpleNamespace``) with the same method names works, and :func:`model_kind` tells
 the two kinds apart by the methods they have (``roll`` for chance, ``play`` for games).
-Optional hooks are class attributes set to ``None`` here; a model defines them as methods
+Both are :class:`typing.Protocol` classes, so a type checker accepts such an object
+wherever a model is expected. Optional hooks are looked up by name: a model defines them
 when it needs them, and the explorer skips the call entirely when they are absent.
 
 This module imports nothing heavy: a user's model file can import it cheaply.
@@ -15,19 +16,28 @@ This module imports nothing heavy: a user's model file can import it cheaply.
 ...     def roll(self, pending): return [("heads", 1), ("tails", 1)]
 >>> model_kind(Coin())
 'chance'
+>>> class Pile:                      # no base class: still a GameModel
+...     start = 3
+...     def moves(self, n): return [1] if n else []
+...     def play(self, n, k): return n - k
+>>> isinstance(Pile(), GameModel), model_kind(Pile())
+(True, 'game')
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Hashable, Iterable, Mapping
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from perfectplay.errors import ModelError, PerfectplayError
+
+__all__ = ["WIN", "LOSE", "TIE", "UnknownStateError", "ChanceModel", "GameModel", "model_kind"]
 
 State = Any
 Pending = Any
 Move = Any
+Weight = int | Fraction
 
 WIN, LOSE, TIE = "win", "lose", "tie"
 
@@ -39,7 +49,8 @@ class UnknownStateError(PerfectplayError, KeyError):
         return str(self.args[0]) if self.args else "unknown state"
 
 
-class ChanceModel:
+@runtime_checkable
+class ChanceModel(Protocol):
     """A one-player dice game: reach a goal at the least expected cost (number of rolls).
 
     A *state* is the situation after a roll (for dice: the faces showing). Unless it is a
@@ -56,6 +67,10 @@ class ChanceModel:
     * ``choices(state) -> iterable of pending rolls``;
     * ``roll(pending) -> iterable of (state, weight)``, or a mapping ``{state: weight}``
       such as a :class:`collections.Counter`.
+
+    This is a :class:`typing.Protocol`: a plain class with these methods is a
+    ``ChanceModel`` to a type checker (and to ``isinstance``), and subclassing it is
+    optional (a subclass inherits nothing but the contract).
 
     Optional: ``cost(pending) -> int`` (positive), ``canonical(state) -> hashable`` (one
     key per symmetry class: states with equal keys must have equal values), and
@@ -75,22 +90,36 @@ class ChanceModel:
         6.0
     """
 
-    start: ClassVar[Any] = None
-    cost: ClassVar[Callable[[Pending], int] | None] = None
-    canonical: ClassVar[Callable[[State], Hashable] | None] = None
-    canonical_choice: ClassVar[Callable[[Pending], Hashable] | None] = None
+    # The optional hooks (cost, canonical, canonical_choice) are not members: a protocol
+    # member is required of every implementation, and the explorer looks hooks up by name.
 
-    def is_goal(self, state: State) -> bool:
+    if TYPE_CHECKING:
+        # A read-only property accepts both spellings, ``start = ...`` and ``def start``;
+        # a model that assigns ``self.start`` in ``__init__`` type-checks when it does not
+        # subclass (the property of the base would be read-only).
+        @property
+        def start(self) -> Any:
+            """The state before anything is rolled (a method or a plain attribute)."""
+            return None
+
+    else:
+        start: Any  # a member for isinstance, without a property that would block assignment
+
+    def is_goal(self, state: Any) -> bool:
+        """Whether the game is over in ``state``."""
         raise NotImplementedError
 
-    def choices(self, state: State) -> Iterable[Pending]:
+    def choices(self, state: Any) -> Iterable[Hashable]:
+        """The pending rolls the player may choose in ``state``."""
         raise NotImplementedError
 
-    def roll(self, pending: Pending) -> Iterable[tuple[State, int | Fraction]]:
+    def roll(self, pending: Any) -> Iterable[tuple[Any, Weight]] | Mapping[Any, Weight]:
+        """The states ``pending`` lands on, with their weights."""
         raise NotImplementedError
 
 
-class GameModel:
+@runtime_checkable
+class GameModel(Protocol):
     """A two-player game of perfect information, solved from the view of the player to move.
 
     Define in a subclass:
@@ -102,6 +131,9 @@ class GameModel:
       result for the player who would move now (after a winning move that player has
       lost: ``"lose"``); ``None`` while the game goes on. Games that end only when the
       player to move is stuck need no ``outcome``.
+
+    Like :class:`ChanceModel` this is a :class:`typing.Protocol`: any class with these
+    methods is a ``GameModel``, and subclassing is optional.
 
     Optional: ``canonical(position) -> hashable`` (symmetric positions share a key) and the
     attribute ``no_moves``: the result for a player to move who has no move in a position
@@ -121,15 +153,26 @@ class GameModel:
         Result(value=<Outcome.WIN: 4>, remoteness=3)
     """
 
-    start: ClassVar[Any] = None
-    outcome: ClassVar[Callable[[State], str | None] | None] = None
-    canonical: ClassVar[Callable[[State], Hashable] | None] = None
-    no_moves: ClassVar[str] = LOSE
+    # outcome, canonical and no_moves are optional, so not members (see ChanceModel).
 
-    def moves(self, position: State) -> Iterable[Move]:
+    if TYPE_CHECKING:
+        # A read-only property accepts both spellings, ``start = ...`` and ``def start``;
+        # a model that assigns ``self.start`` in ``__init__`` type-checks when it does not
+        # subclass (the property of the base would be read-only).
+        @property
+        def start(self) -> Any:
+            """The first position (a method or a plain attribute)."""
+            return None
+
+    else:
+        start: Any  # a member for isinstance, without a property that would block assignment
+
+    def moves(self, position: Any) -> Iterable[Any]:
+        """The moves of the player to move in ``position``."""
         raise NotImplementedError
 
-    def play(self, position: State, move: Move) -> State:
+    def play(self, position: Any, move: Any) -> Any:
+        """The position after ``move``; the other player is then to move."""
         raise NotImplementedError
 
 
@@ -140,9 +183,12 @@ def model_kind(model: Any) -> str:
     >>> model_kind(types.SimpleNamespace(start=0, moves=list, play=max, outcome=bool))
     'game'
     """
-    if isinstance(model, ChanceModel):
+    # Declared kinds first: a subclass says which it is even when it has both methods
+    # (isinstance on a protocol would only look at the methods).
+    declared = type(model).__mro__
+    if ChanceModel in declared:
         return "chance"
-    if isinstance(model, GameModel):
+    if GameModel in declared:
         return "game"
     from perfectplay.models.explore import model_attribute
 
@@ -179,7 +225,8 @@ def _what(obj: Any) -> str:
         return f"the class {obj.__name__}"
     if isinstance(obj, types.FunctionType | types.BuiltinFunctionType | types.MethodType):
         return f"the function {getattr(obj, '__qualname__', '?')}"
-    if type(obj).__repr__ is object.__repr__:
+    own_repr: Any = type(obj).__repr__
+    if own_repr is object.__repr__:
         return f"a {type(obj).__name__} object"
     text = describe(obj)
     return f"the {type(obj).__name__} {text if len(text) <= 40 else text[:37] + '...'}"

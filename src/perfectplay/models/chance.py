@@ -55,6 +55,13 @@ from perfectplay.results import (
     rank_options,
 )
 
+__all__ = [
+    "TIE_TOLERANCE",
+    "ChanceModelSolution",
+    "Option",
+    "solve_chance_graph",
+    "solve_chance_model",
+]
 
 class ChanceModelSolution:
     """The solved model: a :class:`~perfectplay.results.ChanceResult` plus the model's

@@ -56,7 +56,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
 from numbers import Integral, Rational
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast, overload
 
 from perfectplay._util.memory import available_bytes, format_bytes
 from perfectplay._util.progress import Progress
@@ -66,6 +66,23 @@ from perfectplay.graphs.game import NOT_TERMINAL, GameGraph, Value
 
 if TYPE_CHECKING:
     from perfectplay.graphs.chance import ChanceGraph
+
+__all__ = [
+    "DEFAULT_MAX_STATES",
+    "DEFAULT_MAX_EDGES",
+    "DEFAULT_MAX_PER_CALL",
+    "MAX_TOTAL_WEIGHT",
+    "MAX_COST",
+    "SpaceLimitError",
+    "ChanceExploration",
+    "GameExploration",
+    "explore_chance",
+    "explore_game",
+    "has_retry_property",
+    "model_name",
+    "describe",
+    "start_state",
+]
 
 DEFAULT_MAX_STATES = 5_000_000
 DEFAULT_MAX_EDGES = 200_000_000
@@ -149,6 +166,14 @@ def model_attribute(model: Any, attr: str) -> Any:
         raise ModelError(
             f"{model_name(model)}: reading the attribute {attr} raised {_exc_text(exc)}"
         ) from exc
+
+
+@overload
+def _method(model: Any, name: str) -> Callable[..., Any]: ...
+
+
+@overload
+def _method(model: Any, name: str, required: bool) -> Callable[..., Any] | None: ...
 
 
 def _method(model: Any, name: str, required: bool = True) -> Callable[..., Any] | None:
@@ -336,7 +361,7 @@ def _weight_of(w: Any) -> int | Fraction:
     if isinstance(w, Integral):
         return int(w)
     if isinstance(w, Rational):
-        return Fraction(w.numerator, w.denominator)
+        return Fraction(int(w.numerator), int(w.denominator))
     if isinstance(w, float):
         raise TypeError("is a float; give an int or a fractions.Fraction so that it is exact")
     raise TypeError(f"is a {type(w).__name__}, not an int or a fractions.Fraction")
@@ -413,7 +438,7 @@ def explore_chance(
 
     _add_start(_start(model), name, canonical, states, state_reps)
     i = j = 0
-    where, args = "", ()
+    where, args = "", cast(tuple[Any, ...], ())
     try:
         while True:
             if j < len(chance_reps):
@@ -423,7 +448,11 @@ def explore_chance(
                 if cost_of is not None:
                     where = "cost"
                     c = cost_of(pending)
-                    if isinstance(c, bool) or not isinstance(c, Integral) or not 0 < c <= MAX_COST:
+                    if (
+                        isinstance(c, bool)
+                        or not isinstance(c, Integral)
+                        or not 0 < int(c) <= MAX_COST
+                    ):
                         raise ModelError(
                             f"{name}.cost({describe(pending)}) returned {describe(c)}; "
                             f"expected a positive int at most {MAX_COST}"
@@ -655,7 +684,7 @@ def explore_game(
 
     _add_start(_start(model), name, canonical, positions, reps)
     i = 0
-    where, args = "", ()
+    where, args = "", cast(tuple[Any, ...], ())
     try:
         while i < len(reps):
             position = reps[i]

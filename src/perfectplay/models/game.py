@@ -45,6 +45,8 @@ from perfectplay.results import GameResult, MoveValue, Result, best_moves, rank_
 #: The word of each outcome, as the command line prints it.
 VALUE_NAMES = {v: str(v) for v in Outcome}
 
+__all__ = ["VALUE_NAMES", "GameModelSolution", "MoveValue", "Result", "solve_game_model"]
+
 
 class GameModelSolution:
     """The solved game: value and remoteness of every reachable position.

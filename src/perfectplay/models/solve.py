@@ -2,30 +2,63 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, overload
 
+from perfectplay._util.progress import progress_enabled, reporting
 from perfectplay.errors import ModelError
-from perfectplay.models.base import model_kind
+from perfectplay.models.base import ChanceModel, GameModel, model_kind
 from perfectplay.models.explore import DEFAULT_MAX_EDGES, DEFAULT_MAX_PER_CALL, DEFAULT_MAX_STATES
+
+if TYPE_CHECKING:  # the solution modules import numpy; importing this one must stay cheap
+    from perfectplay.models.chance import ChanceModelSolution
+    from perfectplay.models.game import GameModelSolution
+
+__all__ = ["solve_model"]
+
+
+@overload
+def solve_model(
+    model: ChanceModel,
+    *,
+    max_states: int = ...,
+    max_edges: int = ...,
+    max_per_call: int = ...,
+    progress: bool | None = ...,
+) -> ChanceModelSolution: ...
+
+
+@overload
+def solve_model(
+    model: GameModel,
+    *,
+    max_states: int = ...,
+    max_edges: int = ...,
+    max_per_call: int = ...,
+    progress: bool | None = ...,
+) -> GameModelSolution: ...
 
 
 def solve_model(
-    model: Any,
+    model: ChanceModel | GameModel,
     *,
     max_states: int = DEFAULT_MAX_STATES,
     max_edges: int = DEFAULT_MAX_EDGES,
     max_per_call: int = DEFAULT_MAX_PER_CALL,
-    progress: bool = True,
-) -> Any:
+    progress: bool | None = None,
+) -> ChanceModelSolution | GameModelSolution:
     """Explore a model breadth-first from its start and solve it exactly.
 
     Returns a :class:`~perfectplay.models.chance.ChanceModelSolution` for a chance model
-    and a :class:`~perfectplay.models.game.GameModelSolution` for a two-player model.
+    and a :class:`~perfectplay.models.game.GameModelSolution` for a two-player model (the
+    overloads tell a type checker which, from the :class:`ChanceModel` or
+    :class:`GameModel` protocol the argument satisfies).
     ``max_states`` and ``max_edges`` bound the exploration (an infinite space raises
     :class:`~perfectplay.models.explore.SpaceLimitError` instead of running forever), and
     ``max_per_call`` the items (choices, outcomes or moves) one call of the model may give
-    (a generator that never stops); ``progress`` prints progress lines on stderr for long
-    explorations and solves.
+    (a generator that never stops). ``progress=True`` prints progress lines on stderr for
+    long explorations and solves, ``False`` never does, and the default follows
+    :func:`perfectplay.enable_progress` (off in a program, on in the ``perfectplay``
+    command): the library prints nothing unless asked.
 
     >>> from perfectplay.examples.five_dice import FiveDice
     >>> round(solve_model(FiveDice()).start_value, 6)
@@ -36,10 +69,11 @@ def solve_model(
             f"solve_model got the class {model.__name__}; pass an instance: {model.__name__}()"
         )
     limits = {"max_states": max_states, "max_edges": max_edges, "max_per_call": max_per_call}
-    if model_kind(model) == "chance":
-        from perfectplay.models.chance import solve_chance_model
+    with reporting(progress_enabled() if progress is None else progress):
+        if model_kind(model) == "chance":
+            from perfectplay.models.chance import solve_chance_model
 
-        return solve_chance_model(model, progress=progress, **limits)
-    from perfectplay.models.game import solve_game_model
+            return solve_chance_model(model, progress=progress is not False, **limits)
+        from perfectplay.models.game import solve_game_model
 
-    return solve_game_model(model, progress=progress, **limits)
+        return solve_game_model(model, progress=progress is not False, **limits)

@@ -70,6 +70,8 @@ from perfectplay._util.ints import long_ints
 from perfectplay.errors import InputError, ModelError
 from perfectplay.models.explore import describe, model_attribute
 
+__all__ = ["SolvedTable", "TableRow", "load_solution", "export_chance", "export_game"]
+
 FORMAT = "perfectplay-solution"
 VERSION = 2
 _PLAIN_ATOMS = (int, float, str, bytes, bool, type(None))

@@ -78,7 +78,7 @@ class Problem:
 
     @property
     def package(self) -> str:
-        """The problem's package, ``perfectplay.problems.NAME``."""
+        """The problem's package: ``perfectplay.problems`` and then :attr:`name`."""
         return f"{__name__}.{self.name}"
 
 

@@ -18,6 +18,18 @@ from pathlib import Path
 
 from perfectplay.site.highlight import code_block
 
+__all__ = [
+    "Member",
+    "Module",
+    "collect",
+    "documented",
+    "module_name",
+    "read_module",
+    "reference",
+    "render",
+    "render_doc",
+]
+
 
 @dataclass
 class Member:
@@ -40,8 +52,8 @@ class Module:
 def module_name(package_dir: Path, path: Path) -> str:
     """``perfectplay.solvers.retry`` for ``.../src/perfectplay/solvers/retry.py``.
 
-    >>> module_name(Path("src/perfectplay"), Path("src/perfectplay/core/__init__.py"))
-    'perfectplay.core'
+    >>> module_name(Path("src/perfectplay"), Path("src/perfectplay/solvers/__init__.py"))
+    'perfectplay.solvers'
     """
     parts = [package_dir.name, *path.relative_to(package_dir).with_suffix("").parts]
     if parts[-1] == "__init__":

@@ -42,6 +42,8 @@ from perfectplay.site.links import relative_url, rewrite
 from perfectplay.site.repo import Change, Git
 from perfectplay.site.samples import SampleRun, run_sample
 
+__all__ = ["BuildResult", "Builder", "build", "default_jobs"]
+
 HERE = Path(__file__).resolve().parent
 MARKER = ".perfectplay-site"
 DIRECTIVE = re.compile(r"<!--\s*perfectplay:([A-Za-z0-9_-]+)\s*-->")
@@ -127,8 +129,9 @@ class Pool:
                 cf.wait(pending)  # the ones already running finish (each has a time limit)
                 break
         for f in self.futures:
-            if f.done() and not f.cancelled() and f.exception() is not None:
-                raise f.exception()
+            error = f.exception() if f.done() and not f.cancelled() else None
+            if error is not None:
+                raise error
 
 
 def _plain_text(fragment: str) -> str:
@@ -255,11 +258,13 @@ class Builder:
             self.shown[path] = Shown(path, f"raw/{path}")
         return self.shown[path]
 
-    def target_for(self, entries: list[Entry], docs: list[Doc]) -> Callable[[str, bool], str]:
+    def target_for(
+        self, entries: list[Entry], docs: list[Doc]
+    ) -> Callable[[str, bool], str | None]:
         doc_urls = {d.source: d.url for d in docs}
         folders = {e.folder: e for e in entries}
 
-        def target(path: str, is_dir: bool) -> str:
+        def target(path: str, is_dir: bool) -> str | None:
             if path in doc_urls:
                 return doc_urls[path]
             if is_dir:

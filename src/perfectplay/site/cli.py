@@ -12,6 +12,8 @@ from pathlib import Path
 from perfectplay.cli.common import make_parser, run
 from perfectplay.errors import PerfectplayError
 
+__all__ = ["main"]
+
 DESCRIPTION = """\
 Build the static site of the archive (archive/) and the documentation (docs/) from the
 repository tree, or preview it on 127.0.0.1. Every page is generated from the files of the
@@ -26,6 +28,8 @@ examples:
   perfectplay site build --out /tmp/site      build elsewhere (the folder is replaced whole)
   perfectplay site serve                      build, then preview at http://127.0.0.1:8000/
   perfectplay site serve --no-build --port 0  serve the last build on a free port
+  perfectplay site reference                  regenerate docs/reference/ (API and CLI)
+  perfectplay site reference --check          exit 1 when docs/reference/ is out of date
 """
 
 
@@ -56,7 +60,32 @@ def _parser():
         if name == "serve":
             p.add_argument("--port", type=_port, default=8000, help="port (0: any free port)")
             p.add_argument("--no-build", action="store_true", help="serve the existing output")
+    p = sub.add_parser(
+        "reference",
+        help="write docs/reference/api.md and cli.md from the docstrings and --help",
+        description="Write the API and command-line references into docs/reference/ so "
+        "that a reader of the repository finds them (the site builds them itself).",
+    )
+    p.add_argument("--root", type=Path, help="the repository (default: found as for build)")
+    p.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 if a file is out of date"
+    )
     return parser
+
+
+def _reference(args) -> int:
+    from perfectplay.site.reference import stale, write
+
+    root = _root(args)
+    if args.check:
+        old = stale(root)
+        for path in old:
+            print(f"perfectplay: site: {path} is out of date: run 'perfectplay site reference'",
+                  file=sys.stderr)
+        return 1 if old else 0
+    for path in write(root):
+        print(f"perfectplay: site: wrote {path}", file=sys.stderr)
+    return 0
 
 
 def _root(args) -> Path:
@@ -131,5 +160,12 @@ def _serve(args) -> int:
 def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     if args.action == "build":
-        return run(lambda: _build(args) and 0, "site")
+
+        def build() -> int:
+            _build(args)
+            return 0
+
+        return run(build, "site")
+    if args.action == "reference":
+        return run(lambda: _reference(args), "site")
     return run(lambda: _serve(args), "site")

@@ -17,14 +17,17 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from perfectplay.site.errors import SiteError
 from perfectplay.site.repo import rel, repo_path
 
+__all__ = ["Compare", "Entry", "Sample", "discover", "load", "parse_compare"]
+
 REQUIRED_FILES = ("meta.toml", "statement.md", "solution.tex")
 # Any of these marks a folder as an entry, which then must be complete.
 ENTRY_MARKERS = (*REQUIRED_FILES, "samples")
-KEYS = {
+KEYS: dict[str, Any] = {
     "title": str,
     "contest": str,
     "year": int,

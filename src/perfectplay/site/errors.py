@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from perfectplay.errors import PerfectplayError
 
+__all__ = ["SiteError"]
+
 
 class SiteError(PerfectplayError):
     """A build that cannot honour the tree: names the entry (or page), the file and the problem.

@@ -16,6 +16,8 @@ from pygments.lexer import Lexer
 from pygments.lexers import TextLexer, get_lexer_by_name, get_lexer_for_filename, guess_lexer
 from pygments.util import ClassNotFound
 
+__all__ = ["byte_notes", "code_block", "highlight_fragment", "plain_block", "stylesheet", "text_of"]
+
 STYLE = "friendly"
 LEXER_OPTIONS = {"stripnl": False, "stripall": False, "ensurenl": False, "tabsize": 0}
 

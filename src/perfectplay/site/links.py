@@ -17,6 +17,8 @@ from pathlib import Path
 
 from perfectplay.site.errors import SiteError
 
+__all__ = ["relative_url", "rewrite"]
+
 ATTRIBUTE = re.compile(r'\b(href|src)="([^"]*)"')
 SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 

@@ -16,6 +16,8 @@ from pathlib import Path
 
 from perfectplay.site.errors import SiteError
 
+__all__ = ["convert", "pandoc", "version"]
+
 # Print-layout commands: skipping them loses nothing a web page needs.
 HARMLESS = set(
     "maketitle tableofcontents newpage clearpage pagebreak noindent centering smallskip "

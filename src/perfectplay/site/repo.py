@@ -14,6 +14,8 @@ from pathlib import Path, PurePosixPath
 
 from perfectplay.site.errors import SiteError
 
+__all__ = ["Change", "Git", "find_root", "rel", "repo_path"]
+
 
 def find_root(start: Path | None = None) -> Path | None:
     """The nearest folder at or above ``start`` (default: the working directory) that holds
@@ -127,7 +129,8 @@ class Git:
         fields = self._run("log", "-1", "--format=%H%x1f%cs%x1f%an%x1f%s").split("\x1f")
         if len(fields) != 4:
             return Change(dirty=True)
-        return Change(*fields, dirty=bool(self.dirty_paths()))
+        commit, date, author, subject = fields
+        return Change(commit, date, author, subject, dirty=bool(self.dirty_paths()))
 
     def last_change(self, relative: str) -> Change:
         """The last commit touching ``relative`` (repository-relative POSIX path)."""
@@ -139,4 +142,5 @@ class Git:
         )
         if len(fields) != 4:
             return Change(dirty=dirty)
-        return Change(*fields, dirty=dirty)
+        commit, date, author, subject = fields
+        return Change(commit, date, author, subject, dirty=dirty)

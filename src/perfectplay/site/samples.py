@@ -18,6 +18,8 @@ from pathlib import Path
 from perfectplay.site.entries import Compare, Entry, Sample
 from perfectplay.site.errors import SiteError
 
+__all__ = ["SampleRun", "command_argv", "compare", "run_sample"]
+
 MAX_OUTPUT_BYTES = 8 << 20
 
 

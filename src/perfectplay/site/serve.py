@@ -9,6 +9,8 @@ from pathlib import Path
 
 from perfectplay.errors import PerfectplayError
 
+__all__ = ["Handler", "make_server", "serve"]
+
 # Raw copies of sources are shown as text, not offered as downloads.
 TEXT_TYPES = {
     suffix: "text/plain; charset=utf-8"
@@ -46,7 +48,7 @@ def make_server(out: Path, port: int = 0, verbose: bool = False) -> ThreadingHTT
         server = ThreadingHTTPServer(("127.0.0.1", port), handler)
     except OSError as exc:
         raise PerfectplayError(f"site: cannot listen on 127.0.0.1:{port}: {exc.strerror}") from None
-    server.verbose = verbose
+    server.verbose = verbose  # type: ignore[attr-defined]  # read back by Handler.log_message
     server.daemon_threads = True
     return server
 
@@ -55,6 +57,7 @@ def serve(out: Path, port: int = 8000) -> int:
     """Serve ``out`` until interrupted."""
     server = make_server(out, port, verbose=True)
     host, bound = server.server_address[:2]
+    host = host.decode() if isinstance(host, bytes) else host
     print(
         f"perfectplay: site: serving {out} at http://{host}:{bound}/ (Ctrl-C stops)",
         file=sys.stderr,

@@ -34,11 +34,41 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from perfectplay._util.lazy import lazy_exports
+
 if TYPE_CHECKING:
     from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
     from perfectplay.graphs.game import GameGraph, GameSolution
+    from perfectplay.solvers.lexpath import LexModel, LexPath, LexStats, search
+    from perfectplay.solvers.policy_iteration import solve_ssp
+    from perfectplay.solvers.retrograde import solve_retrograde
+    from perfectplay.solvers.retry import settle_order, solve_retry
 
-__all__ = ["CHANCE_METHODS", "label_setting_blockers", "solve_chance", "solve_game"]
+# The algorithms themselves, one module each, loaded on first use.
+_EXPORTS = {
+    "solve_retry": "perfectplay.solvers.retry",
+    "settle_order": "perfectplay.solvers.retry",
+    "solve_ssp": "perfectplay.solvers.policy_iteration",
+    "solve_retrograde": "perfectplay.solvers.retrograde",
+    "search": "perfectplay.solvers.lexpath",
+    "LexModel": "perfectplay.solvers.lexpath",
+    "LexPath": "perfectplay.solvers.lexpath",
+    "LexStats": "perfectplay.solvers.lexpath",
+}
+__all__ = [
+    "CHANCE_METHODS",
+    "LexModel",
+    "LexPath",
+    "LexStats",
+    "label_setting_blockers",
+    "search",
+    "settle_order",
+    "solve_chance",
+    "solve_game",
+    "solve_retrograde",
+    "solve_retry",
+    "solve_ssp",
+]
 
 CHANCE_METHODS = ("auto", "label-setting", "policy-iteration")
 
@@ -158,5 +188,4 @@ def solve_game(graph: GameGraph, *, method: str = "auto") -> GameSolution:
     return solve_retrograde(graph, method=method)
 
 
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

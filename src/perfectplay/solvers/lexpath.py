@@ -54,8 +54,12 @@ Example: the lexicographically first arrangement of ``aabbb`` with no two equal 
     ...         return all(2 * c <= n + (i != last) for i, c in enumerate(left))
     ...     def is_goal(self, state):
     ...         return sum(state[1]) == 0
-    >>> search(Letters(), (-1, (2, 3))).text()
-    'babab'
+    >>> path = search(Letters(), (-1, (2, 3)))
+    >>> path.text(), isinstance(path.stats, LexStats), path.stats.backtracks
+    ('babab', True, 0)
+
+Reference: the write-up ``archive/icpc-japan/2014/F-a-die-maker/solution.tex`` proves the
+oracle search and the window property for A Die Maker, the gallery problem that uses it.
 """
 
 from __future__ import annotations
@@ -65,6 +69,8 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from perfectplay.errors import ModelError, ResourceLimitError
+
+__all__ = ["LexModel", "LexStats", "LexPath", "search"]
 
 S = TypeVar("S")
 

@@ -57,6 +57,15 @@ NumPy's LAPACK, and the improvement step is vectorised NumPy.
 ... )
 >>> round(solve_ssp(g).value, 12)
 2.0
+
+References: policy iteration is Howard's (R. A. Howard, *Dynamic Programming and Markov
+Processes*, MIT Press, 1960); its convergence to the optimum of a stochastic shortest path
+problem, with improper policies valued infinite, is Bertsekas and Tsitsiklis, "An analysis
+of stochastic shortest path problems", Mathematics of Operations Research 16(3), 1991.
+Components are found by Tarjan's algorithm (R. E. Tarjan, "Depth-first search and linear
+graph algorithms", SIAM Journal on Computing 1(2), 1972), which emits them successors
+first. No archive entry needs this solver (the gallery's dice games have the retry
+property); ``docs/models.md`` shows it on Chutes and Ladders.
 """
 
 from __future__ import annotations

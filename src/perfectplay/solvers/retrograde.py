@@ -30,11 +30,21 @@ Both are O(positions + moves). Small graphs run the kernels' Python source direc
 >>> s = solve_retrograde(loop)
 >>> s.method, [Value(v).name for v in s.value], list(s.remoteness)
 ('loopy', ['LOSE', 'WIN', 'LOSE'], [2, 1, 0])
+
+References: retrograde analysis labels positions backwards from the ends of the game
+(Ströhlein's 1970 thesis on chess endgames; K. Thompson, "Retrograde analysis of certain
+endgames", ICCA Journal 9(3), 1986); *remoteness*, the number of moves to the end when the
+winner hurries and the loser delays, is as in Berlekamp, Conway and Guy, *Winning Ways for
+your Mathematical Plays* (1982). The write-ups that argue the labelling rules on a gallery
+game are ``archive/codechef/starters/DISPDOM-disappearing-dominoes/solution.tex``
+(loopy: draws) and ``archive/topcoder/2011/SRM511-fivehundredeleven/solution.tex``
+(acyclic); ``docs/twoplayer-core.md`` states the rules with ties and draws.
 """
 
 from __future__ import annotations
 
 from array import array
+from typing import Any
 
 from perfectplay._util.jit import kernel
 from perfectplay.graphs.game import GameGraph, GameSolution, Value
@@ -311,8 +321,8 @@ def _loopy_python(graph: GameGraph) -> GameSolution:
     return GameSolution(graph, array("b", value), array("i", remoteness), "loopy")
 
 
-def _list(a: object) -> list[int]:
-    return a.tolist() if hasattr(a, "tolist") else list(a)  # type: ignore[attr-defined]
+def _list(a: Any) -> list[int]:
+    return a.tolist() if hasattr(a, "tolist") else list(a)
 
 
 def _solve_compiled(graph: GameGraph, method: str) -> GameSolution:

@@ -44,6 +44,15 @@ or rounding do to the order.
 >>> sol = solve_retry(g)
 >>> sol.value, sol.accept.tolist()
 (6.0, [True, False])
+
+References: the problem is a stochastic shortest path problem (Bertsekas and Tsitsiklis,
+"An analysis of stochastic shortest path problems", Mathematics of Operations Research
+16(3), 1991), whose Bellman equation has a unique solution on the nodes that can finish;
+the retry property makes it solvable in increasing order of value, like Dijkstra's
+algorithm (Dijkstra, "A note on two problems in connexion with graphs", 1959). The proof
+of the label-setting order is in the archive write-ups
+``archive/icpc/2023/K-alea-iacta-est/solution.tex`` and
+``archive/kickstart/2020/F-yeetzhee/solution.tex`` (also on the site's entry pages).
 """
 
 from __future__ import annotations

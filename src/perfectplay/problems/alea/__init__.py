@@ -76,3 +76,8 @@ def __getattr__(name: str) -> Any:
     value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
     globals()[name] = value
     return value
+
+
+def __dir__() -> list[str]:
+    # The lazily loaded names are listed too, so dir() and help() show the whole API.
+    return sorted(set(globals()) | set(__all__))

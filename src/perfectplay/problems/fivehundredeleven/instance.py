@@ -52,7 +52,7 @@ def parse(text: str) -> Instance:
         raise InputError("empty input: expected N, the number of cards")
     tok, line = first
     n = _integer(tok, line, "N (the number of cards)", 1, MAX_CARDS)
-    cards = []
+    cards: list[int] = []
     for tok, line in tokens:
         if len(cards) == n:
             kind = "1 card" if n == 1 else f"{n} cards"

@@ -86,3 +86,8 @@ def solve(n: int, m: int, groups: Iterable[int], *, compiled: bool | None = None
 def solve_instance(instance: Instance, *, compiled: bool | None = None) -> Solution:
     """Solve a parsed :class:`Instance`."""
     return solve(instance.n, instance.m, instance.groups, compiled=compiled)
+
+
+def __dir__() -> list[str]:
+    # The lazily loaded names are listed too, so dir() and help() show the whole API.
+    return sorted(set(globals()) | set(__all__))
