@@ -41,7 +41,7 @@ def close(a: float, b: float, rel: float = 1e-9) -> bool:
 
 def test_five_dice_expected_rolls_is_the_known_fraction():
     sol = solve_model(FiveDice(), progress=False)
-    assert sol.solver == "solve_retry" and sol.exploration.retry
+    assert sol.solver == "label-setting" and sol.exploration.retry
     assert sol.exact_value() == Fraction(191283, 17248)
     assert close(sol.start_value, 191283 / 17248, 1e-12)
     assert sol.best((1, 3, 3, 3, 6)) == [(3, 3, 3)]
@@ -49,7 +49,7 @@ def test_five_dice_expected_rolls_is_the_known_fraction():
 
 def test_chutes_and_ladders_matches_althoen_king_schilling():
     sol = solve_model(ChutesAndLadders(), progress=False)
-    assert sol.solver == "solve_ssp" and not sol.exploration.retry
+    assert sol.solver == "policy-iteration" and not sol.exploration.retry
     assert sol.exact_value() == ALTHOEN_1993
     assert close(sol.start_value, float(ALTHOEN_1993), 1e-11)
     # landing on a ladder's foot is never a state: the token climbs at once
@@ -81,7 +81,7 @@ def test_a_3000_square_race_without_retry_is_solved():
     # More rolls than the whole-graph dense solver used to accept (2,000): the policy
     # graph has no cycle, so solve_ssp needs no linear solve at all.
     sol = solve_model(Race(3000), progress=False)
-    assert sol.solver == "solve_ssp" and sol.n_rolls == 6000
+    assert sol.solver == "policy-iteration" and sol.n_rolls == 6000
     # By hand: with an f-sided die on square s, k = min(f, n - s) faces move on and the
     # others stay, so v = 1 + (sum of v(s + d), d <= k) / f + (f - k) / f * v, that is
     # v(s) = (f + sum of v(s + d)) / k, the better die taken, from the goal backwards.
@@ -378,7 +378,7 @@ def policy_enumeration(m: RandomChance) -> list[float]:
 
 def test_random_chance_models_agree_with_policy_enumeration():
     rng = random.Random(12345)
-    solvers = {"solve_retry": 0, "solve_ssp": 0}
+    solvers = {"label-setting": 0, "policy-iteration": 0}
     finite = 0
     for k in range(300):
         m = RandomChance(rng, tagged=k % 3 == 0)

@@ -107,7 +107,7 @@ def test_a_module_of_functions_is_a_model(capsys, tmp_path):
         """,
     )
     code, out, _ = solve(capsys, str(path), "--exact", "-q")
-    assert code == 0 and "exact: 4  (verified optimal)" in out and "solve_ssp" in out
+    assert code == 0 and "exact: 4  (verified optimal)" in out and "policy-iteration" in out
 
 
 def test_a_class_with_parameters_from_a_file(capsys, tmp_path):

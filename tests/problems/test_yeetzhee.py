@@ -162,7 +162,7 @@ def test_keeping_what_fits_never_hurts_on_the_official_data():
 def test_impossible_target_is_infinite():
     sol = solve(4, 3, [1, 1, 1, 1])
     assert sol.value == math.inf
-    assert sol.exact() is None
+    assert sol.exact_value() is None
     assert "can never be reached" in sol.explain()
 
 
@@ -185,7 +185,7 @@ def test_exact_equals_float_on_official_cases():
     largest = max(cases, key=lambda c: SortedTupleSpace(c.groups).size)
     for case in [*cases[:8], largest]:
         sol = solve_instance(case)
-        exact = sol.exact()
+        exact = sol.exact_value()
         assert isinstance(exact, Fraction)
         assert float(exact) == pytest.approx(sol.value, rel=1e-12)
 
@@ -278,7 +278,7 @@ def test_api_messages_stay_short_for_huge_values():
 
 def test_exact_is_computed_once_and_keeps_the_repaired_policy():
     sol = solve(3, 6, [1, 2])
-    assert sol.exact() == Fraction(47, 10) and sol._exact is sol._exact
+    assert sol.exact_value() == Fraction(47, 10) and sol._exact is sol._exact
     repaired = sol.exact_policy()
     assert repaired.chance is sol._exact.solution and repaired.n == 3
     assert repaired.explain().splitlines()[1] == sol.explain().splitlines()[1]

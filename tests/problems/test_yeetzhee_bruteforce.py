@@ -109,6 +109,6 @@ def test_random_instances_up_to_six():
 def test_exact_fraction_equals_exact_brute_force(n, m, groups):
     sol = solve(n, m, groups)
     truth = brute_force(n, m, groups, exact=True)[()]
-    exact = sol.exact()
+    exact = sol.exact_value()
     assert isinstance(exact, Fraction) and exact == truth
     assert float(exact) == pytest.approx(sol.value, rel=1e-12)

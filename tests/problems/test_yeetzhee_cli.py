@@ -169,6 +169,6 @@ def test_explain_with_exact_shows_the_repaired_policy(capsys, tmp_path):
     code, out, _ = run(capsys, str(path), "--explain", "--exact")
     sol = solve(50, 49, [1] * 48 + [2])
     exact = sol.exact_policy()
-    assert code == 0 and out == exact.explain() + "\n" + f"exact: {sol.exact()}\n"
+    assert code == 0 and out == exact.explain() + "\n" + f"exact: {sol.exact_value()}\n"
     assert exact.rule([1]).outcomes[0].keep and "\n2  " in out
-    assert abs(exact.value - float(sol.exact())) <= 1e-12 * exact.value
+    assert abs(exact.value - float(sol.exact_value())) <= 1e-12 * exact.value

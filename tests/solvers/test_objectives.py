@@ -301,27 +301,6 @@ def test_label_setting_on_a_million_edge_retry_graph():
     assert np.array_equal(low.decision_value, sol.decision_value)
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        "perfectplay.objectives",
-        "perfectplay.graphs.chance",
-        "perfectplay.graphs._csr",
-        "perfectplay.solvers",
-        "perfectplay.solvers.retry",
-        "perfectplay.analysis.exact",
-        "perfectplay.analysis.distribution",
-        "perfectplay.analysis.simulate",
-        "perfectplay.cli.reports",
-    ],
-)
-def test_docstring_examples(name):
-    import doctest
-
-    result = doctest.testmod(importlib.import_module(name))
-    assert result.attempted > 0 and result.failed == 0, name
-
-
 def test_objective_wording_and_helpers():
     assert MIN_COST == Objective.cost() and MIN_COST.describe() == "minimise expected rolls"
     best = Objective.score(unit="points")

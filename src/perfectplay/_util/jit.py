@@ -29,10 +29,28 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["Kernel", "kernel", "compile_for"]
+__all__ = ["INTERPRETED_BUDGET", "Kernel", "kernel", "compile_for", "interpreted_seconds"]
+
+#: Seconds of interpreted kernel time after which a process counts as doing real work:
+#: from then on :func:`compile_for` pays numba's start-up for anything above its warm
+#: threshold. A file of a hundred small instances thus runs its first few interpreted
+#: (instant answers for a sample) and the rest compiled, without a knob in any signature.
+INTERPRETED_BUDGET = 0.05
+
+_interpreted = [0.0]  # seconds spent in kernels run as plain Python, this process
+
+
+def interpreted_seconds() -> float:
+    """Seconds this process has spent running kernels uncompiled.
+
+    >>> interpreted_seconds() >= 0.0
+    True
+    """
+    return _interpreted[0]
 
 
 def _import_numba() -> Any:
@@ -118,7 +136,11 @@ class Kernel:
     def run(self, *args: Any, compiled: bool = True) -> Any:
         if compiled and not os.environ.get("PERFECTPLAY_NO_JIT"):
             return self.dispatcher()(*args)
-        return self.py_func(*args)
+        t0 = time.perf_counter()
+        try:
+            return self.py_func(*args)
+        finally:
+            _interpreted[0] += time.perf_counter() - t0
 
     def __call__(self, *args: Any) -> Any:
         return self.run(*args)
@@ -134,7 +156,9 @@ def compile_for(size: int, threshold: int, *kernels: Kernel, warm_threshold: int
     a process costs importing numba and loading the cached machine code (0.3-0.5 s). So
     small work runs uncompiled up to ``threshold`` items, up to a quarter of it once numba
     is imported, and once any of ``kernels`` is loaded (the start-up already paid) only
-    up to ``warm_threshold``.
+    up to ``warm_threshold``; the same once the process has spent
+    :data:`INTERPRETED_BUDGET` seconds in interpreted kernels (a ski-rental rule: many
+    small instances add up to work worth the start-up).
     ``PERFECTPLAY_NO_JIT=1`` always answers ``False``.
 
     >>> compile_for(10, 1000), compile_for(10**6, 1000)
@@ -142,7 +166,7 @@ def compile_for(size: int, threshold: int, *kernels: Kernel, warm_threshold: int
     """
     if os.environ.get("PERFECTPLAY_NO_JIT"):
         return False
-    if any(k.loaded for k in kernels):
+    if any(k.loaded for k in kernels) or _interpreted[0] >= INTERPRETED_BUDGET:
         return size > warm_threshold
     if "numba" in sys.modules:
         # numba is in: loading one more cached kernel costs about 0.05 s.

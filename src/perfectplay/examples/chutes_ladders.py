@@ -16,7 +16,7 @@ and the exact mode solves the cyclic policy (chutes lead back) by exact linear a
 >>> from perfectplay.models import solve_model
 >>> sol = solve_model(ChutesAndLadders())
 >>> sol.solver, round(sol.start_value, 4), sol.exact_value() == ALTHOEN_1993
-('solve_ssp', 39.2251, True)
+('policy-iteration', 39.2251, True)
 """
 
 from __future__ import annotations

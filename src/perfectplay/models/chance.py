@@ -1,13 +1,15 @@
 """Solving a :class:`~perfectplay.models.base.ChanceModel` and querying the result.
 
-The explorer turns the model into a chance graph; when the graph has the retry property
-(every outcome of a roll may choose that roll again) the label-setting solver runs
-(:func:`~perfectplay.solvers.retry.solve_retry`, near-linear), otherwise policy iteration
-(:func:`~perfectplay.solvers.policy_iteration.solve_ssp`: linear where the policy has no
-cycle, a dense solve per cycle). The solution is a :class:`~perfectplay.results.ChanceResult`
-plus the model's state index: queries take the user's own state objects; values are
-floats (about 1e-12 relative; ties by :func:`~perfectplay.results.is_tie`), and
-:meth:`ChanceModelSolution.exact` gives exact fractions verified optimal.
+The explorer turns the model into a chance graph and
+:func:`~perfectplay.solvers.solve_chance` picks the solver: label-setting
+(:func:`~perfectplay.solvers.retry.solve_retry`, near-linear) where its proof holds (the
+retry property: every outcome of a roll may choose that roll again; positive costs),
+otherwise policy iteration (:func:`~perfectplay.solvers.policy_iteration.solve_ssp`:
+linear where the policy has no cycle, a dense solve per cycle). The solution is a
+:class:`~perfectplay.results.ChanceResult` plus the model's state index: queries take the
+user's own state objects; values are floats (about 1e-12 relative; ties by
+:func:`~perfectplay.results.is_tie`), and :meth:`ChanceModelSolution.exact` gives exact
+fractions verified optimal.
 
 >>> from perfectplay.models.base import ChanceModel
 >>> class TwoCoins(ChanceModel):  # toss two coins until both show heads; keep a head or not
@@ -19,7 +21,7 @@ floats (about 1e-12 relative; ties by :func:`~perfectplay.results.is_tie`), and
 ...         return [(tuple(sorted(kept + f)), 1) for f in fresh]
 >>> sol = solve_chance_model(TwoCoins())
 >>> round(sol.start_value, 12), sol.solver, sol.exact_value()
-(2.666666666667, 'solve_retry', Fraction(8, 3))
+(2.666666666667, 'label-setting', Fraction(8, 3))
 >>> [(o.choice, round(o.value, 9)) for o in sol.options(("H", "T"))]
 [(('H',), 2.0), ((), 2.666666667)]
 """
@@ -73,7 +75,8 @@ class ChanceModelSolution:
             (:class:`~perfectplay.models.explore.ChanceExploration`).
         result: the :class:`~perfectplay.results.ChanceResult` (queries by node id).
         solution: the solver's arrays (:class:`~perfectplay.graphs.chance.ChanceSolution`).
-        solver: ``"solve_retry"`` or ``"solve_ssp"``.
+        solver: the method that ran, ``"label-setting"`` or ``"policy-iteration"``
+            (:func:`~perfectplay.solvers.solve_chance`).
         explore_seconds, solve_seconds: wall times of the two phases.
     """
 
@@ -257,17 +260,13 @@ class ChanceModelSolution:
         )
 
 
-def solve_chance_graph(
-    graph: ChanceGraph, retry: bool, progress: bool = True
-) -> tuple[ChanceSolution, str]:
-    """The right solver for the graph: label-setting with the retry property, else SSP."""
-    if retry:
-        from perfectplay.solvers.retry import solve_retry
+def solve_chance_graph(graph: ChanceGraph, progress: bool = True) -> tuple[ChanceSolution, str]:
+    """Solve ``graph`` with :func:`~perfectplay.solvers.solve_chance` (``method="auto"``);
+    returns the solution and the name of the method that ran."""
+    from perfectplay.solvers import solve_chance
 
-        return solve_retry(graph), "solve_retry"
-    from perfectplay.solvers.policy_iteration import solve_ssp
-
-    return solve_ssp(graph, progress=progress), "solve_ssp"
+    solution = solve_chance(graph, progress=progress)
+    return solution, solution.method
 
 
 def solve_chance_model(
@@ -287,5 +286,5 @@ def solve_chance_model(
         progress=progress,
     )
     t0 = time.perf_counter()
-    solution, solver = solve_chance_graph(exploration.graph, exploration.retry, progress)
+    solution, solver = solve_chance_graph(exploration.graph, progress)
     return ChanceModelSolution(model, exploration, solution, solver, time.perf_counter() - t0)

@@ -135,12 +135,16 @@ def _policy_iteration_blockers(graph: ChanceGraph) -> list[str]:
     return reasons
 
 
-def solve_chance(graph: ChanceGraph, *, method: str = "auto") -> ChanceSolution:
+def solve_chance(
+    graph: ChanceGraph, *, method: str = "auto", progress: bool = True
+) -> ChanceSolution:
     """Optimal values and policy of a chance graph for its objective.
 
     ``method``: ``"auto"`` (label-setting where its proof holds, else policy iteration),
     ``"label-setting"`` or ``"policy-iteration"``. The solution's ``method`` names the one
-    that ran.
+    that ran. ``progress``: policy iteration reports long work on stderr when the caller
+    turned reporting on (:func:`perfectplay.enable_progress`; the library is silent
+    otherwise).
 
     Raises:
         UnsupportedObjectiveError: the forced method's proof does not hold, or no solver
@@ -171,7 +175,7 @@ def solve_chance(graph: ChanceGraph, *, method: str = "auto") -> ChanceSolution:
         )
     from perfectplay.solvers.policy_iteration import solve_ssp
 
-    return solve_ssp(graph, progress=False)
+    return solve_ssp(graph, progress=progress)
 
 
 def solve_game(graph: GameGraph, *, method: str = "auto") -> GameSolution:

@@ -44,10 +44,10 @@ class Solution:
 
 
 def solve(instance: Instance) -> Solution:
-    """Build the graph of ``instance`` and solve it with the core."""
-    from perfectplay.solvers.retry import solve_retry
+    """Build the graph of ``instance`` and solve it with the core (``method="auto"``)."""
+    from perfectplay.solvers import solve_chance
 
     from .build import build
 
     graph = build(instance)
-    return Solution(instance, graph, solve_retry(graph))
+    return Solution(instance, graph, solve_chance(graph))

@@ -97,12 +97,13 @@ class Solution:
         return out
 
 
-def solve(instance: Instance | Iterable[int], *, compiled: bool | None = None) -> Solution:
+def solve(instance: Instance | Iterable[int]) -> Solution:
     """Solve an instance (or a list of card values).
 
-    ``compiled`` is passed to :func:`~perfectplay.solvers.retrograde.solve_retrograde`; a
-    caller solving many instances in one process passes ``True`` (numba's start-up is then
-    paid once, each later game costs about a millisecond).
+    Small games run the solver interpreted (no numba start-up); a process solving many
+    games switches to the compiled solver once their interpreted time adds up
+    (:data:`~perfectplay._util.jit.INTERPRETED_BUDGET`), after which each game costs about
+    a millisecond.
 
     >>> solve([511]).winner, solve([0, 0, 0]).winner
     ('Toastman', 'Fox Ciel')
@@ -112,5 +113,5 @@ def solve(instance: Instance | Iterable[int], *, compiled: bool | None = None) -
     if not isinstance(instance, Instance):
         instance = Instance.from_cards(instance)
     model = build(instance)
-    return Solution(model, solve_retrograde(model.graph, compiled=compiled, method="acyclic"))
+    return Solution(model, solve_retrograde(model.graph, method="acyclic"))
 

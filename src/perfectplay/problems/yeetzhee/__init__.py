@@ -56,14 +56,15 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def solve(n: int, m: int, groups: Iterable[int], *, compiled: bool | None = None) -> Solution:
+def solve(n: int, m: int, groups: Iterable[int]) -> Solution:
     """Solve ``n`` dice with ``m`` faces and target group sizes ``groups`` (any order).
 
     Raises :class:`~perfectplay.errors.InputError` (a ``ValueError``) for sizes that are
     not positive integers summing to ``n``, and
     :class:`~perfectplay.errors.ResourceLimitError` when the groupings would not fit in
-    memory. A target with more groups than faces gets the value ``inf``. ``compiled`` as
-    in :func:`~perfectplay.solvers.retry.solve_retry` (``None``: decided by size).
+    memory. A target with more groups than faces gets the value ``inf``. The solver runs
+    compiled or interpreted as the work's size decides
+    (:func:`~perfectplay._util.jit.compile_for`).
 
     >>> solve(3, 6, (2, 1)).value
     4.7
@@ -79,13 +80,13 @@ def solve(n: int, m: int, groups: Iterable[int], *, compiled: bool | None = None
         m=int(m),
         groups=sizes,
         model=model,
-        chance=solve_retry(model.graph, compiled=compiled),
+        chance=solve_retry(model.graph),
     )
 
 
-def solve_instance(instance: Instance, *, compiled: bool | None = None) -> Solution:
+def solve_instance(instance: Instance) -> Solution:
     """Solve a parsed :class:`Instance`."""
-    return solve(instance.n, instance.m, instance.groups, compiled=compiled)
+    return solve(instance.n, instance.m, instance.groups)
 
 
 def __dir__() -> list[str]:

@@ -35,10 +35,6 @@ examples:
 #: The statement's sample (two cases).
 EXAMPLE_INPUT = "2\n3 6 2\n1\n2\n5 2 1\n5\n"
 
-#: Interpreted solving allowed before the remaining cases switch to the compiled solver.
-#: Loading numba costs 0.3-0.5 s once, but a large case costs that much interpreted: a
-#: small budget keeps the sample instant and a 100-case file on the compiled path.
-LOAD_SECONDS = 0.05
 
 
 def _at_least_one(text: str) -> int:
@@ -95,14 +91,11 @@ def run(args: argparse.Namespace, text: str) -> str:
     records: list[str] = []
     # A file of large cases runs for a minute: say so on stderr (PERFECTPLAY_QUIET=1 hushes).
     progress = Progress("yeetzhee")
-    # Small cases solve faster interpreted than numba loads (see LOAD_SECONDS).
-    compiled, interpreted = None, 0.0
+    # Small cases solve interpreted, faster than numba loads; after a budget of
+    # interpreted work the rest run compiled (perfectplay._util.jit.INTERPRETED_BUDGET).
     for done, i in enumerate(numbers, start=1):
         t0 = time.perf_counter()
-        sol = solve_instance(cases[i - 1], compiled=compiled)
-        interpreted += time.perf_counter() - t0
-        if interpreted > LOAD_SECONDS:
-            compiled = True
+        sol = solve_instance(cases[i - 1])
         if args.stats:
             g = sol.model.graph
             print(
@@ -118,7 +111,7 @@ def run(args: argparse.Namespace, text: str) -> str:
         elif args.exact and not single:
             from perfectplay.cli.reports import fraction_text
 
-            records.append(f"Case #{i}: {fraction_text(sol.exact())}\n")
+            records.append(f"Case #{i}: {fraction_text(sol.exact_value())}\n")
         else:
             solutions.append((i, sol))
         progress.update(done, "cases solved", len(numbers))
@@ -143,7 +136,7 @@ def run(args: argparse.Namespace, text: str) -> str:
     if args.exact:
         from perfectplay.cli.reports import fraction_text
 
-        parts.append(f"exact: {fraction_text(sol.exact())}")
+        parts.append(f"exact: {fraction_text(sol.exact_value())}")
     if args.distribution is not None:
         from perfectplay.cli.reports import distribution_report
 
@@ -161,7 +154,7 @@ def _json(args: argparse.Namespace, i: int, sol: Any) -> str:
         "groupings": sol.n_groupings,
     }
     if args.exact:
-        obj["exact"] = fraction_text(sol.exact_policy().exact())
+        obj["exact"] = fraction_text(sol.exact_policy().exact_value())
         obj["verified_optimal"] = True
     if args.explain:
         chosen = sol.exact_policy() if args.exact else sol

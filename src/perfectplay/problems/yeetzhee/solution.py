@@ -73,8 +73,8 @@ class Solution:
     (4.7, 3.7, inf)
     >>> [(o.describe(), o.faces, o.keep) for o in sol.rule([1, 1]).outcomes]
     [('a value kept once', 2, True), ('a new value', 4, False)]
-    >>> sol.exact()
-    Fraction(47, 10)
+    >>> sol.exact_value(), sol.exact()[0]
+    (Fraction(47, 10), Fraction(47, 10))
     """
 
     n: int
@@ -232,17 +232,23 @@ class Solution:
     def _exact(self) -> ExactValues:
         return self.result.exact()
 
-    def exact(self) -> Fraction | None:
-        """The expected rolls as an exact fraction, with the policy verified optimal in
-        rational arithmetic (``None``: the target cannot be reached).
+    def exact(self) -> ExactValues:
+        """Exact values of every grouping (:class:`~perfectplay.results.ExactValues`, the
+        type every ``exact()`` returns), with the policy verified optimal in rational
+        arithmetic; :meth:`exact_value` is the start's.
 
         Two options whose values differ by less than float rounding may be ordered wrongly
         by the float solver (it happens on the official data); the core then repairs the
-        policy by exact policy improvement before verifying, so the fraction is the true
+        policy by exact policy improvement before verifying, so the values are the true
         optimum (:meth:`exact_policy` holds the repaired rules). Raises
         :class:`~perfectplay.analysis.exact.VerificationError` if verification still fails.
         Computed once.
         """
+        return self._exact
+
+    def exact_value(self) -> Fraction | None:
+        """The expected rolls as an exact fraction, verified optimal (``None``: the target
+        cannot be reached); see :meth:`exact`."""
         return self._exact.value
 
     def exact_policy(self) -> Solution:
