@@ -35,7 +35,12 @@ CORE = ("perfectplay._util", "perfectplay.graphs", "perfectplay.solvers", "perfe
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name):
     module = importlib.import_module(name)
-    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS, report=False)
+    # A package with lazy exports documents names that load on first use: resolve them,
+    # as `from package import *` would for a reader trying the example.
+    lazy = {n: getattr(module, n) for n in getattr(module, "__all__", ())}
+    result = doctest.testmod(
+        module, extraglobs=lazy, optionflags=doctest.ELLIPSIS, report=False
+    )
     assert result.failed == 0, f"{result.failed} of {result.attempted} examples failed in {name}"
 
 

@@ -39,12 +39,13 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from perfectplay.graphs.game import NOT_TERMINAL, GameGraph, GameSolution, Outcome
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     import numpy as np
 
     from perfectplay.analysis.exact import ExactSolution

@@ -80,7 +80,9 @@ def test_agrees_with_exhaustive_minimax_on_random_hands():
 
 def test_model_is_exact_and_numbered_topologically():
     cards = [3, 5, 7, 9, 510, 0, 0, 12, 96]
-    model = game.build(game.Instance.from_cards(cards))
+    from perfectplay.problems.fivehundredeleven.build import build
+
+    model = build(game.Instance.from_cards(cards))
     g = model.graph
     assert g.n_positions <= 512 * (len(cards) + 1)
     src = np.repeat(np.arange(g.n_positions), np.diff(g.indptr))

@@ -82,15 +82,16 @@ def _dispatch(argv: list[str] | None) -> int:
         module = importlib.import_module(TOOLS[name][0])
         with reporting(True):  # the library is silent; a command shows progress of long work
             return int(module.main(args[1:]) or 0)
-    from perfectplay.problems import REGISTRY
+    from perfectplay.problems import get
 
-    if name not in REGISTRY:
+    problem = get(name)
+    if problem is None:
         print(f"perfectplay: unknown command {name!r}; try 'perfectplay --help'", file=sys.stderr)
         return 2
     from perfectplay.cli.problem import main as run_problem
 
     with reporting(True):
-        return run_problem(REGISTRY[name], args[1:])
+        return run_problem(problem, args[1:])
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -29,20 +29,19 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import pkgutil
+import importlib.util
+import os
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
-__all__ = ["Problem", "REGISTRY", "discover"]
+__all__ = ["Problem", "REGISTRY", "discover", "get"]
 
 #: Inputs larger than this are refused before they are parsed (see ``read_input``).
 DEFAULT_MAX_INPUT_BYTES = 64 << 20
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(NamedTuple):
     """A gallery problem as the command line and the site see it.
 
     Attributes:
@@ -71,9 +70,8 @@ class Problem:
     add_options: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace, str], str | int]
     usage: str | None = None
-    subcommands: Mapping[str, Callable[[list[str]], int]] = field(
-        default_factory=lambda: MappingProxyType({})
-    )
+    # A NamedTuple (not a dataclass) keeps `perfectplay --help` from importing dataclasses.
+    subcommands: Mapping[str, Callable[[list[str]], int]] = MappingProxyType({})
     max_input_bytes: int = DEFAULT_MAX_INPUT_BYTES
 
     @property
@@ -89,20 +87,44 @@ def discover(path: Iterable[str] | None = None, prefix: str = f"{__name__}.") ->
     name starts with ``_`` (the template) are skipped. The order is alphabetical, so the
     command list does not depend on the file system.
     """
-    found: dict[str, Problem] = {}
-    for info in sorted(pkgutil.iter_modules(__path__ if path is None else list(path)),
-                       key=lambda i: i.name):
-        if not info.ispkg or info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{prefix}{info.name}.cli")
-        problem = getattr(module, "PROBLEM", None)
-        if not isinstance(problem, Problem):
-            raise TypeError(f"{module.__name__} has no PROBLEM entry (a Problem)")
-        if problem.name != info.name:
-            raise ValueError(f"{module.__name__}: PROBLEM.name {problem.name!r} is not "
-                             f"the package name {info.name!r}")
-        found[problem.name] = problem
-    return found
+    # A directory listing, not pkgutil.iter_modules: that imports inspect, a tenth of
+    # `perfectplay --help`.
+    names: set[str] = set()
+    for base in __path__ if path is None else path:
+        with os.scandir(base) as entries:
+            names.update(e.name for e in entries
+                         if e.is_dir() and os.path.isfile(os.path.join(e.path, "__init__.py")))
+    return {name: _entry(name, prefix) for name in sorted(names)
+            if name.isidentifier() and not name.startswith("_")}
+
+
+def get(name: str) -> Problem | None:
+    """The problem whose command is ``name``, or ``None``; imports that problem's
+    ``cli.py`` alone (the command line runs one problem without discovering the rest).
+
+    >>> get("alea").title, get("nonesuch"), get("_template")
+    ('Alea Iacta Est', None, None)
+    """
+    if _registry is not None:
+        return _registry.get(name)
+    if not name.isidentifier() or name.startswith("_"):
+        return None
+    try:
+        found = importlib.util.find_spec(f"{__name__}.{name}.cli")
+    except ModuleNotFoundError:
+        return None
+    return None if found is None else _entry(name, f"{__name__}.")
+
+
+def _entry(name: str, prefix: str) -> Problem:
+    module = importlib.import_module(f"{prefix}{name}.cli")
+    problem = getattr(module, "PROBLEM", None)
+    if not isinstance(problem, Problem):
+        raise TypeError(f"{module.__name__} has no PROBLEM entry (a Problem)")
+    if problem.name != name:
+        raise ValueError(f"{module.__name__}: PROBLEM.name {problem.name!r} is not "
+                         f"the package name {name!r}")
+    return problem
 
 
 _registry: Mapping[str, Problem] | None = None

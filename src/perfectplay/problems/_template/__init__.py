@@ -22,9 +22,39 @@ result and its decoder), :mod:`.report` (the output), :mod:`.cli` (the registry 
 Only the standard library is imported here: numpy loads when :func:`solve` runs.
 """
 
-from .cli import PROBLEM
-from .instance import Instance, parse
-from .report import explain, format
-from .solution import Solution, solve
+from __future__ import annotations
 
-__all__ = ["PROBLEM", "Instance", "Solution", "explain", "format", "parse", "solve"]
+from typing import TYPE_CHECKING
+
+from perfectplay._util.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from perfectplay.problems._template.cli import PROBLEM
+    from perfectplay.problems._template.instance import Instance, parse
+    from perfectplay.problems._template.report import explain, format
+    from perfectplay.problems._template.solution import Solution, solve
+
+__all__ = [
+    "PROBLEM",
+    "Instance",
+    "Solution",
+    "explain",
+    "format",
+    "parse",
+    "solve",
+]
+
+# The names load on first use: the registry imports this package on its way to cli.py, and
+# `perfectplay --help` must not pay for the solver.
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "PROBLEM": "perfectplay.problems._template.cli",
+        "Instance": "perfectplay.problems._template.instance",
+        "Solution": "perfectplay.problems._template.solution",
+        "explain": "perfectplay.problems._template.report",
+        "format": "perfectplay.problems._template.report",
+        "parse": "perfectplay.problems._template.instance",
+        "solve": "perfectplay.problems._template.solution",
+    },
+)

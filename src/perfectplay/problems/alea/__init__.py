@@ -21,8 +21,9 @@ The names below load lazily, so importing this package is cheap.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from perfectplay._util.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from perfectplay.problems.alea.cli import PROBLEM
@@ -37,21 +38,6 @@ if TYPE_CHECKING:
         solve_instance,
         symmetry_counts,
     )
-
-_WHERE = {
-    "PROBLEM": "cli",
-    "EXAMPLE_DICE": "example",
-    "EXAMPLE_WORDS": "example",
-    "Instance": "instance",
-    "parse": "instance",
-    "format_answer": "report",
-    "AleaSolution": "solution",
-    "FirstRoll": "solution",
-    "Keep": "solution",
-    "solve": "solution",
-    "solve_instance": "solution",
-    "symmetry_counts": "solution",
-}
 
 __all__ = [
     "PROBLEM",
@@ -68,16 +54,22 @@ __all__ = [
     "symmetry_counts",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    # The lazily loaded names are listed too, so dir() and help() show the whole API.
-    return sorted(set(globals()) | set(__all__))
+# The names load on first use: the registry imports this package on its way to cli.py, and
+# `perfectplay --help` must not pay for the solver.
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "PROBLEM": "perfectplay.problems.alea.cli",
+        "EXAMPLE_DICE": "perfectplay.problems.alea.example",
+        "EXAMPLE_WORDS": "perfectplay.problems.alea.example",
+        "AleaSolution": "perfectplay.problems.alea.solution",
+        "FirstRoll": "perfectplay.problems.alea.solution",
+        "Instance": "perfectplay.problems.alea.instance",
+        "Keep": "perfectplay.problems.alea.solution",
+        "format_answer": "perfectplay.problems.alea.report",
+        "parse": "perfectplay.problems.alea.instance",
+        "solve": "perfectplay.problems.alea.solution",
+        "solve_instance": "perfectplay.problems.alea.solution",
+        "symmetry_counts": "perfectplay.problems.alea.solution",
+    },
+)

@@ -21,8 +21,9 @@ that none exists.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from perfectplay._util.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from perfectplay.problems.diemaker.cli import PROBLEM
@@ -30,20 +31,6 @@ if TYPE_CHECKING:
     from perfectplay.problems.diemaker.model import DieModel
     from perfectplay.problems.diemaker.report import explain, format
     from perfectplay.problems.diemaker.solution import Solution, find, solve
-
-# The names load on first use: `perfectplay --help` imports this package to reach cli.py.
-_WHERE = {
-    "PROBLEM": "cli",
-    "Dataset": "instance",
-    "Instance": "instance",
-    "parse": "instance",
-    "DieModel": "model",
-    "explain": "report",
-    "format": "report",
-    "Solution": "solution",
-    "find": "solution",
-    "solve": "solution",
-}
 
 __all__ = [
     "PROBLEM",
@@ -58,15 +45,20 @@ __all__ = [
     "solve",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_WHERE])
+# The names load on first use: the registry imports this package on its way to cli.py, and
+# `perfectplay --help` must not pay for the solver.
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "PROBLEM": "perfectplay.problems.diemaker.cli",
+        "Dataset": "perfectplay.problems.diemaker.instance",
+        "DieModel": "perfectplay.problems.diemaker.model",
+        "Instance": "perfectplay.problems.diemaker.instance",
+        "Solution": "perfectplay.problems.diemaker.solution",
+        "explain": "perfectplay.problems.diemaker.report",
+        "find": "perfectplay.problems.diemaker.solution",
+        "format": "perfectplay.problems.diemaker.report",
+        "parse": "perfectplay.problems.diemaker.instance",
+        "solve": "perfectplay.problems.diemaker.solution",
+    },
+)

@@ -29,17 +29,22 @@ The write-up with the proofs: ``archive/codechef/starters/DISPDOM-disappearing-d
 
 from __future__ import annotations
 
-from perfectplay.problems.dispdom.cli import PROBLEM
-from perfectplay.problems.dispdom.instance import MAX_D, MAX_N, Instance, parse
-from perfectplay.problems.dispdom.model import (
-    DispdomModel,
-    canonical,
-    next_states,
-    segments,
-    split_table,
-)
-from perfectplay.problems.dispdom.report import explain, format
-from perfectplay.problems.dispdom.solution import PLAYERS, Solution, solve
+from typing import TYPE_CHECKING
+
+from perfectplay._util.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from perfectplay.problems.dispdom.cli import PROBLEM
+    from perfectplay.problems.dispdom.instance import MAX_D, MAX_N, Instance, parse
+    from perfectplay.problems.dispdom.model import (
+        DispdomModel,
+        canonical,
+        next_states,
+        segments,
+        split_table,
+    )
+    from perfectplay.problems.dispdom.report import explain, format
+    from perfectplay.problems.dispdom.solution import PLAYERS, Solution, solve
 
 __all__ = [
     "PROBLEM",
@@ -58,3 +63,26 @@ __all__ = [
     "solve",
     "split_table",
 ]
+
+# The names load on first use: the registry imports this package on its way to cli.py, and
+# `perfectplay --help` must not pay for the solver.
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "PROBLEM": "perfectplay.problems.dispdom.cli",
+        "MAX_D": "perfectplay.problems.dispdom.instance",
+        "MAX_N": "perfectplay.problems.dispdom.instance",
+        "PLAYERS": "perfectplay.problems.dispdom.solution",
+        "DispdomModel": "perfectplay.problems.dispdom.model",
+        "Instance": "perfectplay.problems.dispdom.instance",
+        "Solution": "perfectplay.problems.dispdom.solution",
+        "canonical": "perfectplay.problems.dispdom.model",
+        "explain": "perfectplay.problems.dispdom.report",
+        "format": "perfectplay.problems.dispdom.report",
+        "next_states": "perfectplay.problems.dispdom.model",
+        "parse": "perfectplay.problems.dispdom.instance",
+        "segments": "perfectplay.problems.dispdom.model",
+        "solve": "perfectplay.problems.dispdom.solution",
+        "split_table": "perfectplay.problems.dispdom.model",
+    },
+)

@@ -42,14 +42,19 @@ Modules: :mod:`.instance` (the input), :mod:`.build` (the graph), :mod:`.solutio
 [((510,), 'WIN', 2), ((3,), 'LOSE', 5)]
 """
 
-from perfectplay.problems.fivehundredeleven.build import Model, build
-from perfectplay.problems.fivehundredeleven.cli import PROBLEM
-from perfectplay.problems.fivehundredeleven.instance import FULL, MAX_CARDS, Instance, parse
-from perfectplay.problems.fivehundredeleven.report import explain, format
-from perfectplay.problems.fivehundredeleven.solution import FirstMove, Solution, solve
+from __future__ import annotations
 
-# Every module here imports only the standard library at load time (numpy is loaded by
-# build() when it runs), so importing the package stays cheap.
+from typing import TYPE_CHECKING
+
+from perfectplay._util.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from perfectplay.problems.fivehundredeleven.build import Model
+    from perfectplay.problems.fivehundredeleven.cli import PROBLEM
+    from perfectplay.problems.fivehundredeleven.instance import FULL, MAX_CARDS, Instance, parse
+    from perfectplay.problems.fivehundredeleven.report import explain, format
+    from perfectplay.problems.fivehundredeleven.solution import FirstMove, Solution, solve
+
 __all__ = [
     "FULL",
     "MAX_CARDS",
@@ -58,9 +63,27 @@ __all__ = [
     "Instance",
     "Model",
     "Solution",
-    "build",
     "explain",
     "format",
     "parse",
     "solve",
 ]
+
+# The names load on first use: the registry imports this package on its way to cli.py, and
+# `perfectplay --help` must not pay for the solver.
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "FULL": "perfectplay.problems.fivehundredeleven.instance",
+        "MAX_CARDS": "perfectplay.problems.fivehundredeleven.instance",
+        "PROBLEM": "perfectplay.problems.fivehundredeleven.cli",
+        "FirstMove": "perfectplay.problems.fivehundredeleven.solution",
+        "Instance": "perfectplay.problems.fivehundredeleven.instance",
+        "Model": "perfectplay.problems.fivehundredeleven.build",
+        "Solution": "perfectplay.problems.fivehundredeleven.solution",
+        "explain": "perfectplay.problems.fivehundredeleven.report",
+        "format": "perfectplay.problems.fivehundredeleven.report",
+        "parse": "perfectplay.problems.fivehundredeleven.instance",
+        "solve": "perfectplay.problems.fivehundredeleven.solution",
+    },
+)

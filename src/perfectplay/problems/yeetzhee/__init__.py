@@ -18,16 +18,21 @@ Case #2: 9.000000000
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-# Only the parser is imported eagerly: `perfectplay yeetzhee --help` must not load numpy.
-from perfectplay.problems.yeetzhee.instance import Instance, check_instance, parse
-from perfectplay.problems.yeetzhee.report import explain, format, format_output
+from perfectplay._util.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from perfectplay.problems.yeetzhee.cli import PROBLEM
-    from perfectplay.problems.yeetzhee.solution import Outcome, Rule, Solution
+    from perfectplay.problems.yeetzhee.instance import Instance, parse
+    from perfectplay.problems.yeetzhee.report import explain, format, format_output
+    from perfectplay.problems.yeetzhee.solution import (
+        Outcome,
+        Rule,
+        Solution,
+        solve,
+        solve_instance,
+    )
 
 __all__ = [
     "PROBLEM",
@@ -43,52 +48,21 @@ __all__ = [
     "solve_instance",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    if name in ("Outcome", "Rule", "Solution"):
-        from perfectplay.problems.yeetzhee import solution
-
-        return getattr(solution, name)
-    if name == "PROBLEM":
-        from perfectplay.problems.yeetzhee.cli import PROBLEM
-
-        return PROBLEM
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def solve(n: int, m: int, groups: Iterable[int]) -> Solution:
-    """Solve ``n`` dice with ``m`` faces and target group sizes ``groups`` (any order).
-
-    Raises :class:`~perfectplay.errors.InputError` (a ``ValueError``) for sizes that are
-    not positive integers summing to ``n``, and
-    :class:`~perfectplay.errors.ResourceLimitError` when the groupings would not fit in
-    memory. A target with more groups than faces gets the value ``inf``. The solver runs
-    compiled or interpreted as the work's size decides
-    (:func:`~perfectplay._util.jit.compile_for`).
-
-    >>> solve(3, 6, (2, 1)).value
-    4.7
-    """
-    sizes = check_instance(n, m, groups)
-    from perfectplay.problems.yeetzhee.build import build
-    from perfectplay.problems.yeetzhee.solution import Solution
-    from perfectplay.solvers.retry import solve_retry
-
-    model = build(int(n), int(m), sizes)
-    return Solution(
-        n=int(n),
-        m=int(m),
-        groups=sizes,
-        model=model,
-        chance=solve_retry(model.graph),
-    )
-
-
-def solve_instance(instance: Instance) -> Solution:
-    """Solve a parsed :class:`Instance`."""
-    return solve(instance.n, instance.m, instance.groups)
-
-
-def __dir__() -> list[str]:
-    # The lazily loaded names are listed too, so dir() and help() show the whole API.
-    return sorted(set(globals()) | set(__all__))
+# The names load on first use: the registry imports this package on its way to cli.py, and
+# `perfectplay --help` must not pay for the solver.
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "PROBLEM": "perfectplay.problems.yeetzhee.cli",
+        "Instance": "perfectplay.problems.yeetzhee.instance",
+        "Outcome": "perfectplay.problems.yeetzhee.solution",
+        "Rule": "perfectplay.problems.yeetzhee.solution",
+        "Solution": "perfectplay.problems.yeetzhee.solution",
+        "explain": "perfectplay.problems.yeetzhee.report",
+        "format": "perfectplay.problems.yeetzhee.report",
+        "format_output": "perfectplay.problems.yeetzhee.report",
+        "parse": "perfectplay.problems.yeetzhee.instance",
+        "solve": "perfectplay.problems.yeetzhee.solution",
+        "solve_instance": "perfectplay.problems.yeetzhee.solution",
+    },
+)

@@ -14,7 +14,7 @@ import numpy as np
 
 from perfectplay.graphs.chance import ChanceSolution
 from perfectplay.problems.yeetzhee.build import YeetzheeGraph
-from perfectplay.problems.yeetzhee.instance import _as_int
+from perfectplay.problems.yeetzhee.instance import Instance, _as_int, check_instance
 from perfectplay.results import ChanceResult, is_tie
 
 if TYPE_CHECKING:
@@ -269,3 +269,28 @@ class Solution:
     def simulate(self, runs: int, seed: int = 0) -> np.ndarray:
         """Rolls used in ``runs`` simulated games under optimal play (``int64[runs]``)."""
         return self.result.simulate(runs, seed)
+
+
+def solve(n: int, m: int, groups: Iterable[int]) -> Solution:
+    """Solve ``n`` dice with ``m`` faces and target group sizes ``groups`` (any order).
+
+    Raises :class:`~perfectplay.errors.InputError` (a ``ValueError``) for sizes that are
+    not positive integers summing to ``n``, and
+    :class:`~perfectplay.errors.ResourceLimitError` when the groupings would not fit in
+    memory. A target with more groups than faces gets the value ``inf``. The graph has the
+    retry property, so :func:`~perfectplay.solvers.solve_chance` runs label-setting.
+
+    >>> solve(3, 6, (2, 1)).value
+    4.7
+    """
+    from perfectplay.problems.yeetzhee.build import build
+    from perfectplay.solvers import solve_chance
+
+    sizes = check_instance(n, m, groups)
+    model = build(int(n), int(m), sizes)
+    return Solution(n=int(n), m=int(m), groups=sizes, model=model, chance=solve_chance(model.graph))
+
+
+def solve_instance(instance: Instance) -> Solution:
+    """Solve a parsed :class:`~perfectplay.problems.yeetzhee.instance.Instance`."""
+    return solve(instance.n, instance.m, instance.groups)
