@@ -31,6 +31,11 @@ CACHE = Path(
 )
 PERFECTPLAY = [sys.executable, "-m", "perfectplay"]
 
+# Time what a user's install does: Python caches the bytecode of the modules it imports.
+# An environment that turns the cache off (PYTHONDONTWRITEBYTECODE, set on some CI and
+# sandbox machines) would charge every run for compiling the package's sources again.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
 
 @dataclass
 class Row:

@@ -31,8 +31,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from fractions import Fraction
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -56,6 +55,10 @@ from perfectplay.results import (
     best_of,
     rank_options,
 )
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
 
 __all__ = [
     "TIE_TOLERANCE",

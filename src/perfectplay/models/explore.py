@@ -52,11 +52,10 @@ import sys
 import time
 from array import array
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
 from numbers import Integral, Rational
-from typing import TYPE_CHECKING, Any, cast, overload
+from typing import TYPE_CHECKING, Any, NamedTuple, cast, overload
 
 from perfectplay._util.memory import available_bytes, format_bytes
 from perfectplay._util.progress import Progress
@@ -330,8 +329,7 @@ def _size_of_sample(reps: list[Any], keys: list[Any]) -> int:
     return total // n
 
 
-@dataclass(eq=False)
-class ChanceExploration:
+class ChanceExploration(NamedTuple):
     """The chance graph of a model and the tables that map it back to the user's objects.
 
     Attributes:
@@ -599,8 +597,7 @@ def explore_chance(
     )
 
 
-@dataclass(eq=False)
-class GameExploration:
+class GameExploration(NamedTuple):
     """The game graph of a two-player model and the tables that map it back to positions.
 
     Attributes:

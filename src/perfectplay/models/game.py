@@ -25,8 +25,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from perfectplay.errors import ModelError
 from perfectplay.graphs.game import GameGraph, GameSolution, Outcome
@@ -41,6 +40,10 @@ from perfectplay.models.explore import (
     model_name,
 )
 from perfectplay.results import GameResult, MoveValue, Result, best_moves, rank_moves
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
 
 #: The word of each outcome, as the command line prints it.
 VALUE_NAMES = {v: str(v) for v in Outcome}
