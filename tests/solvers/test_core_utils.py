@@ -79,3 +79,20 @@ def test_compiled_masked_store_on_int8_is_correct(n):
     _fill_unset(value, remoteness)
     assert np.bincount(value, minlength=3).tolist() == [0, (n + 2) // 3, n - (n + 2) // 3]
     assert (remoteness[value == 2] == -1).all() and (remoteness[value == 1] == 0).all()
+
+
+def test_interpreted_budget_needs_time_and_a_repeated_kernel(monkeypatch):
+    # A single instance (each kernel once, however long) stays interpreted; a process that
+    # runs a kernel again after the budget prefers compiled kernels for all but tiny work.
+    from perfectplay._util import jit
+
+    monkeypatch.delenv("PERFECTPLAY_NO_JIT", raising=False)
+    monkeypatch.setattr(jit, "_interpreted", [0.0, 0])
+    monkeypatch.setattr(jit, "INTERPRETED_BUDGET", 0.0)
+    double = jit.kernel(lambda x: 2 * x)
+    assert double.run(1, compiled=False) == 2 and not jit.budget_spent()
+    assert not jit.compile_for(5_000, 10**9)
+    assert double.run(2, compiled=False) == 4 and jit.budget_spent()
+    assert jit.compile_for(5_000, 10**9) and not jit.compile_for(10, 10**9)
+    monkeypatch.setattr(jit, "INTERPRETED_BUDGET", 3600.0)  # time is the other condition
+    assert not jit.budget_spent()

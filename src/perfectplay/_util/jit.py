@@ -33,15 +33,38 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["INTERPRETED_BUDGET", "Kernel", "kernel", "compile_for", "interpreted_seconds"]
+__all__ = [
+    "INTERPRETED_BUDGET",
+    "Kernel",
+    "budget_spent",
+    "compile_for",
+    "interpreted_seconds",
+    "kernel",
+]
 
-#: Seconds of interpreted kernel time after which a process counts as doing real work:
-#: from then on :func:`compile_for` pays numba's start-up for anything above its warm
-#: threshold. A file of a hundred small instances thus runs its first few interpreted
-#: (instant answers for a sample) and the rest compiled, without a knob in any signature.
+#: Seconds of interpreted kernel time after which a process that runs the same kernel
+#: again counts as solving many instances: from then on :func:`compile_for` pays numba's
+#: start-up for all but trivial work. A file of a hundred small instances thus runs its
+#: first few interpreted (instant answers for a sample) and the rest compiled, without a
+#: knob in any signature, while a single instance (each kernel once, however long) stays
+#: interpreted.
 INTERPRETED_BUDGET = 0.05
 
-_interpreted = [0.0]  # seconds spent in kernels run as plain Python, this process
+# Seconds spent in kernels run as plain Python, and how many of those calls repeated a
+# kernel already run that way in this process.
+_interpreted = [0.0, 0]
+# Once the budget is spent, only trivial work stays interpreted: the process has shown it
+# runs many kernels, so numba's start-up is paid once and each later call is cheap.
+_SPENT_THRESHOLD = 200
+
+
+def budget_spent() -> bool:
+    """Whether this process has run enough interpreted kernels to prefer compiled ones.
+
+    >>> isinstance(budget_spent(), bool)
+    True
+    """
+    return _interpreted[0] >= INTERPRETED_BUDGET and _interpreted[1] > 0
 
 
 def interpreted_seconds() -> float:
@@ -117,6 +140,7 @@ class Kernel:
         self.py_func = func
         self.options = options
         self._dispatcher: Any = None
+        self._interpreted_calls = 0
         self.__doc__ = func.__doc__
         self.__name__ = func.__name__
         self.__wrapped__ = func
@@ -141,6 +165,8 @@ class Kernel:
             return self.py_func(*args)
         finally:
             _interpreted[0] += time.perf_counter() - t0
+            _interpreted[1] += self._interpreted_calls > 0
+            self._interpreted_calls += 1
 
     def __call__(self, *args: Any) -> Any:
         return self.run(*args)
@@ -156,9 +182,9 @@ def compile_for(size: int, threshold: int, *kernels: Kernel, warm_threshold: int
     a process costs importing numba and loading the cached machine code (0.3-0.5 s). So
     small work runs uncompiled up to ``threshold`` items, up to a quarter of it once numba
     is imported, and once any of ``kernels`` is loaded (the start-up already paid) only
-    up to ``warm_threshold``; the same once the process has spent
-    :data:`INTERPRETED_BUDGET` seconds in interpreted kernels (a ski-rental rule: many
-    small instances add up to work worth the start-up).
+    up to ``warm_threshold``; and once the process has spent :data:`INTERPRETED_BUDGET`
+    seconds in interpreted kernels, nearly everything runs compiled (a ski-rental rule:
+    many small instances add up to work worth the start-up).
     ``PERFECTPLAY_NO_JIT=1`` always answers ``False``.
 
     >>> compile_for(10, 1000), compile_for(10**6, 1000)
@@ -166,7 +192,9 @@ def compile_for(size: int, threshold: int, *kernels: Kernel, warm_threshold: int
     """
     if os.environ.get("PERFECTPLAY_NO_JIT"):
         return False
-    if any(k.loaded for k in kernels) or _interpreted[0] >= INTERPRETED_BUDGET:
+    if budget_spent():
+        return size > _SPENT_THRESHOLD
+    if any(k.loaded for k in kernels):
         return size > warm_threshold
     if "numba" in sys.modules:
         # numba is in: loading one more cached kernel costs about 0.05 s.

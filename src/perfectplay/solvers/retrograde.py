@@ -250,14 +250,10 @@ def solve_retrograde(
         raise ValueError(f"unknown method {method!r}")
     size = graph.n_positions + graph.n_moves
     if compiled is None:
-        from perfectplay._util.jit import INTERPRETED_BUDGET, interpreted_seconds
+        from perfectplay._util.jit import budget_spent
 
         # Warm: the start-up is paid, or many small games have added up to real work.
-        warm = (
-            acyclic_kernel.loaded
-            or loopy_kernel.loaded
-            or interpreted_seconds() >= INTERPRETED_BUDGET
-        )
+        warm = acyclic_kernel.loaded or loopy_kernel.loaded or budget_spent()
         compiled = size > (WARM_COMPILE_THRESHOLD if warm else COMPILE_THRESHOLD)
         if not compiled and method != "acyclic" and size > LOOPY_COMPILE_THRESHOLD:
             # Interpreted, the loopy algorithm costs about three times the acyclic one:

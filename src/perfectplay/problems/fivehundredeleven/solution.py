@@ -102,7 +102,7 @@ def solve(instance: Instance | Iterable[int]) -> Solution:
 
     Small games run the solver interpreted (no numba start-up); a process solving many
     games switches to the compiled solver once their interpreted time adds up
-    (:data:`~perfectplay._util.jit.INTERPRETED_BUDGET`), after which each game costs about
+    (:func:`~perfectplay._util.jit.budget_spent`), after which each game costs about
     a millisecond.
 
     >>> solve([511]).winner, solve([0, 0, 0]).winner
