@@ -158,6 +158,27 @@ def int_token(token: str | bytes) -> int | None:
     return -value if negative else value
 
 
+def int_in_range(token: str, what: str, lo: int, hi: int, line: int | None = None) -> int:
+    """The integer ``token`` spells (the one number rule, :func:`int_token`), which must lie
+    in ``lo..hi``; otherwise :class:`~perfectplay.errors.InputError` naming ``what`` and
+    the line.
+
+    >>> int_in_range("+07", "N", 1, 50)
+    7
+    >>> int_in_range("51", "N", 1, 50, line=3)
+    Traceback (most recent call last):
+    ...
+    perfectplay.errors.InputError: line 3: N must be from 1 to 50, got 51
+    """
+    value = int_token(token)
+    if value is None:
+        raise InputError(f"{what} must be an integer, got {quote_token(token)}", line=line)
+    if not lo <= value <= hi:
+        shown = token if len(token) <= 20 else token[:20] + "..."
+        raise InputError(f"{what} must be from {lo} to {hi}, got {shown}", line=line)
+    return value
+
+
 def quote_token(token: str, limit: int = 20) -> str:
     """A token of the input for a message: quoted, and cut at ``limit`` characters.
 

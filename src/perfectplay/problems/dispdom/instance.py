@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from perfectplay.cli.common import int_token, iter_lines, quote_token, split_tokens
+from perfectplay.cli.common import int_in_range, iter_lines, quote_token, split_tokens
 from perfectplay.errors import InputError, short_repr
 
 #: Largest strip accepted. The canonical state space grows like the number of partitions of
@@ -74,9 +74,9 @@ def parse(text: str) -> Instance:
     if len(head) != 3:
         got = "1 token" if len(head) == 1 else f"{len(head)} tokens"
         raise InputError(f"expected three integers 'N K D', got {got}", line=line)
-    n = _integer(head[0], "N", 1, MAX_N, line)
-    k = _integer(head[1], "K", 1, n, line)
-    d = _integer(head[2], "D", 1, MAX_D, line)
+    n = int_in_range(head[0], "N", 1, MAX_N, line)
+    k = int_in_range(head[1], "K", 1, n, line)
+    d = int_in_range(head[2], "D", 1, MAX_D, line)
     second = next(lines, None)
     if second is None:
         raise InputError(f"missing the strip of {n} cells after 'N K D'", line=line)
@@ -94,16 +94,6 @@ def parse(text: str) -> Instance:
         line, extra = third
         raise InputError(f"unexpected {quote_token(extra[0])} after the strip", line=line)
     return Instance(n, k, d, strip)
-
-
-def _integer(tok: str, name: str, lo: int, hi: int, line: int) -> int:
-    value = int_token(tok)  # the number rule of every command
-    if value is None:
-        raise InputError(f"{name} must be an integer, got {quote_token(tok)}", line=line)
-    if not lo <= value <= hi:
-        shown = tok if len(tok) <= 20 else tok[:20] + "..."
-        raise InputError(f"{name} must be from {lo} to {hi}, got {shown}", line=line)
-    return value
 
 
 __all__ = ["MAX_D", "MAX_N", "InputError", "Instance", "parse"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from perfectplay.cli.common import int_token, iter_tokens, quote_token
+from perfectplay.cli.common import int_in_range, iter_tokens, quote_token
 from perfectplay.errors import InputError, short_repr
 
 MAX_CARDS = 50
@@ -51,23 +51,13 @@ def parse(text: str) -> Instance:
     if first is None:
         raise InputError("empty input: expected N, the number of cards")
     tok, line = first
-    n = _integer(tok, line, "N (the number of cards)", 1, MAX_CARDS)
+    n = int_in_range(tok, "N (the number of cards)", 1, MAX_CARDS, line)
     cards: list[int] = []
     for tok, line in tokens:
         if len(cards) == n:
             kind = "1 card" if n == 1 else f"{n} cards"
             raise InputError(f"unexpected {quote_token(tok)} after the {kind}", line=line)
-        cards.append(_integer(tok, line, f"card {len(cards) + 1}", 0, FULL))
+        cards.append(int_in_range(tok, f"card {len(cards) + 1}", 0, FULL, line))
     if len(cards) < n:
         raise InputError(f"expected {n} card values, got {len(cards)}", line=line)
     return Instance(tuple(cards))
-
-
-def _integer(tok: str, line: int, what: str, lo: int, hi: int) -> int:
-    value = int_token(tok)  # the number rule of every command
-    if value is None:
-        raise InputError(f"{what} must be an integer, got {quote_token(tok)}", line=line)
-    if not lo <= value <= hi:
-        shown = tok if len(tok) <= 20 else tok[:20] + "..."
-        raise InputError(f"{what} must be from {lo} to {hi}, got {shown}", line=line)
-    return value
