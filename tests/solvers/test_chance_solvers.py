@@ -22,10 +22,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from perfectplay.analysis.exact import MAX_CYCLE, VerificationError, exact_solution
+from perfectplay.analysis.exact import VerificationError, exact_solution
 from perfectplay.errors import PerfectplayError, ResourceLimitError
 from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
-from perfectplay.solvers.policy_iteration import MAX_COMPONENT, solve_ssp
+from perfectplay.solvers.policy_iteration import solve_ssp
 from perfectplay.solvers.retry import settle_order, solve_retry
 
 # ---------------------------------------------------------------- random graphs
@@ -378,9 +378,10 @@ def test_no_retry_almost_sure_reachability():
     assert exact_solution(g, solve_retry(g)).value == 2
 
 
-def test_exact_cycle_limit():
-    # A ring of n rolls, each landing on the next decision node or a goal.
-    n = MAX_CYCLE + 1
+def test_exact_cycles_have_no_size_limit_only_a_memory_estimate(monkeypatch):
+    # A ring of n rolls, each landing on the next decision node or a goal (the old exact
+    # limit was 150 rolls).
+    n = 1500
     goal = [False] * n + [True]
     choices = [[i] for i in range(n)] + [[]]
     outcomes = [[((i + 1) % n, 1), (n, 1)] for i in range(n)]
@@ -388,8 +389,13 @@ def test_exact_cycle_limit():
     best = np.arange(n + 1, dtype=np.int32)
     best[n] = -1
     sol = ChanceSolution(g, np.full(n + 1, 2.0), np.full(n, 2.0), best, np.ones(2 * n, bool))
-    with pytest.raises(ResourceLimitError, match="cycle"):
+    ex = exact_solution(g, sol)
+    assert [ex.chance_value(c) for c in range(n)] == [2] * n
+    # The fill estimate (entries times their bits) is checked before the elimination.
+    monkeypatch.setenv("PERFECTPLAY_MEMORY_LIMIT", "2M")
+    with pytest.raises(ResourceLimitError, match="exact elimination of a cycle through 1,500"):
         exact_solution(g, sol)
+    monkeypatch.delenv("PERFECTPLAY_MEMORY_LIMIT")
     small = ChanceGraph.from_lists(
         goal[-4:], [[0], [1], [2], []], [[(1, 1), (3, 1)], [(2, 1), (3, 1)], [(0, 1), (3, 1)]]
     )
@@ -397,22 +403,21 @@ def test_exact_cycle_limit():
     assert ex.value == 2
 
 
-def test_ssp_size_limit_is_per_cycle_not_per_graph():
+def test_ssp_has_no_size_limit_per_graph_or_per_cycle():
     # Many rolls are fine when the policy graph has no cycle (the old dense solver
     # refused more than 2,000 chance nodes) ...
     n = 5000
     g = ChanceGraph.from_lists([False, True], [[0], []], [[(1, 1)]] * n)
     assert solve_ssp(g).chance_value.tolist() == [1.0] * n
-    # ... but one cycle of more than MAX_COMPONENT rolls is refused: a ring of rolls,
-    # each going on round the ring or finishing.
-    n = MAX_COMPONENT + 1
+    # ... and so is one cycle of more rolls than the old 3,000-roll limit: a ring of
+    # rolls, each going on round the ring (V = 1 + V / 2) or finishing.
+    n = 3001
     g = ChanceGraph.from_lists(
         [False] * n + [True],
         [[i] for i in range(n)] + [[]],
         [[((i + 1) % n, 1), (n, 1)] for i in range(n)],
     )
-    with pytest.raises(ResourceLimitError, match=f"cycle through {n:,} rolls.*at most"):
-        solve_ssp(g)
+    np.testing.assert_allclose(solve_ssp(g).chance_value, 2.0, rtol=1e-12)
 
 
 # ---------------------------------------------------------------- large graphs without retry

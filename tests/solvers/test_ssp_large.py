@@ -8,7 +8,7 @@ Each check is written here from the game's definition, not from the solver:
   road, against NumPy's dense solve of the whole linear system;
 * random graphs with the retry property, against the label-setting solver, which uses
   an unrelated algorithm;
-* the refusal of a cycle longer than ``MAX_COMPONENT`` rolls, and of a cycle whose matrix
+* a cycle longer than the old 3,000-roll limit, and the refusal of a cycle whose matrix
   would not fit in the memory budget.
 
 Tolerances: 1e-9 relative throughout (both sides are float64; the race and the ring are
@@ -25,7 +25,7 @@ import pytest
 
 from perfectplay.errors import ResourceLimitError
 from perfectplay.graphs.chance import ChanceGraph
-from perfectplay.solvers.policy_iteration import MAX_COMPONENT, solve_ssp
+from perfectplay.solvers.policy_iteration import solve_ssp
 from perfectplay.solvers.retry import solve_retry
 
 REL = 1e-9
@@ -218,13 +218,10 @@ def ring_of(n: int) -> ChanceGraph:
     )
 
 
-def test_a_cycle_above_the_component_limit_is_refused_by_size():
-    n = MAX_COMPONENT + 1
-    with pytest.raises(ResourceLimitError) as info:
-        solve_ssp(ring_of(n))
-    message = str(info.value)
-    assert f"{n:,}" in message and f"{MAX_COMPONENT:,}" in message
-    assert "cycle" in message and "at most" in message
+def test_a_cycle_above_the_old_component_limit_is_solved():
+    # Each roll: V = 1 + V(next) / 2, the same on the whole ring, so V = 2 everywhere.
+    sol = solve_ssp(ring_of(3001))
+    np.testing.assert_allclose(sol.chance_value, 2.0, rtol=REL)
 
 
 def test_a_cycle_that_does_not_fit_in_memory_is_refused(monkeypatch):

@@ -35,9 +35,11 @@ way round; the check then fails on a "near-tie". ``improve=True`` repairs that b
 policy iteration instead of failing (see :func:`exact_solution`).
 
 Policies whose graph has cycles (possible without the retry rule) are solved exactly, one
-strongly connected component at a time, by Gaussian elimination over fractions; a
-component larger than :data:`MAX_CYCLE` rolls is refused with
-:class:`~perfectplay.errors.ResourceLimitError`.
+strongly connected component at a time, by sparse fraction-free Gaussian elimination in a
+reverse Cuthill-McKee order (fill confined to that order's envelope; a chain or ring of
+``m`` rolls costs ``O(m)`` row operations on integers of up to ``O(m)`` bits). There is
+no size limit: a component is refused with :class:`~perfectplay.errors.ResourceLimitError`
+only when the estimate of its fill (entries times their bits) does not fit in memory.
 
 >>> from perfectplay.graphs.chance import ChanceGraph
 >>> from perfectplay.solvers.retry import solve_retry
@@ -71,14 +73,11 @@ import numpy as np
 from perfectplay._util.jit import kernel
 from perfectplay._util.memory import require
 from perfectplay._util.progress import Progress
-from perfectplay.errors import PerfectplayError, ResourceLimitError
+from perfectplay.errors import PerfectplayError
 from perfectplay.graphs._csr import safe_set, strong_components, topological_order
 from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
 
-__all__ = ["MAX_CYCLE", "MAX_ROUNDS", "ExactSolution", "VerificationError", "exact_solution"]
-
-MAX_CYCLE = 150
-"""Largest strongly connected component of the policy graph solved exactly (rolls)."""
+__all__ = ["MAX_ROUNDS", "ExactSolution", "VerificationError", "exact_solution"]
 
 
 class VerificationError(PerfectplayError):
@@ -291,49 +290,113 @@ def _evaluate_acyclic(order, cost_w, kept_w, dead, term_ptr, term_idx, term_w, n
 
 
 def _solve_cycle(comp, cost_w, kept_w, dead, term_ptr, term_idx, term_w, num, den) -> None:
-    """Exact Gaussian elimination over one strongly connected component of rolls.
+    """Exact sparse Gaussian elimination over one strongly connected component of rolls.
 
     Inside a component every roll reaches every other with positive probability, so one
     infinite roll (a dead end kept, an infinite successor, no way out at all) makes all of
     them infinite; their ``den`` then stays 0 and the structural check judges them.
+
+    Each roll's equation ``K_c v_c - sum_b n_b v_b = cost_c + (values outside)`` is
+    scaled to integers; rolls are eliminated in reverse Cuthill-McKee order of the
+    symmetrised pattern (:func:`perfectplay.solvers.policy_iteration._order_and_profile`),
+    so the fill stays inside that order's envelope, by integer row operations
+    ``row_i := a_kk row_i - a_ik row_k`` (no fractions, no pivoting: every pivot of the
+    M-matrix of a proper policy is positive), each row divided by the gcd of its entries;
+    then back substitution in fractions. Time and memory: about ``E`` integer operations
+    and entries for an envelope of ``E`` entries, on integers whose size grows at most
+    linearly with the number of rolls eliminated before them (Hadamard's bound on the
+    minors they are); estimated before anything is allocated.
     """
-    if len(comp) > MAX_CYCLE:
-        raise ResourceLimitError(
-            f"the policy graph has a cycle through {len(comp):,} rolls; exact evaluation "
-            f"solves cycles of at most {MAX_CYCLE} rolls"
-        )
+    from perfectplay.solvers.policy_iteration import _order_and_profile
+
+    m = len(comp)
     local = {c: i for i, c in enumerate(comp)}
-    n = len(comp)
-    rows: list[list[Fraction]] = []
+    rows: list[dict[int, int]] = []
+    rhs: list[int] = []
+    pr: list[int] = [0]
+    pc: list[int] = []
     for c in comp:
         if dead[c] or kept_w[c] == 0:
             return
-        row = [Fraction(0)] * (n + 1)
-        row[local[c]] += kept_w[c]
-        rhs = Fraction(cost_w[c])
+        inner: dict[int, int] = {local[c]: kept_w[c]}
+        out = Fraction(cost_w[c])
         for t in range(term_ptr[c], term_ptr[c + 1]):
             b = term_idx[t]
-            if b in local:
-                row[local[b]] -= term_w[t]
+            j = local.get(b)
+            if j is not None:
+                inner[j] = inner.get(j, 0) - term_w[t]
             elif den[b] == 0:
                 return
             else:
-                rhs += term_w[t] * Fraction(num[b], den[b])
-        row[n] = rhs
-        rows.append(row)
-    for i in range(n):
-        p = next((r for r in range(i, n) if rows[r][i] != 0), None)
-        if p is None:
+                out += term_w[t] * Fraction(num[b], den[b])
+        d = out.denominator
+        if d != 1:
+            inner = {j: a * d for j, a in inner.items()}
+        rows.append(inner)
+        rhs.append(out.numerator)
+        pc.extend(j for j in inner if j != len(pr) - 1)
+        pr.append(len(pc))
+    perm, inv, first = _order_and_profile(
+        m, np.array(pr, np.int64), np.array(pc, np.int32), compiled=m > 2000
+    )
+    width = np.arange(m) - first
+    bits = max(1, max((abs(a).bit_length() for r in rows for a in r.values()), default=1))
+    # Envelope entries of L and U, each an int of about (place in the order) * bits bits.
+    need = int(2 * float(np.dot(width + 1, np.arange(m) * (bits / 8) + 64)))
+    require(need, f"exact elimination of a cycle through {m:,} rolls ({int(width.sum()):,} fill)")
+    inv_l = inv.tolist()
+    # rows_with[j]: the rows not yet eliminated that have an entry in column j.
+    rows_with: list[set[int]] = [set() for _ in range(m)]
+    for i, r in enumerate(rows):
+        for j in r:
+            if j != i:
+                rows_with[j].add(i)
+    gcd = math.gcd
+    for k in perm.tolist():
+        rk = rows[k]
+        akk = rk.get(k, 0)
+        if akk == 0:
             return  # singular: the component has no way out, so the policy never ends
-        rows[i], rows[p] = rows[p], rows[i]
-        piv = rows[i][i]
-        for r in range(n):
-            if r != i and rows[r][i] != 0:
-                f = rows[r][i] / piv
-                rows[r] = [a - f * b for a, b in zip(rows[r], rows[i], strict=True)]
+        bk = rhs[k]
+        for i in rows_with[k]:
+            if i == k or inv_l[i] < inv_l[k]:
+                continue  # already eliminated: keeps its entry for back substitution
+            ri = rows[i]
+            aik = ri.pop(k, 0)
+            if not aik:
+                continue  # the entry cancelled earlier
+            new = {j: akk * a for j, a in ri.items()}
+            for j, akj in rk.items():
+                if j == k:
+                    continue
+                if j not in new:
+                    rows_with[j].add(i)
+                    new[j] = -aik * akj
+                    continue
+                a = new[j] - aik * akj
+                if a:
+                    new[j] = a
+                else:
+                    del new[j]
+            r_i = rhs[i] * akk - aik * bk
+            # Smallest first: once the running gcd is 1 the big entries cost little.
+            g = gcd(*sorted(new.values(), key=abs), r_i)
+            if g > 1:
+                new = {j: a // g for j, a in new.items()}
+                r_i //= g
+            rows[i] = new
+            rhs[i] = r_i
+    # Back substitution, last eliminated first: each row's other entries are later rolls.
+    values: list[Fraction] = [Fraction(0)] * m
+    for k in reversed(perm.tolist()):
+        rk = rows[k]
+        acc = Fraction(rhs[k])
+        for j, a in rk.items():
+            if j != k:
+                acc -= a * values[j]
+        values[k] = acc / rk[k]
     # Non-singular: some roll of the (strongly connected) component leaves it with positive
     # probability, so the policy is proper there and the solution is its value.
-    values = [rows[i][n] / rows[i][i] for i in range(n)]
     for c, v in zip(comp, values, strict=True):
         num[c], den[c] = v.numerator, v.denominator
 
@@ -362,8 +425,8 @@ def exact_solution(
             (unless ``improve``), the policy is illegal (a choice the node does not have,
             a reroll the rules do not allow) or not proper, or its infinite values
             disagree with the graph.
-        ResourceLimitError: the working arrays would not fit in memory, or the policy
-            graph has a cycle longer than :data:`MAX_CYCLE` rolls.
+        ResourceLimitError: the working arrays, or the estimated fill of the exact
+            elimination of a cycle of the policy graph, would not fit in memory.
 
     >>> from perfectplay.graphs.chance import ChanceGraph
     >>> from perfectplay.solvers.retry import solve_retry

@@ -7,7 +7,8 @@ solver of every objective label-setting cannot take (zero costs, maximising).
 
 **Objectives.** Values are *oriented* first (``objective.orient * value``: a maximising
 objective becomes the minimisation of its negation), solved as a minimisation, and turned
-back at the end. The oriented costs must be ``>= 0`` (zero allowed) and a play that never
+back at the end. The oriented costs must be ``>= 0`` (zero allowed) on every roll a
+policy can cycle through (transient rolls may have any sign) and a play that never
 ends must be worth the worst value (``objective.endless``);
 :func:`~perfectplay.solvers.solve_chance` checks both before calling. Terminal nodes are
 worth their terminal values. Then three steps:
@@ -40,14 +41,24 @@ strongly connected components, found by Tarjan's algorithm, come out successors 
 each component is evaluated once every roll it leads out to is known. A component of one
 roll (the common case: races, most dice games) is one division, its rerolls and
 self-loops folded into the denominator, so acyclic parts cost O(edges). Only a true cycle
-(a chute back to the start, say) needs a linear solve: a dense LU of the component alone,
-refused above :data:`MAX_COMPONENT` rolls with
-:class:`~perfectplay.errors.ResourceLimitError`. The graph as a whole has no size limit
-beyond memory.
+(a chute back to the start, say) needs a linear solve, of the component alone, by the
+cheapest of three methods (:func:`solve_component`): an LU inside the envelope of a
+reverse Cuthill-McKee order (a chain or ring of any length: ``O(m w**2)`` time for
+profile width ``w``), a dense LU (small or wide components: ``O(m**3)``), or Gauss-Seidel
+with a proven error bound (large wide components that mix fast: ``O(edges)`` per sweep).
+Each estimates its memory first; cycles have no size limit beyond memory and
+``max_sweeps``.
 
-Safe set, first policy, the components and the back-substitution run in compiled kernels
-(:mod:`perfectplay._util.jit`; small graphs run their Python source); the dense solves are
-NumPy's LAPACK, and the improvement step is vectorised NumPy.
+Safe set, first policy, the components, the back-substitution, the envelope LU and
+Gauss-Seidel run in compiled kernels (:mod:`perfectplay._util.jit`; small graphs run their
+Python source); the dense solves are NumPy's LAPACK, and the improvement step is
+vectorised NumPy.
+
+**Negative oriented costs** (a reward collected once on a transient roll, under a
+maximising objective) need nothing special: evaluation is a linear solve and improvement
+a comparison, neither uses the sign; the properness argument above needs costs ``>= 0``
+only inside the closed classes a policy could create (end components), which is what
+the dispatcher checks.
 
 >>> from perfectplay.graphs.chance import ChanceGraph
 >>> g = ChanceGraph.from_lists(          # no retry rule: a 5 forces a restart from node 0
@@ -80,12 +91,23 @@ from perfectplay.graphs import _csr
 from perfectplay.graphs._csr import strong_components
 from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
 
-__all__ = ["COMPILE_THRESHOLD", "MAX_COMPONENT", "solve_ssp"]
+__all__ = ["COMPILE_THRESHOLD", "DENSE_SIZE", "MAX_SWEEPS", "solve_component", "solve_ssp"]
 
-MAX_COMPONENT = 3000
-"""Largest strongly connected component of a policy graph :func:`solve_ssp` evaluates
-(rolls): a dense ``n x n`` LU, at this size about 150 MiB (the matrix and LAPACK's copy)
-and one to two seconds per round of policy iteration."""
+MAX_SWEEPS = 100_000
+"""Default most Gauss-Seidel sweeps per evaluation of a cycle too wide for a direct
+solve (``solve_ssp(max_sweeps=...)``, ``perfectplay solve --max-sweeps N``)."""
+
+#: Components of at most this many rolls are solved by dense LU without looking for a
+#: narrow envelope: LAPACK's blocked LU of 2,000 rolls takes about a tenth of a second.
+DENSE_SIZE = 2000
+
+# Floating-point operations a direct solve may take (a few seconds) before Gauss-Seidel
+# is preferred, and how much slower the envelope kernel's scalar loops run than LAPACK.
+_DIRECT_WORK = 4e9
+_SKYLINE_SLOWER = 10.0
+# Proven relative error below which an iterative solve is accepted (the agreement
+# solve_ssp promises with exact values); it aims for _REL_TOL.
+_ACCEPT_TOL = 1e-9
 
 #: Graphs with at most this many nodes + edges run the kernels' Python source unless they
 #: are loaded already (see :func:`perfectplay._util.jit.compile_for`). Lower than
@@ -196,10 +218,9 @@ def _back_substitute(
 ):  # fmt: skip
     """Evaluate components ``k0, k0+1, ...`` of one roll each into ``cval``.
 
-    Stops at the first component of several rolls and returns ``(k, a, b)``: its index
-    and the dense system ``a v = b`` of its values (row and column ``pos[c]`` for roll
-    ``c``), the values it leads out to already folded into ``b``. Returns
-    ``(n_components, empty, empty)`` when every component is done.
+    Stops at the first component of several rolls and returns its index (its system
+    comes from :func:`_component_system`); returns ``n_components`` when every component
+    is done.
     """
     n_comp = comp_ptr.shape[0] - 1
     for k in range(k0, n_comp):
@@ -229,32 +250,404 @@ def _back_substitute(
                 acc += w * cval[b]
             cval[c] = (cost[c] * total + acc) / kept if kept > 0.0 else np.inf
             continue
-        # A cycle: rows are (1 - p_self) v_c - sum p v_b = cost + sum p v(outside).
-        a = np.zeros((m, m))  # not a fill loop: m * m steps in the Python source
-        rhs = np.empty(m)
+        return k
+    return n_comp
+
+
+@kernel
+def _component_system(
+    k, comp, pos, order, comp_ptr, terminal, tval, outcome_ptr, outcome_idx, outcome_weight,
+    cost, best, accept, cval,
+):  # fmt: skip
+    """The linear system of component ``k`` in its local numbering (``pos[c]`` for roll
+    ``c``): ``diag[i] v_i - sum q v_j = rhs[i]`` with the off-diagonal ``q`` (transition
+    probabilities inside the component, duplicates allowed) in CSR ``(ptr, col, q)``.
+
+    ``diag`` is ``1 - p(back to the same roll)``, computed as the weight that does *not*
+    come back over the total, so no cancellation; ``rhs`` holds the roll's cost plus the
+    values it leads out to (terminals and earlier components).
+    """
+    lo = comp_ptr[k]
+    m = comp_ptr[k + 1] - lo
+    n_e = 0
+    for i in range(m):
+        c = order[lo + i]
+        n_e += outcome_ptr[c + 1] - outcome_ptr[c]
+    diag = np.empty(m)
+    rhs = np.empty(m)
+    ptr = np.empty(m + 1, np.int64)
+    col = np.empty(n_e, np.int32)
+    q = np.empty(n_e)
+    n = 0
+    ptr[0] = 0
+    for i in range(m):
+        c = order[lo + i]
+        total = 0.0
+        for e in range(outcome_ptr[c], outcome_ptr[c + 1]):
+            total += float(outcome_weight[e])
+        away = 0.0
+        acc = cost[c]
+        for e in range(outcome_ptr[c], outcome_ptr[c + 1]):
+            w = float(outcome_weight[e])
+            if not accept[e]:
+                continue  # a reroll: back to c
+            x = outcome_idx[e]
+            if terminal[x]:
+                away += w
+                acc += w / total * tval[x]
+                continue
+            b = best[x]
+            if b == c:
+                continue
+            away += w
+            if comp[b] == k:
+                col[n] = pos[b]
+                q[n] = w / total
+                n += 1
+            else:
+                acc += w / total * cval[b]
+        diag[i] = away / total
+        rhs[i] = acc
+        ptr[i + 1] = n
+    return diag, rhs, ptr, col[:n], q[:n]
+
+
+@kernel
+def _rcm(ptr, idx):
+    """Reverse Cuthill-McKee order of the undirected graph ``(ptr, idx)``: breadth-first
+    from a pseudo-peripheral node (the far end of a first search from a node of least
+    degree), neighbours by increasing degree, then reversed. Returns ``perm`` (new place
+    -> node). Keeps the profile (the envelope that Gaussian elimination fills) small on
+    long thin graphs: a chain or a ring gets a profile of one or two per row.
+    """
+    n = ptr.shape[0] - 1
+    deg = np.empty(n, np.int64)
+    for v in range(n):
+        deg[v] = ptr[v + 1] - ptr[v]
+    seen = np.empty(n, np.bool_)
+    level = np.empty(n, np.int64)
+    queue = np.empty(n, np.int64)
+    perm = np.empty(n, np.int64)
+    done = np.empty(n, np.bool_)
+    for v in range(n):
+        done[v] = False
+    placed = 0
+    while placed < n:
+        # The unplaced node of least degree starts the next connected part.
+        root = -1
+        for v in range(n):
+            if not done[v] and (root < 0 or deg[v] < deg[root]):
+                root = v
+        # One breadth-first search from it: its last level's least-degree node is far out.
+        for v in range(n):
+            seen[v] = done[v]
+        head = 0
+        tail = 1
+        queue[0] = root
+        seen[root] = True
+        level[root] = 0
+        while head < tail:
+            v = queue[head]
+            head += 1
+            for e in range(ptr[v], ptr[v + 1]):
+                w = idx[e]
+                if not seen[w]:
+                    seen[w] = True
+                    level[w] = level[v] + 1
+                    queue[tail] = w
+                    tail += 1
+        far = queue[tail - 1]
+        for j in range(tail):
+            v = queue[j]
+            if level[v] == level[far] and deg[v] < deg[far]:
+                far = v
+        # Cuthill-McKee from there.
+        start = placed
+        perm[placed] = far
+        done[far] = True
+        placed += 1
+        head = start
+        while head < placed:
+            v = perm[head]
+            head += 1
+            first = placed
+            for e in range(ptr[v], ptr[v + 1]):
+                w = idx[e]
+                if not done[w]:
+                    done[w] = True
+                    perm[placed] = w
+                    placed += 1
+            if placed - first > 1:
+                part = perm[first:placed].copy()
+                keys = np.empty(placed - first, np.int64)
+                for j in range(placed - first):
+                    keys[j] = deg[part[j]]
+                srt = np.argsort(keys, kind="mergesort")
+                for j in range(placed - first):
+                    perm[first + j] = part[srt[j]]
+    out = np.empty(n, np.int64)
+    for j in range(n):
+        out[j] = perm[n - 1 - j]
+    return out
+
+
+def _order_and_profile(
+    m: int, ptr: np.ndarray, col: np.ndarray, compiled: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Reverse Cuthill-McKee order of the symmetrised pattern and its profile.
+
+    Returns ``(perm, inv, first)``: ``perm[new] = old``, ``inv[old] = new`` and
+    ``first[i]`` the first column of row ``i`` (new numbering) of the symmetrised pattern,
+    which bounds the fill of Gaussian elimination without pivoting in that order: every
+    entry of ``L`` (by rows) and ``U`` (by columns) lies within the envelope
+    ``first[i] <= j < i`` (George and Liu, *Computer Solution of Large Sparse Positive
+    Definite Systems*, 1981, ch. 4; the argument does not use symmetry of the values).
+    """
+    rows = np.repeat(np.arange(m, dtype=np.int64), np.diff(ptr))
+    cols = col.astype(np.int64)
+    a = np.concatenate([rows, cols])
+    b = np.concatenate([cols, rows])
+    keep = a != b
+    a, b = a[keep], b[keep]
+    key = np.unique(a * m + b)
+    a, b = key // m, key % m
+    sptr = np.zeros(m + 1, np.int64)
+    np.cumsum(np.bincount(a, minlength=m), out=sptr[1:])
+    perm = _rcm.run(sptr, b.astype(np.int64), compiled=compiled)
+    inv = np.empty(m, np.int64)
+    inv[perm] = np.arange(m)
+    first = np.arange(m, dtype=np.int64)
+    np.minimum.at(first, inv[a], inv[b])
+    return perm, inv, first
+
+
+@kernel
+def _skyline_solve(first, off, lval, uval, diag, rhs):
+    """Solve ``A x = rhs`` by Doolittle LU without pivoting inside the envelope.
+
+    ``A`` is stored by its envelope: row ``i`` of the strict lower part in
+    ``lval[off[i] + j - first[i]]`` for ``first[i] <= j < i``, column ``j`` of the strict
+    upper part in ``uval[off[j] + i - first[j]]``, the diagonal in ``diag``; the factors
+    overwrite them. Work about ``2 sum (i - first[i])**2``. No pivoting is needed: the
+    matrix of a proper policy's component is an irreducibly diagonally dominant M-matrix,
+    for which Gaussian elimination in any order is stable (growth factor at most 2;
+    Wilkinson 1961, Higham, *Accuracy and Stability of Numerical Algorithms*, 2002, 9.5).
+    """
+    n = diag.shape[0]
+    for j in range(n):
+        fj = first[j]
+        oj = off[j] - fj
+        for i in range(fj, j):
+            fi = first[i]
+            oi = off[i] - fi
+            k0 = fi if fi > fj else fj
+            su = 0.0
+            sl = 0.0
+            for k in range(k0, i):
+                su += lval[oi + k] * uval[oj + k]
+                sl += lval[oj + k] * uval[oi + k]
+            uval[oj + i] -= su
+            lval[oj + i] = (lval[oj + i] - sl) / diag[i]
+        s = 0.0
+        for k in range(fj, j):
+            s += lval[oj + k] * uval[oj + k]
+        diag[j] -= s
+    x = rhs.copy()
+    for i in range(n):
+        fi = first[i]
+        oi = off[i] - fi
+        s = 0.0
+        for k in range(fi, i):
+            s += lval[oi + k] * x[k]
+        x[i] -= s
+    for j in range(n - 1, -1, -1):
+        x[j] /= diag[j]
+        fj = first[j]
+        oj = off[j] - fj
+        xj = x[j]
+        for k in range(fj, j):
+            x[k] -= uval[oj + k] * xj
+    return x
+
+
+@kernel
+def _gauss_seidel(diag, ptr, col, q, rhs, max_sweeps, tol):
+    """Gauss-Seidel on ``diag v - Q v = rhs`` with a proven error bound.
+
+    Sweeps ``v`` and, alongside, the expected number of steps ``t`` before play leaves
+    the component (``diag t - Q t = diag``). The stop is sound: with the residual
+    ``r = (rhs + Q v) / diag - v`` (rounding of its computation added) and any ``u`` with
+    ``u >= 1 + (Q u) / diag`` (checked in floats, on ``u = 1.001 t + 1``), the error is
+    ``|v* - v| <= max|r| * u`` componentwise, because ``(I - Q/diag)^-1`` is nonnegative
+    and ``(I - Q/diag)^-1 1 <= u`` (Varga, *Matrix Iterative Analysis*, 1962, ch. 3).
+    Returns ``(v, err, sweeps)``: ``err`` is the largest proven error relative to
+    ``1 + |v_i|`` (``inf`` until a bound is certified); stops once ``err <= tol``, after
+    ``max_sweeps`` sweeps, or when the bound stalls at the rounding floor.
+    """
+    m = diag.shape[0]
+    v = np.empty(m)
+    t = np.empty(m)
+    u = np.empty(m)
+    for i in range(m):
+        v[i] = rhs[i] / diag[i]
+        t[i] = 1.0
+    err = np.inf
+    best_err = np.inf
+    stall = 0
+    sweeps = 0
+    eps = 2.220446049250313e-16
+    while sweeps < max_sweeps:
         for i in range(m):
-            c = order[lo + i]
-            total = 0.0
-            for e in range(outcome_ptr[c], outcome_ptr[c + 1]):
-                total += float(outcome_weight[e])
-            a[i, i] = 1.0
-            rhs[i] = cost[c]
-            for e in range(outcome_ptr[c], outcome_ptr[c + 1]):
-                p = float(outcome_weight[e]) / total
-                if not accept[e]:
-                    a[i, i] -= p
-                    continue
-                x = outcome_idx[e]
-                if terminal[x]:
-                    rhs[i] += p * tval[x]
-                    continue
-                b = best[x]
-                if comp[b] == k:
-                    a[i, pos[b]] -= p
-                else:
-                    rhs[i] += p * cval[b]
-        return k, a, rhs
-    return n_comp, np.empty((0, 0)), np.empty(0)
+            sv = rhs[i]
+            st = diag[i]
+            for e in range(ptr[i], ptr[i + 1]):
+                j = col[e]
+                sv += q[e] * v[j]
+                st += q[e] * t[j]
+            v[i] = sv / diag[i]
+            t[i] = st / diag[i]
+        sweeps += 1
+        if sweeps % 8 != 0 and sweeps < max_sweeps:
+            continue
+        for i in range(m):
+            u[i] = 1.001 * t[i] + 1.0
+        certified = True
+        rmax = 0.0
+        for i in range(m):
+            su = 0.0
+            sv = rhs[i]
+            mag = abs(rhs[i])
+            for e in range(ptr[i], ptr[i + 1]):
+                j = col[e]
+                su += q[e] * u[j]
+                sv += q[e] * v[j]
+                mag += q[e] * abs(v[j])
+            deg = float(ptr[i + 1] - ptr[i] + 3)
+            if (1.0 + su / diag[i]) * (1.0 + deg * eps) > u[i]:
+                certified = False
+                break
+            r = abs(sv / diag[i] - v[i]) + deg * eps * (mag / diag[i] + abs(v[i]))
+            if r > rmax:
+                rmax = r
+        if not certified:
+            continue
+        err = 0.0
+        for i in range(m):
+            rel = rmax * u[i] / (1.0 + abs(v[i]))
+            if rel > err:
+                err = rel
+        if err <= tol:
+            break
+        if err < 0.5 * best_err:
+            best_err = err
+            stall = 0
+        else:
+            stall += 1
+            if stall >= 50:
+                break
+    return v, err, sweeps
+
+
+def solve_component(
+    diag: np.ndarray,
+    rhs: np.ndarray,
+    ptr: np.ndarray,
+    col: np.ndarray,
+    q: np.ndarray,
+    *,
+    max_sweeps: int | None = None,
+    compiled: bool | None = None,
+) -> np.ndarray:
+    """Values of one strongly connected component: ``diag v - Q v = rhs``.
+
+    ``Q`` (nonnegative, in CSR ``(ptr, col, q)``, duplicates summed) holds the
+    probabilities of moving between the component's rolls, ``diag`` the probability of
+    not coming straight back; under a proper policy ``diag - Q`` is a nonsingular
+    M-matrix. The cheapest of three methods runs, each after a memory estimate
+    (:func:`perfectplay._util.memory.require`):
+
+    * **envelope LU** (:func:`_skyline_solve`) in reverse Cuthill-McKee order when its
+      profile is small (chains, rings, boards: ``O(m w**2)`` for profile width ``w``,
+      ``O(m w)`` memory);
+    * **dense LU** (LAPACK) for components of at most :data:`DENSE_SIZE` rolls
+      (``O(m**3)`` time, ``O(m**2)`` memory);
+    * for larger wide ones **Gauss-Seidel** with a proven error bound
+      (:func:`_gauss_seidel`; ``O(nnz)`` per sweep), which converges fast where play
+      soon leaves the cycle. It gets at most a quarter of a dense LU's work when a dense
+      LU is affordable (then the fallback), else up to ``max_sweeps`` sweeps (default
+      :data:`MAX_SWEEPS`); if its proven relative error is still above ``1e-9`` and no
+      dense LU is affordable, it raises :class:`~perfectplay.errors.ResourceLimitError`
+      naming the accuracy reached.
+
+    ``compiled``: as in :func:`solve_ssp` (``None``: decide by the work).
+
+    >>> import numpy as np
+    >>> ring = np.array([0, 1, 2, 3]), np.array([1, 2, 0], np.int32), np.full(3, 0.5)
+    >>> solve_component(np.ones(3), np.ones(3), *ring, compiled=False).round(12).tolist()
+    [2.0, 2.0, 2.0]
+    """
+    m = diag.shape[0]
+    if max_sweeps is None:
+        max_sweeps = MAX_SWEEPS
+    dense_work = m**3 / 3
+    nnz = col.shape[0]
+    if m > DENSE_SIZE:
+        fast = compiled if compiled is not None else compile_for(m + nnz, COMPILE_THRESHOLD, _rcm)
+        perm, inv, first = _order_and_profile(m, ptr, col, fast)
+        width = np.arange(m) - first
+        env = int(width.sum())
+        sky_work = float(np.dot(width, width.astype(np.float64)))
+    else:
+        env, sky_work = m * m, dense_work * _SKYLINE_SLOWER
+    rows = np.repeat(np.arange(m), np.diff(ptr))
+    if sky_work * _SKYLINE_SLOWER < dense_work and sky_work <= _DIRECT_WORK:
+        require(env * 16 + m * 48, f"a cycle through {m:,} rolls (envelope LU, {env:,} entries)")
+        off = np.zeros(m + 1, np.int64)
+        np.cumsum(width, out=off[1:])
+        lval = np.zeros(env)
+        uval = np.zeros(env)
+        i, j = inv[rows], inv[col]
+        low = j < i
+        np.subtract.at(lval, off[i[low]] + j[low] - first[i[low]], q[low])
+        up = j > i
+        np.subtract.at(uval, off[j[up]] + i[up] - first[j[up]], q[up])
+        d = diag[perm].copy()
+        np.subtract.at(d, i[i == j], q[i == j])
+        fast = compiled if compiled is not None else compile_for(
+            int(sky_work) + env, COMPILE_THRESHOLD, _skyline_solve
+        )
+        x = _skyline_solve.run(first, off, lval, uval, d, rhs[perm].copy(), compiled=fast)
+        out = np.empty(m)
+        out[perm] = x
+        return out
+    dense_ok = dense_work <= _DIRECT_WORK * _SKYLINE_SLOWER
+    if m > DENSE_SIZE:
+        # Wide and large: Gauss-Seidel first (fast where play leaves the cycle soon), with
+        # at most a quarter of the dense solve's work when that is the fallback.
+        sweeps = int(max_sweeps)
+        if dense_ok:
+            sweeps = min(sweeps, max(8, int(dense_work / (4 * (m + nnz)))))
+        require(m * 40 + nnz * 12, f"a cycle through {m:,} rolls (Gauss-Seidel)")
+        fast = compiled if compiled is not None else compile_for(m + nnz, 1000, _gauss_seidel)
+        v, err, done = _gauss_seidel.run(
+            diag, ptr.astype(np.int64), col.astype(np.int64), q, rhs, sweeps, _REL_TOL,
+            compiled=fast,
+        )  # fmt: skip
+        if err <= _ACCEPT_TOL:
+            return v
+        if not dense_ok:
+            reached = "no proven bound" if err == np.inf else f"a proven error of {err:.1e}"
+            raise ResourceLimitError(
+                f"solve_ssp: a cycle through {m:,} rolls is too wide for a direct solve and "
+                f"Gauss-Seidel reached {reached} in {done:,} sweeps (needs 1e-09); raise "
+                "max_sweeps (perfectplay solve --max-sweeps N)"
+            )
+    # The matrix, LAPACK's copy of it and the pivots.
+    require(m * m * 16 + m * 64, f"a cycle through {m:,} rolls (dense LU)")
+    a = np.zeros((m, m))
+    a[np.arange(m), np.arange(m)] = diag
+    np.subtract.at(a, (rows, col), q)
+    return np.linalg.solve(a, rhs)
 
 
 def _evaluate(
@@ -264,33 +657,30 @@ def _evaluate(
     best: np.ndarray,
     accept: np.ndarray,
     compiled: bool,
+    max_sweeps: int,
+    requested: bool | None = None,
 ) -> np.ndarray:
     """Oriented values of the rolls under a proper policy (``inf`` outside the safe set)."""
     terminal, outcome_ptr, outcome_idx, outcome_weight, tval, cost = arrays
     comp, pos, order, comp_ptr = _components(
         terminal, outcome_ptr, outcome_idx, best, accept, safe_c, compiled
     )
-    sizes = np.diff(comp_ptr)
-    largest = int(sizes.max()) if sizes.size else 0
-    if largest > MAX_COMPONENT:
-        raise ResourceLimitError(
-            f"solve_ssp: the policy has a cycle through {largest:,} rolls (one strongly "
-            f"connected component); it evaluates cycles of at most {MAX_COMPONENT:,} rolls "
-            "(dense linear solves)"
-        )
-    if largest > 1:
-        # The matrix, LAPACK's copy of it and the pivots.
-        require(largest * largest * 16 + largest * 64, f"a cycle through {largest:,} rolls")
     cval = np.full(graph.n_chance, np.inf)
-    n_comp = sizes.size
+    n_comp = comp_ptr.shape[0] - 1
     k = 0
     while k < n_comp:
-        k, a, rhs = _back_substitute.run(
+        k = _back_substitute.run(
             k, comp, pos, order, comp_ptr, terminal, tval, outcome_ptr, outcome_idx,
             outcome_weight, cost, best, accept, cval, compiled=compiled,
         )  # fmt: skip
         if k < n_comp:
-            cval[order[comp_ptr[k] : comp_ptr[k + 1]]] = np.linalg.solve(a, rhs)
+            diag, rhs, ptr, col, q = _component_system.run(
+                k, comp, pos, order, comp_ptr, terminal, tval, outcome_ptr, outcome_idx,
+                outcome_weight, cost, best, accept, cval, compiled=compiled,
+            )  # fmt: skip
+            cval[order[comp_ptr[k] : comp_ptr[k + 1]]] = solve_component(
+                diag, rhs, ptr, col, q, max_sweeps=max_sweeps, compiled=requested
+            )
             k += 1
     return cval
 
@@ -314,7 +704,11 @@ def _best_choices(
 
 
 def solve_ssp(
-    graph: ChanceGraph, *, compiled: bool | None = None, progress: bool = True
+    graph: ChanceGraph,
+    *,
+    compiled: bool | None = None,
+    progress: bool = True,
+    max_sweeps: int | None = None,
 ) -> ChanceSolution:
     """Optimal values and policy of any chance graph, by policy iteration.
 
@@ -325,11 +719,14 @@ def solve_ssp(
     ``compiled``: run the numba-compiled kernels (``True``), their Python source
     (``False``, same results), or decide by size (``None``, see :data:`COMPILE_THRESHOLD`).
     ``progress``: report the rounds on stderr when they take more than a second.
+    ``max_sweeps``: most Gauss-Seidel sweeps for a cycle too wide for a direct solve
+    (default :data:`MAX_SWEEPS`; see :func:`solve_component`). Cycles have no size limit
+    beyond memory.
 
     Raises:
-        ResourceLimitError: a policy met on the way has a cycle (strongly connected
-            component) of more than :data:`MAX_COMPONENT` rolls, or the working arrays
-            would not fit in memory.
+        ResourceLimitError: the working arrays, or the factors of a cycle's direct solve,
+            would not fit in memory, or Gauss-Seidel did not prove a relative accuracy of
+            ``1e-9`` on a wide cycle within ``max_sweeps`` sweeps.
 
     >>> from perfectplay.graphs.chance import ChanceGraph
     >>> g = ChanceGraph.from_lists(   # the retry rule lets the player reroll a 5
@@ -349,10 +746,13 @@ def solve_ssp(
         nd * 90 + nc * 100 + n_out * 30 + n_ch * 40,
         f"policy iteration on {nd:,} decision and {nc:,} chance nodes",
     )
+    if max_sweeps is None:
+        max_sweeps = MAX_SWEEPS
+    requested = compiled
     if compiled is None:
         compiled = compile_for(
             nd + nc + n_out + n_ch, COMPILE_THRESHOLD, _first_policy, _back_substitute,
-            _policy_graph,
+            _policy_graph, _component_system,
             _csr._transpose, _csr._safe_set, _csr._tarjan,
         )  # fmt: skip
     terminal, _, _, outcome_ptr, outcome_idx, outcome_weight, _ = graph.arrays()
@@ -380,7 +780,7 @@ def solve_ssp(
     out_owner = np.repeat(np.arange(nc), np.diff(graph.outcome_ptr)) if graph.retry else None
     meter = Progress("solve_ssp: policy iteration") if progress else None
     for rounds in range(1, _MAX_ITERATIONS + 1):
-        cval = _evaluate(graph, arrays, safe_c, best, accept, compiled)
+        cval = _evaluate(graph, arrays, safe_c, best, accept, compiled, max_sweeps, requested)
         dval = np.where(terminal, tval, np.inf)
         dval[live_ids] = cval[best[live_ids]]
         low, first = _best_choices(graph, cval, owner, starts)
