@@ -99,6 +99,13 @@ def main(argv: list[str]) -> int:
         help="refuse a call of choices(), roll() or moves() that gives more than N items "
         "(default 1,000,000; catches generators that never stop)",
     )
+    parser.add_argument(
+        "--max-sweeps",
+        type=int_arg,
+        metavar="N",
+        help="chance models: most Gauss-Seidel sweeps for a cycle of rolls too wide for a "
+        "direct solve (default 100,000; raise it when refused)",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress or timings")
     args = parser.parse_args(argv)
     name = args.model.rsplit(":", 1)[0] if _has_object(args.model) else args.model
@@ -217,6 +224,7 @@ def _main(args: Any) -> int:
         ("max_states", 2**31 - 1),
         ("max_edges", 2**62 - 1),
         ("max_per_call", 2**62 - 1),
+        ("max_sweeps", 2**62 - 1),
     ):
         value = getattr(args, flag)
         if value is not None and not 1 <= value <= top:
@@ -239,7 +247,18 @@ def _main(args: Any) -> int:
         if (v := getattr(args, k)) is not None
     }
     t0 = time.perf_counter()
-    sol = solve_model(model, progress=not args.quiet, **limits)
+    if args.max_sweeps is None:
+        sol = solve_model(model, progress=not args.quiet, **limits)
+    else:
+        from perfectplay.solvers import policy_iteration
+
+        # The solvers' default, for this command only (solve_model passes no such option).
+        default = policy_iteration.MAX_SWEEPS
+        policy_iteration.MAX_SWEEPS = args.max_sweeps
+        try:
+            sol = solve_model(model, progress=not args.quiet, **limits)
+        finally:
+            policy_iteration.MAX_SWEEPS = default
     if sol.kind == "chance":
         _report_chance(sol, args, queries)
     else:

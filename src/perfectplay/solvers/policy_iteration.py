@@ -557,6 +557,7 @@ def solve_component(
     *,
     max_sweeps: int | None = None,
     compiled: bool | None = None,
+    method: str = "auto",
 ) -> np.ndarray:
     """Values of one strongly connected component: ``diag v - Q v = rhs``.
 
@@ -579,19 +580,24 @@ def solve_component(
       dense LU is affordable, it raises :class:`~perfectplay.errors.ResourceLimitError`
       naming the accuracy reached.
 
-    ``compiled``: as in :func:`solve_ssp` (``None``: decide by the work).
+    ``compiled``: as in :func:`solve_ssp` (``None``: decide by the work). ``method``:
+    ``"auto"`` (the above), or force ``"envelope"``, ``"dense"`` or ``"gauss-seidel"``
+    (comparisons and tests; memory estimates still apply, and a forced Gauss-Seidel
+    raises if it proves less than ``1e-9``).
 
     >>> import numpy as np
     >>> ring = np.array([0, 1, 2, 3]), np.array([1, 2, 0], np.int32), np.full(3, 0.5)
     >>> solve_component(np.ones(3), np.ones(3), *ring, compiled=False).round(12).tolist()
     [2.0, 2.0, 2.0]
     """
+    if method not in ("auto", "envelope", "dense", "gauss-seidel"):
+        raise ValueError(f"unknown method {method!r}")
     m = diag.shape[0]
     if max_sweeps is None:
         max_sweeps = MAX_SWEEPS
     dense_work = m**3 / 3
     nnz = col.shape[0]
-    if m > DENSE_SIZE:
+    if method == "envelope" or (method == "auto" and m > DENSE_SIZE):
         fast = compiled if compiled is not None else compile_for(m + nnz, COMPILE_THRESHOLD, _rcm)
         perm, inv, first = _order_and_profile(m, ptr, col, fast)
         width = np.arange(m) - first
@@ -600,7 +606,9 @@ def solve_component(
     else:
         env, sky_work = m * m, dense_work * _SKYLINE_SLOWER
     rows = np.repeat(np.arange(m), np.diff(ptr))
-    if sky_work * _SKYLINE_SLOWER < dense_work and sky_work <= _DIRECT_WORK:
+    if method == "envelope" or (
+        method == "auto" and sky_work * _SKYLINE_SLOWER < dense_work and sky_work <= _DIRECT_WORK
+    ):
         require(env * 16 + m * 48, f"a cycle through {m:,} rolls (envelope LU, {env:,} entries)")
         off = np.zeros(m + 1, np.int64)
         np.cumsum(width, out=off[1:])
@@ -620,8 +628,8 @@ def solve_component(
         out = np.empty(m)
         out[perm] = x
         return out
-    dense_ok = dense_work <= _DIRECT_WORK * _SKYLINE_SLOWER
-    if m > DENSE_SIZE:
+    dense_ok = method == "auto" and dense_work <= _DIRECT_WORK * _SKYLINE_SLOWER
+    if method == "gauss-seidel" or (method == "auto" and m > DENSE_SIZE):
         # Wide and large: Gauss-Seidel first (fast where play leaves the cycle soon), with
         # at most a quarter of the dense solve's work when that is the fallback.
         sweeps = int(max_sweeps)
