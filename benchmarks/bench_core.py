@@ -19,8 +19,10 @@ empty numba cache.
 ``solve_ssp`` (graphs without the retry property) runs on two graphs of its own: a race
 to square 100,000 with a d4 or a d6 to choose on every square and "overshoot means
 staying put" (300,001 nodes, 1.2 million edges, a policy graph without cycles: linear
-time), and a ring of 2,000 rolls that each go on or send the token back to the start (one
-strongly connected component: one dense LU of 2,000 x 2,000).
+time), and rings of 2,000, 5,000 and 50,000 rolls that each go on or send the token back to
+the start (one strongly connected component: a dense LU of 2,000 x 2,000, a sparse LU
+above); ``exact_solution`` on the 5,000-roll ring and on a 50,000-roll ring whose rolls go
+on or finish.
 
     python benchmarks/run.py core
     python benchmarks/bench_core.py random exact   # one case, one figure, in this process
@@ -160,11 +162,44 @@ def ring_graph(n: int):
     )
 
 
-def ssp_figures(case: str) -> dict:
-    """solve_ssp on ``race`` or ``ring``: first call (with JIT loading) and warm median."""
+def exit_ring_graph(n: int):
+    """n rolls in a ring, each on to the next or to the goal (weights 1:1): V = 2 everywhere,
+    so the exact values stay short although the elimination meets 2**-n."""
+    from perfectplay.graphs.chance import ChanceGraph
+
+    goal = np.zeros(n + 1, bool)
+    goal[n] = True
+    nxt = (np.arange(n) + 1) % n
+    return ChanceGraph(
+        terminal=goal,
+        choice_ptr=np.concatenate([np.arange(n + 1), [n]]).astype(np.int64),
+        choice_idx=np.arange(n, dtype=np.int32),
+        outcome_ptr=np.arange(0, 2 * n + 1, 2, dtype=np.int64),
+        outcome_idx=np.stack([nxt, np.full(n, n)], axis=1).ravel().astype(np.int32),
+        outcome_weight=np.ones(2 * n, np.int64),
+        cost=np.ones(n, np.int64),
+        start=0,
+    )
+
+
+#: Cycle cases: the graph, and whether ``exact`` is measured on it.
+CYCLES = {
+    "ssp-ring": lambda: ring_graph(2000),
+    "ssp-ring5000": lambda: ring_graph(5000),
+    "ssp-ring50000": lambda: ring_graph(50_000),
+    "ssp-exit50000": lambda: exit_ring_graph(50_000),
+}
+
+
+def ssp_figures(case: str, exact: bool = False) -> dict:
+    """solve_ssp on ``race`` or a ring: first call (with JIT loading) and warm median;
+    with ``exact``, exact_solution's time; peak RSS of the process (MiB)."""
+    import resource
+
+    from perfectplay.analysis.exact import exact_solution
     from perfectplay.solvers.policy_iteration import solve_ssp
 
-    g = race_graph(100_000) if case == "ssp-race" else ring_graph(2000)
+    g = race_graph(100_000) if case == "ssp-race" else CYCLES[case]()
     t0 = time.perf_counter()
     sol = solve_ssp(g, progress=False)
     out: dict = {"first": time.perf_counter() - t0, "value": sol.value}
@@ -176,6 +211,14 @@ def ssp_figures(case: str) -> dict:
     out["warm"] = sorted(walls)[len(walls) // 2]
     out["nodes"] = [g.n_decision, g.n_chance]
     out["edges"] = g.n_edges
+    if exact:
+        sol = solve_ssp(g, progress=False)
+        t0 = time.perf_counter()
+        ex = exact_solution(g, sol)
+        out["exact"] = time.perf_counter() - t0
+        out["exact_bits"] = ex.value.denominator.bit_length()
+        out["exact_error"] = abs(float(ex.value) - sol.value) / abs(float(ex.value))
+    out["peak_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return out
 
 
@@ -214,8 +257,8 @@ def measure(case: str, what: str) -> dict:
 
     if what == "first":
         return first_calls()
-    if what == "ssp":
-        return ssp_figures(case)
+    if what in ("ssp", "ssp-exact"):
+        return ssp_figures(case, exact=what == "ssp-exact")
 
     from perfectplay.analysis.distribution import cost_distribution
     from perfectplay.analysis.exact import exact_solution
@@ -298,6 +341,8 @@ def run(quick: bool) -> list[Row]:
     for case, label in (
         ("ssp-race", "race to square 100,000, d4 or d6, no retry"),
         ("ssp-ring", "one cycle of 2,000 rolls (dense LU)"),
+        ("ssp-ring5000", "one cycle of 5,000 rolls (sparse LU)"),
+        ("ssp-ring50000", "one cycle of 50,000 rolls (sparse LU)"),
     ):
         r = _child(case, "ssp")
         size = f"{r['nodes'][0]:,}+{r['nodes'][1]:,} nodes, {r['edges']:,} edges"
@@ -305,7 +350,25 @@ def run(quick: bool) -> list[Row]:
             Row(
                 "core",
                 f"solve_ssp first call / warm, {label} ({size})",
-                f"{r['first'] * 1000:.0f} ms / {r['warm'] * 1000:.0f} ms",
+                f"{r['first'] * 1000:.0f} ms / {r['warm'] * 1000:.0f} ms, "
+                f"peak {r['peak_mib']:.0f} MiB",
+            )
+        )
+    # Exact cycles: every value of the 5,000-roll ring has a ~50,000-bit denominator (the
+    # lowest terms' gcds dominate); the 50,000-roll ring of exits is worth 2 everywhere.
+    for case, label in (
+        ("ssp-ring5000", "one cycle of 5,000 rolls, ~50,000-bit values"),
+        ("ssp-exit50000", "one cycle of 50,000 rolls, values 2"),
+    ):
+        if quick and case == "ssp-ring5000":
+            continue
+        r = _child(case, "ssp-exact")
+        rows.append(
+            Row(
+                "core",
+                f"exact_solution, {label}",
+                f"{r['exact']:.1f} s, peak {r['peak_mib']:.0f} MiB "
+                f"(float relative error {r['exact_error']:.1e})",
             )
         )
     for case in CASES[:1] if quick else CASES:

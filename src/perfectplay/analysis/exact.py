@@ -387,18 +387,31 @@ def _solve_cycle(comp, cost_w, kept_w, dead, term_ptr, term_idx, term_w, num, de
             rows[i] = new
             rhs[i] = r_i
     # Back substitution, last eliminated first: each row's other entries are later rolls.
-    values: list[Fraction] = [Fraction(0)] * m
+    # In integers over a common denominator (often one and the same for every roll of the
+    # component), reduced once per value: Fraction arithmetic would take several gcds of
+    # numbers as long as the component per operation.
+    vn: list[int] = [0] * m
+    vd: list[int] = [1] * m
     for k in reversed(perm.tolist()):
         rk = rows[k]
-        acc = Fraction(rhs[k])
+        n_acc, d_acc = rhs[k], 1
         for j, a in rk.items():
-            if j != k:
-                acc -= a * values[j]
-        values[k] = acc / rk[k]
+            if j == k:
+                continue
+            dj = vd[j]
+            if dj == d_acc:
+                n_acc -= a * vn[j]
+            elif d_acc == 1:
+                n_acc, d_acc = n_acc * dj - a * vn[j], dj
+            else:
+                n_acc, d_acc = n_acc * dj - a * vn[j] * d_acc, d_acc * dj
+        d_acc *= rk[k]
+        g = gcd(n_acc, d_acc)
+        vn[k], vd[k] = n_acc // g, d_acc // g
     # Non-singular: some roll of the (strongly connected) component leaves it with positive
     # probability, so the policy is proper there and the solution is its value.
-    for c, v in zip(comp, values, strict=True):
-        num[c], den[c] = v.numerator, v.denominator
+    for c, n_c, d_c in zip(comp, vn, vd, strict=True):
+        num[c], den[c] = n_c, d_c
 
 
 MAX_ROUNDS = 50

@@ -42,14 +42,15 @@ each component is evaluated once every roll it leads out to is known. A componen
 roll (the common case: races, most dice games) is one division, its rerolls and
 self-loops folded into the denominator, so acyclic parts cost O(edges). Only a true cycle
 (a chute back to the start, say) needs a linear solve, of the component alone, by the
-cheapest of three methods (:func:`solve_component`): an LU inside the envelope of a
-reverse Cuthill-McKee order (a chain or ring of any length: ``O(m w**2)`` time for
-profile width ``w``), a dense LU (small or wide components: ``O(m**3)``), or Gauss-Seidel
-with a proven error bound (large wide components that mix fast: ``O(edges)`` per sweep).
+cheapest of three methods (:func:`solve_component`): a sparse, subtraction-free LU in a
+reverse Cuthill-McKee order (a chain or ring of any length, even one play almost never
+leaves: at most ``O(m w**2)`` time for envelope width ``w``), a dense LU (small or wide
+components: ``O(m**3)``), or Gauss-Seidel with a proven error bound (large wide
+components that mix fast: ``O(edges)`` per sweep).
 Each estimates its memory first; cycles have no size limit beyond memory and
 ``max_sweeps``.
 
-Safe set, first policy, the components, the back-substitution, the envelope LU and
+Safe set, first policy, the components, the back-substitution, the sparse LU and
 Gauss-Seidel run in compiled kernels (:mod:`perfectplay._util.jit`; small graphs run their
 Python source); the dense solves are NumPy's LAPACK, and the improvement step is
 vectorised NumPy.
@@ -81,6 +82,8 @@ property); ``docs/models.md`` shows it on Chutes and Ladders.
 
 from __future__ import annotations
 
+import heapq
+
 import numpy as np
 
 from perfectplay._util.jit import compile_for, kernel
@@ -102,7 +105,7 @@ solve (``solve_ssp(max_sweeps=...)``, ``perfectplay solve --max-sweeps N``)."""
 DENSE_SIZE = 2000
 
 # Floating-point operations a direct solve may take (a few seconds) before Gauss-Seidel
-# is preferred, and how much slower the envelope kernel's scalar loops run than LAPACK.
+# is preferred, and how much slower the sparse kernel's scalar loops run than LAPACK.
 _DIRECT_WORK = 4e9
 _SKYLINE_SLOWER = 10.0
 # Proven relative error below which an iterative solve is accepted (the agreement
@@ -264,8 +267,10 @@ def _component_system(
     probabilities inside the component, duplicates allowed) in CSR ``(ptr, col, q)``.
 
     ``diag`` is ``1 - p(back to the same roll)``, computed as the weight that does *not*
-    come back over the total, so no cancellation; ``rhs`` holds the roll's cost plus the
-    values it leads out to (terminals and earlier components).
+    come back over the total, so no cancellation; ``leak`` the probability of leaving the
+    component (``diag - sum q``, also without a subtraction); ``rhs`` holds the roll's
+    cost plus the values it leads out to (terminals and earlier components). Returns
+    ``(diag, rhs, ptr, col, q, leak)``.
     """
     lo = comp_ptr[k]
     m = comp_ptr[k + 1] - lo
@@ -274,6 +279,7 @@ def _component_system(
         c = order[lo + i]
         n_e += outcome_ptr[c + 1] - outcome_ptr[c]
     diag = np.empty(m)
+    leak = np.empty(m)
     rhs = np.empty(m)
     ptr = np.empty(m + 1, np.int64)
     col = np.empty(n_e, np.int32)
@@ -286,6 +292,7 @@ def _component_system(
         for e in range(outcome_ptr[c], outcome_ptr[c + 1]):
             total += float(outcome_weight[e])
         away = 0.0
+        gone = 0.0
         acc = cost[c]
         for e in range(outcome_ptr[c], outcome_ptr[c + 1]):
             w = float(outcome_weight[e])
@@ -294,6 +301,7 @@ def _component_system(
             x = outcome_idx[e]
             if terminal[x]:
                 away += w
+                gone += w
                 acc += w / total * tval[x]
                 continue
             b = best[x]
@@ -305,11 +313,13 @@ def _component_system(
                 q[n] = w / total
                 n += 1
             else:
+                gone += w
                 acc += w / total * cval[b]
         diag[i] = away / total
+        leak[i] = gone / total
         rhs[i] = acc
         ptr[i + 1] = n
-    return diag, rhs, ptr, col[:n], q[:n]
+    return diag, rhs, ptr, col[:n], q[:n], leak
 
 
 @kernel
@@ -422,52 +432,89 @@ def _order_and_profile(
 
 
 @kernel
-def _skyline_solve(first, off, lval, uval, diag, rhs):
-    """Solve ``A x = rhs`` by Doolittle LU without pivoting inside the envelope.
+def _gth_solve(ptr, col, q, leak, rhs, capacity):
+    """Solve ``A x = rhs`` for the M-matrix ``A = diag - Q`` (``Q`` in CSR, rows summing
+    with the diagonal to ``leak >= 0``) by sparse Gaussian elimination without pivoting
+    and without a subtraction (the GTH form of elimination), in the given row order.
 
-    ``A`` is stored by its envelope: row ``i`` of the strict lower part in
-    ``lval[off[i] + j - first[i]]`` for ``first[i] <= j < i``, column ``j`` of the strict
-    upper part in ``uval[off[j] + i - first[j]]``, the diagonal in ``diag``; the factors
-    overwrite them. Work about ``2 sum (i - first[i])**2``. No pivoting is needed: the
-    matrix of a proper policy's component is an irreducibly diagonally dominant M-matrix,
-    for which Gaussian elimination in any order is stable (growth factor at most 2;
-    Wilkinson 1961, Higham, *Accuracy and Stability of Numerical Algorithms*, 2002, 9.5).
+    Row by row (Doolittle, up-looking): row ``j`` is scattered into a work vector and the
+    earlier rows ``k`` it meets are eliminated in increasing order (a heap), each adding
+    ``-l_jk`` times row ``k`` of ``U``; the pivot is then the row's current leak plus the
+    magnitudes of its off-diagonal entries, as Grassmann, Taksar and Heyman do for Markov
+    chains (Operations Research 33(5), 1985). Every update adds numbers of one sign, so
+    pivots and factors carry small *relative* errors however ill-conditioned the system,
+    and with ``rhs >= 0`` so does every value (O'Cinneide, Numerische Mathematik 65,
+    1993). Fill stays inside the envelope of the symmetrised pattern (George and Liu
+    1981, ch. 4). Returns ``(x, stored)``; ``stored > capacity`` means the factor ``U``
+    did not fit in ``capacity`` entries (call again with more).
     """
-    n = diag.shape[0]
-    for j in range(n):
-        fj = first[j]
-        oj = off[j] - fj
-        for i in range(fj, j):
-            fi = first[i]
-            oi = off[i] - fi
-            k0 = fi if fi > fj else fj
-            su = 0.0
-            sl = 0.0
-            for k in range(k0, i):
-                su += lval[oi + k] * uval[oj + k]
-                sl += lval[oj + k] * uval[oi + k]
-            uval[oj + i] -= su
-            lval[oj + i] = (lval[oj + i] - sl) / diag[i]
-        s = 0.0
-        for k in range(fj, j):
-            s += lval[oj + k] * uval[oj + k]
-        diag[j] -= s
-    x = rhs.copy()
+    n = leak.shape[0]
+    piv = np.empty(n)
+    s = leak.copy()
+    y = rhs.copy()
+    u_ptr = np.empty(n + 1, np.int64)
+    u_col = np.empty(capacity, np.int64)
+    u_val = np.empty(capacity)
+    w = np.zeros(n)
+    mark = np.empty(n, np.int64)
     for i in range(n):
-        fi = first[i]
-        oi = off[i] - fi
-        s = 0.0
-        for k in range(fi, i):
-            s += lval[oi + k] * x[k]
-        x[i] -= s
+        mark[i] = -1
+    touched = np.empty(n, np.int64)
+    heap = [0]
+    heap.pop()
+    stored = 0
+    u_ptr[0] = 0
+    for j in range(n):
+        nt = 0
+        for e in range(ptr[j], ptr[j + 1]):
+            i = col[e]
+            if i == j:
+                continue
+            if mark[i] != j:
+                mark[i] = j
+                w[i] = 0.0
+                touched[nt] = i
+                nt += 1
+                if i < j:
+                    heapq.heappush(heap, i)
+            w[i] -= q[e]
+        while len(heap) > 0:
+            k = heapq.heappop(heap)
+            lk = w[k] / piv[k]  # <= 0
+            s[j] -= lk * s[k]
+            y[j] -= lk * y[k]
+            for e in range(u_ptr[k], u_ptr[k + 1]):
+                i = u_col[e]
+                if i == j:
+                    continue
+                if mark[i] != j:
+                    mark[i] = j
+                    w[i] = 0.0
+                    touched[nt] = i
+                    nt += 1
+                    if i < j:
+                        heapq.heappush(heap, i)
+                w[i] -= lk * u_val[e]
+        p = s[j]
+        for t in range(nt):
+            i = touched[t]
+            if i > j:
+                p -= w[i]
+                if stored < capacity:
+                    u_col[stored] = i
+                    u_val[stored] = w[i]
+                stored += 1
+        piv[j] = p
+        u_ptr[j + 1] = stored
+        if stored > capacity:
+            return y, stored
+    x = np.empty(n)
     for j in range(n - 1, -1, -1):
-        x[j] /= diag[j]
-        fj = first[j]
-        oj = off[j] - fj
-        xj = x[j]
-        for k in range(fj, j):
-            x[k] -= uval[oj + k] * xj
-    return x
+        acc = y[j]
+        for e in range(u_ptr[j], u_ptr[j + 1]):
+            acc -= u_val[e] * x[u_col[e]]
+        x[j] = acc / piv[j]
+    return x, stored
 
 
 @kernel
@@ -558,6 +605,7 @@ def solve_component(
     max_sweeps: int | None = None,
     compiled: bool | None = None,
     method: str = "auto",
+    leak: np.ndarray | None = None,
 ) -> np.ndarray:
     """Values of one strongly connected component: ``diag v - Q v = rhs``.
 
@@ -567,9 +615,10 @@ def solve_component(
     M-matrix. The cheapest of three methods runs, each after a memory estimate
     (:func:`perfectplay._util.memory.require`):
 
-    * **envelope LU** (:func:`_skyline_solve`) in reverse Cuthill-McKee order when its
-      profile is small (chains, rings, boards: ``O(m w**2)`` for profile width ``w``,
-      ``O(m w)`` memory);
+    * **sparse LU** (:func:`_gth_solve`, subtraction-free, so accurate even when the
+      cycle is all but closed) in reverse Cuthill-McKee order when that order's envelope
+      is narrow (chains, rings, boards, a start every roll can go back to: at most
+      ``O(m w**2)`` time for envelope width ``w``, and ``O(fill)`` memory);
     * **dense LU** (LAPACK) for components of at most :data:`DENSE_SIZE` rolls
       (``O(m**3)`` time, ``O(m**2)`` memory);
     * for larger wide ones **Gauss-Seidel** with a proven error bound
@@ -581,7 +630,7 @@ def solve_component(
       naming the accuracy reached.
 
     ``compiled``: as in :func:`solve_ssp` (``None``: decide by the work). ``method``:
-    ``"auto"`` (the above), or force ``"envelope"``, ``"dense"`` or ``"gauss-seidel"``
+    ``"auto"`` (the above), or force ``"sparse"``, ``"dense"`` or ``"gauss-seidel"``
     (comparisons and tests; memory estimates still apply, and a forced Gauss-Seidel
     raises if it proves less than ``1e-9``).
 
@@ -590,41 +639,56 @@ def solve_component(
     >>> solve_component(np.ones(3), np.ones(3), *ring, compiled=False).round(12).tolist()
     [2.0, 2.0, 2.0]
     """
-    if method not in ("auto", "envelope", "dense", "gauss-seidel"):
+    if method not in ("auto", "sparse", "dense", "gauss-seidel"):
         raise ValueError(f"unknown method {method!r}")
     m = diag.shape[0]
     if max_sweeps is None:
         max_sweeps = MAX_SWEEPS
     dense_work = m**3 / 3
     nnz = col.shape[0]
-    if method == "envelope" or (method == "auto" and m > DENSE_SIZE):
+    if method == "sparse" or (method == "auto" and m > DENSE_SIZE):
         fast = compiled if compiled is not None else compile_for(m + nnz, COMPILE_THRESHOLD, _rcm)
         perm, inv, first = _order_and_profile(m, ptr, col, fast)
         width = np.arange(m) - first
         env = int(width.sum())
-        sky_work = float(np.dot(width, width.astype(np.float64)))
+        # Entry (i, j) of the envelope costs a dot product of at most width[i] terms, so
+        # row j costs at most the widths of rows first[j]..j-1 summed: a bound on the
+        # sparse elimination's work too (its fill lies inside the envelope). Tighter than
+        # sum(width**2) where a few wide rows (a start every roll can go back to) sit
+        # among narrow ones.
+        cum = np.concatenate([[0.0], np.cumsum(width, dtype=np.float64)])
+        sky_work = 2.0 * float((cum[:-1] - cum[first]).sum()) + env
     else:
         env, sky_work = m * m, dense_work * _SKYLINE_SLOWER
     rows = np.repeat(np.arange(m), np.diff(ptr))
-    if method == "envelope" or (
+    if method == "sparse" or (
         method == "auto" and sky_work * _SKYLINE_SLOWER < dense_work and sky_work <= _DIRECT_WORK
     ):
-        require(env * 16 + m * 48, f"a cycle through {m:,} rolls (envelope LU, {env:,} entries)")
-        off = np.zeros(m + 1, np.int64)
-        np.cumsum(width, out=off[1:])
-        lval = np.zeros(env)
-        uval = np.zeros(env)
-        i, j = inv[rows], inv[col]
-        low = j < i
-        np.subtract.at(lval, off[i[low]] + j[low] - first[i[low]], q[low])
-        up = j > i
-        np.subtract.at(uval, off[j[up]] + i[up] - first[j[up]], q[up])
-        d = diag[perm].copy()
-        np.subtract.at(d, i[i == j], q[i == j])
+        if leak is None:
+            leak = np.maximum(diag - np.bincount(rows, weights=q, minlength=m), 0.0)
+        # The rows in the new order, as CSR.
+        i_new, j_new = inv[rows], inv[col]
+        order_e = np.argsort(i_new, kind="stable")
+        p_ptr = np.zeros(m + 1, np.int64)
+        np.cumsum(np.bincount(i_new, minlength=m), out=p_ptr[1:])
+        p_col = j_new[order_e]
+        p_q = q[order_e]
         fast = compiled if compiled is not None else compile_for(
-            int(sky_work) + env, COMPILE_THRESHOLD, _skyline_solve
+            int(sky_work) + env, COMPILE_THRESHOLD, _gth_solve
         )
-        x = _skyline_solve.run(first, off, lval, uval, d, rhs[perm].copy(), compiled=fast)
+        # U's entries: at most the envelope; start from a few times the pattern and
+        # double (each time after a memory estimate) while it does not fit.
+        capacity = min(env + 1, 4 * nnz + m)
+        while True:
+            require(capacity * 16 + m * 64, f"a cycle through {m:,} rolls (sparse LU, "
+                    f"{capacity:,} entries)")  # fmt: skip
+            x, stored = _gth_solve.run(
+                p_ptr, p_col, p_q, np.ascontiguousarray(leak[perm]),
+                np.ascontiguousarray(rhs[perm]), int(capacity), compiled=fast,
+            )  # fmt: skip
+            if stored <= capacity:
+                break
+            capacity = min(env + 1, 2 * capacity) if capacity < env + 1 else 2 * capacity
         out = np.empty(m)
         out[perm] = x
         return out
@@ -682,12 +746,12 @@ def _evaluate(
             outcome_weight, cost, best, accept, cval, compiled=compiled,
         )  # fmt: skip
         if k < n_comp:
-            diag, rhs, ptr, col, q = _component_system.run(
+            diag, rhs, ptr, col, q, leak = _component_system.run(
                 k, comp, pos, order, comp_ptr, terminal, tval, outcome_ptr, outcome_idx,
                 outcome_weight, cost, best, accept, cval, compiled=compiled,
             )  # fmt: skip
             cval[order[comp_ptr[k] : comp_ptr[k + 1]]] = solve_component(
-                diag, rhs, ptr, col, q, max_sweeps=max_sweeps, compiled=requested
+                diag, rhs, ptr, col, q, leak=leak, max_sweeps=max_sweeps, compiled=requested
             )
             k += 1
     return cval
