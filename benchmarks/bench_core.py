@@ -16,12 +16,13 @@ Figures, each in a fresh process so that JIT loading counts where it would for a
 up to k = 100, 10^5 simulated runs, and the first-run compile time of every kernel with an
 empty numba cache.
 
-``solve_ssp`` (graphs without the retry property) runs on two graphs of its own: a race
+``solve_ssp`` (graphs without the retry property) runs on graphs of its own: a race
 to square 100,000 with a d4 or a d6 to choose on every square and "overshoot means
 staying put" (300,001 nodes, 1.2 million edges, a policy graph without cycles: linear
-time), and rings of 2,000, 5,000 and 50,000 rolls that each go on or send the token back to
-the start (one strongly connected component: a dense LU of 2,000 x 2,000, a sparse LU
-above); ``exact_solution`` on the 5,000-roll ring and on a 50,000-roll ring whose rolls go
+time); rings of 2,000, 5,000 and 50,000 rolls that each go on or send the token back to
+the start (one strongly connected component each: a sparse LU; the 2,000-roll ring was a
+dense LU of 2,000 x 2,000 before); a wide 2,000-roll cycle with random jumps (a dense
+LU). ``exact_solution`` on the 5,000-roll ring and on a 50,000-roll ring whose rolls go
 on or finish.
 
     python benchmarks/run.py core
@@ -182,8 +183,31 @@ def exit_ring_graph(n: int):
     )
 
 
-#: Cycle cases: the graph, and whether ``exact`` is measured on it.
+def wide_graph(n: int, seed: int = 1):
+    """A ring of n rolls with two random jumps per roll and an exit (weights 1, 1, 1, 3):
+    no narrow order exists, so one dense LU of n x n per evaluation."""
+    from perfectplay.graphs.chance import ChanceGraph
+
+    rng = np.random.default_rng(seed)
+    goal = np.zeros(n + 1, bool)
+    goal[n] = True
+    to = np.stack([(np.arange(n) + 1) % n, rng.integers(0, n, n), rng.integers(0, n, n),
+                   np.full(n, n)], axis=1)  # fmt: skip
+    return ChanceGraph(
+        terminal=goal,
+        choice_ptr=np.concatenate([np.arange(n + 1), [n]]).astype(np.int64),
+        choice_idx=np.arange(n, dtype=np.int32),
+        outcome_ptr=np.arange(0, 4 * n + 1, 4, dtype=np.int64),
+        outcome_idx=to.ravel().astype(np.int32),
+        outcome_weight=np.tile(np.array([1, 1, 1, 3], np.int64), n),
+        cost=np.ones(n, np.int64),
+        start=0,
+    )
+
+
+#: Cycle cases of solve_ssp (and exact_solution).
 CYCLES = {
+    "ssp-wide": lambda: wide_graph(2000),
     "ssp-ring": lambda: ring_graph(2000),
     "ssp-ring5000": lambda: ring_graph(5000),
     "ssp-ring50000": lambda: ring_graph(50_000),
@@ -340,7 +364,8 @@ def run(quick: bool) -> list[Row]:
     )
     for case, label in (
         ("ssp-race", "race to square 100,000, d4 or d6, no retry"),
-        ("ssp-ring", "one cycle of 2,000 rolls (dense LU)"),
+        ("ssp-ring", "one cycle of 2,000 rolls (sparse LU; a dense LU before)"),
+        ("ssp-wide", "one wide cycle of 2,000 rolls (dense LU)"),
         ("ssp-ring5000", "one cycle of 5,000 rolls (sparse LU)"),
         ("ssp-ring50000", "one cycle of 50,000 rolls (sparse LU)"),
     ):

@@ -225,9 +225,17 @@ def test_a_cycle_above_the_old_component_limit_is_solved():
 
 
 def test_a_cycle_that_does_not_fit_in_memory_is_refused(monkeypatch):
-    g = ring_of(1000)
-    assert solve_ssp(g).value == pytest.approx(2.0, rel=REL)  # 1 + V/2 = V
+    # A ring with random jumps across it: no narrow order, so a dense LU.
+    n = 1000
+    rng = random.Random(4)
+    g = ChanceGraph.from_lists(
+        [False] * n + [True],
+        [[i] for i in range(n)] + [[]],
+        [[((i + 1) % n, 1), (rng.randrange(n), 1), (rng.randrange(n), 1), (n, 3)]
+         for i in range(n)],
+    )  # fmt: skip
+    assert solve_ssp(g).value == pytest.approx(2.0, rel=REL)  # 1 + 3V/6 = V
     # The 1,000 x 1,000 matrix needs 8 MB (16 MB with LAPACK's copy).
     monkeypatch.setenv("PERFECTPLAY_MEMORY_LIMIT", "4M")
-    with pytest.raises(ResourceLimitError, match="needs about"):
+    with pytest.raises(ResourceLimitError, match="dense LU.*needs about"):
         solve_ssp(g)

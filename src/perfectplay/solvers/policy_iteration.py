@@ -100,9 +100,13 @@ MAX_SWEEPS = 100_000
 """Default most Gauss-Seidel sweeps per evaluation of a cycle too wide for a direct
 solve (``solve_ssp(max_sweeps=...)``, ``perfectplay solve --max-sweeps N``)."""
 
-#: Components of at most this many rolls are solved by dense LU without looking for a
-#: narrow envelope: LAPACK's blocked LU of 2,000 rolls takes about a tenth of a second.
+#: Components of at most this many rolls whose envelope is wide are solved by dense LU
+#: (LAPACK's blocked LU of 2,000 rolls takes about a tenth of a second); larger wide ones
+#: try Gauss-Seidel first.
 DENSE_SIZE = 2000
+
+# Components of at most this many rolls go to dense LU without looking for an order.
+_SMALL = 64
 
 # Floating-point operations a direct solve may take (a few seconds) before Gauss-Seidel
 # is preferred, and how much slower the sparse kernel's scalar loops run than LAPACK.
@@ -619,7 +623,7 @@ def solve_component(
       cycle is all but closed) in reverse Cuthill-McKee order when that order's envelope
       is narrow (chains, rings, boards, a start every roll can go back to: at most
       ``O(m w**2)`` time for envelope width ``w``, and ``O(fill)`` memory);
-    * **dense LU** (LAPACK) for components of at most :data:`DENSE_SIZE` rolls
+    * **dense LU** (LAPACK) for other components of at most :data:`DENSE_SIZE` rolls
       (``O(m**3)`` time, ``O(m**2)`` memory);
     * for larger wide ones **Gauss-Seidel** with a proven error bound
       (:func:`_gauss_seidel`; ``O(nnz)`` per sweep), which converges fast where play
@@ -646,7 +650,7 @@ def solve_component(
         max_sweeps = MAX_SWEEPS
     dense_work = m**3 / 3
     nnz = col.shape[0]
-    if method == "sparse" or (method == "auto" and m > DENSE_SIZE):
+    if method == "sparse" or (method == "auto" and m > _SMALL):
         fast = compiled if compiled is not None else compile_for(m + nnz, COMPILE_THRESHOLD, _rcm)
         perm, inv, first = _order_and_profile(m, ptr, col, fast)
         width = np.arange(m) - first
