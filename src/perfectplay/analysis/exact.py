@@ -352,7 +352,10 @@ def _solve_cycle(comp, cost_w, kept_w, dead, term_ptr, term_idx, term_w, num, de
             if j != i:
                 rows_with[j].add(i)
     gcd = math.gcd
-    for k in perm.tolist():
+    meter = Progress(f"exact elimination of a cycle through {m:,} rolls") if m > 2000 else None
+    for step, k in enumerate(perm.tolist()):
+        if meter is not None and step % 512 == 0:
+            meter.update(step, "rolls", total=m)
         rk = rows[k]
         akk = rk.get(k, 0)
         if akk == 0:
@@ -386,6 +389,8 @@ def _solve_cycle(comp, cost_w, kept_w, dead, term_ptr, term_idx, term_w, num, de
                 r_i //= g
             rows[i] = new
             rhs[i] = r_i
+    if meter is not None:
+        meter.done()
     # Back substitution, last eliminated first: each row's other entries are later rolls.
     # In integers over a common denominator (often one and the same for every roll of the
     # component), reduced once per value: Fraction arithmetic would take several gcds of
