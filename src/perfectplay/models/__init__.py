@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from perfectplay._util.lazy import lazy_exports
+from perfectplay.dice import keeps, outcomes, roll_rest
 from perfectplay.models.base import (
     LOSE,
     TIE,
@@ -27,6 +28,7 @@ from perfectplay.models.base import (
     model_kind,
 )
 from perfectplay.models.solve import solve_model
+from perfectplay.objectives import MIN_COST, Objective
 from perfectplay.results import TIE_TOLERANCE, MoveValue, Option, Outcome, Result, is_tie
 
 if TYPE_CHECKING:
@@ -34,20 +36,25 @@ if TYPE_CHECKING:
 
 __all__ = [
     "LOSE",
+    "MIN_COST",
     "TIE",
     "TIE_TOLERANCE",
     "WIN",
     "ChanceModel",
     "GameModel",
     "MoveValue",
+    "Objective",
     "Option",
     "Outcome",
     "Result",
     "SolvedTable",
     "UnknownStateError",
     "is_tie",
+    "keeps",
     "load_solution",
     "model_kind",
+    "outcomes",
+    "roll_rest",
     "solve_model",
 ]
 
