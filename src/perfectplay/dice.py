@@ -63,8 +63,13 @@ def outcomes(n: int, faces: Faces = 6) -> list[tuple[tuple[Any, ...], int]]:
     """
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise ValueError(f"the number of dice must be an int >= 0, not {n!r}")
-    key = faces if isinstance(faces, int) else tuple(faces)
-    return _outcomes(n, key)
+    return _outcomes(n, _faces_key(faces))
+
+
+def _faces_key(faces: Faces) -> int | tuple[Any, ...]:
+    """A hashable form of ``faces`` for the caches (checked once here)."""
+    _face_weights(faces if isinstance(faces, int | str) else tuple(faces))
+    return faces if isinstance(faces, int) else tuple(faces)
 
 
 @lru_cache(maxsize=256)
@@ -110,7 +115,7 @@ def roll_rest(kept: Sequence[Any], n: int, faces: Faces = 6) -> list[tuple[tuple
     kept_t = tuple(sorted(kept))
     if len(kept_t) > n:
         raise ValueError(f"cannot keep {len(kept_t)} dice out of {n}")
-    return _roll_rest(kept_t, n, faces if isinstance(faces, int) else tuple(faces))
+    return _roll_rest(kept_t, n, _faces_key(faces))
 
 
 @lru_cache(maxsize=4096)

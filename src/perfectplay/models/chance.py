@@ -289,5 +289,17 @@ def solve_chance_model(
         progress=progress,
     )
     t0 = time.perf_counter()
-    solution, solver = solve_chance_graph(exploration.graph, progress)
+    from perfectplay.solvers import UnboundedObjectiveError
+
+    try:
+        solution, solver = solve_chance_graph(exploration.graph, progress)
+    except UnboundedObjectiveError as exc:
+        # Name the user's state instead of a node id.
+        state = describe(exploration.state_reps[exc.node])
+        raise UnboundedObjectiveError(
+            f"{model_name(model)}: the value is unbounded: to "
+            f"{exploration.graph.objective.describe()} a player can repeat for ever a cycle "
+            f"that pays, through the state {state}",
+            exc.node,
+        ) from None
     return ChanceModelSolution(model, exploration, solution, solver, time.perf_counter() - t0)

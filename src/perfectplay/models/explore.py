@@ -737,9 +737,11 @@ def explore_chance(
         tv = tv_num[terminal]
         if tv.size and (int(tv.min()) < 0 or int(tv.max()) > scale):
             x = int(np.flatnonzero(terminal)[np.argmax((tv < 0) | (tv > scale))])
+            bad = Fraction(int(tv_num[x]), scale)
             raise ModelError(
                 f"{name}.value({describe(state_reps[x])}) returned "
-                f"{describe(Fraction(int(tv_num[x]), scale))}; a probability objective needs "
+                f"{describe(bad.numerator if bad.denominator == 1 else bad)}; a probability "
+                "objective needs "
                 "values between 0 and 1 (1 where the event happened)"
             )
     graph = ChanceGraph(
