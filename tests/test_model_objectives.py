@@ -323,3 +323,14 @@ def test_cli_refusals_exit_2_without_traceback(tmp_path):
         out = run_cli(f"{path}:{name}")
         assert out.returncode == 2 and pattern in out.stderr, out.stderr
         assert "Traceback" not in out.stderr and out.stderr.count("\n") == 1
+
+
+def test_one_key_for_two_rolls_with_different_outcomes_is_refused():
+    m = model(canonical_choice=lambda self, p: "r",
+              roll=lambda self, p: [(1, 1)] if p == "a" else [(1, 1), (0, 1)])  # fmt: skip
+    with pytest.raises(ModelError, match=r"roll\('b'\) and Broken\.roll\('a'\) differ but"):
+        explore_chance(m, progress=False)
+    # Equal outcome laws (other weights, same probabilities) are one roll.
+    m = model(canonical_choice=lambda self, p: "r",
+              roll=lambda self, p: [(1, 1)] if p == "a" else [(1, 3)])  # fmt: skip
+    assert solve_model(m).start_value == 1

@@ -18,7 +18,8 @@ from perfectplay.errors import InputError, short_repr
 
 DESCRIPTION = """\
 Solve a game modelled in Python (perfectplay.models): a chance model (one player, dice:
-least expected rolls to a goal) or a two-player model (win/lose/tie/draw, remoteness).
+least expected rolls to a goal, or the objective it declares: best expected score, best
+chance of an event) or a two-player model (win/lose/tie/draw, remoteness).
 Prints the number of states and the value of the start; the times of the exploration and
 of the solve go to stderr."""
 
@@ -26,6 +27,8 @@ EXAMPLES = """\
 examples:
   perfectplay solve perfectplay.examples.five_dice:FiveDice --exact
   perfectplay solve perfectplay.examples.five_dice:FiveDice --query "(1, 2, 2, 5, 6)"
+  perfectplay solve perfectplay.examples.threes:Threes --exact --json
+  perfectplay solve perfectplay.examples.yahtzee_turn:YahtzeeTurn -p rolls=2
   perfectplay solve perfectplay.examples.tictactoe:TicTacToe --query "'X........'"
   perfectplay solve perfectplay.examples.dodgem:Dodgem -p n=4
   perfectplay solve mygame.py:MyGame --export table.npz --distribution 30

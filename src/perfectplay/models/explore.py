@@ -513,6 +513,60 @@ def _numerators(
     return cost_num, tv_num, scale
 
 
+def _check_second_declarations(
+    name: str,
+    roll: Callable[..., Any],
+    canonical: Callable[..., Any] | None,
+    state_ids: dict[Any, int],
+    chance_reps: list[Any],
+    second: dict[int, Any],
+    outcome_ptr: Any,
+    outcome_idx: Any,
+    outcome_weight: Any,
+) -> None:
+    """Refuse a roll whose outcomes differ between two pending objects with one
+    ``canonical_choice`` key (the answer would depend on which was met first).
+
+    One extra ``roll`` call per such roll: the second object met is compared with the
+    representative, by the canonical keys of the outcomes and their probabilities.
+    """
+    for cid, pending in second.items():
+        rep = chance_reps[cid]
+        lo, hi = outcome_ptr[cid], outcome_ptr[cid + 1]
+        first = dict(zip(outcome_idx[lo:hi], outcome_weight[lo:hi], strict=True))
+        got: dict[int, Any] = {}
+        try:
+            outs = roll(pending)
+            if isinstance(outs, Mapping):
+                outs = outs.items()
+            for item in outs:
+                if type(item) is not tuple or len(item) != 2:
+                    raise _malformed_outcome(name, pending, item)
+                s, w = item
+                try:
+                    w = _weight_of(w)
+                except TypeError as exc:
+                    raise ModelError(
+                        f"{name}.roll({describe(pending)}): the weight {describe(w)} of outcome "
+                        f"{describe(s)} {exc}"
+                    ) from None
+                if w <= 0:
+                    continue
+                sid = state_ids.get(s if canonical is None else canonical(s), -1)
+                got[sid] = got.get(sid, 0) + w
+        except ModelError:
+            raise
+        except _MODEL_EXCEPTIONS as exc:
+            raise ModelError(f"{name}.roll({describe(pending)}) raised {_exc_text(exc)}") from exc
+        t1, t2 = sum(first.values()), sum(got.values())
+        if got.keys() != first.keys() or any(first[k] * t2 != got[k] * t1 for k in first):
+            raise ModelError(
+                f"{name}.roll({describe(pending)}) and {name}.roll({describe(rep)}) differ but "
+                "canonical_choice gives them the same key: one roll has one list of outcomes "
+                "(up to canonical())"
+            )
+
+
 def explore_chance(
     model: Any,
     *,
@@ -569,6 +623,7 @@ def explore_chance(
     outcome_weight = array("q")
     costs: Any = array("q")  # a list once a cost is a Fraction or too large
     values: dict[int, int | Fraction] = {}  # nonzero terminal values by decision id
+    second: dict[int, Any] = {}  # roll id -> another pending object with the same key
     # The loop below runs once per state and edge, so it inlines StateIndex.add on the
     # index's own dict and key list (saving a method call and a tuple per edge).
     state_ids = states._ids
@@ -699,16 +754,23 @@ def explore_chance(
                                     state_reps,
                                     state_keys,
                                 )
-                        elif amount_of is not None and pending is not chance_reps[cid]:
+                        elif pending is not chance_reps[cid]:
                             # One roll, one cost: a second declaration of the same roll
                             # with another amount would make the answer depend on order.
-                            where, args = amount_name, (pending,)
-                            a = _amount(amount_of(pending), name, amount_name, pending)
-                            if a * sign != costs[cid]:
-                                raise _conflicting_amounts(
-                                    name, amount_name, chance_reps[cid], pending,
-                                    costs[cid] * sign, a, key,
-                                )  # fmt: skip
+                            if amount_of is not None:
+                                where, args = amount_name, (pending,)
+                                a = _amount(amount_of(pending), name, amount_name, pending)
+                                if a * sign != costs[cid]:
+                                    raise _conflicting_amounts(
+                                        name, amount_name, chance_reps[cid], pending,
+                                        costs[cid] * sign, a, key,
+                                    )  # fmt: skip
+                            # A different object merged by canonical_choice: its outcomes
+                            # are checked once per roll after the exploration.
+                            if canonical_choice is not None and cid not in second:
+                                where, args = "choices", (state,)
+                                if pending != chance_reps[cid]:
+                                    second[cid] = pending
                         where, args = "choices", (state,)
                         choice_idx.append(cid)
                 choice_ptr.append(len(choice_idx))
@@ -724,6 +786,11 @@ def explore_chance(
         # The object being keyed, when the failure was in keying it.
         item = s if where == "canonical" else pending if where == "canonical_choice" else None
         raise _callback_error(name, where, args, exc, keyed, item) from exc
+    if second:
+        _check_second_declarations(
+            name, roll, canonical, state_ids, chance_reps, second, outcome_ptr, outcome_idx,
+            outcome_weight,
+        )  # fmt: skip
     if meter is not None:
         meter.done(f"{len(state_keys):,} states, {len(chance_keys):,} rolls")
 
