@@ -152,13 +152,13 @@ def label_setting_blockers(graph: ChanceGraph) -> list[str]:
     >>> from perfectplay.graphs.chance import ChanceGraph
     >>> g = ChanceGraph.from_lists([False, True], [[0], []], [[(1, 1)]], cost=[0])
     >>> label_setting_blockers(g)
-    ['a roll costs 0 (label-setting needs every cost positive)']
+    ['a roll costs 0 or less (label-setting needs every cost positive)']
     """
     reasons = []
     if graph.objective.sense != "min":
         reasons.append(f"the objective maximises ({graph.objective.describe()})")
     if graph.n_chance and int(graph.cost.min()) <= 0:
-        reasons.append("a roll costs 0 (label-setting needs every cost positive)")
+        reasons.append("a roll costs 0 or less (label-setting needs every cost positive)")
     if not graph.has_retry_property():
         reasons.append("the graph has no retry property")
     elif not graph.retry and _terminal_values_differ(graph):
