@@ -60,12 +60,14 @@ if TYPE_CHECKING:
     from perfectplay.solvers.backward import solve_backward
     from perfectplay.solvers.lexpath import LexModel, LexPath, LexStats, search
     from perfectplay.solvers.policy_iteration import solve_ssp
+    from perfectplay.solvers.reach import solve_max_probability
     from perfectplay.solvers.retrograde import solve_retrograde
     from perfectplay.solvers.retry import settle_order, solve_retry
 
 # The algorithms themselves, one module each, loaded on first use.
 _EXPORTS = {
     "solve_backward": "perfectplay.solvers.backward",
+    "solve_max_probability": "perfectplay.solvers.reach",
     "solve_retry": "perfectplay.solvers.retry",
     "settle_order": "perfectplay.solvers.retry",
     "solve_ssp": "perfectplay.solvers.policy_iteration",
@@ -79,6 +81,7 @@ __all__ = [
     "CHANCE_METHODS",
     "UnboundedObjectiveError",
     "solve_backward",
+    "solve_max_probability",
     "LexModel",
     "LexPath",
     "LexStats",
@@ -174,6 +177,12 @@ def _terminal_values_differ(graph: ChanceGraph) -> bool:
     return bool(tv.size) and int(tv.min()) != int(tv.max())
 
 
+_ENDLESS = (
+    "some plays cannot end with probability one (endless plays), which a probability "
+    "objective supports only without the retry rule"
+)
+
+
 def _policy_iteration_blockers(graph: ChanceGraph) -> list[str]:
     """Why policy iteration cannot answer ``graph``'s objective (empty: it can)."""
     import numpy as np
@@ -199,10 +208,7 @@ def _policy_iteration_blockers(graph: ChanceGraph) -> list[str]:
 
             safe_d, _ = safe_set(graph, compiled=graph.n_edges > 100_000)
             if not bool(np.all(safe_d)):
-                reasons.append(
-                    "some plays cannot end with probability one (endless plays), which a "
-                    "probability objective does not support yet"
-                )
+                reasons.append(_ENDLESS)
     return reasons
 
 
@@ -257,6 +263,12 @@ def solve_chance(
             node,
         )
     blockers = _policy_iteration_blockers(graph)
+    if blockers == [_ENDLESS] and not graph.retry:
+        # A maximised probability where play may go on for ever: collapse the end
+        # components, then policy iteration's proof holds (solvers/reach.py).
+        from perfectplay.solvers.reach import solve_max_probability
+
+        return solve_max_probability(graph, progress=progress)
     if blockers:
         raise UnsupportedObjectiveError(
             f"no solver supports {graph.objective.describe()} here: {'; '.join(blockers)}"
