@@ -227,6 +227,7 @@ def model(**methods):
             "probability has no per-roll amounts",
         ),
         ({"play": lambda self, s, m: s}, r"also defines play\(\), a two-player method"),
+        ({"is_goal": lambda self, s: "win"}, r"Broken\.is_goal\(0\) returned 'win'; expected"),
         ({"outcome": lambda self, s: "win"}, r"also defines outcome\(\)"),
     ],  # fmt: skip
 )

@@ -1,21 +1,20 @@
 """Every one-player objective against brute-force twins on small random graphs.
 
-* Acyclic graphs (backward induction): exhaustive recursion in exact fractions, written
-  here from the plain lists (a stuck non-terminal node is worth ``objective.endless``).
+* Acyclic graphs (backward induction): exhaustive recursion in exact fractions.
 * Graphs with cycles and rolls that pay the player: the value is unbounded exactly when
-  some deterministic stationary policy has a recurrent class holding such a roll; the twin
-  enumerates every policy and finds its closed classes by plain reachability. Bounded
-  graphs are checked against the value-iteration twin (tests/twins/).
+  some deterministic stationary policy has a recurrent class holding such a roll (policy
+  enumeration); bounded graphs are checked against the value-iteration twin.
+* A maximised probability where play may go on for ever: value iteration from below.
+
+The oracles are in tests/twins/ (chance_exhaustive.py, chance_value_iteration.py).
 """
 
 from __future__ import annotations
 
 import importlib.util
-import itertools
 import math
 import random
 from fractions import Fraction
-from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -36,6 +35,14 @@ _spec = importlib.util.spec_from_file_location(
 )
 twin = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
 _spec.loader.exec_module(twin)  # type: ignore[union-attr]
+_spec2 = importlib.util.spec_from_file_location(
+    "chance_exhaustive", Path(__file__).resolve().parent.parent / "twins" / "chance_exhaustive.py"
+)
+oracles = importlib.util.module_from_spec(_spec2)  # type: ignore[arg-type]
+_spec2.loader.exec_module(oracles)  # type: ignore[union-attr]
+exhaustive = oracles.exhaustive
+unbounded_by_policies = oracles.unbounded_by_policies
+reach_value_iteration = oracles.reach_value_iteration
 
 OBJECTIVES = [
     MIN_COST,
@@ -77,32 +84,6 @@ def acyclic_graph(rng: random.Random, objective: Objective) -> tuple[ChanceGraph
     g = ChanceGraph.from_lists(terminal=terminal, terminal_value=tv, choices=choices,
                                outcomes=outcomes, cost=cost, objective=objective)  # fmt: skip
     return g, [terminal, tv, choices, outcomes, cost]
-
-
-def exhaustive(objective: Objective, terminal, tv, choices, outcomes, cost):
-    """Exact values by recursion (the graph is acyclic): Fractions, ``None`` = endless."""
-    endless = None if math.isinf(objective.endless) else Fraction(0)
-    pick = max if objective.sense == "max" else min
-
-    @cache
-    def dec(x):
-        if terminal[x]:
-            return Fraction(tv[x])
-        vals = [v for v in (chance(c) for c in choices[x]) if v is not None]
-        return pick(vals) if vals else endless
-
-    @cache
-    def chance(c):
-        total = sum(w for _, w in outcomes[c])
-        acc = Fraction(cost[c])
-        for x, w in outcomes[c]:
-            v = dec(x)
-            if v is None:
-                return None
-            acc += Fraction(w, total) * v
-        return acc
-
-    return dec, chance
 
 
 @pytest.mark.parametrize("objective", OBJECTIVES, ids=lambda o: o.describe())
@@ -196,35 +177,6 @@ def cyclic_graph(rng: random.Random, objective: Objective) -> ChanceGraph:
     )
 
 
-def unbounded_by_policies(g: ChanceGraph) -> bool:
-    """Some deterministic stationary policy has a closed class (every node reachable
-    from it leads back to it, no terminal) holding a roll that pays the player."""
-    terminal, _, choices, outcomes, costs = twin.lists(g)
-    o = g.objective.orient
-    live = [x for x in range(len(terminal)) if not terminal[x] and choices[x]]
-    for policy in itertools.product(*(choices[x] for x in live)):
-        pick = dict(zip(live, policy, strict=True))
-
-        def succ(x, pick=pick):
-            return [y for y, _ in outcomes[pick[x]]] if x in pick else []
-
-        def reach(x, succ=succ):
-            seen, todo = {x}, [x]
-            while todo:
-                for y in succ(todo.pop()):
-                    if y not in seen:
-                        seen.add(y)
-                        todo.append(y)
-            return seen
-
-        for x in live:
-            r = reach(x)
-            closed = all(y in pick for y in r) and all(x in reach(y) for y in r)
-            if closed and any(o * costs[pick[y]] < 0 for y in r):
-                return True
-    return False
-
-
 @pytest.mark.parametrize(
     "objective", [MIN_COST, Objective.score("max"), Objective.score("min")],
     ids=["min-cost", "max-score", "min-score"],
@@ -283,33 +235,6 @@ def test_forced_backward_induction_on_a_cycle_is_refused():
     with pytest.raises(UnsupportedObjectiveError, match="backward induction does not apply"):
         solve_chance(g, method="backward-induction")
     assert solve_chance(g, method="policy-iteration").value == pytest.approx(2.0)
-
-
-def reach_value_iteration(g, policy=None, rounds=200_000):
-    """Max expected terminal value (endless plays count 0) by value iteration from 0, a
-    lower bound that increases to the optimum; with ``policy`` (decision -> roll, -1: no
-    roll) the value of that policy instead."""
-    term, tv, choices, outcomes, _ = twin.lists(g)
-    v = [tv[x] if term[x] else 0.0 for x in range(len(term))]
-
-    def roll(c, v=v):
-        tot = sum(w for _, w in outcomes[c])
-        return sum(w / tot * v[y] for y, w in outcomes[c])
-
-    for _ in range(rounds):
-        delta = 0.0
-        for x in range(len(term)):
-            if term[x]:
-                continue
-            if policy is None:
-                new = max((roll(c) for c in choices[x]), default=0.0)
-            else:
-                new = roll(policy[x]) if policy[x] >= 0 else 0.0
-            delta = max(delta, abs(new - v[x]))
-            v[x] = new
-        if delta < 1e-15:
-            return v
-    raise AssertionError("value iteration did not converge")
 
 
 def test_max_probability_with_endless_plays_collapses_end_components():

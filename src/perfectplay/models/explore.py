@@ -714,7 +714,14 @@ def explore_chance(
                 state = state_reps[i]
                 args = (state,)
                 where = "is_goal"
-                if is_goal(state):
+                done = is_goal(state)
+                if done is not True and done is not False and isinstance(done, str):
+                    raise ModelError(
+                        f"{name}.is_goal({describe(state)}) returned {describe(done)}; "
+                        "expected True or False (a chance model's goal is worth value(state) "
+                        "under its objective, not a win or a loss)"
+                    )
+                if done:
                     goal.append(1)
                     if value_of is not None:
                         where = "value"

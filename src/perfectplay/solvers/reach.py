@@ -99,6 +99,8 @@ def solve_max_probability(graph: ChanceGraph, *, progress: bool = True) -> Chanc
     qsol = solve_ssp(quotient, progress=progress)
     dv = qsol.decision_value[qid].copy()
     cv = qsol.chance_value[:nc].copy()
+    dv[dv == 0] = 0.0  # no negative zeros (values were oriented) in reports
+    cv[cv == 0] = 0.0
     best = np.where(dec_ec >= 0, -1, qsol.best_choice[:nd]).astype(np.int32)
     best[terminal] = -1
     for k in range(n_ec):
