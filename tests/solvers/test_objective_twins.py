@@ -263,3 +263,23 @@ def test_max_probability_with_endless_plays_collapses_end_components():
         assert all(math.isclose(a, b, abs_tol=1e-9) for a, b in zip(achieved, want, strict=True))
         endless += not all(twin.can_end(g)[0])
     assert endless > 20
+
+
+@pytest.mark.parametrize("loop_at_end", [False, True])
+def test_end_components_of_a_long_chain(loop_at_end):
+    # Decision i rolls to i+1 or back to 0; the last decision exits (or loops on itself).
+    # Peeling the chain one node per round of components would take n rounds.
+    n = 3000
+    choices = [[i] for i in range(n)] + [[]]
+    outcomes = [[(i + 1, 1), (0, 1)] for i in range(n)]
+    if loop_at_end:
+        outcomes[-1] = [(n - 1, 1)]
+    g = ChanceGraph.from_lists([False] * n + [True], choices, outcomes)
+    d, c, k = end_components(g, compiled=False)
+    if loop_at_end:
+        # Only the last decision and its roll form one: every other roll may land on the
+        # last decision, from which nothing leads back.
+        assert k == 1 and d[n - 1] == 0 and c[n - 1] == 0
+        assert (d[: n - 1] == -1).all() and (c[: n - 1] == -1).all()
+    else:
+        assert k == 0 and (d == -1).all() and (c == -1).all()

@@ -389,6 +389,57 @@ def topological_order(
     return _kahn.run(ptr, rptr, rsrc, compiled=compiled)
 
 
+@kernel
+def _ec_prune(ptr, idx, rptr, rsrc, nd, alive, comp):
+    n = ptr.shape[0] - 1
+    # good[x]: choices of decision x alive and in x's component, at the round's start.
+    good = np.zeros(n, np.int64)
+    for v in range(nd):
+        if alive[v]:
+            for e in range(ptr[v], ptr[v + 1]):
+                w = idx[e]
+                if alive[w] and comp[w] == comp[v]:
+                    good[v] += 1
+    stack = np.empty(n, np.int64)
+    top = 0
+    for v in range(n):
+        if not alive[v]:
+            continue
+        drop = False
+        if v >= nd:  # a roll with an outcome outside its component
+            for e in range(ptr[v], ptr[v + 1]):
+                w = idx[e]
+                if not alive[w] or comp[w] != comp[v]:
+                    drop = True
+                    break
+        else:  # a decision with no choice inside its component
+            drop = good[v] == 0
+        if drop:
+            stack[top] = v
+            top += 1
+    for k in range(top):  # removed together: every count above included them
+        alive[stack[k]] = False
+    removed = top
+    while top > 0:
+        top -= 1
+        u = stack[top]
+        for e in range(rptr[u], rptr[u + 1]):
+            p = rsrc[e]
+            if not alive[p] or comp[p] != comp[u]:
+                continue
+            if p >= nd:
+                alive[p] = False
+            else:
+                good[p] -= 1
+                if good[p] > 0:
+                    continue
+                alive[p] = False
+            stack[top] = p
+            top += 1
+            removed += 1
+    return removed
+
+
 def end_components(
     graph: ChanceGraph, *, compiled: bool = True
 ) -> tuple[np.ndarray, np.ndarray, int]:
@@ -400,8 +451,8 @@ def end_components(
     node has a choice in the set: a policy can keep the play in it for ever (and visit
     every node of it infinitely often). The maximal ones are found by refining strongly
     connected components: drop every chance node with an outcome outside its component
-    and every decision node with no choice left inside its own, and repeat until nothing
-    changes. The retry rule (``graph.retry``) counts as a choice of the roll just made.
+    and every decision node with no choice left inside its own (propagated to a fixpoint
+    in one compiled pass over the reverse edges), and repeat until nothing changes. The retry rule (``graph.retry``) counts as a choice of the roll just made.
 
     Returns ``(dec_comp, chance_comp, n)``: the end component of each decision and chance
     node (``-1`` outside every end component) and their number.
@@ -427,32 +478,15 @@ def end_components(
         np.cumsum(np.bincount(src, minlength=nd), out=cptr[1:])
     ptr = np.concatenate((cptr, cptr[-1] + optr[1:]))
     idx = np.concatenate((cidx.astype(np.int32) + np.int32(nd), oidx))
+    rptr, rsrc, _ = transpose(ptr, idx, nd + nc, edges=False, compiled=compiled)
     alive = np.ones(nd + nc, np.bool_)
     alive[:nd] = ~a[0]
-    # Edge sources, to test each edge's ends against the components in numpy.
-    src_all = np.repeat(np.arange(nd + nc, dtype=np.int64), np.diff(ptr))
-    is_choice = src_all < nd
     while True:
         comp = strong_components(ptr, idx, alive, compiled=compiled)[0]
-        same = (comp[src_all] >= 0) & (comp[src_all] == comp[idx])
-        # A chance node stays while every outcome is in its component.
-        leaves = np.zeros(nd + nc, np.bool_)
-        np.logical_or.at(leaves, src_all[~is_choice & ~same], True)
-        drop = alive & leaves
-        drop[:nd] = False
-        # A decision node stays while some choice stays in its component.
-        keeps = np.zeros(nd + nc, np.bool_)
-        np.logical_or.at(keeps, src_all[is_choice & same], True)
-        lone = alive.copy()
-        lone[nd:] = False
-        drop |= lone & ~keeps
-        # A chance node alone in its component (no way back to it) is no end component.
-        has_in = np.zeros(nd + nc, np.bool_)
-        has_in[idx[same]] = True
-        drop |= alive & ~has_in
-        if not drop.any():
+        # Prune to the fixpoint of this round's components before computing them again:
+        # one removal cascades along a chain in one pass instead of one round per node.
+        if not _ec_prune.run(ptr, idx, rptr, rsrc, nd, alive, comp, compiled=compiled):
             break
-        alive &= ~drop
     comp = np.where(alive, comp, -1)
     used, dense = np.unique(comp[alive], return_inverse=True)
     out = np.full(nd + nc, -1, np.int32)

@@ -79,10 +79,16 @@ def backward_blockers(graph: ChanceGraph) -> list[str]:
     """
     if graph.retry:
         return ["the graph has the retry rule (a roll can repeat)"]
-    compiled = graph.n_edges > COMPILE_THRESHOLD
-    if acyclic_order(graph, compiled=compiled) is None:
+    if acyclic_order(graph, compiled=_compiled(graph)) is None:
         return ["the graph has a cycle (a state can repeat)"]
     return []
+
+
+def _compiled(graph: ChanceGraph) -> bool:
+    """Whether the topological order and the sweep should run compiled
+    (:func:`~perfectplay._util.jit.compile_for`)."""
+    size = graph.n_decision + graph.n_chance + graph.n_edges
+    return compile_for(size, COMPILE_THRESHOLD, _sweep, _csr._kahn, _csr._transpose)
 
 
 @kernel
@@ -130,7 +136,7 @@ def solve_backward(graph: ChanceGraph, *, compiled: bool | None = None) -> Chanc
     nd, nc = graph.n_decision, graph.n_chance
     require(nd * 30 + nc * 20 + graph.n_edges * 16, f"backward induction on {nd + nc:,} nodes")
     if compiled is None:
-        compiled = compile_for(nd + nc + graph.n_edges, COMPILE_THRESHOLD, _sweep)
+        compiled = _compiled(graph)
     order = None if graph.retry else acyclic_order(graph, compiled=compiled)
     if order is None:
         raise UnsupportedObjectiveError(
