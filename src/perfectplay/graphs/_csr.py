@@ -452,7 +452,8 @@ def end_components(
     every node of it infinitely often). The maximal ones are found by refining strongly
     connected components: drop every chance node with an outcome outside its component
     and every decision node with no choice left inside its own (propagated to a fixpoint
-    in one compiled pass over the reverse edges), and repeat until nothing changes. The retry rule (``graph.retry``) counts as a choice of the roll just made.
+    in one compiled pass over the reverse edges), and repeat until nothing changes. The
+    retry rule (``graph.retry``) counts as a choice of the roll just made.
 
     Returns ``(dec_comp, chance_comp, n)``: the end component of each decision and chance
     node (``-1`` outside every end component) and their number.
