@@ -237,29 +237,30 @@ def test_forced_backward_induction_on_a_cycle_is_refused():
     assert solve_chance(g, method="policy-iteration").value == pytest.approx(2.0)
 
 
-def test_max_probability_with_endless_plays_collapses_end_components():
+@pytest.mark.parametrize("sense", ["max", "min"])
+def test_probability_with_endless_plays_collapses_end_components(sense):
     rng = random.Random(41)
     endless = 0
     for _ in range(300):
-        g = cyclic_graph(rng, Objective.probability())
+        g = cyclic_graph(rng, Objective.probability(sense))
         g = ChanceGraph.from_lists(
             terminal=g.terminal.tolist(),
             terminal_value=[int(v > 1) for v in g.terminal_value.tolist()],
             choices=[g.choices(x).tolist() for x in range(g.n_decision)],
             outcomes=[list(zip(*map(np.ndarray.tolist, g.outcomes(c)), strict=True))
                       for c in range(g.n_chance)],
-            cost=[0] * g.n_chance, objective=Objective.probability(),
+            cost=[0] * g.n_chance, objective=Objective.probability(sense),
         )  # fmt: skip
         if acyclic_order(g) is not None:
             continue
         sol = solve_chance(g)
-        want = reach_value_iteration(g)
+        want = reach_value_iteration(g, sense=sense)
         got = sol.decision_value.tolist()
         assert all(math.isclose(a, b, abs_tol=1e-9) for a, b in zip(got, want, strict=True)), (
             got, want, g,
         )
         # The policy mapped back achieves the values (it walks to the exits it picked).
-        achieved = reach_value_iteration(g, sol.best_choice.tolist())
+        achieved = reach_value_iteration(g, sol.best_choice.tolist(), sense=sense)
         assert all(math.isclose(a, b, abs_tol=1e-9) for a, b in zip(achieved, want, strict=True))
         endless += not all(twin.can_end(g)[0])
     assert endless > 20

@@ -10,8 +10,10 @@ They read a graph only through the plain lists of :func:`chance_value_iteration.
   deterministic stationary policy and looking for a closed class (every node reachable
   from it leads back to it, no terminal) with a roll that pays the player.
 * :func:`reach_value_iteration`: the best expected terminal value where endless plays
-  count 0 (a maximised probability), by value iteration from 0, a lower bound that
-  increases to the optimum; or the value of a given policy.
+  count 0 (a probability), by value iteration from 0, a lower bound that increases to
+  the optimum when maximising and, the values being non-negative, when minimising too
+  (Bertsekas, *Dynamic Programming and Optimal Control*, positive cost models); or the
+  value of a given policy.
 """
 
 from __future__ import annotations
@@ -85,7 +87,7 @@ def unbounded_by_policies(g) -> bool:
     return False
 
 
-def reach_value_iteration(g, policy=None, rounds=200_000):
+def reach_value_iteration(g, policy=None, rounds=200_000, sense="max"):
     """Max expected terminal value (endless plays count 0) by value iteration from 0, a
     lower bound that increases to the optimum; with ``policy`` (decision -> roll, -1: no
     roll) the value of that policy instead."""
@@ -102,7 +104,8 @@ def reach_value_iteration(g, policy=None, rounds=200_000):
             if term[x]:
                 continue
             if policy is None:
-                new = max((roll(c) for c in choices[x]), default=0.0)
+                pick = max if sense == "max" else min
+                new = pick((roll(c) for c in choices[x]), default=0.0)
             else:
                 new = roll(policy[x]) if policy[x] >= 0 else 0.0
             delta = max(delta, abs(new - v[x]))

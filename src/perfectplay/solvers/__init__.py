@@ -60,14 +60,14 @@ if TYPE_CHECKING:
     from perfectplay.solvers.backward import solve_backward
     from perfectplay.solvers.lexpath import LexModel, LexPath, LexStats, search
     from perfectplay.solvers.policy_iteration import solve_ssp
-    from perfectplay.solvers.reach import solve_max_probability
+    from perfectplay.solvers.reach import solve_probability
     from perfectplay.solvers.retrograde import solve_retrograde
     from perfectplay.solvers.retry import settle_order, solve_retry
 
 # The algorithms themselves, one module each, loaded on first use.
 _EXPORTS = {
     "solve_backward": "perfectplay.solvers.backward",
-    "solve_max_probability": "perfectplay.solvers.reach",
+    "solve_probability": "perfectplay.solvers.reach",
     "solve_retry": "perfectplay.solvers.retry",
     "settle_order": "perfectplay.solvers.retry",
     "solve_ssp": "perfectplay.solvers.policy_iteration",
@@ -81,7 +81,7 @@ __all__ = [
     "CHANCE_METHODS",
     "UnboundedObjectiveError",
     "solve_backward",
-    "solve_max_probability",
+    "solve_probability",
     "LexModel",
     "LexPath",
     "LexStats",
@@ -192,18 +192,15 @@ def _policy_iteration_blockers(graph: ChanceGraph) -> list[str]:
     # Rolls that pay the player are fine outside end components (unbounded_node refuses
     # the others before this is asked).
     if obj.measure == "probability":
+        tv = graph.terminal_value[graph.terminal]
+        if tv.size and (tv.min() < 0 or tv.max() > graph.scale):
+            reasons.append("a probability needs terminal values between 0 and 1")
         if obj.sense == "min":
             from perfectplay.graphs._csr import end_components
 
             if end_components(graph, compiled=graph.n_edges > 100_000)[2]:
-                reasons.append(
-                    "a play can go on for ever, which a minimised probability would "
-                    "prefer (supported: every play ends)"
-                )
+                reasons.append(_ENDLESS)
         else:
-            tv = graph.terminal_value[graph.terminal]
-            if tv.size and (tv.min() < 0 or tv.max() > graph.scale):
-                reasons.append("a probability needs terminal values between 0 and 1")
             from perfectplay.graphs._csr import safe_set
 
             safe_d, _ = safe_set(graph, compiled=graph.n_edges > 100_000)
@@ -264,11 +261,11 @@ def solve_chance(
         )
     blockers = _policy_iteration_blockers(graph)
     if blockers == [_ENDLESS] and not graph.retry:
-        # A maximised probability where play may go on for ever: collapse the end
-        # components, then policy iteration's proof holds (solvers/reach.py).
-        from perfectplay.solvers.reach import solve_max_probability
+        # A probability where play may go on for ever: collapse the end components,
+        # then policy iteration's proof holds (solvers/reach.py).
+        from perfectplay.solvers.reach import solve_probability
 
-        return solve_max_probability(graph, progress=progress)
+        return solve_probability(graph, progress=progress)
     if blockers:
         raise UnsupportedObjectiveError(
             f"no solver supports {graph.objective.describe()} here: {'; '.join(blockers)}"

@@ -1,8 +1,8 @@
-"""The best chance of an event on a graph where play may go on for ever.
+"""The best chance of an event (highest or lowest) on a graph where play may go on for ever.
 
-Maximising a probability counts a play that never ends as 0. Where some states cannot
-end for sure, a policy may cycle for ever at no cost, which breaks the assumption of
-policy iteration that every improper policy is infinitely bad. The classical remedy
+A probability counts a play that never ends as 0. Where play can go on for ever, a
+policy may cycle at no cost, which breaks the assumption of policy iteration that every
+improper policy is infinitely bad. The classical remedy
 (de Alfaro 1997, *Formal Verification of Probabilistic Systems*, ch. 3; Baier and Katoen
 2008, *Principles of Model Checking*, 10.6) collapses each maximal end component
 (:func:`~perfectplay.graphs._csr.end_components`) into one decision node:
@@ -25,9 +25,15 @@ the play never leaves the component), or stays in it when staying is best.
 ...     terminal=[False, False, True, True], terminal_value=[0, 0, 1, 0],
 ...     choices=[[0], [1, 2], [], []], outcomes=[[(1, 1)], [(0, 1)], [(2, 1), (3, 3)]],
 ...     cost=[0, 0, 0], objective=Objective.probability())
->>> sol = solve_max_probability(g)
+>>> sol = solve_probability(g)
 >>> sol.value, sol.best_choice.tolist()
 (0.25, [0, 2, -1, -1])
+>>> low = solve_probability(ChanceGraph.from_lists(   # the same, minimised: bounce for ever
+...     terminal=[False, False, True, True], terminal_value=[0, 0, 1, 0],
+...     choices=[[0], [1, 2], [], []], outcomes=[[(1, 1)], [(0, 1)], [(2, 1), (3, 3)]],
+...     cost=[0, 0, 0], objective=Objective.probability("min")))
+>>> low.value, low.best_choice.tolist()
+(0.0, [0, 1, -1, -1])
 """
 
 from __future__ import annotations
@@ -37,24 +43,26 @@ import numpy as np
 from perfectplay.graphs._csr import end_components
 from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
 
-__all__ = ["solve_max_probability"]
+__all__ = ["solve_probability"]
 
 
-def solve_max_probability(graph: ChanceGraph, *, progress: bool = True) -> ChanceSolution:
-    """Optimal values and policy of a graph that maximises a probability (endless play
-    counting 0), by collapsing its end components (see the module docstring).
+def solve_probability(graph: ChanceGraph, *, progress: bool = True) -> ChanceSolution:
+    """Optimal values and policy of a graph that maximises or minimises a probability
+    (endless play counting 0), by collapsing its end components (see the module
+    docstring). When minimising, every state of an end component is worth 0: the player
+    stays in it for ever.
 
     Raises:
-        UnsupportedObjectiveError: the objective is not a maximised probability, or the
-            graph has the retry rule (not supported here).
+        UnsupportedObjectiveError: the objective is not a probability, or the graph has
+            the retry rule (not supported here).
     """
     from perfectplay.errors import UnsupportedObjectiveError
     from perfectplay.solvers.policy_iteration import solve_ssp
 
     obj = graph.objective
-    if obj.measure != "probability" or obj.sense != "max" or graph.retry:
+    if obj.measure != "probability" or graph.retry:
         raise UnsupportedObjectiveError(
-            "collapsing end components needs a maximised probability without the retry rule"
+            "collapsing end components needs a probability objective without the retry rule"
         )
     nd, nc = graph.n_decision, graph.n_chance
     dec_ec, ch_ec, n_ec = end_components(graph, compiled=graph.n_edges > 100_000)
@@ -109,7 +117,8 @@ def solve_max_probability(graph: ChanceGraph, *, progress: bool = True) -> Chanc
         exits = [c for c in choices[nd + k] if c < nc]
         if exit_c >= nc or exit_c < 0:
             # Staying is best (worth 0): a tying exit still ends the play, so prefer it.
-            tied = [c for c in exits if cv[c] >= dv[members[0]] - 1e-12]
+            o = obj.orient
+            tied = [c for c in exits if o * cv[c] <= o * dv[members[0]] + 1e-12]
             exit_c = tied[0] if tied else -1
         _walk_to_exit(graph, members, k, exit_c, dec_ec, ch_ec, best)
     return ChanceSolution(graph, dv, cv, best, np.ones(oidx.shape[0], np.bool_),
