@@ -229,8 +229,26 @@ class ChanceModelSolution:
     def exact(self) -> ExactValues:
         """Exact values of the optimal policy by node id, verified optimal in rational
         arithmetic (:class:`~perfectplay.results.ExactValues`: ``.value`` is a
-        :class:`~fractions.Fraction`, or ``None`` when the goal is unreachable)."""
-        return self.result.exact()
+        :class:`~fractions.Fraction`, or ``None`` when the goal is unreachable).
+
+        Raises:
+            UnsupportedObjectiveError: a probability objective where the optimal play may
+                go on for ever (the verifier does not count such plays as 0 yet).
+        """
+        from perfectplay.analysis.exact import VerificationError
+
+        try:
+            return self.result.exact()
+        except VerificationError as exc:
+            if self.objective.measure != "probability" or self.solver == "backward-induction":
+                raise
+            from perfectplay.errors import UnsupportedObjectiveError
+
+            raise UnsupportedObjectiveError(
+                f"exact values are not available for {self.name}: under a probability "
+                "objective its optimal play may go on for ever, which the exact verifier "
+                f"does not count as 0 yet ({exc})"
+            ) from None
 
     def exact_value(self, state: Any = None) -> Fraction | None:
         """Exact expected cost from ``state`` (the start when omitted); ``None`` for infinity."""
