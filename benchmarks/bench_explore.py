@@ -21,6 +21,9 @@ CASES = [
     ("five dice, all same (5d6)", "perfectplay.examples.five_dice:FiveDice", {}, True),
     ("eight dice, all same (8d6)", "perfectplay.examples.five_dice:FiveDice", {"dice": 8}, False),
     ("Chutes and Ladders", "perfectplay.examples.chutes_ladders:ChutesAndLadders", {}, True),
+    ("Threes, 5 dice (min score)", "perfectplay.examples.threes:Threes", {}, True),
+    ("one Yahtzee turn (max probability)", "perfectplay.examples.yahtzee_turn:YahtzeeTurn", {},
+     True),  # fmt: skip
     ("tic-tac-toe", "perfectplay.examples.tictactoe:TicTacToe", {}, True),
     ("tic-tac-toe, symmetry", "perfectplay.examples.tictactoe:TicTacToe", {"symmetry": True}, True),
     ("Dodgem 3x3", "perfectplay.examples.dodgem:Dodgem", {"n": 3}, True),
@@ -43,7 +46,7 @@ def _measure(spec: str, params: dict, repeats: int) -> tuple[float, float, objec
 
             ex = explore_chance(model, progress=False)
             t1 = time.perf_counter()
-            solve_chance_graph(ex.graph, ex.retry)
+            solve_chance_graph(ex.graph, False)
         else:
             from perfectplay.solvers.retrograde import solve_retrograde
 

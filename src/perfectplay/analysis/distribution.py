@@ -33,7 +33,14 @@ from perfectplay._util.memory import require
 from perfectplay.errors import ResourceLimitError, UnsupportedObjectiveError
 from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
 
-__all__ = ["MAX_K", "MAX_WORK", "cost_distribution", "outcome_support", "quantile"]
+__all__ = [
+    "MAX_K",
+    "MAX_WORK",
+    "cost_distribution",
+    "outcome_pmf",
+    "outcome_support",
+    "quantile",
+]
 
 MAX_K = 10_000_000
 """Largest ``k_max`` accepted."""
@@ -45,12 +52,13 @@ MAX_WORK = 4_000_000_000
 def outcome_support(graph: ChanceGraph, what: str) -> None:
     """Raise :class:`~perfectplay.errors.UnsupportedObjectiveError` unless outcomes (costs
     paid plus the terminal value) are integers a play adds up roll by roll: a minimising
-    cost or score objective, integer costs of at least 1 and integer terminal values.
+    cost or score objective, integer costs of at least 1 and integer terminal values; or,
+    on an acyclic graph (every play ends), any integer costs and values, either sense.
 
     >>> from perfectplay.graphs.chance import ChanceGraph
     >>> race = ChanceGraph.from_lists([False, True], [[0], []], [[(0, 1), (1, 1)]])
     >>> outcome_support(race, "the distribution")  # integer costs: supported
-    >>> free = ChanceGraph.from_lists([False, True], [[0], []], [[(1, 1)]], cost=[0])
+    >>> free = ChanceGraph.from_lists([False, True], [[0], []], [[(0, 1), (1, 1)]], cost=[0])
     >>> try:
     ...     outcome_support(free, "the distribution")
     ... except ValueError as e:
@@ -58,6 +66,8 @@ def outcome_support(graph: ChanceGraph, what: str) -> None:
     a roll costs 0 (supported: every cost at least 1)
     """
     obj = graph.objective
+    if graph.scale == 1 and _acyclic(graph):
+        return  # every play ends within n_chance rolls: any integer costs, either sense
     why = None
     if obj.sense != "min" or obj.measure == "probability":
         why = f"the objective is to {obj.describe()} (supported: minimise a cost or score)"
@@ -197,6 +207,13 @@ def cost_distribution(graph: ChanceGraph, solution: ChanceSolution, k_max: int) 
     [0.0, 0.0, 1.0, 1.0]
     """
     outcome_support(graph, "the distribution")
+    if graph.scale == 1 and _acyclic(graph):
+        _check_k(graph, k_max)
+        values, probs = outcome_pmf(graph, solution)
+        cdf = np.zeros(k_max + 1)
+        for v, p in zip(values.tolist(), probs.tolist(), strict=True):
+            cdf[max(v, 0) :] += p if v <= k_max else 0.0
+        return np.minimum(cdf, 1.0)
     if bool(np.any(graph.terminal_value < 0)):
         raise UnsupportedObjectiveError(
             "the distribution is not available: a terminal value is negative (it counts "
@@ -204,6 +221,63 @@ def cost_distribution(graph: ChanceGraph, solution: ChanceSolution, k_max: int) 
         )
     _check_k(graph, k_max)
     return _cdf(*policy_arrays(graph, solution), int(k_max))
+
+
+def _acyclic(graph: ChanceGraph) -> bool:
+    from perfectplay.solvers.backward import _compiled, acyclic_order
+
+    return not graph.retry and acyclic_order(graph, compiled=_compiled(graph)) is not None
+
+
+def outcome_pmf(graph: ChanceGraph, solution: ChanceSolution) -> tuple[np.ndarray, np.ndarray]:
+    """``(outcomes, probabilities)``, outcomes sorted: the exact law of the outcome (costs
+    paid plus the terminal value, as integers over ``graph.scale``) of ``solution``'s
+    policy on an acyclic graph, by pushing probability mass from the start in topological
+    order (each node's law of the amount paid so far). Floats; plays that reach a node
+    without a choice are left out.
+
+    >>> from perfectplay.graphs.chance import ChanceGraph
+    >>> from perfectplay.solvers.backward import solve_backward
+    >>> g = ChanceGraph.from_lists(terminal=[False, True, True], terminal_value=[0, 2, 7],
+    ...     choices=[[0], [], []], outcomes=[[(1, 3), (2, 1)]], cost=[0])
+    >>> [a.tolist() for a in outcome_pmf(g, solve_backward(g))]
+    [[2, 7], [0.75, 0.25]]
+    """
+    from perfectplay.solvers.backward import _compiled, acyclic_order
+
+    order = acyclic_order(graph, compiled=_compiled(graph))
+    if order is None:
+        raise UnsupportedObjectiveError("the outcome law by propagation needs an acyclic graph")
+    nd = graph.n_decision
+    a = graph.arrays(values=True)
+    terminal, optr, oidx, ow, cost, tval = a[0], a[3], a[4], a[5], a[6], a[7]
+    best = solution.best_choice
+    law: dict[int, dict[int, float]] = {graph.start: {0: 1.0}}
+    final: dict[int, float] = {}
+    for v in order[::-1].tolist():  # predecessors first
+        here = law.pop(v, None)
+        if here is None:
+            continue
+        if v >= nd:
+            c = v - nd
+            lo, hi = int(optr[c]), int(optr[c + 1])
+            total = float(ow[lo:hi].sum())
+            for e in range(lo, hi):
+                x, p = int(oidx[e]), float(ow[e]) / total
+                dest = law.setdefault(x, {})
+                for paid, q in here.items():
+                    k = paid + int(cost[c])
+                    dest[k] = dest.get(k, 0.0) + p * q
+        elif terminal[v]:
+            for paid, q in here.items():
+                k = paid + int(tval[v])
+                final[k] = final.get(k, 0.0) + q
+        elif best[v] >= 0:
+            dest = law.setdefault(nd + int(best[v]), {})
+            for paid, q in here.items():
+                dest[paid] = dest.get(paid, 0.0) + q
+    keys = sorted(final)
+    return np.array(keys, np.int64), np.array([final[k] for k in keys])
 
 
 def policy_arrays(graph: ChanceGraph, solution: ChanceSolution) -> tuple:

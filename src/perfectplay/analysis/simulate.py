@@ -112,6 +112,20 @@ def simulate(graph: ChanceGraph, solution: ChanceSolution, runs: int, seed: int)
     value = solution.value
     if not math.isfinite(value):
         raise ValueError("the start value is infinite: no run would ever reach a goal")
+    from perfectplay.analysis.distribution import _acyclic
+
+    if graph.scale == 1 and _acyclic(graph):
+        # Every run ends within n_chance rolls; the cap on the amount paid is moot.
+        if runs * max(1, graph.n_chance) > 64 * MAX_EXPECTED_STEPS:
+            raise ResourceLimitError(f"{runs:,} runs are too much work")
+        require(runs * 8 + graph.outcome_idx.shape[0] * 8, "the simulated runs")
+        out, done, why = _simulate(*policy_arrays(graph, solution), int(runs), int(seed), 2**62)
+        if why:
+            raise ResourceLimitError(
+                f"run {done + 1} reached a decision node without a choice; the policy does "
+                "not match its values"
+            )
+        return out
     min_cost = int(graph.cost.min()) if graph.n_chance else 1
     if runs * value / min_cost > MAX_EXPECTED_STEPS:
         raise ResourceLimitError(

@@ -72,8 +72,11 @@ def distribution_report(
     unit = graph.objective.unit if unit is None else unit
     cdf = cost_distribution(graph, solution, k_max)
     width = max(len(unit), len(str(k_max)))
-    lines = [f"{unit:>{width}}  P(done within)"]
-    lines += [f"{k:>{width}}  {cdf[k]:.9f}" for k in range(1, k_max + 1)]
+    # A cost is paid roll by roll ("done within k"); a score or a probability is the
+    # outcome of the play, which may be 0 ("at most k").
+    cost = graph.objective.measure == "cost"
+    lines = [f"{unit:>{width}}  " + ("P(done within)" if cost else "P(outcome <= k)")]
+    lines += [f"{k:>{width}}  {cdf[k]:.9f}" for k in range(1 if cost else 0, k_max + 1)]
     mean = solution.value
     if math.isinf(mean):
         endless = fraction_text(None, graph.objective)

@@ -18,7 +18,8 @@ from perfectplay.errors import InputError, short_repr
 
 DESCRIPTION = """\
 Solve a game modelled in Python (perfectplay.models): a chance model (one player, dice:
-least expected rolls to a goal) or a two-player model (win/lose/tie/draw, remoteness).
+least expected rolls to a goal, or the objective it declares: best expected score, best
+chance of an event) or a two-player model (win/lose/tie/draw, remoteness).
 Prints the number of states and the value of the start; the times of the exploration and
 of the solve go to stderr."""
 
@@ -26,6 +27,8 @@ EXAMPLES = """\
 examples:
   perfectplay solve perfectplay.examples.five_dice:FiveDice --exact
   perfectplay solve perfectplay.examples.five_dice:FiveDice --query "(1, 2, 2, 5, 6)"
+  perfectplay solve perfectplay.examples.threes:Threes --exact --json
+  perfectplay solve perfectplay.examples.yahtzee_turn:YahtzeeTurn -p rolls=2
   perfectplay solve perfectplay.examples.tictactoe:TicTacToe --query "'X........'"
   perfectplay solve perfectplay.examples.dodgem:Dodgem -p n=4
   perfectplay solve mygame.py:MyGame --export table.npz --distribution 30
@@ -105,6 +108,12 @@ def main(argv: list[str]) -> int:
         metavar="N",
         help="chance models: most Gauss-Seidel sweeps for a cycle of rolls too wide for a "
         "direct solve (default 100,000; raise it when refused)",
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="chance models: print one JSON object (value, exact with --exact, objective, "
+        "solver, sizes) instead of the text summary",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress or timings")
     args = parser.parse_args(argv)
@@ -236,7 +245,7 @@ def _main(args: Any) -> int:
     except ModelError as exc:  # say which object the command line named
         raise ModelError(f"{args.model}: {exc}") from None
     if kind == "game":
-        for flag in ("exact", "distribution", "simulate"):
+        for flag in ("exact", "distribution", "simulate", "json"):
             if getattr(args, flag):
                 raise InputError(
                     f"--{flag} applies to chance models; {model_name(model)} is two-player"
@@ -259,7 +268,9 @@ def _main(args: Any) -> int:
             sol = solve_model(model, progress=not args.quiet, **limits)
         finally:
             policy_iteration.MAX_SWEEPS = default
-    if sol.kind == "chance":
+    if sol.kind == "chance" and args.json:
+        _json_chance(sol, args)
+    elif sol.kind == "chance":
         _report_chance(sol, args, queries)
     else:
         _report_game(sol, queries)
@@ -286,9 +297,41 @@ def _fmt(v: float) -> str:
     return "inf" if v == float("inf") else f"{v:.9f}"
 
 
+def _json_chance(sol: Any, args: Any) -> None:
+    import json
+
+    from perfectplay.cli.reports import fraction_text
+
+    g = sol.graph
+    v = sol.start_value
+    obj = g.objective
+    out: dict[str, Any] = {
+        "model": sol.name,
+        "objective": obj.describe(),
+        "sense": obj.sense,
+        "measure": obj.measure,
+        "solver": sol.solver,
+        "value": v if v == v and abs(v) != float("inf") else str(v),
+        "states": g.n_decision,
+        "rolls": g.n_chance,
+        "edges": g.n_edges,
+    }
+    if args.exact:
+        out["exact"] = fraction_text(sol.exact_value(), obj)
+    if args.simulate:
+        runs = sol.simulate(args.simulate, args.seed)
+        out["simulation"] = {
+            "runs": int(runs.size),
+            "seed": args.seed,
+            "mean": float(runs.mean()),
+            "standard_error": float(runs.std(ddof=1)) / runs.size**0.5 if runs.size > 1 else None,
+        }
+    print(json.dumps(out))
+
+
 def _report_chance(sol: Any, args: Any, queries: list[Any]) -> None:
     g = sol.graph
-    print(f"model: {sol.name} (chance; solver: {sol.solver})")
+    print(f"model: {sol.name} (chance; objective: {g.objective.describe()}; solver: {sol.solver})")
     print(
         f"states: {g.n_decision:,} decision, {_count(g.n_chance, 'roll')}, "
         f"{_count(g.n_edges, 'edge')} "
@@ -301,7 +344,7 @@ def _report_chance(sol: Any, args: Any, queries: list[Any]) -> None:
     if args.exact:
         from perfectplay.cli.reports import fraction_text
 
-        print(f"exact: {fraction_text(sol.exact_value())}  (verified optimal)")
+        print(f"exact: {fraction_text(sol.exact_value(), g.objective)}  (verified optimal)")
     first = sol.policy_choice(sol.exploration.state_reps[0])
     if first is not None:
         print(f"first choice: {first!r}")
@@ -316,11 +359,13 @@ def _report_chance(sol: Any, args: Any, queries: list[Any]) -> None:
 def _query_chance(sol: Any, state: Any, exact: bool) -> None:
     print()
     value = sol.value(state)
-    line = f"state {state!r}: expected cost {_fmt(value)}"
+    obj = sol.graph.objective
+    noun = _noun(obj)
+    line = f"state {state!r}: {noun} {_fmt(value)}"
     if exact:
         from perfectplay.cli.reports import fraction_text
 
-        line += f" = {fraction_text(sol.exact_value(state))}"
+        line += f" = {fraction_text(sol.exact_value(state), obj)}"
     if sol.is_goal(state):
         print(line + " (goal)")
         return
@@ -331,16 +376,31 @@ def _query_chance(sol: Any, state: Any, exact: bool) -> None:
         return
     best = set(map(repr, sol.best(state)))
     width = max(len("choice"), *(len(repr(o.choice)) for o in options))
-    print(f"  {'choice':<{width}}  expected cost")
+    print(f"  {'choice':<{width}}  {noun}")
     for o in options:
         mark = "  best" if repr(o.choice) in best else ""
         print(f"  {o.choice!r:<{width}}  {_fmt(o.value)}{mark}")
 
 
+def _noun(obj: Any) -> str:
+    # Today's wording for the default objective (scripts read it); the objective's own
+    # noun otherwise ("expected points", "expected probability").
+    from perfectplay.objectives import MIN_COST
+
+    if obj == MIN_COST:
+        return "expected cost"
+    return "probability" if obj.measure == "probability" else obj.noun
+
+
 def _distribution(sol: Any, k_max: int) -> None:
     from perfectplay.cli.reports import distribution_report
+    from perfectplay.objectives import MIN_COST
 
-    unit = "rolls" if getattr(sol.model, "cost", None) is None else "cost"
+    obj = sol.graph.objective
+    if obj == MIN_COST:
+        unit = "rolls" if getattr(sol.model, "cost", None) is None else "cost"
+    else:
+        unit = obj.unit
     print()
     print(distribution_report(sol.graph, sol.solution, k_max, unit=unit))
 
@@ -352,8 +412,9 @@ def _simulation(sol: Any, runs: int, seed: int) -> None:
     costs = sol.simulate(runs, seed)
     mean = float(costs.mean())
     se = float(costs.std(ddof=1)) / runs**0.5 if runs > 1 else float("nan")
+    what = "cost" if sol.graph.objective.measure == "cost" else "outcome"
     print(
-        f"\nsimulation: {runs:,} games (seed {seed}): mean cost {mean:.6f} "
+        f"\nsimulation: {runs:,} games (seed {seed}): mean {what} {mean:.6f} "
         f"(standard error {se:.6f}), max {int(costs.max())}"
     )
 

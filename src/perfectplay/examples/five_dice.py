@@ -25,9 +25,7 @@ True
 
 from __future__ import annotations
 
-from itertools import combinations_with_replacement, product
-from math import factorial
-
+from perfectplay.dice import keeps, roll_rest
 from perfectplay.models.base import ChanceModel
 
 __all__ = ["FiveDice"]
@@ -41,17 +39,6 @@ class FiveDice(ChanceModel):
             raise ValueError("dice must be 1..12 and faces 1..20")
         self.dice = dice
         self.faces = faces
-        # Every multiset of n fresh dice with its number of orderings, for each n.
-        self._fresh = [self._multisets(n) for n in range(dice + 1)]
-
-    def _multisets(self, n: int) -> list[tuple[tuple[int, ...], int]]:
-        out = []
-        for faces in combinations_with_replacement(range(1, self.faces + 1), n):
-            weight = factorial(n)
-            for f in set(faces):
-                weight //= factorial(faces.count(f))
-            out.append((faces, weight))
-        return out
 
     def start(self) -> tuple[int, ...]:
         return ()
@@ -61,16 +48,8 @@ class FiveDice(ChanceModel):
 
     def choices(self, state: tuple[int, ...]) -> list[tuple[int, ...]]:
         # Every sub-multiset of the dice showing, except keeping them all (a wasted roll).
-        counts = [(f, state.count(f)) for f in sorted(set(state))]
-        kept = set()
-        for ks in product(*(range(c + 1) for _, c in counts)):
-            kept.add(tuple(f for (f, _), k in zip(counts, ks, strict=True) for _ in range(k)))
-        if state:
-            kept.discard(state)
+        kept = [k for k in keeps(state) if not state or k != state]
         return sorted(kept, key=lambda k: (-len(k), k))
 
     def roll(self, kept: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
-        return [
-            (tuple(sorted(kept + fresh)), weight)
-            for fresh, weight in self._fresh[self.dice - len(kept)]
-        ]
+        return roll_rest(kept, self.dice, self.faces)

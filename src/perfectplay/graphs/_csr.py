@@ -34,7 +34,14 @@ from perfectplay._util.jit import kernel
 if TYPE_CHECKING:
     from perfectplay.graphs.chance import ChanceGraph
 
-__all__ = ["chance_reverse", "safe_set", "strong_components", "topological_order", "transpose"]
+__all__ = [
+    "chance_reverse",
+    "end_components",
+    "safe_set",
+    "strong_components",
+    "topological_order",
+    "transpose",
+]
 
 
 @kernel
@@ -380,3 +387,109 @@ def topological_order(
     ptr = np.ascontiguousarray(ptr, np.int64)
     rptr, rsrc, _ = transpose(ptr, idx, ptr.shape[0] - 1, edges=False, compiled=compiled)
     return _kahn.run(ptr, rptr, rsrc, compiled=compiled)
+
+
+@kernel
+def _ec_prune(ptr, idx, rptr, rsrc, nd, alive, comp):
+    n = ptr.shape[0] - 1
+    # good[x]: choices of decision x alive and in x's component, at the round's start.
+    good = np.zeros(n, np.int64)
+    for v in range(nd):
+        if alive[v]:
+            for e in range(ptr[v], ptr[v + 1]):
+                w = idx[e]
+                if alive[w] and comp[w] == comp[v]:
+                    good[v] += 1
+    stack = np.empty(n, np.int64)
+    top = 0
+    for v in range(n):
+        if not alive[v]:
+            continue
+        drop = False
+        if v >= nd:  # a roll with an outcome outside its component
+            for e in range(ptr[v], ptr[v + 1]):
+                w = idx[e]
+                if not alive[w] or comp[w] != comp[v]:
+                    drop = True
+                    break
+        else:  # a decision with no choice inside its component
+            drop = good[v] == 0
+        if drop:
+            stack[top] = v
+            top += 1
+    for k in range(top):  # removed together: every count above included them
+        alive[stack[k]] = False
+    removed = top
+    while top > 0:
+        top -= 1
+        u = stack[top]
+        for e in range(rptr[u], rptr[u + 1]):
+            p = rsrc[e]
+            if not alive[p] or comp[p] != comp[u]:
+                continue
+            if p >= nd:
+                alive[p] = False
+            else:
+                good[p] -= 1
+                if good[p] > 0:
+                    continue
+                alive[p] = False
+            stack[top] = p
+            top += 1
+            removed += 1
+    return removed
+
+
+def end_components(
+    graph: ChanceGraph, *, compiled: bool = True
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """The maximal end components of a chance graph (de Alfaro 1997, *Formal Verification
+    of Probabilistic Systems*, PhD thesis, Stanford, algorithm 3.1).
+
+    An end component is a set of non-terminal decision nodes and chance nodes, strongly
+    connected, in which every chance node's outcomes stay in the set and every decision
+    node has a choice in the set: a policy can keep the play in it for ever (and visit
+    every node of it infinitely often). The maximal ones are found by refining strongly
+    connected components: drop every chance node with an outcome outside its component
+    and every decision node with no choice left inside its own (propagated to a fixpoint
+    in one compiled pass over the reverse edges), and repeat until nothing changes. The
+    retry rule (``graph.retry``) counts as a choice of the roll just made.
+
+    Returns ``(dec_comp, chance_comp, n)``: the end component of each decision and chance
+    node (``-1`` outside every end component) and their number.
+
+    >>> from perfectplay.graphs.chance import ChanceGraph
+    >>> g = ChanceGraph.from_lists(   # 0 may roll 0 (back to 0 or 1) or 1 (to the goal 2)
+    ...     [False, False, True], [[0, 1], [0], []], [[(0, 1), (1, 1)], [(2, 1)]])
+    >>> d, c, n = end_components(g, compiled=False)
+    >>> d.tolist(), c.tolist(), n
+    ([0, 0, -1], [0, -1], 1)
+    """
+    nd, nc = graph.n_decision, graph.n_chance
+    a = graph.arrays()
+    cptr, cidx, optr, oidx = a[1], a[2], a[3], a[4]
+    if graph.retry:  # each non-terminal outcome may choose its roll again: an extra choice
+        owner = np.repeat(np.arange(nc, dtype=np.int64), np.diff(optr))
+        live = ~a[0][oidx]
+        src = np.concatenate((np.repeat(np.arange(nd), np.diff(cptr)), oidx[live]))
+        dst = np.concatenate((cidx.astype(np.int64), owner[live]))
+        order = np.argsort(src, kind="stable")
+        cidx = dst[order].astype(np.int32)
+        cptr = np.zeros(nd + 1, np.int64)
+        np.cumsum(np.bincount(src, minlength=nd), out=cptr[1:])
+    ptr = np.concatenate((cptr, cptr[-1] + optr[1:]))
+    idx = np.concatenate((cidx.astype(np.int32) + np.int32(nd), oidx))
+    rptr, rsrc, _ = transpose(ptr, idx, nd + nc, edges=False, compiled=compiled)
+    alive = np.ones(nd + nc, np.bool_)
+    alive[:nd] = ~a[0]
+    while True:
+        comp = strong_components(ptr, idx, alive, compiled=compiled)[0]
+        # Prune to the fixpoint of this round's components before computing them again:
+        # one removal cascades along a chain in one pass instead of one round per node.
+        if not _ec_prune.run(ptr, idx, rptr, rsrc, nd, alive, comp, compiled=compiled):
+            break
+    comp = np.where(alive, comp, -1)
+    used, dense = np.unique(comp[alive], return_inverse=True)
+    out = np.full(nd + nc, -1, np.int32)
+    out[alive] = dense.astype(np.int32)
+    return out[:nd], out[nd:], int(used.shape[0])

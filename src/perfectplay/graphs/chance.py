@@ -5,7 +5,7 @@ A chance graph has two kinds of node:
 * a **decision** node is a situation in which the player chooses, at no cost, one of its
   *choices* (chance nodes), unless it is **terminal** (the game is over; it is worth
   ``terminal_value[x] / scale``, 0 for the *goals* of a race);
-* a **chance** node is a roll: it costs ``cost[c] / scale`` (zero or positive, usually one
+* a **chance** node is a roll: it costs ``cost[c] / scale`` (any sign; usually one
   roll) and lands on one of its *outcomes* (decision nodes) with probability
   ``weight / total weight``; integer weights keep every probability an exact rational.
 
@@ -74,7 +74,8 @@ class ChanceGraph:
             ``choice_idx[choice_ptr[x]:choice_ptr[x+1]]`` (chance node ids, ``int32``).
         outcome_ptr, outcome_idx, outcome_weight: CSR from chance node ``c`` to its outcomes
             (decision node ids, ``int32``) with positive ``int64`` weights.
-        cost: ``int64[n_chance]``, numerator of the cost of each roll (zero allowed).
+        cost: ``int64[n_chance]``, numerator of the cost of each roll (any sign: each
+            solver checks that its proof holds, see :func:`perfectplay.solvers.solve_chance`).
         start: the decision node the game starts in.
         retry: whether the retry rule holds implicitly (see module docstring).
         scale: the common positive denominator of terminal values and costs (1: integers).
@@ -284,8 +285,6 @@ class ChanceGraph:
             raise ValueError("outcome weights must be positive")
         if nc and (np.diff(self.outcome_ptr) == 0).any():
             raise ValueError("a chance node has no outcomes")
-        if nc and self.cost.min() < 0:
-            raise ValueError("costs must be zero or positive (negative costs are not supported)")
         if not 0 <= self.start < nd:
             raise ValueError("start out of range")
 

@@ -51,7 +51,8 @@ class UnknownStateError(PerfectplayError, KeyError):
 
 @runtime_checkable
 class ChanceModel(Protocol):
-    """A one-player dice game: reach a goal at the least expected cost (number of rolls).
+    """A one-player dice game: reach a goal at the least expected cost (number of rolls),
+    or optimise the objective the model declares (a score, a probability).
 
     A *state* is the situation after a roll (for dice: the faces showing). Unless it is a
     goal, the player picks one of its ``choices``: a *pending roll* such as "keep these
@@ -72,11 +73,29 @@ class ChanceModel(Protocol):
     ``ChanceModel`` to a type checker (and to ``isinstance``), and subclassing it is
     optional (a subclass inherits nothing but the contract).
 
-    Optional: ``cost(pending) -> int`` (positive), ``canonical(state) -> hashable`` (one
-    key per symmetry class: states with equal keys must have equal values), and
-    ``canonical_choice(pending) -> hashable``. Equal pending keys are one roll, which is
-    also how the solver recognises "roll the same dice again" (the retry property that
-    enables the fast solver).
+    Optional: ``canonical(state) -> hashable`` (one key per symmetry class: states with
+    equal keys must have equal values), and ``canonical_choice(pending) -> hashable``.
+    Equal pending keys are one roll, which is also how the solver recognises "roll the
+    same dice again" (the retry property that enables the fast solver); two declarations
+    of one roll with different costs or outcomes are refused.
+
+    Objectives (all optional; without them the model minimises the expected number of
+    rolls, as always):
+
+    * ``objective``: an :class:`~perfectplay.objectives.Objective` (attribute or method),
+      e.g. ``Objective.score("max")``, ``Objective.score("min")``,
+      ``Objective.probability()``;
+    * ``value(state)``: what a goal state is worth (int or
+      :class:`~fractions.Fraction`, any sign; 0 by default, 1 under a probability
+      objective, where it must be 0 or 1 for the event);
+    * ``cost(pending)`` or ``reward(pending)`` (not both): what a roll costs or pays (int
+      or Fraction, any sign; default 1 when minimising a cost, else 0). A cost worsens the
+      outcome and a reward improves it, whatever the sense
+      (:func:`~perfectplay.models.explore.roll_amount_rule`).
+
+    The outcome of a play is the value of the goal reached plus the amounts of its rolls;
+    the solver optimises its expectation. Floats are refused (values stay exact); a model
+    that can repeat a paying cycle for ever is refused, naming a state of the cycle.
 
     Example: roll one die until it shows a six (six rolls on average)::
 

@@ -47,6 +47,7 @@ from perfectplay.models.explore import (
     explore_chance,
     model_name,
 )
+from perfectplay.objectives import Objective
 from perfectplay.results import TIE_TOLERANCE as TIE_TOLERANCE  # its former home
 from perfectplay.results import (
     ChanceResult,
@@ -78,8 +79,8 @@ class ChanceModelSolution:
             (:class:`~perfectplay.models.explore.ChanceExploration`).
         result: the :class:`~perfectplay.results.ChanceResult` (queries by node id).
         solution: the solver's arrays (:class:`~perfectplay.graphs.chance.ChanceSolution`).
-        solver: the method that ran, ``"label-setting"`` or ``"policy-iteration"``
-            (:func:`~perfectplay.solvers.solve_chance`).
+        solver: the method that ran, ``"label-setting"``, ``"backward-induction"`` or
+            ``"policy-iteration"`` (:func:`~perfectplay.solvers.solve_chance`).
         explore_seconds, solve_seconds: wall times of the two phases.
     """
 
@@ -122,8 +123,14 @@ class ChanceModelSolution:
 
     # -- values ------------------------------------------------------------------------
     @property
+    def objective(self) -> Objective:
+        """What the model optimises (:data:`~perfectplay.objectives.MIN_COST` by default)."""
+        return self.graph.objective
+
+    @property
     def start_value(self) -> float:
-        """Expected cost from the start under optimal play (``inf``: the goal is unreachable)."""
+        """Optimal expected outcome from the start (by default the expected cost; ``inf``:
+        the goal is unreachable)."""
         return self.result.value()
 
     def state_id(self, state: Any) -> int:
@@ -139,7 +146,8 @@ class ChanceModelSolution:
         return i
 
     def value(self, state: Any) -> float:
-        """Expected remaining cost from ``state`` (0 at a goal, ``inf`` if no goal is reachable)."""
+        """Optimal expected outcome from ``state`` (by default the remaining cost: 0 at a
+        goal, ``inf`` if no goal is reachable)."""
         return self.result.value(self.state_id(state))
 
     def is_goal(self, state: Any) -> bool:
@@ -221,8 +229,26 @@ class ChanceModelSolution:
     def exact(self) -> ExactValues:
         """Exact values of the optimal policy by node id, verified optimal in rational
         arithmetic (:class:`~perfectplay.results.ExactValues`: ``.value`` is a
-        :class:`~fractions.Fraction`, or ``None`` when the goal is unreachable)."""
-        return self.result.exact()
+        :class:`~fractions.Fraction`, or ``None`` when the goal is unreachable).
+
+        Raises:
+            UnsupportedObjectiveError: a probability objective where the optimal play may
+                go on for ever (the verifier does not count such plays as 0 yet).
+        """
+        from perfectplay.analysis.exact import VerificationError
+
+        try:
+            return self.result.exact()
+        except VerificationError as exc:
+            if self.objective.measure != "probability" or self.solver == "backward-induction":
+                raise
+            from perfectplay.errors import UnsupportedObjectiveError
+
+            raise UnsupportedObjectiveError(
+                f"exact values are not available for {self.name}: under a probability "
+                "objective its optimal play may go on for ever, which the exact verifier "
+                f"does not count as 0 yet ({exc})"
+            ) from None
 
     def exact_value(self, state: Any = None) -> Fraction | None:
         """Exact expected cost from ``state`` (the start when omitted); ``None`` for infinity."""
@@ -248,7 +274,7 @@ class ChanceModelSolution:
         value = "inf (the goal cannot be reached)" if v == float("inf") else f"{v:.9f}"
         return "\n".join(
             [
-                f"model: {self.name} (chance, {self.solver})",
+                f"model: {self.name} (chance, {self.objective.describe()}, {self.solver})",
                 f"states: {g.n_decision:,} decision, {g.n_chance:,} rolls, "
                 f"{g.n_edges:,} edges; retry property: {'yes' if self.exploration.retry else 'no'}",
                 f"start value: {value}",
@@ -289,5 +315,17 @@ def solve_chance_model(
         progress=progress,
     )
     t0 = time.perf_counter()
-    solution, solver = solve_chance_graph(exploration.graph, progress)
+    from perfectplay.solvers import UnboundedObjectiveError
+
+    try:
+        solution, solver = solve_chance_graph(exploration.graph, progress)
+    except UnboundedObjectiveError as exc:
+        # Name the user's state instead of a node id.
+        state = describe(exploration.state_reps[exc.node])
+        raise UnboundedObjectiveError(
+            f"{model_name(model)}: the value is unbounded: to "
+            f"{exploration.graph.objective.describe()} a player can repeat for ever a cycle "
+            f"that pays, through the state {state}",
+            exc.node,
+        ) from None
     return ChanceModelSolution(model, exploration, solution, solver, time.perf_counter() - t0)

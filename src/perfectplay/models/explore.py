@@ -25,7 +25,15 @@ Chance models (one player, dice) give::
     roll(pending)           iterable of (state, weight), or a mapping state -> weight;
                             weights are positive ints or fractions.Fraction, scaled to
                             integers per roll
-    cost(pending)           optional, a positive int (default 1 roll)
+    objective               optional, an Objective (attribute or method; default
+                            MIN_COST, the least expected total cost)
+    value(state)            optional, the value of a goal state (int or Fraction;
+                            default 0, or 1 under a probability objective)
+    cost(pending)           optional, what a roll costs: an int or a Fraction, any sign
+                            (default 1 when minimising a cost, else 0); it worsens the
+                            outcome whatever the sense (see :func:`roll_amount_rule`)
+    reward(pending)         optional, what a roll pays: improves the outcome (a model
+                            defines cost or reward, not both)
     canonical(state)        optional, hashable key of the state's symmetry class
     canonical_choice(p)     optional, hashable key of a pending roll
 
@@ -62,6 +70,7 @@ from perfectplay._util.progress import Progress
 from perfectplay.errors import ModelError, ResourceLimitError
 from perfectplay.graphs.canonical import StateIndex
 from perfectplay.graphs.game import NOT_TERMINAL, GameGraph, Value
+from perfectplay.objectives import MIN_COST, Objective
 
 if TYPE_CHECKING:
     from perfectplay.graphs.chance import ChanceGraph
@@ -79,6 +88,8 @@ __all__ = [
     "explore_game",
     "has_retry_property",
     "model_name",
+    "model_objective",
+    "roll_amount_rule",
     "describe",
     "start_state",
 ]
@@ -374,6 +385,188 @@ def _integer_weights(acc: dict[int, Any]) -> dict[int, int]:
     return {i: int(w * den) for i, w in acc.items()}
 
 
+def model_objective(model: Any) -> Objective:
+    """The model's :class:`~perfectplay.objectives.Objective`: its ``objective`` attribute
+    (or the value its ``objective()`` method returns), :data:`MIN_COST` when absent.
+
+    >>> class M:
+    ...     objective = Objective.probability()
+    >>> model_objective(M()).describe(), model_objective(object()).describe()
+    ('maximise expected probability', 'minimise expected rolls')
+    """
+    obj = model_attribute(model, "objective")
+    if obj is None:
+        return MIN_COST
+    name = model_name(model)
+    if callable(obj) and not isinstance(obj, Objective):
+        try:
+            obj = obj()
+        except _MODEL_EXCEPTIONS as exc:
+            raise ModelError(f"{name}.objective() raised {_exc_text(exc)}") from exc
+    if not isinstance(obj, Objective):
+        raise ModelError(
+            f"{name}.objective is {describe(obj)}, not an Objective (from perfectplay.models "
+            "import Objective; Objective.score('max'), Objective.probability(), ...)"
+        )
+    return obj
+
+
+def roll_amount_rule(objective: Objective, hook: str) -> int:
+    """The sign with which ``cost(pending)`` or ``reward(pending)`` enters the outcome.
+
+    One rule whatever the sense: a **cost worsens** the outcome and a **reward improves**
+    it. When minimising, a cost adds to the outcome and a reward subtracts from it; when
+    maximising, the reverse. So ``cost`` is the natural hook when minimising (rolls,
+    points paid) and ``reward`` when maximising (points scored); a model defines at most
+    one of them.
+
+    >>> roll_amount_rule(MIN_COST, "cost"), roll_amount_rule(Objective.score(), "reward")
+    (1, 1)
+    >>> roll_amount_rule(Objective.score(), "cost"), roll_amount_rule(MIN_COST, "reward")
+    (-1, -1)
+    """
+    return objective.orient * (1 if hook == "cost" else -1)
+
+
+def _amount_hook(model: Any, objective: Objective) -> tuple[str, Callable[..., Any] | None, int]:
+    """``(hook name, hook, sign)`` of the model's per-roll amount (``cost`` or ``reward``)."""
+    name = model_name(model)
+    cost = _method(model, "cost", required=False)
+    reward = _method(model, "reward", required=False)
+    if cost is not None and reward is not None:
+        raise ModelError(
+            f"{name} defines both cost() and reward(); define one (a cost worsens the outcome, "
+            "a reward improves it)"
+        )
+    hook, fn = ("reward", reward) if reward is not None else ("cost", cost)
+    if fn is not None and objective.measure == "probability":
+        raise ModelError(
+            f"{name} defines {hook}() but its objective is to {objective.describe()}: a "
+            "probability has no per-roll amounts (mark the event with value(state))"
+        )
+    return hook, fn, roll_amount_rule(objective, hook)
+
+
+def _refuse_game_methods(model: Any) -> None:
+    """A chance model with two-player methods mixes kinds: refuse it by name."""
+    for method in ("play", "moves", "outcome"):
+        if callable(model_attribute(model, method)):
+            raise ModelError(
+                f"{model_name(model)} is a chance model (it has roll()) but also defines "
+                f"{method}(), a two-player method; a model is one kind"
+            )
+
+
+def _amount(v: Any, name: str, method: str, arg: Any) -> int | Fraction:
+    """Validate a value or cost returned by ``method(arg)``: an int or an exact rational."""
+    if type(v) is int:
+        return v
+    try:
+        return _weight_of(v)
+    except TypeError as exc:
+        raise ModelError(
+            f"{name}.{method}({describe(arg)}) returned {describe(v)}; expected an int or a "
+            f"fractions.Fraction (it {exc})"
+        ) from None
+
+
+def _conflicting_amounts(
+    name: str, hook: str, first: Any, second: Any, a: Any, b: Any, key: Any
+) -> ModelError:
+    return ModelError(
+        f"{name}.{hook}({describe(second)}) returned {describe(b)} but "
+        f"{name}.{hook}({describe(first)}) returned {describe(a)} for the same roll "
+        f"{describe(key)}; one roll has one {hook} (give the two choices different rolls)"
+    )
+
+
+def _numerators(
+    name: str, costs: Any, values: dict[int, int | Fraction], n_states: int
+) -> tuple[Any, Any, int]:
+    """Integer numerators of the costs and terminal values over their common scale."""
+    import numpy as np
+
+    scale = 1
+    for v in values.values():
+        if type(v) is not int:
+            scale = lcm(scale, v.denominator)
+    if type(costs) is list:
+        for c in costs:
+            if type(c) is not int:
+                scale = lcm(scale, c.denominator)
+    limit = 1 << 62
+    if type(costs) is list or scale != 1:
+        nums = [int(c * scale) for c in costs]
+        if nums and max(abs(min(nums)), abs(max(nums))) >= limit:
+            raise ModelError(f"{name}: a cost is too large (over 2**62 after scaling to integers)")
+        cost_num = np.array(nums, dtype=np.int64)
+    else:
+        cost_num = np.frombuffer(costs, dtype=np.int64)
+    tv_num = None
+    if values:
+        tv_num = np.zeros(n_states, dtype=np.int64)
+        for x, v in values.items():
+            num = int(v * scale)
+            if abs(num) >= limit:
+                raise ModelError(f"{name}: a value is too large (over 2**62 after scaling)")
+            tv_num[x] = num
+    return cost_num, tv_num, scale
+
+
+def _check_second_declarations(
+    name: str,
+    roll: Callable[..., Any],
+    canonical: Callable[..., Any] | None,
+    state_ids: dict[Any, int],
+    chance_reps: list[Any],
+    second: dict[int, Any],
+    outcome_ptr: Any,
+    outcome_idx: Any,
+    outcome_weight: Any,
+) -> None:
+    """Refuse a roll whose outcomes differ between two pending objects with one
+    ``canonical_choice`` key (the answer would depend on which was met first).
+
+    One extra ``roll`` call per such roll: the second object met is compared with the
+    representative, by the canonical keys of the outcomes and their probabilities.
+    """
+    for cid, pending in second.items():
+        rep = chance_reps[cid]
+        lo, hi = outcome_ptr[cid], outcome_ptr[cid + 1]
+        first = dict(zip(outcome_idx[lo:hi], outcome_weight[lo:hi], strict=True))
+        got: dict[int, Any] = {}
+        try:
+            outs = roll(pending)
+            if isinstance(outs, Mapping):
+                outs = outs.items()
+            for item in outs:
+                if type(item) is not tuple or len(item) != 2:
+                    raise _malformed_outcome(name, pending, item)
+                s, w = item
+                try:
+                    w = _weight_of(w)
+                except TypeError as exc:
+                    raise ModelError(
+                        f"{name}.roll({describe(pending)}): the weight {describe(w)} of outcome "
+                        f"{describe(s)} {exc}"
+                    ) from None
+                if w <= 0:
+                    continue
+                sid = state_ids.get(s if canonical is None else canonical(s), -1)
+                got[sid] = got.get(sid, 0) + w
+        except ModelError:
+            raise
+        except _MODEL_EXCEPTIONS as exc:
+            raise ModelError(f"{name}.roll({describe(pending)}) raised {_exc_text(exc)}") from exc
+        t1, t2 = sum(first.values()), sum(got.values())
+        if got.keys() != first.keys() or any(first[k] * t2 != got[k] * t1 for k in first):
+            raise ModelError(
+                f"{name}.roll({describe(pending)}) and {name}.roll({describe(rep)}) differ but "
+                "canonical_choice gives them the same key: one roll has one list of outcomes "
+                "(up to canonical())"
+            )
+
+
 def explore_chance(
     model: Any,
     *,
@@ -408,9 +601,13 @@ def explore_chance(
     is_goal = _method(model, "is_goal")
     choices = _method(model, "choices")
     roll = _method(model, "roll")
-    cost_of = _method(model, "cost", required=False)
     canonical = _method(model, "canonical", required=False)
     canonical_choice = _method(model, "canonical_choice", required=False)
+    objective = model_objective(model)
+    value_of = _method(model, "value", required=False)
+    amount_name, amount_of, sign = _amount_hook(model, objective)
+    default_cost = 1 if objective.measure == "cost" else 0
+    _refuse_game_methods(model)
     meter = Progress(f"exploring {name}") if progress else None
     budget = _Budget(name, max_states, max_edges, max_per_call, "states and rolls", meter)
 
@@ -424,7 +621,9 @@ def explore_chance(
     outcome_ptr = array("q", [0])
     outcome_idx = array("i")
     outcome_weight = array("q")
-    costs = array("q")
+    costs: Any = array("q")  # a list once a cost is a Fraction or too large
+    values: dict[int, int | Fraction] = {}  # nonzero terminal values by decision id
+    second: dict[int, Any] = {}  # roll id -> another pending object with the same key
     # The loop below runs once per state and edge, so it inlines StateIndex.add on the
     # index's own dict and key list (saving a method call and a tuple per edge).
     state_ids = states._ids
@@ -443,21 +642,6 @@ def explore_chance(
                 # A pending roll: its cost and its outcomes with integer weights.
                 pending = chance_reps[j]
                 args = (pending,)
-                if cost_of is not None:
-                    where = "cost"
-                    c = cost_of(pending)
-                    if (
-                        isinstance(c, bool)
-                        or not isinstance(c, Integral)
-                        or not 0 < int(c) <= MAX_COST
-                    ):
-                        raise ModelError(
-                            f"{name}.cost({describe(pending)}) returned {describe(c)}; "
-                            f"expected a positive int at most {MAX_COST}"
-                        )
-                    costs.append(int(c))
-                else:
-                    costs.append(1)
                 where = "roll"
                 acc: dict[int, Any] = {}
                 all_int = True
@@ -530,8 +714,20 @@ def explore_chance(
                 state = state_reps[i]
                 args = (state,)
                 where = "is_goal"
-                if is_goal(state):
+                done = is_goal(state)
+                if done is not True and done is not False and isinstance(done, str):
+                    raise ModelError(
+                        f"{name}.is_goal({describe(state)}) returned {describe(done)}; "
+                        "expected True or False (a chance model's goal is worth value(state) "
+                        "under its objective, not a win or a loss)"
+                    )
+                if done:
                     goal.append(1)
+                    if value_of is not None:
+                        where = "value"
+                        v = _amount(value_of(state), name, "value", state)
+                        if v:
+                            values[i] = v
                 else:
                     goal.append(0)
                     where = "choices"
@@ -549,6 +745,15 @@ def explore_chance(
                             chance_ids[key] = cid
                             chance_keys.append(key)
                             chance_reps.append(pending)
+                            if amount_of is not None:
+                                where, args = amount_name, (pending,)
+                                a = _amount(amount_of(pending), name, amount_name, pending)
+                                if type(a) is not int or not -MAX_COST <= a <= MAX_COST:
+                                    if type(costs) is not list:
+                                        costs = list(costs)
+                                costs.append(a * sign)
+                            else:
+                                costs.append(default_cost)
                             if not cid & check_mask or cid + len(state_keys) >= max_states:
                                 budget.check(
                                     cid + 1 + len(state_keys),
@@ -556,7 +761,24 @@ def explore_chance(
                                     state_reps,
                                     state_keys,
                                 )
-                        where = "choices"
+                        elif pending is not chance_reps[cid]:
+                            # One roll, one cost: a second declaration of the same roll
+                            # with another amount would make the answer depend on order.
+                            if amount_of is not None:
+                                where, args = amount_name, (pending,)
+                                a = _amount(amount_of(pending), name, amount_name, pending)
+                                if a * sign != costs[cid]:
+                                    raise _conflicting_amounts(
+                                        name, amount_name, chance_reps[cid], pending,
+                                        costs[cid] * sign, a, key,
+                                    )  # fmt: skip
+                            # A different object merged by canonical_choice: its outcomes
+                            # are checked once per roll after the exploration.
+                            if canonical_choice is not None and cid not in second:
+                                where, args = "choices", (state,)
+                                if pending != chance_reps[cid]:
+                                    second[cid] = pending
+                        where, args = "choices", (state,)
                         choice_idx.append(cid)
                 choice_ptr.append(len(choice_idx))
                 i += 1
@@ -571,20 +793,43 @@ def explore_chance(
         # The object being keyed, when the failure was in keying it.
         item = s if where == "canonical" else pending if where == "canonical_choice" else None
         raise _callback_error(name, where, args, exc, keyed, item) from exc
+    if second:
+        _check_second_declarations(
+            name, roll, canonical, state_ids, chance_reps, second, outcome_ptr, outcome_idx,
+            outcome_weight,
+        )  # fmt: skip
     if meter is not None:
         meter.done(f"{len(state_keys):,} states, {len(chance_keys):,} rolls")
 
     n_edges = len(choice_idx) + len(outcome_idx)
     budget.check(len(state_keys) + len(chance_keys), n_edges, state_reps, state_keys)
+    terminal = np.frombuffer(goal, dtype=np.bool_)
+    cost_num, tv_num, scale = _numerators(name, costs, values, len(state_keys))
+    if objective.measure == "probability" and value_of is None:
+        tv_num = terminal.astype(np.int64)  # every goal is the event
+    if objective.measure == "probability" and tv_num is not None:
+        tv = tv_num[terminal]
+        if tv.size and (int(tv.min()) < 0 or int(tv.max()) > scale):
+            x = int(np.flatnonzero(terminal)[np.argmax((tv < 0) | (tv > scale))])
+            bad = Fraction(int(tv_num[x]), scale)
+            raise ModelError(
+                f"{name}.value({describe(state_reps[x])}) returned "
+                f"{describe(bad.numerator if bad.denominator == 1 else bad)}; a probability "
+                "objective needs "
+                "values between 0 and 1 (1 where the event happened)"
+            )
     graph = ChanceGraph(
-        goal=np.frombuffer(goal, dtype=np.bool_),
+        terminal=terminal,
+        terminal_value=tv_num,
         choice_ptr=np.frombuffer(choice_ptr, dtype=np.int64),
         choice_idx=np.frombuffer(choice_idx, dtype=np.int32),
         outcome_ptr=np.frombuffer(outcome_ptr, dtype=np.int64),
         outcome_idx=np.frombuffer(outcome_idx, dtype=np.int32),
         outcome_weight=np.frombuffer(outcome_weight, dtype=np.int64),
-        cost=np.frombuffer(costs, dtype=np.int64),
+        cost=cost_num,
         start=0,
+        scale=scale,
+        objective=objective,
     )
     return ChanceExploration(
         graph=graph,

@@ -34,6 +34,9 @@ Arrays in the file (``n`` states or positions; version 2, version 1 files still 
 ``move_*``         game: ``move_ptr`` (CSR), ``move_keys`` (each move's ``repr``) and
                    ``move_child`` (the row the move leads to)
 ``exact``          chance, optional: exact values as ``p/q`` text (``inf`` for infinity)
+``objective``      chance: ``[sense, measure, unit]`` of the
+                   :class:`~perfectplay.objectives.Objective` (absent in older tables,
+                   which load as :data:`~perfectplay.objectives.MIN_COST`)
 =================  =========================================================================
 
 Best choices are stated for the first state met with each key (its representative): with
@@ -69,6 +72,7 @@ import numpy as np
 from perfectplay._util.ints import long_ints
 from perfectplay.errors import InputError, ModelError
 from perfectplay.models.explore import describe, model_attribute
+from perfectplay.objectives import MIN_COST, Objective
 
 __all__ = ["SolvedTable", "TableRow", "load_solution", "export_chance", "export_game"]
 
@@ -177,6 +181,7 @@ def write_chance_table(
         "model": np.array(name),
         "start": np.array(g.start),
         "maximise": np.array(bool(result.maximise)),
+        "objective": np.array([g.objective.sense, g.objective.measure, g.objective.unit]),
         "keys": _blob(keys),
         "goal": np.asarray(g.goal, dtype=np.bool_),
         "value": np.asarray(sol.decision_value, dtype=np.float64),
@@ -296,6 +301,7 @@ class SolvedTable:
         self.exact_texts: list[str] | None = None
         if self.kind == "chance":
             self.maximise = bool(data["maximise"]) if "maximise" in data else False
+            self.objective = _objective(data)
             self.choice_keys = _unblob(
                 data["choice_keys"], len(data["choice_value"]), "choice_keys"
             )
@@ -440,6 +446,18 @@ class SolvedTable:
         v = self.start_value
         shown = f"{v:.9g}" if isinstance(v, float) and math.isfinite(v) else str(v)
         return f"<SolvedTable {self.model_name} ({self.kind}): {len(self):,} rows, start {shown}>"
+
+
+def _objective(data: Any) -> Objective:
+    """The objective stored in a chance table; tables written before it was stored were
+    all minimising a cost (:data:`~perfectplay.objectives.MIN_COST`)."""
+    if "objective" not in data:
+        return MIN_COST
+    try:
+        sense, measure, unit = (str(t) for t in data["objective"].tolist())
+        return Objective(sense, measure, unit)  # type: ignore[arg-type]
+    except (ValueError, TypeError) as exc:
+        raise InputError(f"the table's objective is malformed: {exc}") from None
 
 
 def load_solution(path: str | Path, model: Any = None) -> SolvedTable:

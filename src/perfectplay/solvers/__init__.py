@@ -5,7 +5,9 @@ SciPy's ``shortest_path``:
 
 * chance graphs: **label-setting** (:func:`~perfectplay.solvers.retry.solve_retry`, a
   Dijkstra-like sweep) when the objective minimises, every cost is positive and the graph
-  has the retry property; otherwise **policy iteration**
+  has the retry property; else **backward induction**
+  (:func:`~perfectplay.solvers.backward.solve_backward`) when the graph has no cycle (any
+  costs and terminal values, either sense); otherwise **policy iteration**
   (:func:`~perfectplay.solvers.policy_iteration.solve_ssp`; Howard 1960, Bertsekas and
   Tsitsiklis 1991), which handles zero costs and maximising objectives by orienting values;
 * game graphs: retrograde analysis (:func:`~perfectplay.solvers.retrograde.solve_retrograde`).
@@ -27,7 +29,22 @@ package is cheap: the solvers load on first use.
 ... )
 >>> sol = solve_chance(bet)
 >>> sol.method, sol.value, int(sol.best_choice[0])
-('policy-iteration', 2.5, 1)
+('backward-induction', 2.5, 1)
+
+With cycles, the value is unbounded exactly when a policy can stay for ever in an *end
+component* (:func:`~perfectplay.graphs._csr.end_components`) holding a roll whose cost
+favours the player (a negative *oriented* cost: a positive cost when maximising, a
+negative one when minimising). Such graphs are refused with
+:class:`UnboundedObjectiveError`, which names a decision node of the cycle:
+
+>>> loop = ChanceGraph.from_lists(   # roll for +1 and come back, or stop
+...     terminal=[False, True], choices=[[0, 1], []], outcomes=[[(0, 1)], [(1, 1)]],
+...     cost=[1, 0], objective=Objective.score())
+>>> try:
+...     solve_chance(loop)
+... except UnboundedObjectiveError as e:
+...     print(e.node, str(e).split(":")[0])
+0 the value is unbounded
 """
 
 from __future__ import annotations
@@ -35,17 +52,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from perfectplay._util.lazy import lazy_exports
+from perfectplay.errors import UnsupportedObjectiveError
 
 if TYPE_CHECKING:
     from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
     from perfectplay.graphs.game import GameGraph, GameSolution
+    from perfectplay.solvers.backward import solve_backward
     from perfectplay.solvers.lexpath import LexModel, LexPath, LexStats, search
     from perfectplay.solvers.policy_iteration import solve_ssp
+    from perfectplay.solvers.reach import solve_probability
     from perfectplay.solvers.retrograde import solve_retrograde
     from perfectplay.solvers.retry import settle_order, solve_retry
 
 # The algorithms themselves, one module each, loaded on first use.
 _EXPORTS = {
+    "solve_backward": "perfectplay.solvers.backward",
+    "solve_probability": "perfectplay.solvers.reach",
     "solve_retry": "perfectplay.solvers.retry",
     "settle_order": "perfectplay.solvers.retry",
     "solve_ssp": "perfectplay.solvers.policy_iteration",
@@ -57,6 +79,9 @@ _EXPORTS = {
 }
 __all__ = [
     "CHANCE_METHODS",
+    "UnboundedObjectiveError",
+    "solve_backward",
+    "solve_probability",
     "LexModel",
     "LexPath",
     "LexStats",
@@ -68,9 +93,55 @@ __all__ = [
     "solve_retrograde",
     "solve_retry",
     "solve_ssp",
+    "unbounded_node",
 ]
 
-CHANCE_METHODS = ("auto", "label-setting", "policy-iteration")
+CHANCE_METHODS = ("auto", "label-setting", "backward-induction", "policy-iteration")
+
+
+class UnboundedObjectiveError(UnsupportedObjectiveError):
+    """The objective's value is unbounded: a policy can repeat, for ever, a cycle that
+    pays the player. ``node`` is a decision node of that cycle (the model layer names its
+    state).
+
+    >>> UnboundedObjectiveError("the value is unbounded", node=3).node
+    3
+    """
+
+    def __init__(self, message: str, node: int) -> None:
+        super().__init__(message)
+        self.node = node
+
+
+def unbounded_node(graph: ChanceGraph) -> int | None:
+    """A decision node of an end component holding a roll with a negative oriented cost
+    (the value is unbounded there), or ``None``.
+
+    Proof sketch: inside an end component some policy stays for ever and makes every roll
+    of it infinitely often (de Alfaro 1997), so one roll that pays the player makes the
+    value unbounded. Conversely, without such a roll every policy that stays for ever in
+    an end component collects oriented costs ``>= 0`` there, so it is never better than
+    leaving, and the stochastic shortest path assumptions of policy iteration hold
+    (Bertsekas and Tsitsiklis 1991).
+
+    >>> from perfectplay.graphs.chance import ChanceGraph
+    >>> unbounded_node(ChanceGraph.from_lists([False, True], [[0], []], [[(0, 1), (1, 1)]]))
+    """
+    import numpy as np
+
+    if not graph.n_chance:
+        return None
+    oriented = graph.cost * graph.objective.orient
+    if int(oriented.min()) >= 0:
+        return None
+    from perfectplay.graphs._csr import end_components
+
+    dec, chance, n = end_components(graph, compiled=graph.n_edges > 100_000)
+    bad = (chance >= 0) & (oriented < 0)
+    if not bad.any():
+        return None
+    k = int(chance[np.flatnonzero(bad)[0]])
+    return int(np.flatnonzero(dec == k)[0])
 
 
 def label_setting_blockers(graph: ChanceGraph) -> list[str]:
@@ -84,13 +155,13 @@ def label_setting_blockers(graph: ChanceGraph) -> list[str]:
     >>> from perfectplay.graphs.chance import ChanceGraph
     >>> g = ChanceGraph.from_lists([False, True], [[0], []], [[(1, 1)]], cost=[0])
     >>> label_setting_blockers(g)
-    ['a roll costs 0 (label-setting needs every cost positive)']
+    ['a roll costs 0 or less (label-setting needs every cost positive)']
     """
     reasons = []
     if graph.objective.sense != "min":
         reasons.append(f"the objective maximises ({graph.objective.describe()})")
     if graph.n_chance and int(graph.cost.min()) <= 0:
-        reasons.append("a roll costs 0 (label-setting needs every cost positive)")
+        reasons.append("a roll costs 0 or less (label-setting needs every cost positive)")
     if not graph.has_retry_property():
         reasons.append("the graph has no retry property")
     elif not graph.retry and _terminal_values_differ(graph):
@@ -106,32 +177,35 @@ def _terminal_values_differ(graph: ChanceGraph) -> bool:
     return bool(tv.size) and int(tv.min()) != int(tv.max())
 
 
+_ENDLESS = (
+    "some plays cannot end with probability one (endless plays), which a probability "
+    "objective supports only without the retry rule"
+)
+
+
 def _policy_iteration_blockers(graph: ChanceGraph) -> list[str]:
     """Why policy iteration cannot answer ``graph``'s objective (empty: it can)."""
     import numpy as np
 
     obj = graph.objective
     reasons = []
-    if obj.sense == "max" and graph.n_chance and int(graph.cost.max()) > 0:
-        reasons.append(
-            "rolls with a positive cost under a maximising objective reward playing on "
-            "forever (not supported yet)"
-        )
+    # Rolls that pay the player are fine outside end components (unbounded_node refuses
+    # the others before this is asked).
     if obj.measure == "probability":
+        tv = graph.terminal_value[graph.terminal]
+        if tv.size and (tv.min() < 0 or tv.max() > graph.scale):
+            reasons.append("a probability needs terminal values between 0 and 1")
         if obj.sense == "min":
-            reasons.append("minimising a probability rewards endless play (not supported yet)")
+            from perfectplay.graphs._csr import end_components
+
+            if end_components(graph, compiled=graph.n_edges > 100_000)[2]:
+                reasons.append(_ENDLESS)
         else:
-            tv = graph.terminal_value[graph.terminal]
-            if tv.size and (tv.min() < 0 or tv.max() > graph.scale):
-                reasons.append("a probability needs terminal values between 0 and 1")
             from perfectplay.graphs._csr import safe_set
 
             safe_d, _ = safe_set(graph, compiled=graph.n_edges > 100_000)
             if not bool(np.all(safe_d)):
-                reasons.append(
-                    "some plays cannot end with probability one (endless plays), which a "
-                    "probability objective does not support yet"
-                )
+                reasons.append(_ENDLESS)
     return reasons
 
 
@@ -140,8 +214,9 @@ def solve_chance(
 ) -> ChanceSolution:
     """Optimal values and policy of a chance graph for its objective.
 
-    ``method``: ``"auto"`` (label-setting where its proof holds, else policy iteration),
-    ``"label-setting"`` or ``"policy-iteration"``. The solution's ``method`` names the one
+    ``method``: ``"auto"`` (label-setting where its proof holds, else backward induction
+    on an acyclic graph, else policy iteration), ``"label-setting"``,
+    ``"backward-induction"`` or ``"policy-iteration"``. The solution's ``method`` names the one
     that ran. ``progress``: policy iteration reports long work on stderr when the caller
     turned reporting on (:func:`perfectplay.enable_progress`; the library is silent
     otherwise).
@@ -149,6 +224,7 @@ def solve_chance(
     Raises:
         UnsupportedObjectiveError: the forced method's proof does not hold, or no solver
             supports the objective on this graph yet.
+        UnboundedObjectiveError: a policy can repeat a paying cycle for ever.
         ResourceLimitError: the work would not fit in memory.
 
     >>> from perfectplay.graphs.chance import ChanceGraph
@@ -156,11 +232,9 @@ def solve_chance(
     >>> solve_chance(g, method="policy-iteration").method
     'policy-iteration'
     """
-    from perfectplay.errors import UnsupportedObjectiveError
-
     if method not in CHANCE_METHODS:
         raise ValueError(f"unknown method {method!r}; expected one of {', '.join(CHANCE_METHODS)}")
-    if method != "policy-iteration":
+    if method in ("auto", "label-setting"):
         blockers = label_setting_blockers(graph)
         if not blockers:
             from perfectplay.solvers.retry import solve_retry
@@ -168,7 +242,30 @@ def solve_chance(
             return solve_retry(graph)
         if method == "label-setting":
             raise UnsupportedObjectiveError(f"label-setting does not apply: {'; '.join(blockers)}")
+    if method in ("auto", "backward-induction"):
+        from perfectplay.solvers.backward import backward_blockers, solve_backward
+
+        blockers = backward_blockers(graph)
+        if not blockers:
+            return solve_backward(graph)
+        if method == "backward-induction":
+            raise UnsupportedObjectiveError(
+                f"backward induction does not apply: {'; '.join(blockers)}"
+            )
+    node = unbounded_node(graph)
+    if node is not None:
+        raise UnboundedObjectiveError(
+            f"the value is unbounded: to {graph.objective.describe()} a player can repeat "
+            f"for ever a cycle that pays (through decision node {node})",
+            node,
+        )
     blockers = _policy_iteration_blockers(graph)
+    if blockers == [_ENDLESS] and not graph.retry:
+        # A probability where play may go on for ever: collapse the end components,
+        # then policy iteration's proof holds (solvers/reach.py).
+        from perfectplay.solvers.reach import solve_probability
+
+        return solve_probability(graph, progress=progress)
     if blockers:
         raise UnsupportedObjectiveError(
             f"no solver supports {graph.objective.describe()} here: {'; '.join(blockers)}"

@@ -1,0 +1,167 @@
+"""The best chance of an event (highest or lowest) on a graph where play may go on for ever.
+
+A probability counts a play that never ends as 0. Where play can go on for ever, a
+policy may cycle at no cost, which breaks the assumption of policy iteration that every
+improper policy is infinitely bad. The classical remedy
+(de Alfaro 1997, *Formal Verification of Probabilistic Systems*, ch. 3; Baier and Katoen
+2008, *Principles of Model Checking*, 10.6) collapses each maximal end component
+(:func:`~perfectplay.graphs._csr.end_components`) into one decision node:
+
+* its choices are the rolls that leave the component, plus a roll "stay for ever" to a
+  terminal worth 0 (what endless play inside the component is worth);
+* every outcome that lands in the component lands on that node.
+
+Within an end component the player can reach any of its states with probability one, so
+all its states share one value, that of the collapsed node. The collapsed graph has no
+end component left, so every policy ends with probability one and policy iteration's
+proof holds (Bertsekas and Tsitsiklis 1991). The policy is mapped back: a state of a
+component walks, inside it, to the state that takes the chosen exit (an attractor
+computed backwards from that state: every step has a positive chance to get closer and
+the play never leaves the component), or stays in it when staying is best.
+
+>>> from perfectplay.graphs.chance import ChanceGraph
+>>> from perfectplay.objectives import Objective
+>>> g = ChanceGraph.from_lists(   # 0 and 1 may bounce for ever; 1 may also try for the event
+...     terminal=[False, False, True, True], terminal_value=[0, 0, 1, 0],
+...     choices=[[0], [1, 2], [], []], outcomes=[[(1, 1)], [(0, 1)], [(2, 1), (3, 3)]],
+...     cost=[0, 0, 0], objective=Objective.probability())
+>>> sol = solve_probability(g)
+>>> sol.value, sol.best_choice.tolist()
+(0.25, [0, 2, -1, -1])
+>>> low = solve_probability(ChanceGraph.from_lists(   # the same, minimised: bounce for ever
+...     terminal=[False, False, True, True], terminal_value=[0, 0, 1, 0],
+...     choices=[[0], [1, 2], [], []], outcomes=[[(1, 1)], [(0, 1)], [(2, 1), (3, 3)]],
+...     cost=[0, 0, 0], objective=Objective.probability("min")))
+>>> low.value, low.best_choice.tolist()
+(0.0, [0, 1, -1, -1])
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from perfectplay.graphs._csr import end_components
+from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
+
+__all__ = ["solve_probability"]
+
+
+def solve_probability(graph: ChanceGraph, *, progress: bool = True) -> ChanceSolution:
+    """Optimal values and policy of a graph that maximises or minimises a probability
+    (endless play counting 0), by collapsing its end components (see the module
+    docstring). When minimising, every state of an end component is worth 0: the player
+    stays in it for ever.
+
+    Raises:
+        UnsupportedObjectiveError: the objective is not a probability, or the graph has
+            the retry rule (not supported here).
+    """
+    from perfectplay.errors import UnsupportedObjectiveError
+    from perfectplay.solvers.policy_iteration import solve_ssp
+
+    obj = graph.objective
+    if obj.measure != "probability" or graph.retry:
+        raise UnsupportedObjectiveError(
+            "collapsing end components needs a probability objective without the retry rule"
+        )
+    nd, nc = graph.n_decision, graph.n_chance
+    dec_ec, ch_ec, n_ec = end_components(graph, compiled=graph.n_edges > 100_000)
+    a = graph.arrays(values=True)
+    terminal, cptr, cidx, optr, oidx, ow, cost, tval = a
+    # Quotient ids: decision nodes outside components keep theirs (their slots of
+    # component members stay as unreachable copies), component k is nd + k, the shared
+    # "stay for ever" terminal is nd + n_ec; roll nc + k is component k's stay.
+    qd = nd + n_ec + 1
+    stay = nd + n_ec
+    qid = np.where(dec_ec >= 0, nd + dec_ec, np.arange(nd)).astype(np.int32)
+    q_terminal = np.concatenate((terminal, np.zeros(n_ec, np.bool_), [True]))
+    # Members of a component become dead ends: nothing leads to them any more.
+    q_terminal[:nd] |= dec_ec >= 0
+    q_tval = np.concatenate((np.where(dec_ec >= 0, 0, tval), np.zeros(n_ec + 1, np.int64)))
+    choices: list[list[int]] = [[] for _ in range(qd)]
+    for x in range(nd):
+        cs = cidx[cptr[x] : cptr[x + 1]].tolist()
+        k = int(dec_ec[x])
+        if k < 0:
+            choices[x] = cs
+        else:
+            # Exits of component k: rolls not inside it (each listed once).
+            own = choices[nd + k]
+            for c in cs:
+                if ch_ec[c] != k and c not in own:
+                    own.append(c)
+    for k in range(n_ec):
+        choices[nd + k].append(nc + k)
+    q_cptr = np.zeros(qd + 1, np.int64)
+    q_cptr[1:] = np.cumsum([len(c) for c in choices])
+    q_cidx = np.array([c for cs in choices for c in cs], np.int32)
+    q_optr = np.concatenate((optr, optr[-1] + np.arange(1, n_ec + 1)))
+    q_oidx = np.concatenate((qid[oidx], np.full(n_ec, stay, np.int32)))
+    q_ow = np.concatenate((ow, np.ones(n_ec, np.int64)))
+    q_cost = np.concatenate((cost, np.zeros(n_ec, np.int64)))
+    quotient = ChanceGraph(
+        terminal=q_terminal, terminal_value=q_tval, choice_ptr=q_cptr, choice_idx=q_cidx,
+        outcome_ptr=q_optr, outcome_idx=q_oidx, outcome_weight=q_ow, cost=q_cost,
+        start=int(qid[graph.start]), scale=graph.scale, objective=obj,
+    )  # fmt: skip
+    qsol = solve_ssp(quotient, progress=progress)
+    dv = qsol.decision_value[qid].copy()
+    cv = qsol.chance_value[:nc].copy()
+    dv[dv == 0] = 0.0  # no negative zeros (values were oriented) in reports
+    cv[cv == 0] = 0.0
+    best = np.where(dec_ec >= 0, -1, qsol.best_choice[:nd]).astype(np.int32)
+    best[terminal] = -1
+    for k in range(n_ec):
+        exit_c = int(qsol.best_choice[nd + k])
+        members = np.flatnonzero(dec_ec == k)
+        exits = [c for c in choices[nd + k] if c < nc]
+        if exit_c >= nc or exit_c < 0:
+            # Staying is best (worth 0): a tying exit still ends the play, so prefer it.
+            o = obj.orient
+            tied = [c for c in exits if o * cv[c] <= o * dv[members[0]] + 1e-12]
+            exit_c = tied[0] if tied else -1
+        _walk_to_exit(graph, members, k, exit_c, dec_ec, ch_ec, best)
+    return ChanceSolution(graph, dv, cv, best, np.ones(oidx.shape[0], np.bool_),
+                          method=qsol.method)  # fmt: skip
+
+
+def _walk_to_exit(
+    graph: ChanceGraph,
+    members: np.ndarray,
+    k: int,
+    exit_c: int,
+    dec_ec: np.ndarray,
+    ch_ec: np.ndarray,
+    best: np.ndarray,
+) -> None:
+    """Set ``best`` on the members of component ``k``: the exit roll where it is offered,
+    elsewhere a roll inside the component with an outcome closer to such a state (or,
+    with no exit, any roll inside the component: play stays for ever)."""
+    reached = set()
+    if exit_c >= 0:
+        for x in members.tolist():
+            if exit_c in graph.choices(x).tolist():
+                best[x] = exit_c
+                reached.add(x)
+    inside = [
+        (x, [c for c in graph.choices(x).tolist() if ch_ec[c] == k]) for x in members.tolist()
+    ]
+    if not reached:
+        for x, cs in inside:
+            best[x] = cs[0]
+        return
+    changed = True
+    while changed:  # grow the attractor of the exit states, one layer at a time
+        changed = False
+        layer = []
+        for x, cs in inside:
+            if x in reached:
+                continue
+            for c in cs:
+                if any(int(y) in reached for y in graph.outcomes(c)[0].tolist()):
+                    best[x] = c
+                    layer.append(x)
+                    break
+        if layer:
+            reached.update(layer)
+            changed = True
