@@ -103,7 +103,14 @@ class Objective:
 
     @property
     def noun(self) -> str:
-        """What a value is called in reports: ``expected rolls``, ``expected score``..."""
+        """What a value is called in reports: ``expected rolls``, ``expected score``, or
+        for a probability its unit alone (a probability is already an expectation).
+
+        >>> Objective.score().noun, Objective.probability().noun
+        ('expected score', 'probability')
+        """
+        if self.measure == "probability":
+            return self.unit
         return f"expected {self.unit}"
 
     def describe(self) -> str:

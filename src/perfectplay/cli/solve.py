@@ -384,12 +384,10 @@ def _query_chance(sol: Any, state: Any, exact: bool) -> None:
 
 def _noun(obj: Any) -> str:
     # Today's wording for the default objective (scripts read it); the objective's own
-    # noun otherwise ("expected points", "expected probability").
+    # noun otherwise ("expected points", "probability").
     from perfectplay.objectives import MIN_COST
 
-    if obj == MIN_COST:
-        return "expected cost"
-    return "probability" if obj.measure == "probability" else obj.noun
+    return "expected cost" if obj == MIN_COST else obj.noun
 
 
 def _distribution(sol: Any, k_max: int) -> None:

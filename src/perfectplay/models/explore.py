@@ -392,7 +392,7 @@ def model_objective(model: Any) -> Objective:
     >>> class M:
     ...     objective = Objective.probability()
     >>> model_objective(M()).describe(), model_objective(object()).describe()
-    ('maximise expected probability', 'minimise expected rolls')
+    ('maximise probability', 'minimise expected rolls')
     """
     obj = model_attribute(model, "objective")
     if obj is None:
