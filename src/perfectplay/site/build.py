@@ -29,6 +29,7 @@ from markupsafe import Markup
 
 from perfectplay._util.progress import Progress
 from perfectplay.site import apidoc, pandoc
+from perfectplay.site.config import Config, load_config
 from perfectplay.site.entries import Entry, discover
 from perfectplay.site.errors import SiteError
 from perfectplay.site.highlight import (
@@ -219,8 +220,12 @@ def _python(root: Path, argv: list[str], source: str, what: str) -> str:
 
 
 class Builder:
-    def __init__(self, root: Path, out: Path, jobs: int, quiet: bool) -> None:
+    def __init__(
+        self, root: Path, out: Path, jobs: int, quiet: bool, config: Config | None = None
+    ) -> None:
         self.root = root
+        self.config = config or load_config(root)
+        self.bases = {self.config.base_of(p) for p in self.config.entries}
         self.out = out
         self.jobs = jobs
         self.quiet = quiet
@@ -270,7 +275,7 @@ class Builder:
             if is_dir:
                 if path in folders:
                     return folders[path].url
-                if path in ("archive", ""):
+                if path in ("archive", "") or path in self.bases:
                     return "index.html"
                 if path == "docs" and "docs/index.md" in doc_urls:
                     return doc_urls["docs/index.md"]
@@ -283,7 +288,7 @@ class Builder:
     def run(self) -> BuildResult:
         start = time.perf_counter()
         _check_output(self.root, self.out)
-        entries = discover(self.root)
+        entries = discover(self.root, self.config)
         docs = self._docs()
         work = self._run_programs(entries, docs)
         target = self.target_for(entries, docs)
@@ -315,7 +320,12 @@ class Builder:
         self._ask_git()  # after the links above have added the files they point to
 
         head = self.git.head()
-        context = {"commit": head, "pandoc_version": pandoc.version(), "docs": docs}
+        context = {
+            "commit": head,
+            "pandoc_version": pandoc.version(),
+            "docs": docs,
+            "site": self.config,
+        }
         pages: dict[str, str] = {}
         search: list[dict[str, str]] = []
         manifest: dict[str, Any] = {

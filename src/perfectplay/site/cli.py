@@ -46,7 +46,7 @@ def _parser():
             "--root",
             type=Path,
             help="the repository (default: found from the "
-            "working directory: the folder holding archive/ and pyproject.toml)",
+            "working directory: the folder holding site.toml, or archive/ and pyproject.toml)",
         )
         p.add_argument("--out", type=Path, help="output folder (default: ROOT/site-out)")
         p.add_argument(
@@ -94,8 +94,10 @@ def _root(args) -> Path:
 
     if args.root is not None:
         root = args.root.resolve()
-        if not (root / "archive").is_dir():
-            raise SiteError("", str(args.root), "not a repository with an archive/ folder")
+        if not (root / "archive").is_dir() and not (root / "site.toml").is_file():
+            raise SiteError(
+                "", str(args.root), "not an archive: no archive/ folder and no site.toml"
+            )
         return root
     root = find_root()
     if root is None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from perfectplay.site.config import Config
 from perfectplay.site.errors import SiteError
 from perfectplay.site.repo import rel, repo_path
 
@@ -125,17 +126,45 @@ def parse_compare(text: str) -> Compare | None:
     return None
 
 
-def discover(root: Path) -> list[Entry]:
-    """All entries under ``root/archive``, sorted by id, each validated."""
-    archive = root / "archive"
-    if not archive.is_dir():
-        raise SiteError("", "archive", "no archive/ folder in the repository")
-    folders = set()
-    for marker in ENTRY_MARKERS:
-        for found in archive.rglob(marker):
-            if ".git" not in found.parts and found.parent != archive:
-                folders.add(found.parent)
-    return [load(root, folder) for folder in sorted(folders, key=lambda p: p.as_posix())]
+def discover(root: Path, config: Config | None = None) -> list[Entry]:
+    """All entries of the archive at ``root``, sorted by id, each validated.
+
+    Entry folders are those under ``archive/`` (perfectplay's layout), or those matching the
+    ``entries`` patterns of ``site.toml``; an entry's id is its folder relative to the
+    literal start of its pattern (``competitive_programming/*/*/*`` gives ``icpc/2023/K-x``).
+    """
+    config = config or Config()
+    found: dict[Path, str] = {}
+    for pattern in config.entries:
+        base = config.base_of(pattern)
+        if pattern.endswith("/**") and base == pattern[:-3]:
+            archive = root / base
+            if not archive.is_dir():
+                if config.own:
+                    raise SiteError("", base, f"no {base}/ folder in the repository")
+                continue
+            # Any marker below the base marks its folder as an entry.
+            candidates = {
+                f.parent for m in ENTRY_MARKERS for f in archive.rglob(m) if f.parent != archive
+            }
+        else:
+            candidates = {p for p in root.glob(pattern) if p.is_dir()}
+        for folder in candidates:
+            if ".git" in folder.relative_to(root).parts:
+                continue
+            if not any((folder / m).exists() for m in ENTRY_MARKERS):
+                continue  # a folder the pattern matches that holds no entry
+            found.setdefault(folder, base)
+    entries = [
+        load(root, folder, base, config) for folder, base in
+        sorted(found.items(), key=lambda item: item[0].as_posix())
+    ]
+    seen: dict[str, str] = {}
+    for e in entries:
+        if e.id in seen:
+            raise SiteError(e.id, e.folder, f"same entry id as {seen[e.id]}: patterns overlap")
+        seen[e.id] = e.folder
+    return sorted(entries, key=lambda e: e.id)
 
 
 def _line_of(text: str, key: str) -> int | None:
@@ -143,10 +172,13 @@ def _line_of(text: str, key: str) -> int | None:
     return text.count("\n", 0, match.start()) + 1 if match else None
 
 
-def load(root: Path, folder: Path) -> Entry:
-    """Read and validate one entry folder."""
+def load(
+    root: Path, folder: Path, base: str = "archive", config: Config | None = None
+) -> Entry:
+    """Read and validate one entry folder (its id: the folder relative to ``base``)."""
+    config = config or Config()
     folder_rel = rel(root, folder)
-    entry_id = rel(root / "archive", folder)
+    entry_id = rel(root / base, folder)
     for name in REQUIRED_FILES:
         if not (folder / name).is_file():
             raise SiteError(entry_id, f"{folder_rel}/{name}", "required file is missing")
@@ -206,7 +238,7 @@ def load(root: Path, folder: Path) -> Entry:
         raise fail(
             f'\'compare\' must be "exact" or "float TOL", not {meta["compare"]!r}', "compare"
         )
-    timeout = float(meta.get("timeout", DEFAULT_TIMEOUT))
+    timeout = float(meta.get("timeout", config.time_limit))
     if not 0 < timeout <= 3600:
         raise fail("'timeout' must be between 0 and 3600 seconds", "timeout")
 

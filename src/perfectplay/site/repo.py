@@ -19,14 +19,17 @@ __all__ = ["Change", "Git", "find_root", "rel", "repo_path"]
 
 def find_root(start: Path | None = None) -> Path | None:
     """The nearest folder at or above ``start`` (default: the working directory) that holds
-    ``archive/`` and ``pyproject.toml``; failing that, the checkout this package runs from.
+    ``site.toml``, or ``archive/`` and ``pyproject.toml``; failing that, the checkout this
+    package runs from.
 
     >>> root = find_root()
-    >>> root is None or (root / "archive").is_dir()
+    >>> root is None or (root / "archive").is_dir() or (root / "site.toml").is_file()
     True
     """
     here = (start or Path.cwd()).resolve()
     for folder in (here, *here.parents):
+        if (folder / "site.toml").is_file():
+            return folder
         if (folder / "archive").is_dir() and (folder / "pyproject.toml").is_file():
             return folder
     # An editable install runs from src/perfectplay/site inside the checkout.
