@@ -325,6 +325,25 @@ BAD = {
         ),
         "samples/1.in: `python3 src/toy/sum.py` ran longer than 0.5 s",
     ),
+    "sample that prints without end": (
+        lambda r: (r / "src" / "toy" / "sum.py").write_text(
+            "import sys\nwhile True:\n    sys.stdout.write('y' * 65536)\n"
+        ),
+        "samples/1.in: `python3 src/toy/sum.py` printed more than 8 MiB",
+    ),
+    "sample that crashes": (
+        lambda r: (r / "src" / "toy" / "sum.py").write_text("import os\nos.abort()\n"),
+        "samples/1.in: `python3 src/toy/sum.py` was killed by SIGABRT",
+    ),
+    "sample that writes beside itself": (
+        # The working directory is a fresh folder: the repository cannot be written through it.
+        lambda r: (r / "src" / "toy" / "sum.py").write_text(
+            "import os\nopen('left-over.txt', 'w').write('x')\n"
+            "assert os.listdir('.') == ['left-over.txt'], os.listdir('.')\n"
+            "raise SystemExit(5)\n"
+        ),
+        "samples/1.in: `python3 src/toy/sum.py` exited with status 5",
+    ),
     "raw TeX left in statement": (
         lambda r: _edit(r / ENTRY / "statement.md", "$n$ numbers", "$n numbers"),
         "statement.md: raw TeX left in the text",

@@ -48,6 +48,7 @@ OPTIONAL = {"samples", "timeout", "year", "package", "command", "sources"}
 CORE = ("graphs/", "solvers/", "analysis/", "models/", "objectives.py", "results.py")
 PROBLEMS = "src/perfectplay/problems"
 DEFAULT_TIMEOUT = 120.0
+DEFAULT_OUTPUT_LIMIT = 8 << 20
 
 
 @dataclass(frozen=True)
@@ -86,6 +87,7 @@ class Entry:
     compare: Compare
     samples: list[Sample] = field(default_factory=list)
     timeout: float = DEFAULT_TIMEOUT
+    output_limit: int = DEFAULT_OUTPUT_LIMIT
 
     @property
     def meta(self) -> str:
@@ -270,6 +272,7 @@ def load(
         compare=compare,
         samples=samples,
         timeout=timeout,
+        output_limit=config.output_limit,
     )
 
 

@@ -10,18 +10,15 @@ from __future__ import annotations
 import math
 import os
 import shlex
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from perfectplay.site.contained import run_contained
 from perfectplay.site.entries import Compare, Entry, Sample
 from perfectplay.site.errors import SiteError
 
 __all__ = ["SampleRun", "command_argv", "compare", "run_sample"]
-
-MAX_OUTPUT_BYTES = 8 << 20
-
 
 @dataclass(frozen=True)
 class SampleRun:
@@ -32,9 +29,11 @@ class SampleRun:
     verdict: str  # how it was checked, e.g. "matches (float 1e-06)"
 
 
-def command_argv(command: str) -> list[str]:
+def command_argv(command: str, root: Path | None = None) -> list[str]:
     """The argv for a meta ``command``: ``perfectplay`` and ``python3`` run under this
-    interpreter, so the build does not depend on what PATH holds.
+    interpreter, so the build does not depend on what PATH holds. A run's working directory
+    is a fresh empty folder, so a word naming a file of the repository (``src/toy/sum.py``)
+    becomes that file's absolute path.
 
     >>> command_argv("perfectplay alea")[1:]
     ['-m', 'perfectplay', 'alea']
@@ -43,8 +42,20 @@ def command_argv(command: str) -> list[str]:
     if argv and argv[0] == "perfectplay":
         return [sys.executable, "-m", "perfectplay", *argv[1:]]
     if argv and argv[0] in ("python", "python3"):
-        return [sys.executable, *argv[1:]]
+        argv = [sys.executable, *argv[1:]]
+    if root is not None:
+        argv = [_in_tree(root, word) for word in argv]
     return argv
+
+
+def _in_tree(root: Path, word: str) -> str:
+    if not word or word.startswith("-") or os.path.isabs(word):
+        return word
+    path = root / word
+    try:
+        return str(path) if path.exists() and path.resolve().is_relative_to(root) else word
+    except OSError:
+        return word
 
 
 def _clip(text: str, width: int = 60) -> str:
@@ -110,7 +121,7 @@ def run_sample(root: Path, entry: Entry, sample: Sample) -> SampleRun:
     it fails, times out, or its output disagrees with the answer."""
     stdin = _read_text(root, entry, sample.input)
     answer = _read_text(root, entry, sample.answer)
-    argv = command_argv(entry.command)
+    argv = command_argv(entry.command, root)
     if not argv:
         raise SiteError(entry.id, entry.meta, "'command' is empty")
     env = dict(os.environ)
@@ -120,32 +131,20 @@ def run_sample(root: Path, entry: Entry, sample: Sample) -> SampleRun:
     env["PERFECTPLAY_QUIET"] = "1"
     env["PYTHONHASHSEED"] = "0"  # an output must not depend on the run
     try:
-        proc = subprocess.run(
+        run = run_contained(
             argv,
-            input=stdin.encode("utf-8"),
-            capture_output=True,
-            cwd=root,
+            stdin.encode("utf-8"),
+            time_limit=entry.timeout,
+            output_limit=entry.output_limit,
             env=env,
-            timeout=entry.timeout,
         )
-    except FileNotFoundError:
+    except (FileNotFoundError, PermissionError):
         raise SiteError(entry.id, entry.meta, f"command not found: {argv[0]!r}") from None
-    except subprocess.TimeoutExpired:
-        raise SiteError(
-            entry.id, sample.input, f"`{entry.command}` ran longer than {entry.timeout:g} s"
-        ) from None
-    if proc.returncode != 0:
-        lines = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-        why = lines[-1] if lines else "no message"
-        raise SiteError(
-            entry.id,
-            sample.input,
-            f"`{entry.command}` exited with status {proc.returncode}: {why}",
-        )
-    if len(proc.stdout) > MAX_OUTPUT_BYTES:
-        raise SiteError(entry.id, sample.input, f"`{entry.command}` printed more than 8 MiB")
+    problem = run.problem(entry.timeout, entry.output_limit)
+    if problem is not None:
+        raise SiteError(entry.id, sample.input, f"`{entry.command}` {problem}")
     try:
-        output = proc.stdout.decode("utf-8")
+        output = run.stdout.decode("utf-8")
     except UnicodeDecodeError:
         raise SiteError(
             entry.id, sample.input, f"`{entry.command}` printed non-UTF-8 bytes"
