@@ -30,13 +30,19 @@ __all__ = ["SiteError", "build_site"]
 
 
 def build_site(
-    root: Path, out: Path, *, jobs: int | None = None, quiet: bool = True
+    root: Path,
+    out: Path,
+    *,
+    jobs: int | None = None,
+    quiet: bool = True,
+    cache: Path | None = None,
 ) -> BuildResult:
     """Build the site of repository ``root`` into ``out`` and return what was written.
 
     ``out`` is replaced whole on success and left as it was on failure. Raises
     :class:`SiteError` (one line: entry, file, problem) when the tree cannot be honoured.
+    ``cache`` is where solutions are compiled (default ``$XDG_CACHE_HOME/perfectplay-site``).
     """
     from perfectplay.site.build import build
 
-    return build(root, out, jobs=jobs, quiet=quiet)
+    return build(root, out, jobs=jobs, quiet=quiet, cache=cache)

@@ -30,7 +30,7 @@ from markupsafe import Markup
 from perfectplay._util.progress import Progress
 from perfectplay.site import apidoc, pandoc
 from perfectplay.site.config import Config, load_config
-from perfectplay.site.entries import Entry, discover
+from perfectplay.site.entries import Entry, Sample, discover
 from perfectplay.site.errors import SiteError
 from perfectplay.site.highlight import (
     byte_notes,
@@ -41,6 +41,7 @@ from perfectplay.site.highlight import (
 )
 from perfectplay.site.links import relative_url, rewrite
 from perfectplay.site.repo import Change, Git
+from perfectplay.site.runners import RUNNERS, Runners, default_cache
 from perfectplay.site.samples import SampleRun, run_sample
 
 __all__ = ["BuildResult", "Builder", "build", "default_jobs"]
@@ -221,10 +222,17 @@ def _python(root: Path, argv: list[str], source: str, what: str) -> str:
 
 class Builder:
     def __init__(
-        self, root: Path, out: Path, jobs: int, quiet: bool, config: Config | None = None
+        self,
+        root: Path,
+        out: Path,
+        jobs: int,
+        quiet: bool,
+        config: Config | None = None,
+        cache: Path | None = None,
     ) -> None:
         self.root = root
         self.config = config or load_config(root)
+        self.runners = Runners(root, cache or default_cache(), self.config.flags)
         self.bases = {self.config.base_of(p) for p in self.config.entries}
         self.out = out
         self.jobs = jobs
@@ -382,7 +390,7 @@ class Builder:
         with Pool(self.jobs, progress) as pool:
             for e in entries:
                 for s in e.samples:
-                    work.samples[(e.id, s.name)] = pool.submit(run_sample, self.root, e, s)
+                    work.samples[(e.id, s.name)] = pool.submit(self._run_sample, e, s)
             work.helps = self._submit_helps(pool, docs)
             for e in entries:
                 self._check_statement_headings(e)
@@ -422,6 +430,15 @@ class Builder:
         if progress:
             progress.done()
         return work
+
+    def _run_sample(self, e: Entry, sample: Sample) -> SampleRun:
+        argv = None
+        if e.runner is not None and e.solution_file is not None:
+            runner = RUNNERS[e.runner]
+            files = [e.solution_file, *e.included]
+            key = self.runners.key(runner, files, {f: self.bytes(f) for f in files})
+            argv = self.runners.build(e.id, runner, e.solution_file, key).argv
+        return run_sample(self.root, e, sample, argv)
 
     def _ask_git(self) -> None:
         """The last change of every shown file (one ``git log`` each, in the pool)."""
@@ -662,9 +679,20 @@ class Builder:
         shutil.rmtree(old, ignore_errors=True)
 
 
-def build(root: Path, out: Path, *, jobs: int | None = None, quiet: bool = False) -> BuildResult:
+def build(
+    root: Path,
+    out: Path,
+    *,
+    jobs: int | None = None,
+    quiet: bool = False,
+    cache: Path | None = None,
+) -> BuildResult:
     """Build the site of repository ``root`` into ``out`` (replaced whole, or left untouched
-    when the build fails with :class:`SiteError`)."""
+    when the build fails with :class:`SiteError`). ``cache`` holds compiled solutions
+    (default: :func:`~perfectplay.site.runners.default_cache`)."""
     root = Path(root).resolve()
-    builder = Builder(root, Path(out).resolve(), jobs or default_jobs(), quiet)
+    builder = Builder(
+        root, Path(out).resolve(), jobs or default_jobs(), quiet,
+        cache=Path(cache).resolve() if cache is not None else None,
+    )
     return builder.run()

@@ -57,6 +57,13 @@ def _parser():
             help="programs run at once (default: the number of cores, at most 8)",
         )
         p.add_argument("--quiet", action="store_true", help="no progress or summary on stderr")
+        p.add_argument(
+            "--cache",
+            type=Path,
+            metavar="DIR",
+            help="where solutions are compiled and runs remembered "
+            "(default: $XDG_CACHE_HOME/perfectplay-site)",
+        )
         if name == "serve":
             p.add_argument("--port", type=_port, default=8000, help="port (0: any free port)")
             p.add_argument("--no-build", action="store_true", help="serve the existing output")
@@ -134,7 +141,7 @@ def _build(args) -> Path:
     out = args.out if args.out is not None else root / "site-out"
     if args.jobs is not None and not 1 <= args.jobs <= 64:
         raise PerfectplayError("site: --jobs must be between 1 and 64")
-    result = build(root, out, jobs=args.jobs, quiet=args.quiet)
+    result = build(root, out, jobs=args.jobs, quiet=args.quiet, cache=args.cache)
     if not args.quiet:
         print(
             f"perfectplay: site: {_count(result.entries, 'entry', 'entries')} "

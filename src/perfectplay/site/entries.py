@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import re
+import shutil
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +23,7 @@ from typing import Any
 from perfectplay.site.config import Config
 from perfectplay.site.errors import SiteError
 from perfectplay.site.repo import rel, repo_path
+from perfectplay.site.runners import RUNNERS, Runner, includes, runner_for
 
 __all__ = ["Compare", "Entry", "Sample", "discover", "load", "parse_compare"]
 
@@ -88,6 +90,10 @@ class Entry:
     samples: list[Sample] = field(default_factory=list)
     timeout: float = DEFAULT_TIMEOUT
     output_limit: int = DEFAULT_OUTPUT_LIMIT
+    runner: str | None = None  # a built-in runner's language (site.runners.RUNNERS)
+    solution_file: str | None = None  # the file the runner builds
+    included: list[str] = field(default_factory=list)  # files it includes, transitively
+    sources_listed: bool = True  # False: the runner's files, found rather than listed
 
     @property
     def meta(self) -> str:
@@ -219,7 +225,40 @@ def load(
         ):
             raise fail(f"{key!r} must be a non-empty list of non-empty strings", key)
     package = meta.get("package")
-    if package is None:
+    runner: Runner | None = None
+    solution_file: str | None = None
+    if package is None and "command" not in meta:
+        # No command: the built-in runner of the folder's solution.<ext>.
+        named = sorted(
+            p.name for p in folder.iterdir()
+            if p.stem == "solution" and p.suffix != ".tex" and p.is_file()
+        )
+        if not named:
+            raise fail(
+                "missing key 'command' (or 'package', naming a gallery problem, "
+                "or a solution.<ext> file for a built-in runner)"
+            )
+        if len(named) > 1:
+            raise SiteError(
+                entry_id, f"{folder_rel}/{named[0]}",
+                f"several solution files ({', '.join(named)}): keep one or give a 'command'",
+            )
+        solution_file = f"{folder_rel}/{named[0]}"
+        runner = runner_for(named[0])
+        if runner is None:
+            raise SiteError(
+                entry_id, solution_file,
+                f"no built-in runner for {Path(named[0]).suffix!r} files (known: "
+                f"{', '.join(e for r in RUNNERS.values() for e in r.extensions)}): "
+                "give a 'command' in meta.toml",
+            )
+        if runner.compiled and shutil.which(runner.tool) is None:
+            raise SiteError(
+                entry_id, solution_file,
+                f"the {runner.name} runner needs {runner.tool}, which is not installed "
+                "(or give a 'command' in meta.toml)",
+            )
+    elif package is None:
         for key in ("command", "sources"):
             if key not in meta:
                 raise fail(f"missing key {key!r} (or 'package', naming a gallery problem)")
@@ -250,9 +289,22 @@ def load(
     for i, source in enumerate(meta.get("sources", ())):
         path = repo_path(root, source, entry_id, meta_rel, f"sources[{i}]")
         sources.append(rel(root, path))
+    included: list[str] = []
+    if runner is not None and solution_file is not None:
+        if runner.language in ("c", "cpp"):
+            included = includes(root, solution_file, entry_id)
+        if "sources" not in meta:
+            sources = [solution_file, *included]
     if len(set(sources)) != len(sources):
         raise fail("'sources' lists a file twice", "sources")
-    command = f"perfectplay {package}" if package is not None else meta["command"].strip()
+    if runner is not None and solution_file is not None:
+        command = runner.shown_command(
+            Path(solution_file).name, config.flags.get(runner.language, "")
+        )
+    elif package is not None:
+        command = f"perfectplay {package}"
+    else:
+        command = meta["command"].strip()
 
     samples = _samples(root, folder, entry_id, meta_rel, meta.get("samples"), fail)
     if not samples:
@@ -273,6 +325,10 @@ def load(
         samples=samples,
         timeout=timeout,
         output_limit=config.output_limit,
+        runner=runner.language if runner else None,
+        solution_file=solution_file,
+        included=included,
+        sources_listed=package is not None or "sources" in meta,
     )
 
 

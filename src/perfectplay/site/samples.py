@@ -11,6 +11,7 @@ import math
 import os
 import shlex
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -116,12 +117,15 @@ def _read_text(root: Path, entry: Entry, relative: str) -> str:
         raise SiteError(entry.id, relative, f"cannot read: {exc.strerror}") from None
 
 
-def run_sample(root: Path, entry: Entry, sample: Sample) -> SampleRun:
-    """Run ``entry.command`` with the sample's input on stdin; raise :class:`SiteError` when
-    it fails, times out, or its output disagrees with the answer."""
+def run_sample(
+    root: Path, entry: Entry, sample: Sample, argv: Sequence[str] | None = None
+) -> SampleRun:
+    """Run ``entry.command`` (or ``argv``, a built-in runner's program) with the sample's
+    input on stdin; raise :class:`SiteError` when it fails, times out, prints too much, or
+    its output disagrees with the answer."""
     stdin = _read_text(root, entry, sample.input)
     answer = _read_text(root, entry, sample.answer)
-    argv = command_argv(entry.command, root)
+    argv = list(argv) if argv is not None else command_argv(entry.command, root)
     if not argv:
         raise SiteError(entry.id, entry.meta, "'command' is empty")
     env = dict(os.environ)
