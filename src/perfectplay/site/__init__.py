@@ -36,13 +36,16 @@ def build_site(
     jobs: int | None = None,
     quiet: bool = True,
     cache: Path | None = None,
+    force: bool = False,
 ) -> BuildResult:
     """Build the site of repository ``root`` into ``out`` and return what was written.
 
     ``out`` is replaced whole on success and left as it was on failure. Raises
     :class:`SiteError` (one line: entry, file, problem) when the tree cannot be honoured.
-    ``cache`` is where solutions are compiled (default ``$XDG_CACHE_HOME/perfectplay-site``).
+    ``cache`` is where solutions are compiled and checks remembered (default
+    ``$XDG_CACHE_HOME/perfectplay-site``): an entry unchanged since a build that checked
+    it is not run again, unless ``force``.
     """
     from perfectplay.site.build import build
 
-    return build(root, out, jobs=jobs, quiet=quiet, cache=cache)
+    return build(root, out, jobs=jobs, quiet=quiet, cache=cache, force=force)

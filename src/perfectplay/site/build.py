@@ -29,6 +29,7 @@ from markupsafe import Markup
 
 from perfectplay._util.progress import Progress
 from perfectplay.site import apidoc, pandoc
+from perfectplay.site.cache import Store, builder_version, digest
 from perfectplay.site.config import Config, load_config
 from perfectplay.site.entries import Entry, Sample, discover
 from perfectplay.site.errors import SiteError
@@ -42,7 +43,7 @@ from perfectplay.site.highlight import (
 from perfectplay.site.links import relative_url, rewrite
 from perfectplay.site.repo import Change, Git
 from perfectplay.site.runners import RUNNERS, Runners, default_cache
-from perfectplay.site.samples import SampleRun, run_sample
+from perfectplay.site.samples import SampleRun, command_argv, run_sample
 
 __all__ = ["BuildResult", "Builder", "build", "default_jobs"]
 
@@ -62,6 +63,7 @@ class BuildResult:
     docs: int
     files: int
     seconds: float
+    reused: int = 0  # entries whose checks were unchanged since a build that ran them
 
 
 @dataclass
@@ -229,10 +231,15 @@ class Builder:
         quiet: bool,
         config: Config | None = None,
         cache: Path | None = None,
+        force: bool = False,
     ) -> None:
         self.root = root
         self.config = config or load_config(root)
-        self.runners = Runners(root, cache or default_cache(), self.config.flags)
+        cache = cache or default_cache()
+        self.runners = Runners(root, cache, self.config.flags)
+        self.store = Store(cache / "records", force)
+        self._src_digest: str | None = None
+        self.reused = 0  # entries whose runs came from the cache
         self.bases = {self.config.base_of(p) for p in self.config.entries}
         self.out = out
         self.jobs = jobs
@@ -380,23 +387,35 @@ class Builder:
         files = self._write(pages, search, manifest)
         samples = sum(len(e.samples) for e in entries)
         seconds = time.perf_counter() - start
-        return BuildResult(self.out, len(entries), samples, len(docs), files, seconds)
+        return BuildResult(
+            self.out, len(entries), samples, len(docs), files, seconds, self.reused
+        )
 
     def _run_programs(self, entries: list[Entry], docs: list[Doc]) -> Work:
         """Everything that waits on another program, in the pool: samples first (the longest),
         then ``--help`` runs, pandoc conversions and reading the files to show."""
         progress = None if self.quiet else Progress("site build", delay=2.0)
         work = Work()
+        fresh: list[tuple[Entry, str]] = []  # entries run now, and their records' keys
         with Pool(self.jobs, progress) as pool:
             for e in entries:
+                key = self._check_key(e)
+                runs = self._recorded(e, self.store.get("runs", key))
+                if runs is not None:
+                    self.reused += 1
+                    for s, r in zip(e.samples, runs, strict=True):
+                        done: cf.Future = cf.Future()
+                        done.set_result(r)
+                        work.samples[(e.id, s.name)] = done
+                    continue
+                fresh.append((e, key))
                 for s in e.samples:
                     work.samples[(e.id, s.name)] = pool.submit(self._run_sample, e, s)
             work.helps = self._submit_helps(pool, docs)
             for e in entries:
                 self._check_statement_headings(e)
                 work.statements[e.id] = pool.submit(
-                    pandoc.convert,
-                    self.root,
+                    self._convert,
                     e.statement,
                     e.id,
                     tex=False,
@@ -404,8 +423,7 @@ class Builder:
                     strict_text=True,
                 )
                 work.solutions[e.id] = pool.submit(
-                    pandoc.convert,
-                    self.root,
+                    self._convert,
                     e.solution,
                     e.id,
                     tex=True,
@@ -414,9 +432,7 @@ class Builder:
                     strict_text=True,
                 )
             for d in docs:
-                work.docs[d.source] = pool.submit(
-                    pandoc.convert, self.root, d.source, "docs", tex=False
-                )
+                work.docs[d.source] = pool.submit(self._convert, d.source, "docs", tex=False)
             for e in entries:
                 for path in (*e.sources, e.statement, e.solution, e.meta):
                     self.show(path)
@@ -427,9 +443,90 @@ class Builder:
             for d in docs:
                 self.show(d.source)
             pool.wait()
+        for e, key in fresh:
+            runs = [work.samples[(e.id, s.name)].result() for s in e.samples]
+            self.store.put("runs", key, self._record(runs))
         if progress:
             progress.done()
         return work
+
+    # ---- what the next build may reuse ----------------------------------------------
+    def _convert(self, source: str, where: str, **options: Any) -> str:
+        """pandoc's HTML for ``source``, remembered by the file's bytes and the options."""
+        key = digest(
+            [builder_version(), pandoc.version(), source, self.bytes(source),
+             json.dumps(options, sort_keys=True)]
+        )
+        html_ = self.store.get("pandoc", key)
+        if isinstance(html_, str):
+            return html_
+        html_ = pandoc.convert(self.root, source, where, **options)
+        self.store.put("pandoc", key, html_)
+        return html_
+
+    def _check_key(self, e: Entry) -> str:
+        """The hash of everything an entry's runs depend on: the builder, the interpreter, the
+        command or runner (tool version, flags), the limits and the bytes of the entry's
+        files, the files it shows or includes and the files its command names. A command
+        run by Python also depends on the tree's ``src/``."""
+        parts: list[str | bytes] = [
+            builder_version(), sys.version, e.command, e.runner or "", str(e.compare),
+            repr(e.timeout), str(e.output_limit),
+        ]
+        files = [e.meta, *e.sources, *e.included, *([e.solution_file] if e.solution_file else [])]
+        for s in e.samples:
+            files += [s.input, s.answer]
+        if e.runner is not None:
+            runner = RUNNERS[e.runner]
+            parts += [self.config.flags.get(e.runner, ""), *(self.runners.tool(runner) or ())]
+        else:
+            argv = command_argv(e.command, self.root)
+            for word in argv[1:]:
+                if os.path.isabs(word) and Path(word).is_relative_to(self.root):
+                    if Path(word).is_file():
+                        files.append(Path(word).relative_to(self.root).as_posix())
+            if argv and argv[0] == sys.executable:
+                parts.append(self._src())
+        for path in files:
+            parts += [path, self.bytes(path)]
+        return digest(parts)
+
+    def _src(self) -> str:
+        """One hash of every file under ``src/`` (what a Python command may import)."""
+        if self._src_digest is None:
+            src = self.root / "src"
+            files = sorted(
+                p for p in src.rglob("*")
+                if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"
+            ) if src.is_dir() else []
+            self._src_digest = digest(
+                part for p in files for part in (p.relative_to(src).as_posix(), p.read_bytes())
+            )
+        return self._src_digest
+
+    @staticmethod
+    def _record(runs: list[SampleRun]) -> dict[str, Any]:
+        return {
+            "samples": [
+                {"name": r.sample.name, "output": r.output, "verdict": r.verdict} for r in runs
+            ]
+        }
+
+    def _recorded(self, e: Entry, record: Any) -> list[SampleRun] | None:
+        """The runs of a record, when it is one for this entry's samples."""
+        try:
+            samples = record["samples"]
+            if [x["name"] for x in samples] != [s.name for s in e.samples]:
+                return None
+            return [
+                SampleRun(
+                    s, self.text(s.input, e.id), self.text(s.answer, e.id),
+                    str(x["output"]), str(x["verdict"]),
+                )
+                for s, x in zip(e.samples, samples, strict=True)
+            ]
+        except (TypeError, KeyError):
+            return None
 
     def _run_sample(self, e: Entry, sample: Sample) -> SampleRun:
         argv = None
@@ -686,13 +783,16 @@ def build(
     jobs: int | None = None,
     quiet: bool = False,
     cache: Path | None = None,
+    force: bool = False,
 ) -> BuildResult:
     """Build the site of repository ``root`` into ``out`` (replaced whole, or left untouched
-    when the build fails with :class:`SiteError`). ``cache`` holds compiled solutions
-    (default: :func:`~perfectplay.site.runners.default_cache`)."""
+    when the build fails with :class:`SiteError`). ``cache`` holds compiled solutions and
+    what an entry's checks gave, to skip entries unchanged since (default:
+    :func:`~perfectplay.site.runners.default_cache`); ``force`` reruns every entry."""
     root = Path(root).resolve()
     builder = Builder(
         root, Path(out).resolve(), jobs or default_jobs(), quiet,
         cache=Path(cache).resolve() if cache is not None else None,
+        force=force,
     )
     return builder.run()

@@ -26,6 +26,7 @@ EXAMPLES = """\
 examples:
   perfectplay site build                      build into site-out/ of the repository
   perfectplay site build --out /tmp/site      build elsewhere (the folder is replaced whole)
+  perfectplay site build --force              run every entry's checks again
   perfectplay site serve                      build, then preview at http://127.0.0.1:8000/
   perfectplay site serve --no-build --port 0  serve the last build on a free port
   perfectplay site reference                  regenerate docs/reference/ (API and CLI)
@@ -63,6 +64,11 @@ def _parser():
             metavar="DIR",
             help="where solutions are compiled and runs remembered "
             "(default: $XDG_CACHE_HOME/perfectplay-site)",
+        )
+        p.add_argument(
+            "--force",
+            action="store_true",
+            help="run every entry's checks again, even those unchanged since the last build",
         )
         if name == "serve":
             p.add_argument("--port", type=_port, default=8000, help="port (0: any free port)")
@@ -141,11 +147,14 @@ def _build(args) -> Path:
     out = args.out if args.out is not None else root / "site-out"
     if args.jobs is not None and not 1 <= args.jobs <= 64:
         raise PerfectplayError("site: --jobs must be between 1 and 64")
-    result = build(root, out, jobs=args.jobs, quiet=args.quiet, cache=args.cache)
+    result = build(
+        root, out, jobs=args.jobs, quiet=args.quiet, cache=args.cache, force=args.force
+    )
     if not args.quiet:
+        unchanged = f", {result.reused} unchanged since the last build" if result.reused else ""
         print(
             f"perfectplay: site: {_count(result.entries, 'entry', 'entries')} "
-            f"({_count(result.samples, 'sample')} run and checked), "
+            f"({_count(result.samples, 'sample')} run and checked{unchanged}), "
             f"{_count(result.docs, 'documentation page')}, {result.files} files in "
             f"{result.out} ({result.seconds:.1f} s)",
             file=sys.stderr,
