@@ -42,10 +42,17 @@ from perfectplay.site.highlight import (
 )
 from perfectplay.site.links import relative_url, rewrite
 from perfectplay.site.repo import Change, Git
-from perfectplay.site.runners import RUNNERS, Runners, default_cache
-from perfectplay.site.samples import SampleRun, command_argv, run_sample
+from perfectplay.site.runners import RUNNERS, Runners, default_cache, runner_for
+from perfectplay.site.samples import (
+    SampleRun,
+    TestRun,
+    command_argv,
+    run_sample,
+    run_test,
+    time_bucket,
+)
 
-__all__ = ["BuildResult", "Builder", "build", "default_jobs"]
+__all__ = ["BuildResult", "Builder", "build", "default_jobs", "judge_verdict"]
 
 HERE = Path(__file__).resolve().parent
 MARKER = ".perfectplay-site"
@@ -89,11 +96,41 @@ class Work:
     """Futures of the programs a build runs, keyed by what they produce."""
 
     samples: dict[tuple[str, str], cf.Future] = field(default_factory=dict)
+    tests: dict[tuple[str, str], cf.Future] = field(default_factory=dict)
     helps: dict[str, cf.Future] = field(default_factory=dict)
     statements: dict[str, cf.Future] = field(default_factory=dict)
     solutions: dict[str, cf.Future] = field(default_factory=dict)
     docs: dict[str, cf.Future] = field(default_factory=dict)
     texts: dict[str, cf.Future] = field(default_factory=dict)
+
+
+def _done(value: Any) -> cf.Future:
+    """A future that already holds ``value`` (a result remembered from an earlier build)."""
+    future: cf.Future = cf.Future()
+    future.set_result(value)
+    return future
+
+
+def judge_verdict(tests: list[TestRun]) -> dict[str, Any] | None:
+    """What the badge of an entry with judge data says; None without tests.
+
+    >>> v = judge_verdict([TestRun("1", True, 0.02), TestRun("2", False, 0.3, "wrong answer")])
+    >>> v["text"], v["failure"]
+    ('passed 1 of 2 tests, slowest under 0.5 s', 'test 2: wrong answer')
+    """
+    if not tests:
+        return None
+    passed = sum(t.passed for t in tests)
+    slowest = time_bucket(max(t.seconds for t in tests))
+    failed = next((t for t in tests if not t.passed), None)
+    return {
+        "ok": failed is None,
+        "passed": passed,
+        "total": len(tests),
+        "text": f"passed {passed} of {len(tests)} tests, slowest {slowest}",
+        "short": f"{passed}/{len(tests)}",
+        "failure": f"test {failed.name}: {failed.problem}" if failed else "",
+    }
 
 
 def default_jobs() -> int:
@@ -342,6 +379,7 @@ class Builder:
             "site": self.config,
         }
         pages: dict[str, str] = {}
+        verdicts: dict[str, dict[str, Any] | None] = {}
         search: list[dict[str, str]] = []
         manifest: dict[str, Any] = {
             "commit": head.commit,
@@ -352,7 +390,11 @@ class Builder:
         for e in entries:
             statement, solution = rendered[e.id]
             runs = [work.samples[(e.id, s.name)].result() for s in e.samples]
-            pages[e.url] = self._entry_page(e, statement, solution, runs, work.texts, context)
+            tests = [work.tests[(e.id, t.name)].result() for t in e.tests]
+            verdicts[e.id] = judge_verdict(tests)
+            pages[e.url] = self._entry_page(
+                e, statement, solution, runs, work.texts, context, verdicts[e.id]
+            )
             search.append(
                 {
                     "url": e.url,
@@ -364,7 +406,7 @@ class Builder:
                     "text": _plain_text(statement) + " " + _plain_text(solution),
                 }
             )
-            manifest["entries"].append(self._manifest_entry(e, runs))
+            manifest["entries"].append(self._manifest_entry(e, runs, tests))
         for d in docs:
             pages[d.url] = self._render(
                 "doc.html", d.url, context, doc=d, source=self.shown[d.source], title=d.title
@@ -380,7 +422,8 @@ class Builder:
             )
             manifest["docs"].append({"source": d.source, "url": d.url, "title": d.title})
         pages["index.html"] = self._render(
-            "index.html", "index.html", context, entries=entries, title="Archive"
+            "index.html", "index.html", context, entries=entries, title="Archive",
+            verdicts=verdicts, judged=any(verdicts.values()),
         )
         pages["search.html"] = self._render("search.html", "search.html", context, title="Search")
 
@@ -400,17 +443,20 @@ class Builder:
         with Pool(self.jobs, progress) as pool:
             for e in entries:
                 key = self._check_key(e)
-                runs = self._recorded(e, self.store.get("runs", key))
-                if runs is not None:
+                recorded = self._recorded(e, self.store.get("runs", key))
+                if recorded is not None:
                     self.reused += 1
+                    runs, tests = recorded
                     for s, r in zip(e.samples, runs, strict=True):
-                        done: cf.Future = cf.Future()
-                        done.set_result(r)
-                        work.samples[(e.id, s.name)] = done
+                        work.samples[(e.id, s.name)] = _done(r)
+                    for t, tr in zip(e.tests, tests, strict=True):
+                        work.tests[(e.id, t.name)] = _done(tr)
                     continue
                 fresh.append((e, key))
                 for s in e.samples:
                     work.samples[(e.id, s.name)] = pool.submit(self._run_sample, e, s)
+                for t in e.tests:
+                    work.tests[(e.id, t.name)] = pool.submit(self._run_test, e, t)
             work.helps = self._submit_helps(pool, docs)
             for e in entries:
                 self._check_statement_headings(e)
@@ -438,6 +484,8 @@ class Builder:
                     self.show(path)
                 for s in e.samples:
                     self.show(s.input), self.show(s.answer)
+                if e.checker_file is not None:
+                    self.show(e.checker_file)
                 for path in (*e.sources, e.solution):
                     work.texts[path] = pool.submit(self.text, path, e.id)
             for d in docs:
@@ -445,7 +493,8 @@ class Builder:
             pool.wait()
         for e, key in fresh:
             runs = [work.samples[(e.id, s.name)].result() for s in e.samples]
-            self.store.put("runs", key, self._record(runs))
+            tests = [work.tests[(e.id, t.name)].result() for t in e.tests]
+            self.store.put("runs", key, self._record(runs, tests))
         if progress:
             progress.done()
         return work
@@ -474,8 +523,14 @@ class Builder:
             repr(e.timeout), str(e.output_limit),
         ]
         files = [e.meta, *e.sources, *e.included, *([e.solution_file] if e.solution_file else [])]
-        for s in e.samples:
+        for s in (*e.samples, *e.tests):
             files += [s.input, s.answer]
+        parts.append(str(e.checker))
+        if e.checker_file is not None:
+            judge = runner_for(e.checker_file)
+            assert judge is not None
+            files += [e.checker_file, *e.checker_included]
+            parts += [self.config.flags.get(judge.language, ""), *(self.runners.tool(judge) or ())]
         if e.runner is not None:
             runner = RUNNERS[e.runner]
             parts += [self.config.flags.get(e.runner, ""), *(self.runners.tool(runner) or ())]
@@ -505,18 +560,26 @@ class Builder:
         return self._src_digest
 
     @staticmethod
-    def _record(runs: list[SampleRun]) -> dict[str, Any]:
+    def _record(runs: list[SampleRun], tests: list[TestRun]) -> dict[str, Any]:
         return {
             "samples": [
                 {"name": r.sample.name, "output": r.output, "verdict": r.verdict} for r in runs
-            ]
+            ],
+            "tests": [
+                {"name": t.name, "passed": t.passed, "seconds": t.seconds, "problem": t.problem}
+                for t in tests
+            ],
         }
 
-    def _recorded(self, e: Entry, record: Any) -> list[SampleRun] | None:
-        """The runs of a record, when it is one for this entry's samples."""
+    def _recorded(
+        self, e: Entry, record: Any
+    ) -> tuple[list[SampleRun], list[TestRun]] | None:
+        """The runs of a record, when it is one for this entry's samples and tests."""
         try:
-            samples = record["samples"]
+            samples, tests = record["samples"], record["tests"]
             if [x["name"] for x in samples] != [s.name for s in e.samples]:
+                return None
+            if [x["name"] for x in tests] != [t.name for t in e.tests]:
                 return None
             return [
                 SampleRun(
@@ -524,18 +587,34 @@ class Builder:
                     str(x["output"]), str(x["verdict"]),
                 )
                 for s, x in zip(e.samples, samples, strict=True)
+            ], [
+                TestRun(str(x["name"]), bool(x["passed"]), float(x["seconds"]), str(x["problem"]))
+                for x in tests
             ]
-        except (TypeError, KeyError):
+        except (TypeError, KeyError, ValueError):
             return None
+
+    def _program(self, e: Entry, source: str, included: list[str]) -> tuple[str, ...]:
+        """The argv of a program of the entry run by its built-in runner (built if needed)."""
+        runner = runner_for(source)
+        assert runner is not None  # entries.load checked it
+        files = [source, *included]
+        key = self.runners.key(runner, files, {f: self.bytes(f) for f in files})
+        return self.runners.build(e.id, runner, source, key).argv
 
     def _run_sample(self, e: Entry, sample: Sample) -> SampleRun:
         argv = None
         if e.runner is not None and e.solution_file is not None:
-            runner = RUNNERS[e.runner]
-            files = [e.solution_file, *e.included]
-            key = self.runners.key(runner, files, {f: self.bytes(f) for f in files})
-            argv = self.runners.build(e.id, runner, e.solution_file, key).argv
+            argv = self._program(e, e.solution_file, e.included)
         return run_sample(self.root, e, sample, argv)
+
+    def _run_test(self, e: Entry, test: Sample) -> TestRun:
+        argv = checker = None
+        if e.runner is not None and e.solution_file is not None:
+            argv = self._program(e, e.solution_file, e.included)
+        if e.checker_file is not None:
+            checker = self._program(e, e.checker_file, e.checker_included)
+        return run_test(self.root, e, test, argv, checker)
 
     def _ask_git(self) -> None:
         """The last change of every shown file (one ``git log`` each, in the pool)."""
@@ -619,6 +698,7 @@ class Builder:
         runs: list[SampleRun],
         texts: dict[str, cf.Future],
         context: dict,
+        verdict: dict[str, Any] | None = None,
     ) -> str:
         sources = []
         for i, path in enumerate(e.sources, start=1):
@@ -668,13 +748,17 @@ class Builder:
             statement_file=self.shown[e.statement],
             solution_file=self.shown[e.solution],
             meta_file=self.shown[e.meta],
+            verdict=verdict,
+            checker_file=self.shown[e.checker_file] if e.checker_file else None,
         )
 
-    def _manifest_entry(self, e: Entry, runs: list[SampleRun]) -> dict[str, Any]:
+    def _manifest_entry(
+        self, e: Entry, runs: list[SampleRun], tests: list[TestRun]
+    ) -> dict[str, Any]:
         def digest(path: str) -> str:
             return hashlib.sha256(self.bytes(path)).hexdigest()
 
-        return {
+        found: dict[str, Any] = {
             "id": e.id,
             "url": e.url,
             "title": e.title,
@@ -694,6 +778,13 @@ class Builder:
                 for r in runs
             ],
         }
+        if tests:
+            found["tests"] = [
+                {"name": t.name, "passed": t.passed, "time": time_bucket(t.seconds),
+                 "problem": t.problem}
+                for t in tests
+            ]
+        return found
 
     def _check_statement_headings(self, e) -> None:
         """The page supplies the title: a top-level heading would show it twice."""

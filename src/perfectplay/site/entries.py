@@ -43,9 +43,10 @@ KEYS: dict[str, Any] = {
     "compare": str,
     "samples": list,
     "timeout": (int, float),
+    "checker": str,
 }
 # A year the sources cannot confirm is left out rather than guessed: the page says so.
-OPTIONAL = {"samples", "timeout", "year", "package", "command", "sources"}
+OPTIONAL = {"samples", "timeout", "year", "package", "command", "sources", "checker"}
 #: The parts of perfectplay an entry's page shows when its package imports them.
 CORE = ("graphs/", "solvers/", "analysis/", "models/", "objectives.py", "results.py")
 PROBLEMS = "src/perfectplay/problems"
@@ -94,6 +95,10 @@ class Entry:
     solution_file: str | None = None  # the file the runner builds
     included: list[str] = field(default_factory=list)  # files it includes, transitively
     sources_listed: bool = True  # False: the runner's files, found rather than listed
+    tests: list[Sample] = field(default_factory=list)  # judge data: tests/N.in, tests/N.ans
+    checker: Compare | None = None  # how tests are checked, when not by a program
+    checker_file: str | None = None  # a checker program (input, answer, output)
+    checker_included: list[str] = field(default_factory=list)
 
     @property
     def meta(self) -> str:
@@ -309,6 +314,34 @@ def load(
     samples = _samples(root, folder, entry_id, meta_rel, meta.get("samples"), fail)
     if not samples:
         raise SiteError(entry_id, f"{folder_rel}/samples", "an entry needs at least one sample")
+    tests = _tests(root, folder, entry_id)
+    checker: Compare | None = compare
+    checker_file: str | None = None
+    checker_included: list[str] = []
+    if "checker" in meta:
+        checker = parse_compare(meta["checker"])
+        if checker is None:
+            # Not "exact" nor "float TOL": a program of the entry's folder.
+            path = repo_path(
+                root, f"{folder_rel}/{meta['checker']}", entry_id, meta_rel, "'checker'"
+            )
+            checker_file = rel(root, path)
+            judge = runner_for(checker_file)
+            if judge is None:
+                raise SiteError(
+                    entry_id, checker_file,
+                    f"no built-in runner for {path.suffix!r} checkers: write it in one of "
+                    f"{', '.join(r.name for r in RUNNERS.values())}",
+                )
+            if judge.compiled and shutil.which(judge.tool) is None:
+                raise SiteError(
+                    entry_id, checker_file,
+                    f"the {judge.name} runner needs {judge.tool}, which is not installed",
+                )
+            if judge.language in ("c", "cpp"):
+                checker_included = includes(root, checker_file, entry_id)
+    if not tests and "checker" in meta:
+        raise fail("'checker' checks the tests/ folder, which has no test", "checker")
     return Entry(
         id=entry_id,
         folder=folder_rel,
@@ -329,6 +362,10 @@ def load(
         solution_file=solution_file,
         included=included,
         sources_listed=package is not None or "sources" in meta,
+        tests=tests,
+        checker=checker if checker_file is None else None,
+        checker_file=checker_file,
+        checker_included=checker_included,
     )
 
 
@@ -373,6 +410,29 @@ def _samples(root, folder, entry_id, meta_rel, listed, fail) -> list[Sample]:
     if len(set(names)) != len(names):
         raise fail("two samples have the same input file name", "samples")
     return [Sample(Path(inp).stem, inp, ans) for inp, ans in pairs]
+
+
+def _tests(root: Path, folder: Path, entry_id: str) -> list[Sample]:
+    """The judge data: every ``tests/*.in`` with its ``.ans``, in natural order."""
+    where = folder / "tests"
+    if not where.is_dir():
+        return []
+    found = []
+    for path in sorted(where.glob("*.in"), key=lambda p: _natural(p.name)):
+        answer = path.with_suffix(".ans")
+        if not answer.is_file():
+            raise SiteError(entry_id, rel(root, path), f"test {path.name} has no answer "
+                            f"({answer.name})")
+        pair = [
+            rel(root, repo_path(root, p.relative_to(root).as_posix(), entry_id,
+                                p.relative_to(root).as_posix(), "test file"))
+            for p in (path, answer)
+        ]
+        found.append(Sample(path.stem, pair[0], pair[1]))
+    for path in sorted(where.glob("*.ans")):
+        if not path.with_suffix(".in").is_file():
+            raise SiteError(entry_id, rel(root, path), "answer without an input (.in) file")
+    return found
 
 
 # The template's files in the order a reader follows the solution; other files of the

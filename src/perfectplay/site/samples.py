@@ -11,6 +11,7 @@ import math
 import os
 import shlex
 import sys
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +20,8 @@ from perfectplay.site.contained import run_contained
 from perfectplay.site.entries import Compare, Entry, Sample
 from perfectplay.site.errors import SiteError
 
-__all__ = ["SampleRun", "command_argv", "compare", "run_sample"]
+__all__ = ["SampleRun", "TestRun", "command_argv", "compare", "run_sample", "run_test",
+           "time_bucket"]
 
 @dataclass(frozen=True)
 class SampleRun:
@@ -28,6 +30,36 @@ class SampleRun:
     answer: str
     output: str
     verdict: str  # how it was checked, e.g. "matches (float 1e-06)"
+
+
+@dataclass(frozen=True)
+class TestRun:
+    """One judge test: passed or not (``problem`` says why not), and how long it ran."""
+
+    name: str
+    passed: bool
+    seconds: float
+    problem: str = ""
+
+
+#: Exit statuses of a checker program: accepted (testlib, Kattis), rejected (testlib's
+#: wrong answer and presentation error, Kattis's wrong answer).
+ACCEPT = frozenset({0, 42})
+REJECT = frozenset({1, 2, 43})
+#: A page shows times in these steps, so that two builds print the same page.
+TIME_STEPS = (0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1800, 3600)
+
+
+def time_bucket(seconds: float) -> str:
+    """A time as the page shows it: the smallest step it stays under.
+
+    >>> time_bucket(0.03), time_bucket(0.3), time_bucket(7200)
+    ('under 0.1 s', 'under 0.5 s', 'over 3600 s')
+    """
+    for step in TIME_STEPS:
+        if seconds < step:
+            return f"under {step:g} s"
+    return f"over {TIME_STEPS[-1]:g} s"
 
 
 def command_argv(command: str, root: Path | None = None) -> list[str]:
@@ -162,3 +194,84 @@ def run_sample(
             f"the answer ({entry.compare}): {problem}",
         )
     return SampleRun(sample, stdin, answer, output, f"matches ({entry.compare})")
+
+
+def _env(root: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(root / "src"), env.get("PYTHONPATH", "")) if p
+    )
+    env["PERFECTPLAY_QUIET"] = "1"
+    env["PYTHONHASHSEED"] = "0"
+    return env
+
+
+def run_test(
+    root: Path,
+    entry: Entry,
+    test: Sample,
+    argv: Sequence[str] | None = None,
+    checker: Sequence[str] | None = None,
+) -> TestRun:
+    """Run one judge test of ``entry`` under its limits and check the output, by
+    ``entry.checker`` (exact or float) or by the ``checker`` program, which is given the
+    paths of the input, the answer and the output, and exits 0 to accept and 1 to reject
+    (testlib's 2 and Kattis's 42/43 are understood too); any other ending, or a Python
+    traceback, means it crashed: :class:`SiteError`, naming the checker.
+
+    A test the solution fails is a verdict, not an error: the page shows it."""
+    stdin = (root / test.input).read_bytes()
+    answer = (root / test.answer).read_bytes()
+    argv = list(argv) if argv is not None else command_argv(entry.command, root)
+    env = _env(root)
+    try:
+        run = run_contained(
+            argv, stdin, time_limit=entry.timeout, output_limit=entry.output_limit, env=env
+        )
+    except (FileNotFoundError, PermissionError):
+        raise SiteError(entry.id, entry.meta, f"command not found: {argv[0]!r}") from None
+    problem = run.problem(entry.timeout, entry.output_limit)
+    if problem is not None:
+        return TestRun(test.name, False, run.seconds, problem)
+    if checker is None:
+        how = entry.checker or entry.compare
+        try:
+            text, want = run.stdout.decode("utf-8"), answer.decode("utf-8")
+        except UnicodeDecodeError:
+            return TestRun(test.name, False, run.seconds, "printed non-UTF-8 bytes")
+        wrong = compare(text, want, how)
+        return TestRun(test.name, wrong is None, run.seconds, f"wrong answer: {wrong}" if wrong
+                       else "")
+    with tempfile.TemporaryDirectory(prefix="perfectplay-judge-") as folder:
+        files = []
+        for name, data in (("input", stdin), ("answer", answer), ("output", run.stdout)):
+            path = Path(folder) / name
+            path.write_bytes(data)
+            files.append(str(path))
+        try:
+            judged = run_contained(
+                [*checker, *files], b"", time_limit=entry.timeout,
+                output_limit=entry.output_limit, env=env,
+            )
+        except (FileNotFoundError, PermissionError):
+            raise SiteError(
+                entry.id, str(entry.checker_file), "the checker cannot be started"
+            ) from None
+    # Python reports an uncaught exception with status 1, a rejection's status: its
+    # traceback tells the two apart.
+    crashed = b"Traceback (most recent call last)" in judged.stderr
+    if judged.timed_out or judged.overflow or crashed or judged.returncode not in ACCEPT | REJECT:
+        why = judged.problem(entry.timeout, entry.output_limit) or (
+            judged.stderr.decode("utf-8", "replace").strip().splitlines() or ["no message"]
+        )[-1]
+        if judged.returncode in REJECT and not crashed:
+            why = f"exited with status {judged.returncode}"
+        raise SiteError(
+            entry.id, str(entry.checker_file), f"the checker crashed on test {test.name}: {why}"
+        )
+    if judged.returncode in ACCEPT:
+        return TestRun(test.name, True, run.seconds)
+    said = (judged.stdout or judged.stderr).decode("utf-8", "replace").strip().splitlines()
+    return TestRun(
+        test.name, False, run.seconds, f"rejected by the checker: {said[0] if said else ''}"
+    )
