@@ -24,6 +24,8 @@ wrong (exit status 2), and the output folder is left as it was."""
 
 EXAMPLES = """\
 examples:
+  perfectplay site new my-archive             a new archive of one example entry
+  perfectplay site build --root my-archive    ... built into my-archive/site-out/
   perfectplay site build                      build into site-out/ of the repository
   perfectplay site build --out /tmp/site      build elsewhere (the folder is replaced whole)
   perfectplay site build --force              run every entry's checks again
@@ -73,6 +75,13 @@ def _parser():
         if name == "serve":
             p.add_argument("--port", type=_port, default=8000, help="port (0: any free port)")
             p.add_argument("--no-build", action="store_true", help="serve the existing output")
+    p = sub.add_parser(
+        "new",
+        help="write a new archive of one example entry into DIR (then: site build --root DIR)",
+        description="Write site.toml and one example entry (statement, write-up, solution, "
+        "samples and judge tests) into DIR, which must be absent or empty.",
+    )
+    p.add_argument("folder", type=Path, metavar="DIR", help="the new archive's folder")
     p = sub.add_parser(
         "reference",
         help="write docs/reference/api.md and cli.md from the docstrings and --help",
@@ -162,6 +171,18 @@ def _build(args) -> Path:
     return result.out
 
 
+def _new(args) -> int:
+    from perfectplay.site.starter import create
+
+    files = create(args.folder)
+    print(
+        f"perfectplay: site: wrote {len(files)} files into {args.folder}; build the site with "
+        f"'perfectplay site build --root {args.folder}'",
+        file=sys.stderr,
+    )
+    return 0
+
+
 def _serve(args) -> int:
     from perfectplay.site.serve import serve
 
@@ -186,4 +207,6 @@ def main(argv: list[str]) -> int:
         return run(build, "site")
     if args.action == "reference":
         return run(lambda: _reference(args), "site")
+    if args.action == "new":
+        return run(lambda: _new(args), "site")
     return run(lambda: _serve(args), "site")
