@@ -155,3 +155,38 @@ def test_a_damaged_record_is_ignored(tmp_path):
     assert store.get("runs", "k") is None
     assert Store(tmp_path, force=True).get("runs", "k") is None
     assert [p.name for p in (tmp_path / "runs").iterdir()] == ["k.json"]  # no temporary left
+
+
+def test_unchanged_output_files_are_linked_not_written_again(tmp_path):
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURE, repo)
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    build_site(repo, out, cache=cache)
+    page_cpp = out / "archive/demo/2024/A-dice-sum/index.html"
+    page_py = out / "archive/demo/2024/B-all-heads/index.html"
+    before = {p: p.stat().st_ino for p in (page_cpp, page_py)}
+    statement = repo / PY / "statement.md"
+    statement.write_text(statement.read_text().replace("Toss", "Throw"))
+    build_site(repo, out, cache=cache)
+    assert page_cpp.stat().st_ino == before[page_cpp]  # the same file, linked over
+    assert page_py.stat().st_ino != before[page_py] and "Throw" in page_py.read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cache", "out", "repo"]
+
+
+def test_a_large_previous_build_is_removed_in_the_background(tmp_path, monkeypatch):
+    import time
+
+    monkeypatch.setattr(site_build, "BACKGROUND_REMOVAL", 0)
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURE, repo)
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    build_site(repo, out, cache=cache)
+    first = snapshot(out)
+    build_site(repo, out, cache=cache)
+    assert snapshot(out) == first
+    for _ in range(200):
+        if sorted(p.name for p in tmp_path.iterdir()) == ["cache", "out", "repo"]:
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError(f"left over: {sorted(p.name for p in tmp_path.iterdir())}")

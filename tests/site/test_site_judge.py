@@ -151,6 +151,14 @@ BAD = {
         lambda r: (r / CPP / "tests" / "2.in").unlink(),
         f"{CPP}/tests/2.ans: answer without an input (.in) file",
     ),
+    "a test that links outside the repository": (
+        lambda r: (
+            (r.parent / "secret.in").write_text("1\n"),
+            (r / CPP / "tests" / "2.in").unlink(),
+            (r / CPP / "tests" / "2.in").symlink_to(r.parent / "secret.in"),
+        ),
+        f"{CPP}/tests/2.in: file '{CPP}/tests/2.in' is outside the repository",
+    ),
     "a checker that crashes": (
         lambda r: _edit(r / PY / "checker.py", "want = float(", "want = 1 / 0 + float("),
         f"{PY}/checker.py: the checker crashed on test 1: exited with status 1: "

@@ -15,6 +15,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -56,6 +57,8 @@ __all__ = ["BuildResult", "Builder", "build", "default_jobs", "judge_verdict"]
 
 HERE = Path(__file__).resolve().parent
 MARKER = ".perfectplay-site"
+#: Above this many files, the previous build is removed in the background (see _swap).
+BACKGROUND_REMOVAL = 2000
 DIRECTIVE = re.compile(r"<!--\s*perfectplay:([A-Za-z0-9_-]+)\s*-->")
 DIRECTIVES = ("cli-reference", "api-reference")
 
@@ -513,6 +516,19 @@ class Builder:
         self.store.put("pandoc", key, html_)
         return html_
 
+    def _code(self, text: str, **options: Any) -> str:
+        """A highlighted file (:func:`code_block`), remembered by its text and options."""
+        import pygments
+
+        key = digest([builder_version(), pygments.__version__, text,
+                      json.dumps(options, sort_keys=True)])
+        html_ = self.store.get("highlight", key)
+        if isinstance(html_, str):
+            return html_
+        html_ = code_block(text, **options)
+        self.store.put("highlight", key, html_)
+        return html_
+
     def _check_key(self, e: Entry) -> str:
         """The hash of everything an entry's runs depend on: the builder, the interpreter, the
         command or runner (tool version, flags), the limits and the bytes of the entry's
@@ -618,6 +634,8 @@ class Builder:
 
     def _ask_git(self) -> None:
         """The last change of every shown file (one ``git log`` each, in the pool)."""
+        if not self.git.available:
+            return  # every file keeps the empty Change: no history to show
         self.git.dirty_paths()  # once, before the threads ask for it
         with Pool(self.jobs, None) as pool:
             changes = {path: pool.submit(self.git.last_change, path) for path in sorted(self.shown)}
@@ -708,14 +726,14 @@ class Builder:
                     "shown": self.shown[path],
                     "anchor": f"src-{i}",
                     "code": Markup(
-                        code_block(text, filename=path, prefix=f"s{i}", attrs={"data-file": path})
+                        self._code(text, filename=path, prefix=f"s{i}", attrs={"data-file": path})
                     ),
                     "notes": byte_notes(text),
                 }
             )
         tex_text = texts[e.solution].result()
         tex = Markup(
-            code_block(
+            self._code(
                 tex_text,
                 filename=e.solution,
                 prefix="tex",
@@ -820,12 +838,16 @@ class Builder:
         tmp = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.building-", dir=self.out.parent))
         try:
             count = 0
+            folders: set[Path] = set()
 
             def put(relative: str, data: bytes) -> None:
                 nonlocal count
                 path = tmp / relative
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_bytes(data)
+                if path.parent not in folders:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    folders.add(path.parent)
+                if not _link_if_same(self.out / relative, path, data):
+                    path.write_bytes(data)
                 count += 1
 
             put(MARKER, b"written by perfectplay site build; replaced whole by the next build\n")
@@ -844,15 +866,17 @@ class Builder:
             put("assets/search-index.js", f"window.PERFECTPLAY_SEARCH = {index};\n".encode())
             put("manifest.json", (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
             tmp.chmod(0o755)
-            self._swap(tmp)
+            self._swap(tmp, background=count > BACKGROUND_REMOVAL)
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
         return count
 
-    def _swap(self, tmp: Path) -> None:
+    def _swap(self, tmp: Path, background: bool = False) -> None:
         """Put ``tmp`` in place of the output folder (two renames; the old copy is removed
-        only after the new one is in place)."""
+        only after the new one is in place). A large old copy is removed by a detached
+        ``rm -rf``: on a disk that discards freed blocks at once, removing thousands of
+        files takes seconds the build need not wait for."""
         if not self.out.exists():
             os.rename(tmp, self.out)
             return
@@ -864,7 +888,35 @@ class Builder:
         except BaseException:
             os.rename(old, self.out)
             raise
+        rm = shutil.which("rm") if background else None
+        if rm is not None:
+            try:
+                subprocess.Popen(
+                    [rm, "-rf", "--", str(old)],
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    start_new_session=True,
+                )
+                return
+            except OSError:
+                pass
         shutil.rmtree(old, ignore_errors=True)
+
+
+def _link_if_same(old: Path, new: Path, data: bytes) -> bool:
+    """Hard-link ``new`` to the previous build's ``old`` when it holds exactly ``data``: an
+    unchanged file costs no write, and removing the previous build frees nothing of it."""
+    try:
+        info = os.lstat(old)
+        if not stat.S_ISREG(info.st_mode) or info.st_size != len(data):
+            return False
+        if old.read_bytes() != data:
+            return False
+        os.link(old, new)
+        return True
+    except OSError:
+        return False
 
 
 def build(

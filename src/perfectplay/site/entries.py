@@ -13,6 +13,8 @@ through another shown core module (:func:`package_sources`); its command is
 from __future__ import annotations
 
 import ast
+import functools
+import os
 import re
 import shutil
 import tomllib
@@ -257,7 +259,7 @@ def load(
                 f"{', '.join(e for r in RUNNERS.values() for e in r.extensions)}): "
                 "give a 'command' in meta.toml",
             )
-        if runner.compiled and shutil.which(runner.tool) is None:
+        if runner.compiled and _which(runner.tool) is None:
             raise SiteError(
                 entry_id, solution_file,
                 f"the {runner.name} runner needs {runner.tool}, which is not installed "
@@ -333,7 +335,7 @@ def load(
                     f"no built-in runner for {path.suffix!r} checkers: write it in one of "
                     f"{', '.join(r.name for r in RUNNERS.values())}",
                 )
-            if judge.compiled and shutil.which(judge.tool) is None:
+            if judge.compiled and _which(judge.tool) is None:
                 raise SiteError(
                     entry_id, checker_file,
                     f"the {judge.name} runner needs {judge.tool}, which is not installed",
@@ -376,19 +378,7 @@ def _natural(name: str) -> list:
 def _samples(root, folder, entry_id, meta_rel, listed, fail) -> list[Sample]:
     """The samples named in meta, or every ``samples/*.in`` with its ``.ans`` when unnamed."""
     if listed is None:
-        pairs = []
-        sample_dir = folder / "samples"
-        inputs = sorted(sample_dir.glob("*.in"), key=lambda p: _natural(p.name))
-        for path in inputs:
-            answer = path.with_suffix(".ans")
-            if not answer.is_file():
-                raise SiteError(
-                    entry_id, rel(root, answer), f"answer of sample {path.name} is missing"
-                )
-            pairs.append((rel(root, path), rel(root, answer)))
-        for path in sorted(sample_dir.glob("*.ans")):
-            if not path.with_suffix(".in").is_file():
-                raise SiteError(entry_id, rel(root, path), "answer without an input (.in) file")
+        pairs = _pairs(root, folder, "samples", entry_id, "sample")
     else:
         pairs = []
         folder_rel = rel(root, folder)
@@ -412,27 +402,56 @@ def _samples(root, folder, entry_id, meta_rel, listed, fail) -> list[Sample]:
     return [Sample(Path(inp).stem, inp, ans) for inp, ans in pairs]
 
 
+def _which(tool: str) -> str | None:
+    """``shutil.which`` asked once per tool and PATH (a build loads many entries)."""
+    return _which_on(tool, os.environ.get("PATH", ""))
+
+
+@functools.lru_cache(maxsize=64)
+def _which_on(tool: str, path: str) -> str | None:
+    return shutil.which(tool, path=path)
+
+
 def _tests(root: Path, folder: Path, entry_id: str) -> list[Sample]:
     """The judge data: every ``tests/*.in`` with its ``.ans``, in natural order."""
-    where = folder / "tests"
+    return [
+        Sample(Path(inp).stem, inp, ans) for inp, ans in _pairs(root, folder, "tests", entry_id)
+    ]
+
+
+def _pairs(
+    root: Path, folder: Path, sub: str, entry_id: str, kind: str = ""
+) -> list[tuple[str, str]]:
+    """Every ``sub/*.in`` of an entry folder with its ``.ans`` (repository-relative), in
+    natural order; either without the other is an error. One directory listing; only a
+    file that is a symbolic link (or a folder that is one) is resolved and checked."""
+    where = folder / sub
     if not where.is_dir():
         return []
-    found = []
-    for path in sorted(where.glob("*.in"), key=lambda p: _natural(p.name)):
-        answer = path.with_suffix(".ans")
-        if not answer.is_file():
-            raise SiteError(entry_id, rel(root, path), f"test {path.name} has no answer "
-                            f"({answer.name})")
-        pair = [
-            rel(root, repo_path(root, p.relative_to(root).as_posix(), entry_id,
-                                p.relative_to(root).as_posix(), "test file"))
-            for p in (path, answer)
-        ]
-        found.append(Sample(path.stem, pair[0], pair[1]))
-    for path in sorted(where.glob("*.ans")):
-        if not path.with_suffix(".in").is_file():
-            raise SiteError(entry_id, rel(root, path), "answer without an input (.in) file")
-    return found
+    base = f"{rel(root, folder)}/{sub}"
+    if where.is_symlink() and not where.resolve().is_relative_to(root.resolve()):
+        raise SiteError(entry_id, base, "a link to a folder outside the repository")
+    with os.scandir(where) as listing:
+        files = {e.name: e.is_symlink() or where.is_symlink() for e in listing if e.is_file()}
+
+    def checked(name: str) -> str:
+        path = f"{base}/{name}"
+        if files[name]:
+            return rel(root, repo_path(root, path, entry_id, path, "file"))
+        return path
+
+    pairs = []
+    for name in sorted((n for n in files if n.endswith(".in")), key=_natural):
+        answer = name[:-3] + ".ans"
+        if answer not in files:
+            if kind:
+                raise SiteError(entry_id, f"{base}/{answer}", f"answer of {kind} {name} is missing")
+            raise SiteError(entry_id, f"{base}/{name}", f"test {name} has no answer ({answer})")
+        pairs.append((checked(name), checked(answer)))
+    for name in sorted(files):
+        if name.endswith(".ans") and name[:-4] + ".in" not in files:
+            raise SiteError(entry_id, f"{base}/{name}", "answer without an input (.in) file")
+    return pairs
 
 
 # The template's files in the order a reader follows the solution; other files of the

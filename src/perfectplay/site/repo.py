@@ -7,6 +7,7 @@ climbs out, no symbolic link that points out, nothing inside ``.git``.
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 from dataclasses import dataclass
@@ -64,7 +65,12 @@ def repo_path(root: Path, relative: str, where: str, cited_in: str, what: str) -
 
 def rel(root: Path, path: Path) -> str:
     """``path`` relative to ``root``, POSIX style (the form pages and errors show)."""
-    return path.resolve().relative_to(root.resolve()).as_posix()
+    return path.resolve().relative_to(_resolved(root)).as_posix()
+
+
+@functools.lru_cache(maxsize=64)
+def _resolved(root: Path) -> Path:
+    return root.resolve()
 
 
 @dataclass(frozen=True)
