@@ -174,7 +174,7 @@ def test_index_search_and_docs(built):
 def test_build_is_deterministic(built, tmp_path):
     repo, out = built
     second = tmp_path / "again"
-    build_site(repo, second, jobs=1)
+    build_site(repo, second, jobs=1, force=True)  # run again, not remembered
     assert snapshot(second) == snapshot(out)
 
 
