@@ -241,3 +241,16 @@ def test_missing_compiler_names_the_entry_and_the_tool(tmp_path, monkeypatch):
         f"site: demo/2024/A-dice-sum: {CPP}/solution.cpp: the C++ runner needs g++, which is "
         "not installed (or give a 'command' in meta.toml)"
     )
+
+
+@needs_gxx
+def test_a_cache_that_cannot_be_written_is_one_line(tmp_path, capsys):
+    repo = copy(tmp_path)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x\n")
+    code = site_main(["build", "--root", str(repo), "--out", str(tmp_path / "out"),
+                      "--cache", str(blocker / "cache"), "--quiet"])
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(lines) == 1, lines
+    assert f"{blocker / 'cache'}: cannot write the cache" in lines[0]
+    assert not (tmp_path / "out").exists()

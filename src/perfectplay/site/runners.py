@@ -218,8 +218,14 @@ class Runners:
         return Built(tuple(runner.run_argv(path, folder)))
 
     def _compile(self, entry: str, runner: Runner, tool: str, source: str, folder: Path) -> None:
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        work = Path(tempfile.mkdtemp(prefix=".compiling-", dir=folder.parent))
+        try:
+            folder.parent.mkdir(parents=True, exist_ok=True)
+            work = Path(tempfile.mkdtemp(prefix=".compiling-", dir=folder.parent))
+        except OSError as exc:
+            raise SiteError(
+                "", str(self.cache), f"cannot write the cache: {exc.strerror or exc} "
+                "(choose another with --cache DIR)"
+            ) from None
         try:
             env = dict(os.environ)
             if runner.language == "go":
