@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -89,6 +90,21 @@ def _snapshot(folder: Path) -> dict[str, bytes]:
     }
 
 
+def _agreement(incremental: dict[str, bytes], forced: dict[str, bytes]) -> str:
+    """How an incremental build's output compares with a --force build of the same tree.
+    The one thing a rerun may change is a measured time (a test's slowest time is shown in
+    steps); any other difference is a bug."""
+    if incremental == forced:
+        return "identical to a --force build"
+    changed = sorted(k for k in incremental.keys() | forced.keys()
+                     if incremental.get(k) != forced.get(k))
+    times = re.compile(rb"(slowest |\"time\": \")(under|over) [0-9.]+ s")
+    if all(k in incremental and k in forced and times.sub(b"", incremental[k])
+           == times.sub(b"", forced[k]) for k in changed):
+        return f"identical to a --force build but for measured times ({len(changed)} files)"
+    return f"DIFFERS from a --force build ({len(changed)} files, e.g. {changed[0]})"
+
+
 def _own_site(quick: bool) -> Row:
     with tempfile.TemporaryDirectory(prefix="perfectplay-bench-site-") as tmp:
         out = Path(tmp) / "site"
@@ -129,13 +145,12 @@ def _generated(quick: bool) -> list[Row]:
         incremental = _snapshot(out)
         run_once([*cmd[:-4], "--out", str(Path(tmp) / "forced"), "--cache", str(cache),
                   "--force"])
-        agree = incremental == _snapshot(Path(tmp) / "forced")
+        agree = _agreement(incremental, _snapshot(Path(tmp) / "forced"))
     return [
         Row("site", f"{what}: full build, empty cache", f"{full:.1f} s", target="< 60 s"),
         Row("site", f"{what}: rebuild, nothing changed", f"{same:.2f} s", target="< 2 s"),
         Row("site", f"{what}: rebuild, one solution changed",
-            f"{one:.2f} s · " + ("identical to a --force build" if agree
-                                 else "DIFFERS from a --force build"), target="< 3 s"),
+            f"{one:.2f} s · {agree}", target="< 3 s"),
     ]
 
 
