@@ -279,6 +279,8 @@ class Builder:
         self.runners = Runners(root, cache, self.config.flags)
         self.store = Store(cache / "records", force)
         self._src_digest: str | None = None
+        self._stats: dict[str, Any] | None = None  # stat -> digest, from the last build
+        self._stats_used: dict[str, str] = {}
         self.reused = 0  # entries whose runs came from the cache
         self.bases = {self.config.base_of(p) for p in self.config.entries}
         self.out = out
@@ -498,6 +500,8 @@ class Builder:
             runs = [work.samples[(e.id, s.name)].result() for s in e.samples]
             tests = [work.tests[(e.id, t.name)].result() for t in e.tests]
             self.store.put("runs", key, self._record(runs, tests))
+        if self._stats_used and self._stats_used != self._stats:
+            self.store.put("stat", "digests", self._stats_used)
         if progress:
             progress.done()
         return work
@@ -539,8 +543,11 @@ class Builder:
             repr(e.timeout), str(e.output_limit),
         ]
         files = [e.meta, *e.sources, *e.included, *([e.solution_file] if e.solution_file else [])]
-        for s in (*e.samples, *e.tests):
+        for s in e.samples:
             files += [s.input, s.answer]
+        for t in e.tests:
+            # Judge data is read only to be hashed: by its stat when that is unchanged.
+            parts += [t.input, self._digest_of(t.input), t.answer, self._digest_of(t.answer)]
         parts.append(str(e.checker))
         if e.checker_file is not None:
             judge = runner_for(e.checker_file)
@@ -561,6 +568,21 @@ class Builder:
         for path in files:
             parts += [path, self.bytes(path)]
         return digest(parts)
+
+    def _digest_of(self, path: str) -> str:
+        """The hash of a file's bytes, remembered across builds under its stat (size, inode,
+        modification and change times in nanoseconds: a write changes the change time)."""
+        if self._stats is None:
+            found = self.store.get("stat", "digests") if not self.store.force else None
+            self._stats = found if isinstance(found, dict) else {}
+            self._stats_used = {}
+        info = os.stat(self.root / path)
+        key = f"{path}\0{info.st_size}\0{info.st_ino}\0{info.st_mtime_ns}\0{info.st_ctime_ns}"
+        value = self._stats.get(key)
+        if not isinstance(value, str):
+            value = digest([self.bytes(path)])
+        self._stats_used[key] = value
+        return value
 
     def _src(self) -> str:
         """One hash of every file under ``src/`` (what a Python command may import)."""
