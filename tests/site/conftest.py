@@ -65,3 +65,18 @@ def texts_by_attribute(html: str, name: str) -> dict[str, str]:
 def grab() -> Callable[[str, str], dict[str, str]]:
     """``grab(html, "data-file")``: the text of every element with that attribute, by value."""
     return texts_by_attribute
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _private_cache(tmp_path_factory):
+    """Builds without ``cache=`` use ``$XDG_CACHE_HOME/perfectplay-site``: a folder of this
+    test session, not the user's cache."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _cache_of_the_test(tmp_path_factory, monkeypatch, _private_cache):
+    """Each test starts with an empty cache (module-scoped builds use the session's)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache-test")))

@@ -174,7 +174,7 @@ def test_index_search_and_docs(built):
 def test_build_is_deterministic(built, tmp_path):
     repo, out = built
     second = tmp_path / "again"
-    build_site(repo, second, jobs=1)
+    build_site(repo, second, jobs=1, force=True)  # run again, not remembered
     assert snapshot(second) == snapshot(out)
 
 
@@ -324,6 +324,25 @@ BAD = {
             (r / "src" / "toy" / "sum.py").write_text("import time\ntime.sleep(30)\n"),
         ),
         "samples/1.in: `python3 src/toy/sum.py` ran longer than 0.5 s",
+    ),
+    "sample that prints without end": (
+        lambda r: (r / "src" / "toy" / "sum.py").write_text(
+            "import sys\nwhile True:\n    sys.stdout.write('y' * 65536)\n"
+        ),
+        "samples/1.in: `python3 src/toy/sum.py` printed more than 8 MiB",
+    ),
+    "sample that crashes": (
+        lambda r: (r / "src" / "toy" / "sum.py").write_text("import os\nos.abort()\n"),
+        "samples/1.in: `python3 src/toy/sum.py` was killed by SIGABRT",
+    ),
+    "sample that writes beside itself": (
+        # The working directory is a fresh folder: the repository cannot be written through it.
+        lambda r: (r / "src" / "toy" / "sum.py").write_text(
+            "import os\nopen('left-over.txt', 'w').write('x')\n"
+            "assert os.listdir('.') == ['left-over.txt'], os.listdir('.')\n"
+            "raise SystemExit(5)\n"
+        ),
+        "samples/1.in: `python3 src/toy/sum.py` exited with status 5",
     ),
     "raw TeX left in statement": (
         lambda r: _edit(r / ENTRY / "statement.md", "$n$ numbers", "$n numbers"),

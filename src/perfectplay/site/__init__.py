@@ -30,13 +30,22 @@ __all__ = ["SiteError", "build_site"]
 
 
 def build_site(
-    root: Path, out: Path, *, jobs: int | None = None, quiet: bool = True
+    root: Path,
+    out: Path,
+    *,
+    jobs: int | None = None,
+    quiet: bool = True,
+    cache: Path | None = None,
+    force: bool = False,
 ) -> BuildResult:
     """Build the site of repository ``root`` into ``out`` and return what was written.
 
     ``out`` is replaced whole on success and left as it was on failure. Raises
     :class:`SiteError` (one line: entry, file, problem) when the tree cannot be honoured.
+    ``cache`` is where solutions are compiled and checks remembered (default
+    ``$XDG_CACHE_HOME/perfectplay-site``): an entry unchanged since a build that checked
+    it is not run again, unless ``force``.
     """
     from perfectplay.site.build import build
 
-    return build(root, out, jobs=jobs, quiet=quiet)
+    return build(root, out, jobs=jobs, quiet=quiet, cache=cache, force=force)

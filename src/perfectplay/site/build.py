@@ -15,6 +15,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -29,7 +30,9 @@ from markupsafe import Markup
 
 from perfectplay._util.progress import Progress
 from perfectplay.site import apidoc, pandoc
-from perfectplay.site.entries import Entry, discover
+from perfectplay.site.cache import Store, builder_version, digest
+from perfectplay.site.config import Config, load_config
+from perfectplay.site.entries import Entry, Sample, discover
 from perfectplay.site.errors import SiteError
 from perfectplay.site.highlight import (
     byte_notes,
@@ -40,12 +43,22 @@ from perfectplay.site.highlight import (
 )
 from perfectplay.site.links import relative_url, rewrite
 from perfectplay.site.repo import Change, Git
-from perfectplay.site.samples import SampleRun, run_sample
+from perfectplay.site.runners import RUNNERS, Runners, default_cache, runner_for
+from perfectplay.site.samples import (
+    SampleRun,
+    TestRun,
+    command_argv,
+    run_sample,
+    run_test,
+    time_bucket,
+)
 
-__all__ = ["BuildResult", "Builder", "build", "default_jobs"]
+__all__ = ["BuildResult", "Builder", "build", "default_jobs", "judge_verdict"]
 
 HERE = Path(__file__).resolve().parent
 MARKER = ".perfectplay-site"
+#: Above this many files, the previous build is removed in the background (see _swap).
+BACKGROUND_REMOVAL = 2000
 DIRECTIVE = re.compile(r"<!--\s*perfectplay:([A-Za-z0-9_-]+)\s*-->")
 DIRECTIVES = ("cli-reference", "api-reference")
 
@@ -60,6 +73,7 @@ class BuildResult:
     docs: int
     files: int
     seconds: float
+    reused: int = 0  # entries whose checks were unchanged since a build that ran them
 
 
 @dataclass
@@ -85,11 +99,41 @@ class Work:
     """Futures of the programs a build runs, keyed by what they produce."""
 
     samples: dict[tuple[str, str], cf.Future] = field(default_factory=dict)
+    tests: dict[tuple[str, str], cf.Future] = field(default_factory=dict)
     helps: dict[str, cf.Future] = field(default_factory=dict)
     statements: dict[str, cf.Future] = field(default_factory=dict)
     solutions: dict[str, cf.Future] = field(default_factory=dict)
     docs: dict[str, cf.Future] = field(default_factory=dict)
     texts: dict[str, cf.Future] = field(default_factory=dict)
+
+
+def _done(value: Any) -> cf.Future:
+    """A future that already holds ``value`` (a result remembered from an earlier build)."""
+    future: cf.Future = cf.Future()
+    future.set_result(value)
+    return future
+
+
+def judge_verdict(tests: list[TestRun]) -> dict[str, Any] | None:
+    """What the badge of an entry with judge data says; None without tests.
+
+    >>> v = judge_verdict([TestRun("1", True, 0.02), TestRun("2", False, 0.3, "wrong answer")])
+    >>> v["text"], v["failure"]
+    ('passed 1 of 2 tests, slowest under 0.5 s', 'test 2: wrong answer')
+    """
+    if not tests:
+        return None
+    passed = sum(t.passed for t in tests)
+    slowest = time_bucket(max(t.seconds for t in tests))
+    failed = next((t for t in tests if not t.passed), None)
+    return {
+        "ok": failed is None,
+        "passed": passed,
+        "total": len(tests),
+        "text": f"passed {passed} of {len(tests)} tests, slowest {slowest}",
+        "short": f"{passed}/{len(tests)}",
+        "failure": f"test {failed.name}: {failed.problem}" if failed else "",
+    }
 
 
 def default_jobs() -> int:
@@ -219,8 +263,26 @@ def _python(root: Path, argv: list[str], source: str, what: str) -> str:
 
 
 class Builder:
-    def __init__(self, root: Path, out: Path, jobs: int, quiet: bool) -> None:
+    def __init__(
+        self,
+        root: Path,
+        out: Path,
+        jobs: int,
+        quiet: bool,
+        config: Config | None = None,
+        cache: Path | None = None,
+        force: bool = False,
+    ) -> None:
         self.root = root
+        self.config = config or load_config(root)
+        cache = cache or default_cache()
+        self.runners = Runners(root, cache, self.config.flags)
+        self.store = Store(cache / "records", force)
+        self._src_digest: str | None = None
+        self._stats: dict[str, Any] | None = None  # stat -> digest, from the last build
+        self._stats_used: dict[str, str] = {}
+        self.reused = 0  # entries whose runs came from the cache
+        self.bases = {self.config.base_of(p) for p in self.config.entries}
         self.out = out
         self.jobs = jobs
         self.quiet = quiet
@@ -270,7 +332,7 @@ class Builder:
             if is_dir:
                 if path in folders:
                     return folders[path].url
-                if path in ("archive", ""):
+                if path in ("archive", "") or path in self.bases:
                     return "index.html"
                 if path == "docs" and "docs/index.md" in doc_urls:
                     return doc_urls["docs/index.md"]
@@ -283,7 +345,7 @@ class Builder:
     def run(self) -> BuildResult:
         start = time.perf_counter()
         _check_output(self.root, self.out)
-        entries = discover(self.root)
+        entries = discover(self.root, self.config)
         docs = self._docs()
         work = self._run_programs(entries, docs)
         target = self.target_for(entries, docs)
@@ -315,8 +377,14 @@ class Builder:
         self._ask_git()  # after the links above have added the files they point to
 
         head = self.git.head()
-        context = {"commit": head, "pandoc_version": pandoc.version(), "docs": docs}
+        context = {
+            "commit": head,
+            "pandoc_version": pandoc.version(),
+            "docs": docs,
+            "site": self.config,
+        }
         pages: dict[str, str] = {}
+        verdicts: dict[str, dict[str, Any] | None] = {}
         search: list[dict[str, str]] = []
         manifest: dict[str, Any] = {
             "commit": head.commit,
@@ -327,7 +395,11 @@ class Builder:
         for e in entries:
             statement, solution = rendered[e.id]
             runs = [work.samples[(e.id, s.name)].result() for s in e.samples]
-            pages[e.url] = self._entry_page(e, statement, solution, runs, work.texts, context)
+            tests = [work.tests[(e.id, t.name)].result() for t in e.tests]
+            verdicts[e.id] = judge_verdict(tests)
+            pages[e.url] = self._entry_page(
+                e, statement, solution, runs, work.texts, context, verdicts[e.id]
+            )
             search.append(
                 {
                     "url": e.url,
@@ -339,7 +411,7 @@ class Builder:
                     "text": _plain_text(statement) + " " + _plain_text(solution),
                 }
             )
-            manifest["entries"].append(self._manifest_entry(e, runs))
+            manifest["entries"].append(self._manifest_entry(e, runs, tests))
         for d in docs:
             pages[d.url] = self._render(
                 "doc.html", d.url, context, doc=d, source=self.shown[d.source], title=d.title
@@ -355,30 +427,46 @@ class Builder:
             )
             manifest["docs"].append({"source": d.source, "url": d.url, "title": d.title})
         pages["index.html"] = self._render(
-            "index.html", "index.html", context, entries=entries, title="Archive"
+            "index.html", "index.html", context, entries=entries, title="Archive",
+            verdicts=verdicts, judged=any(verdicts.values()),
         )
         pages["search.html"] = self._render("search.html", "search.html", context, title="Search")
 
         files = self._write(pages, search, manifest)
         samples = sum(len(e.samples) for e in entries)
         seconds = time.perf_counter() - start
-        return BuildResult(self.out, len(entries), samples, len(docs), files, seconds)
+        return BuildResult(
+            self.out, len(entries), samples, len(docs), files, seconds, self.reused
+        )
 
     def _run_programs(self, entries: list[Entry], docs: list[Doc]) -> Work:
         """Everything that waits on another program, in the pool: samples first (the longest),
         then ``--help`` runs, pandoc conversions and reading the files to show."""
         progress = None if self.quiet else Progress("site build", delay=2.0)
         work = Work()
+        fresh: list[tuple[Entry, str]] = []  # entries run now, and their records' keys
         with Pool(self.jobs, progress) as pool:
             for e in entries:
+                key = self._check_key(e)
+                recorded = self._recorded(e, self.store.get("runs", key))
+                if recorded is not None:
+                    self.reused += 1
+                    runs, tests = recorded
+                    for s, r in zip(e.samples, runs, strict=True):
+                        work.samples[(e.id, s.name)] = _done(r)
+                    for t, tr in zip(e.tests, tests, strict=True):
+                        work.tests[(e.id, t.name)] = _done(tr)
+                    continue
+                fresh.append((e, key))
                 for s in e.samples:
-                    work.samples[(e.id, s.name)] = pool.submit(run_sample, self.root, e, s)
+                    work.samples[(e.id, s.name)] = pool.submit(self._run_sample, e, s)
+                for t in e.tests:
+                    work.tests[(e.id, t.name)] = pool.submit(self._run_test, e, t)
             work.helps = self._submit_helps(pool, docs)
             for e in entries:
                 self._check_statement_headings(e)
                 work.statements[e.id] = pool.submit(
-                    pandoc.convert,
-                    self.root,
+                    self._convert,
                     e.statement,
                     e.id,
                     tex=False,
@@ -386,8 +474,7 @@ class Builder:
                     strict_text=True,
                 )
                 work.solutions[e.id] = pool.submit(
-                    pandoc.convert,
-                    self.root,
+                    self._convert,
                     e.solution,
                     e.id,
                     tex=True,
@@ -396,25 +483,181 @@ class Builder:
                     strict_text=True,
                 )
             for d in docs:
-                work.docs[d.source] = pool.submit(
-                    pandoc.convert, self.root, d.source, "docs", tex=False
-                )
+                work.docs[d.source] = pool.submit(self._convert, d.source, "docs", tex=False)
             for e in entries:
                 for path in (*e.sources, e.statement, e.solution, e.meta):
                     self.show(path)
                 for s in e.samples:
                     self.show(s.input), self.show(s.answer)
+                if e.checker_file is not None:
+                    self.show(e.checker_file)
                 for path in (*e.sources, e.solution):
                     work.texts[path] = pool.submit(self.text, path, e.id)
             for d in docs:
                 self.show(d.source)
             pool.wait()
+        for e, key in fresh:
+            runs = [work.samples[(e.id, s.name)].result() for s in e.samples]
+            tests = [work.tests[(e.id, t.name)].result() for t in e.tests]
+            self.store.put("runs", key, self._record(runs, tests))
+        if self._stats_used and self._stats_used != self._stats:
+            self.store.put("stat", "digests", self._stats_used)
         if progress:
             progress.done()
         return work
 
+    # ---- what the next build may reuse ----------------------------------------------
+    def _convert(self, source: str, where: str, **options: Any) -> str:
+        """pandoc's HTML for ``source``, remembered by the file's bytes and the options."""
+        key = digest(
+            [builder_version(), pandoc.version(), source, self.bytes(source),
+             json.dumps(options, sort_keys=True)]
+        )
+        html_ = self.store.get("pandoc", key)
+        if isinstance(html_, str):
+            return html_
+        html_ = pandoc.convert(self.root, source, where, **options)
+        self.store.put("pandoc", key, html_)
+        return html_
+
+    def _code(self, text: str, **options: Any) -> str:
+        """A highlighted file (:func:`code_block`), remembered by its text and options."""
+        import pygments
+
+        key = digest([builder_version(), pygments.__version__, text,
+                      json.dumps(options, sort_keys=True)])
+        html_ = self.store.get("highlight", key)
+        if isinstance(html_, str):
+            return html_
+        html_ = code_block(text, **options)
+        self.store.put("highlight", key, html_)
+        return html_
+
+    def _check_key(self, e: Entry) -> str:
+        """The hash of everything an entry's runs depend on: the builder, the interpreter, the
+        command or runner (tool version, flags), the limits and the bytes of the entry's
+        files, the files it shows or includes and the files its command names. A command
+        run by Python also depends on the tree's ``src/``."""
+        parts: list[str | bytes] = [
+            builder_version(), sys.version, e.command, e.runner or "", str(e.compare),
+            repr(e.timeout), str(e.output_limit),
+        ]
+        files = [e.meta, *e.sources, *e.included, *([e.solution_file] if e.solution_file else [])]
+        for s in e.samples:
+            files += [s.input, s.answer]
+        for t in e.tests:
+            # Judge data is read only to be hashed: by its stat when that is unchanged.
+            parts += [t.input, self._digest_of(t.input), t.answer, self._digest_of(t.answer)]
+        parts.append(str(e.checker))
+        if e.checker_file is not None:
+            judge = runner_for(e.checker_file)
+            assert judge is not None
+            files += [e.checker_file, *e.checker_included]
+            parts += [self.config.flags.get(judge.language, ""), *(self.runners.tool(judge) or ())]
+        if e.runner is not None:
+            runner = RUNNERS[e.runner]
+            parts += [self.config.flags.get(e.runner, ""), *(self.runners.tool(runner) or ())]
+        else:
+            argv = command_argv(e.command, self.root)
+            for word in argv[1:]:
+                if os.path.isabs(word) and Path(word).is_relative_to(self.root):
+                    if Path(word).is_file():
+                        files.append(Path(word).relative_to(self.root).as_posix())
+            if argv and argv[0] == sys.executable:
+                parts.append(self._src())
+        for path in files:
+            parts += [path, self.bytes(path)]
+        return digest(parts)
+
+    def _digest_of(self, path: str) -> str:
+        """The hash of a file's bytes, remembered across builds under its stat (size, inode,
+        modification and change times in nanoseconds: a write changes the change time)."""
+        if self._stats is None:
+            found = self.store.get("stat", "digests") if not self.store.force else None
+            self._stats = found if isinstance(found, dict) else {}
+            self._stats_used = {}
+        info = os.stat(self.root / path)
+        key = f"{path}\0{info.st_size}\0{info.st_ino}\0{info.st_mtime_ns}\0{info.st_ctime_ns}"
+        value = self._stats.get(key)
+        if not isinstance(value, str):
+            value = digest([self.bytes(path)])
+        self._stats_used[key] = value
+        return value
+
+    def _src(self) -> str:
+        """One hash of every file under ``src/`` (what a Python command may import)."""
+        if self._src_digest is None:
+            src = self.root / "src"
+            files = sorted(
+                p for p in src.rglob("*")
+                if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"
+            ) if src.is_dir() else []
+            self._src_digest = digest(
+                part for p in files for part in (p.relative_to(src).as_posix(), p.read_bytes())
+            )
+        return self._src_digest
+
+    @staticmethod
+    def _record(runs: list[SampleRun], tests: list[TestRun]) -> dict[str, Any]:
+        return {
+            "samples": [
+                {"name": r.sample.name, "output": r.output, "verdict": r.verdict} for r in runs
+            ],
+            "tests": [
+                {"name": t.name, "passed": t.passed, "seconds": t.seconds, "problem": t.problem}
+                for t in tests
+            ],
+        }
+
+    def _recorded(
+        self, e: Entry, record: Any
+    ) -> tuple[list[SampleRun], list[TestRun]] | None:
+        """The runs of a record, when it is one for this entry's samples and tests."""
+        try:
+            samples, tests = record["samples"], record["tests"]
+            if [x["name"] for x in samples] != [s.name for s in e.samples]:
+                return None
+            if [x["name"] for x in tests] != [t.name for t in e.tests]:
+                return None
+            return [
+                SampleRun(
+                    s, self.text(s.input, e.id), self.text(s.answer, e.id),
+                    str(x["output"]), str(x["verdict"]),
+                )
+                for s, x in zip(e.samples, samples, strict=True)
+            ], [
+                TestRun(str(x["name"]), bool(x["passed"]), float(x["seconds"]), str(x["problem"]))
+                for x in tests
+            ]
+        except (TypeError, KeyError, ValueError):
+            return None
+
+    def _program(self, e: Entry, source: str, included: list[str]) -> tuple[str, ...]:
+        """The argv of a program of the entry run by its built-in runner (built if needed)."""
+        runner = runner_for(source)
+        assert runner is not None  # entries.load checked it
+        files = [source, *included]
+        key = self.runners.key(runner, files, {f: self.bytes(f) for f in files})
+        return self.runners.build(e.id, runner, source, key).argv
+
+    def _run_sample(self, e: Entry, sample: Sample) -> SampleRun:
+        argv = None
+        if e.runner is not None and e.solution_file is not None:
+            argv = self._program(e, e.solution_file, e.included)
+        return run_sample(self.root, e, sample, argv)
+
+    def _run_test(self, e: Entry, test: Sample) -> TestRun:
+        argv = checker = None
+        if e.runner is not None and e.solution_file is not None:
+            argv = self._program(e, e.solution_file, e.included)
+        if e.checker_file is not None:
+            checker = self._program(e, e.checker_file, e.checker_included)
+        return run_test(self.root, e, test, argv, checker)
+
     def _ask_git(self) -> None:
         """The last change of every shown file (one ``git log`` each, in the pool)."""
+        if not self.git.available:
+            return  # every file keeps the empty Change: no history to show
         self.git.dirty_paths()  # once, before the threads ask for it
         with Pool(self.jobs, None) as pool:
             changes = {path: pool.submit(self.git.last_change, path) for path in sorted(self.shown)}
@@ -495,6 +738,7 @@ class Builder:
         runs: list[SampleRun],
         texts: dict[str, cf.Future],
         context: dict,
+        verdict: dict[str, Any] | None = None,
     ) -> str:
         sources = []
         for i, path in enumerate(e.sources, start=1):
@@ -504,14 +748,14 @@ class Builder:
                     "shown": self.shown[path],
                     "anchor": f"src-{i}",
                     "code": Markup(
-                        code_block(text, filename=path, prefix=f"s{i}", attrs={"data-file": path})
+                        self._code(text, filename=path, prefix=f"s{i}", attrs={"data-file": path})
                     ),
                     "notes": byte_notes(text),
                 }
             )
         tex_text = texts[e.solution].result()
         tex = Markup(
-            code_block(
+            self._code(
                 tex_text,
                 filename=e.solution,
                 prefix="tex",
@@ -544,13 +788,17 @@ class Builder:
             statement_file=self.shown[e.statement],
             solution_file=self.shown[e.solution],
             meta_file=self.shown[e.meta],
+            verdict=verdict,
+            checker_file=self.shown[e.checker_file] if e.checker_file else None,
         )
 
-    def _manifest_entry(self, e: Entry, runs: list[SampleRun]) -> dict[str, Any]:
+    def _manifest_entry(
+        self, e: Entry, runs: list[SampleRun], tests: list[TestRun]
+    ) -> dict[str, Any]:
         def digest(path: str) -> str:
             return hashlib.sha256(self.bytes(path)).hexdigest()
 
-        return {
+        found: dict[str, Any] = {
             "id": e.id,
             "url": e.url,
             "title": e.title,
@@ -570,6 +818,13 @@ class Builder:
                 for r in runs
             ],
         }
+        if tests:
+            found["tests"] = [
+                {"name": t.name, "passed": t.passed, "time": time_bucket(t.seconds),
+                 "problem": t.problem}
+                for t in tests
+            ]
+        return found
 
     def _check_statement_headings(self, e) -> None:
         """The page supplies the title: a top-level heading would show it twice."""
@@ -605,12 +860,16 @@ class Builder:
         tmp = Path(tempfile.mkdtemp(prefix=f".{self.out.name}.building-", dir=self.out.parent))
         try:
             count = 0
+            folders: set[Path] = set()
 
             def put(relative: str, data: bytes) -> None:
                 nonlocal count
                 path = tmp / relative
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_bytes(data)
+                if path.parent not in folders:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    folders.add(path.parent)
+                if not _link_if_same(self.out / relative, path, data):
+                    path.write_bytes(data)
                 count += 1
 
             put(MARKER, b"written by perfectplay site build; replaced whole by the next build\n")
@@ -629,15 +888,17 @@ class Builder:
             put("assets/search-index.js", f"window.PERFECTPLAY_SEARCH = {index};\n".encode())
             put("manifest.json", (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
             tmp.chmod(0o755)
-            self._swap(tmp)
+            self._swap(tmp, background=count > BACKGROUND_REMOVAL)
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
         return count
 
-    def _swap(self, tmp: Path) -> None:
+    def _swap(self, tmp: Path, background: bool = False) -> None:
         """Put ``tmp`` in place of the output folder (two renames; the old copy is removed
-        only after the new one is in place)."""
+        only after the new one is in place). A large old copy is removed by a detached
+        ``rm -rf``: on a disk that discards freed blocks at once, removing thousands of
+        files takes seconds the build need not wait for."""
         if not self.out.exists():
             os.rename(tmp, self.out)
             return
@@ -649,12 +910,54 @@ class Builder:
         except BaseException:
             os.rename(old, self.out)
             raise
+        rm = shutil.which("rm") if background else None
+        if rm is not None:
+            try:
+                subprocess.Popen(
+                    [rm, "-rf", "--", str(old)],
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    start_new_session=True,
+                )
+                return
+            except OSError:
+                pass
         shutil.rmtree(old, ignore_errors=True)
 
 
-def build(root: Path, out: Path, *, jobs: int | None = None, quiet: bool = False) -> BuildResult:
+def _link_if_same(old: Path, new: Path, data: bytes) -> bool:
+    """Hard-link ``new`` to the previous build's ``old`` when it holds exactly ``data``: an
+    unchanged file costs no write, and removing the previous build frees nothing of it."""
+    try:
+        info = os.lstat(old)
+        if not stat.S_ISREG(info.st_mode) or info.st_size != len(data):
+            return False
+        if old.read_bytes() != data:
+            return False
+        os.link(old, new)
+        return True
+    except OSError:
+        return False
+
+
+def build(
+    root: Path,
+    out: Path,
+    *,
+    jobs: int | None = None,
+    quiet: bool = False,
+    cache: Path | None = None,
+    force: bool = False,
+) -> BuildResult:
     """Build the site of repository ``root`` into ``out`` (replaced whole, or left untouched
-    when the build fails with :class:`SiteError`)."""
+    when the build fails with :class:`SiteError`). ``cache`` holds compiled solutions and
+    what an entry's checks gave, to skip entries unchanged since (default:
+    :func:`~perfectplay.site.runners.default_cache`); ``force`` reruns every entry."""
     root = Path(root).resolve()
-    builder = Builder(root, Path(out).resolve(), jobs or default_jobs(), quiet)
+    builder = Builder(
+        root, Path(out).resolve(), jobs or default_jobs(), quiet,
+        cache=Path(cache).resolve() if cache is not None else None,
+        force=force,
+    )
     return builder.run()

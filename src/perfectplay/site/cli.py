@@ -24,8 +24,11 @@ wrong (exit status 2), and the output folder is left as it was."""
 
 EXAMPLES = """\
 examples:
+  perfectplay site new my-archive             a new archive of one example entry
+  perfectplay site build --root my-archive    ... built into my-archive/site-out/
   perfectplay site build                      build into site-out/ of the repository
   perfectplay site build --out /tmp/site      build elsewhere (the folder is replaced whole)
+  perfectplay site build --force              run every entry's checks again
   perfectplay site serve                      build, then preview at http://127.0.0.1:8000/
   perfectplay site serve --no-build --port 0  serve the last build on a free port
   perfectplay site reference                  regenerate docs/reference/ (API and CLI)
@@ -46,7 +49,7 @@ def _parser():
             "--root",
             type=Path,
             help="the repository (default: found from the "
-            "working directory: the folder holding archive/ and pyproject.toml)",
+            "working directory: the folder holding site.toml, or archive/ and pyproject.toml)",
         )
         p.add_argument("--out", type=Path, help="output folder (default: ROOT/site-out)")
         p.add_argument(
@@ -57,9 +60,28 @@ def _parser():
             help="programs run at once (default: the number of cores, at most 8)",
         )
         p.add_argument("--quiet", action="store_true", help="no progress or summary on stderr")
+        p.add_argument(
+            "--cache",
+            type=Path,
+            metavar="DIR",
+            help="where solutions are compiled and runs remembered "
+            "(default: $XDG_CACHE_HOME/perfectplay-site)",
+        )
+        p.add_argument(
+            "--force",
+            action="store_true",
+            help="run every entry's checks again, even those unchanged since the last build",
+        )
         if name == "serve":
             p.add_argument("--port", type=_port, default=8000, help="port (0: any free port)")
             p.add_argument("--no-build", action="store_true", help="serve the existing output")
+    p = sub.add_parser(
+        "new",
+        help="write a new archive of one example entry into DIR (then: site build --root DIR)",
+        description="Write site.toml and one example entry (statement, write-up, solution, "
+        "samples and judge tests) into DIR, which must be absent or empty.",
+    )
+    p.add_argument("folder", type=Path, metavar="DIR", help="the new archive's folder")
     p = sub.add_parser(
         "reference",
         help="write docs/reference/api.md and cli.md from the docstrings and --help",
@@ -94,8 +116,10 @@ def _root(args) -> Path:
 
     if args.root is not None:
         root = args.root.resolve()
-        if not (root / "archive").is_dir():
-            raise SiteError("", str(args.root), "not a repository with an archive/ folder")
+        if not (root / "archive").is_dir() and not (root / "site.toml").is_file():
+            raise SiteError(
+                "", str(args.root), "not an archive: no archive/ folder and no site.toml"
+            )
         return root
     root = find_root()
     if root is None:
@@ -132,16 +156,31 @@ def _build(args) -> Path:
     out = args.out if args.out is not None else root / "site-out"
     if args.jobs is not None and not 1 <= args.jobs <= 64:
         raise PerfectplayError("site: --jobs must be between 1 and 64")
-    result = build(root, out, jobs=args.jobs, quiet=args.quiet)
+    result = build(
+        root, out, jobs=args.jobs, quiet=args.quiet, cache=args.cache, force=args.force
+    )
     if not args.quiet:
+        unchanged = f", {result.reused} unchanged since the last build" if result.reused else ""
         print(
             f"perfectplay: site: {_count(result.entries, 'entry', 'entries')} "
-            f"({_count(result.samples, 'sample')} run and checked), "
+            f"({_count(result.samples, 'sample')} run and checked{unchanged}), "
             f"{_count(result.docs, 'documentation page')}, {result.files} files in "
             f"{result.out} ({result.seconds:.1f} s)",
             file=sys.stderr,
         )
     return result.out
+
+
+def _new(args) -> int:
+    from perfectplay.site.starter import create
+
+    files = create(args.folder)
+    print(
+        f"perfectplay: site: wrote {len(files)} files into {args.folder}; build the site with "
+        f"'perfectplay site build --root {args.folder}'",
+        file=sys.stderr,
+    )
+    return 0
 
 
 def _serve(args) -> int:
@@ -168,4 +207,6 @@ def main(argv: list[str]) -> int:
         return run(build, "site")
     if args.action == "reference":
         return run(lambda: _reference(args), "site")
+    if args.action == "new":
+        return run(lambda: _new(args), "site")
     return run(lambda: _serve(args), "site")

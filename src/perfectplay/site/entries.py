@@ -13,14 +13,19 @@ through another shown core module (:func:`package_sources`); its command is
 from __future__ import annotations
 
 import ast
+import functools
+import os
 import re
+import shutil
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from perfectplay.site.config import Config
 from perfectplay.site.errors import SiteError
 from perfectplay.site.repo import rel, repo_path
+from perfectplay.site.runners import RUNNERS, Runner, includes, runner_for
 
 __all__ = ["Compare", "Entry", "Sample", "discover", "load", "parse_compare"]
 
@@ -40,13 +45,15 @@ KEYS: dict[str, Any] = {
     "compare": str,
     "samples": list,
     "timeout": (int, float),
+    "checker": str,
 }
 # A year the sources cannot confirm is left out rather than guessed: the page says so.
-OPTIONAL = {"samples", "timeout", "year", "package", "command", "sources"}
+OPTIONAL = {"samples", "timeout", "year", "package", "command", "sources", "checker"}
 #: The parts of perfectplay an entry's page shows when its package imports them.
 CORE = ("graphs/", "solvers/", "analysis/", "models/", "objectives.py", "results.py")
 PROBLEMS = "src/perfectplay/problems"
 DEFAULT_TIMEOUT = 120.0
+DEFAULT_OUTPUT_LIMIT = 8 << 20
 
 
 @dataclass(frozen=True)
@@ -85,6 +92,15 @@ class Entry:
     compare: Compare
     samples: list[Sample] = field(default_factory=list)
     timeout: float = DEFAULT_TIMEOUT
+    output_limit: int = DEFAULT_OUTPUT_LIMIT
+    runner: str | None = None  # a built-in runner's language (site.runners.RUNNERS)
+    solution_file: str | None = None  # the file the runner builds
+    included: list[str] = field(default_factory=list)  # files it includes, transitively
+    sources_listed: bool = True  # False: the runner's files, found rather than listed
+    tests: list[Sample] = field(default_factory=list)  # judge data: tests/N.in, tests/N.ans
+    checker: Compare | None = None  # how tests are checked, when not by a program
+    checker_file: str | None = None  # a checker program (input, answer, output)
+    checker_included: list[str] = field(default_factory=list)
 
     @property
     def meta(self) -> str:
@@ -125,17 +141,45 @@ def parse_compare(text: str) -> Compare | None:
     return None
 
 
-def discover(root: Path) -> list[Entry]:
-    """All entries under ``root/archive``, sorted by id, each validated."""
-    archive = root / "archive"
-    if not archive.is_dir():
-        raise SiteError("", "archive", "no archive/ folder in the repository")
-    folders = set()
-    for marker in ENTRY_MARKERS:
-        for found in archive.rglob(marker):
-            if ".git" not in found.parts and found.parent != archive:
-                folders.add(found.parent)
-    return [load(root, folder) for folder in sorted(folders, key=lambda p: p.as_posix())]
+def discover(root: Path, config: Config | None = None) -> list[Entry]:
+    """All entries of the archive at ``root``, sorted by id, each validated.
+
+    Entry folders are those under ``archive/`` (perfectplay's layout), or those matching the
+    ``entries`` patterns of ``site.toml``; an entry's id is its folder relative to the
+    literal start of its pattern (``competitive_programming/*/*/*`` gives ``icpc/2023/K-x``).
+    """
+    config = config or Config()
+    found: dict[Path, str] = {}
+    for pattern in config.entries:
+        base = config.base_of(pattern)
+        if pattern.endswith("/**") and base == pattern[:-3]:
+            archive = root / base
+            if not archive.is_dir():
+                if config.own:
+                    raise SiteError("", base, f"no {base}/ folder in the repository")
+                continue
+            # Any marker below the base marks its folder as an entry.
+            candidates = {
+                f.parent for m in ENTRY_MARKERS for f in archive.rglob(m) if f.parent != archive
+            }
+        else:
+            candidates = {p for p in root.glob(pattern) if p.is_dir()}
+        for folder in candidates:
+            if ".git" in folder.relative_to(root).parts:
+                continue
+            if not any((folder / m).exists() for m in ENTRY_MARKERS):
+                continue  # a folder the pattern matches that holds no entry
+            found.setdefault(folder, base)
+    entries = [
+        load(root, folder, base, config) for folder, base in
+        sorted(found.items(), key=lambda item: item[0].as_posix())
+    ]
+    seen: dict[str, str] = {}
+    for e in entries:
+        if e.id in seen:
+            raise SiteError(e.id, e.folder, f"same entry id as {seen[e.id]}: patterns overlap")
+        seen[e.id] = e.folder
+    return sorted(entries, key=lambda e: e.id)
 
 
 def _line_of(text: str, key: str) -> int | None:
@@ -143,10 +187,13 @@ def _line_of(text: str, key: str) -> int | None:
     return text.count("\n", 0, match.start()) + 1 if match else None
 
 
-def load(root: Path, folder: Path) -> Entry:
-    """Read and validate one entry folder."""
+def load(
+    root: Path, folder: Path, base: str = "archive", config: Config | None = None
+) -> Entry:
+    """Read and validate one entry folder (its id: the folder relative to ``base``)."""
+    config = config or Config()
     folder_rel = rel(root, folder)
-    entry_id = rel(root / "archive", folder)
+    entry_id = rel(root / base, folder)
     for name in REQUIRED_FILES:
         if not (folder / name).is_file():
             raise SiteError(entry_id, f"{folder_rel}/{name}", "required file is missing")
@@ -185,7 +232,40 @@ def load(root: Path, folder: Path) -> Entry:
         ):
             raise fail(f"{key!r} must be a non-empty list of non-empty strings", key)
     package = meta.get("package")
-    if package is None:
+    runner: Runner | None = None
+    solution_file: str | None = None
+    if package is None and "command" not in meta:
+        # No command: the built-in runner of the folder's solution.<ext>.
+        named = sorted(
+            p.name for p in folder.iterdir()
+            if p.stem == "solution" and p.suffix != ".tex" and p.is_file()
+        )
+        if not named:
+            raise fail(
+                "missing key 'command' (or 'package', naming a gallery problem, "
+                "or a solution.<ext> file for a built-in runner)"
+            )
+        if len(named) > 1:
+            raise SiteError(
+                entry_id, f"{folder_rel}/{named[0]}",
+                f"several solution files ({', '.join(named)}): keep one or give a 'command'",
+            )
+        solution_file = f"{folder_rel}/{named[0]}"
+        runner = runner_for(named[0])
+        if runner is None:
+            raise SiteError(
+                entry_id, solution_file,
+                f"no built-in runner for {Path(named[0]).suffix!r} files (known: "
+                f"{', '.join(e for r in RUNNERS.values() for e in r.extensions)}): "
+                "give a 'command' in meta.toml",
+            )
+        if runner.compiled and _which(runner.tool) is None:
+            raise SiteError(
+                entry_id, solution_file,
+                f"the {runner.name} runner needs {runner.tool}, which is not installed "
+                "(or give a 'command' in meta.toml)",
+            )
+    elif package is None:
         for key in ("command", "sources"):
             if key not in meta:
                 raise fail(f"missing key {key!r} (or 'package', naming a gallery problem)")
@@ -206,7 +286,7 @@ def load(root: Path, folder: Path) -> Entry:
         raise fail(
             f'\'compare\' must be "exact" or "float TOL", not {meta["compare"]!r}', "compare"
         )
-    timeout = float(meta.get("timeout", DEFAULT_TIMEOUT))
+    timeout = float(meta.get("timeout", config.time_limit))
     if not 0 < timeout <= 3600:
         raise fail("'timeout' must be between 0 and 3600 seconds", "timeout")
 
@@ -216,13 +296,54 @@ def load(root: Path, folder: Path) -> Entry:
     for i, source in enumerate(meta.get("sources", ())):
         path = repo_path(root, source, entry_id, meta_rel, f"sources[{i}]")
         sources.append(rel(root, path))
+    included: list[str] = []
+    if runner is not None and solution_file is not None:
+        if runner.language in ("c", "cpp"):
+            included = includes(root, solution_file, entry_id)
+        if "sources" not in meta:
+            sources = [solution_file, *included]
     if len(set(sources)) != len(sources):
         raise fail("'sources' lists a file twice", "sources")
-    command = f"perfectplay {package}" if package is not None else meta["command"].strip()
+    if runner is not None and solution_file is not None:
+        command = runner.shown_command(
+            Path(solution_file).name, config.flags.get(runner.language, "")
+        )
+    elif package is not None:
+        command = f"perfectplay {package}"
+    else:
+        command = meta["command"].strip()
 
     samples = _samples(root, folder, entry_id, meta_rel, meta.get("samples"), fail)
     if not samples:
         raise SiteError(entry_id, f"{folder_rel}/samples", "an entry needs at least one sample")
+    tests = _tests(root, folder, entry_id)
+    checker: Compare | None = compare
+    checker_file: str | None = None
+    checker_included: list[str] = []
+    if "checker" in meta:
+        checker = parse_compare(meta["checker"])
+        if checker is None:
+            # Not "exact" nor "float TOL": a program of the entry's folder.
+            path = repo_path(
+                root, f"{folder_rel}/{meta['checker']}", entry_id, meta_rel, "'checker'"
+            )
+            checker_file = rel(root, path)
+            judge = runner_for(checker_file)
+            if judge is None:
+                raise SiteError(
+                    entry_id, checker_file,
+                    f"no built-in runner for {path.suffix!r} checkers: write it in one of "
+                    f"{', '.join(r.name for r in RUNNERS.values())}",
+                )
+            if judge.compiled and _which(judge.tool) is None:
+                raise SiteError(
+                    entry_id, checker_file,
+                    f"the {judge.name} runner needs {judge.tool}, which is not installed",
+                )
+            if judge.language in ("c", "cpp"):
+                checker_included = includes(root, checker_file, entry_id)
+    if not tests and "checker" in meta:
+        raise fail("'checker' checks the tests/ folder, which has no test", "checker")
     return Entry(
         id=entry_id,
         folder=folder_rel,
@@ -238,6 +359,15 @@ def load(root: Path, folder: Path) -> Entry:
         compare=compare,
         samples=samples,
         timeout=timeout,
+        output_limit=config.output_limit,
+        runner=runner.language if runner else None,
+        solution_file=solution_file,
+        included=included,
+        sources_listed=package is not None or "sources" in meta,
+        tests=tests,
+        checker=checker if checker_file is None else None,
+        checker_file=checker_file,
+        checker_included=checker_included,
     )
 
 
@@ -248,19 +378,7 @@ def _natural(name: str) -> list:
 def _samples(root, folder, entry_id, meta_rel, listed, fail) -> list[Sample]:
     """The samples named in meta, or every ``samples/*.in`` with its ``.ans`` when unnamed."""
     if listed is None:
-        pairs = []
-        sample_dir = folder / "samples"
-        inputs = sorted(sample_dir.glob("*.in"), key=lambda p: _natural(p.name))
-        for path in inputs:
-            answer = path.with_suffix(".ans")
-            if not answer.is_file():
-                raise SiteError(
-                    entry_id, rel(root, answer), f"answer of sample {path.name} is missing"
-                )
-            pairs.append((rel(root, path), rel(root, answer)))
-        for path in sorted(sample_dir.glob("*.ans")):
-            if not path.with_suffix(".in").is_file():
-                raise SiteError(entry_id, rel(root, path), "answer without an input (.in) file")
+        pairs = _pairs(root, folder, "samples", entry_id, "sample")
     else:
         pairs = []
         folder_rel = rel(root, folder)
@@ -282,6 +400,58 @@ def _samples(root, folder, entry_id, meta_rel, listed, fail) -> list[Sample]:
     if len(set(names)) != len(names):
         raise fail("two samples have the same input file name", "samples")
     return [Sample(Path(inp).stem, inp, ans) for inp, ans in pairs]
+
+
+def _which(tool: str) -> str | None:
+    """``shutil.which`` asked once per tool and PATH (a build loads many entries)."""
+    return _which_on(tool, os.environ.get("PATH", ""))
+
+
+@functools.lru_cache(maxsize=64)
+def _which_on(tool: str, path: str) -> str | None:
+    return shutil.which(tool, path=path)
+
+
+def _tests(root: Path, folder: Path, entry_id: str) -> list[Sample]:
+    """The judge data: every ``tests/*.in`` with its ``.ans``, in natural order."""
+    return [
+        Sample(Path(inp).stem, inp, ans) for inp, ans in _pairs(root, folder, "tests", entry_id)
+    ]
+
+
+def _pairs(
+    root: Path, folder: Path, sub: str, entry_id: str, kind: str = ""
+) -> list[tuple[str, str]]:
+    """Every ``sub/*.in`` of an entry folder with its ``.ans`` (repository-relative), in
+    natural order; either without the other is an error. One directory listing; only a
+    file that is a symbolic link (or a folder that is one) is resolved and checked."""
+    where = folder / sub
+    if not where.is_dir():
+        return []
+    base = f"{rel(root, folder)}/{sub}"
+    if where.is_symlink() and not where.resolve().is_relative_to(root.resolve()):
+        raise SiteError(entry_id, base, "a link to a folder outside the repository")
+    with os.scandir(where) as listing:
+        files = {e.name: e.is_symlink() or where.is_symlink() for e in listing if e.is_file()}
+
+    def checked(name: str) -> str:
+        path = f"{base}/{name}"
+        if files[name]:
+            return rel(root, repo_path(root, path, entry_id, path, "file"))
+        return path
+
+    pairs = []
+    for name in sorted((n for n in files if n.endswith(".in")), key=_natural):
+        answer = name[:-3] + ".ans"
+        if answer not in files:
+            if kind:
+                raise SiteError(entry_id, f"{base}/{answer}", f"answer of {kind} {name} is missing")
+            raise SiteError(entry_id, f"{base}/{name}", f"test {name} has no answer ({answer})")
+        pairs.append((checked(name), checked(answer)))
+    for name in sorted(files):
+        if name.endswith(".ans") and name[:-4] + ".in" not in files:
+            raise SiteError(entry_id, f"{base}/{name}", "answer without an input (.in) file")
+    return pairs
 
 
 # The template's files in the order a reader follows the solution; other files of the

@@ -7,13 +7,20 @@ block is exactly the file. :func:`code_block` checks that before returning.
 
 from __future__ import annotations
 
+import functools
 import html
+import os
 import re
 
 from pygments import highlight as _highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexer import Lexer
-from pygments.lexers import TextLexer, get_lexer_by_name, get_lexer_for_filename, guess_lexer
+from pygments.lexers import (
+    TextLexer,
+    find_lexer_class_for_filename,
+    get_lexer_by_name,
+    guess_lexer,
+)
 from pygments.util import ClassNotFound
 
 __all__ = ["byte_notes", "code_block", "highlight_fragment", "plain_block", "stylesheet", "text_of"]
@@ -22,13 +29,22 @@ STYLE = "friendly"
 LEXER_OPTIONS = {"stripnl": False, "stripall": False, "ensurenl": False, "tabsize": 0}
 
 
+@functools.lru_cache(maxsize=1024)
+def _lexer_class(basename: str) -> type[Lexer] | None:
+    """Pygments' lexer for a file name (its lookup scans every plugin: once per name)."""
+    found = find_lexer_class_for_filename(basename)
+    return found if isinstance(found, type) else None
+
+
 def _lexer(filename: str = "", language: str = "", text: str = "") -> Lexer:
     try:
         if language:
             return get_lexer_by_name(language, **LEXER_OPTIONS)
-        return get_lexer_for_filename(filename, **LEXER_OPTIONS)
     except ClassNotFound:
         pass
+    found = _lexer_class(os.path.basename(filename)) if filename and not language else None
+    if found is not None:
+        return found(**LEXER_OPTIONS)
     if text.startswith("#!"):  # a script without a suffix: its interpreter line tells
         try:
             return guess_lexer(text, **LEXER_OPTIONS)

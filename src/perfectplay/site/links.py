@@ -9,6 +9,7 @@ resource outside the site (pages must load without a network).
 
 from __future__ import annotations
 
+import functools
 import html
 import posixpath
 import re
@@ -23,6 +24,7 @@ ATTRIBUTE = re.compile(r'\b(href|src)="([^"]*)"')
 SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 
 
+@functools.lru_cache(maxsize=65536)
 def relative_url(from_page: str, to_path: str) -> str:
     """URL of site path ``to_path`` as seen from site page ``from_page``.
 

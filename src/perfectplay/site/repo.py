@@ -7,6 +7,7 @@ climbs out, no symbolic link that points out, nothing inside ``.git``.
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 from dataclasses import dataclass
@@ -19,14 +20,17 @@ __all__ = ["Change", "Git", "find_root", "rel", "repo_path"]
 
 def find_root(start: Path | None = None) -> Path | None:
     """The nearest folder at or above ``start`` (default: the working directory) that holds
-    ``archive/`` and ``pyproject.toml``; failing that, the checkout this package runs from.
+    ``site.toml``, or ``archive/`` and ``pyproject.toml``; failing that, the checkout this
+    package runs from.
 
     >>> root = find_root()
-    >>> root is None or (root / "archive").is_dir()
+    >>> root is None or (root / "archive").is_dir() or (root / "site.toml").is_file()
     True
     """
     here = (start or Path.cwd()).resolve()
     for folder in (here, *here.parents):
+        if (folder / "site.toml").is_file():
+            return folder
         if (folder / "archive").is_dir() and (folder / "pyproject.toml").is_file():
             return folder
     # An editable install runs from src/perfectplay/site inside the checkout.
@@ -61,7 +65,12 @@ def repo_path(root: Path, relative: str, where: str, cited_in: str, what: str) -
 
 def rel(root: Path, path: Path) -> str:
     """``path`` relative to ``root``, POSIX style (the form pages and errors show)."""
-    return path.resolve().relative_to(root.resolve()).as_posix()
+    return path.resolve().relative_to(_resolved(root)).as_posix()
+
+
+@functools.lru_cache(maxsize=64)
+def _resolved(root: Path) -> Path:
+    return root.resolve()
 
 
 @dataclass(frozen=True)
