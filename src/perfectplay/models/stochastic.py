@@ -1,0 +1,433 @@
+"""Two-player games with dice between moves: the model protocol, explorer and solution.
+
+A :class:`StochasticGameModel` describes a zero-sum, perfect-information game in which
+two players alternate and chance acts between moves (Pig, backgammon-like races). A
+state is seen from the player to move (*mover-relative*: Pig's ``(my score, their score,
+turn total)``), which halves the state space and lets both players share one table.
+The value of a state is the winning chance of its mover (a tie counts one half; play
+that never ends counts ``draw``, one half by default).
+
+Define:
+
+* ``start`` (method or attribute): the first state;
+* ``moves(state)``: the mover's choices (any objects);
+* ``chances(state, move)``: the outcomes of a move as ``(next_state, weight, passes)``
+  triples, or a mapping ``{(next_state, passes): weight}``; ``passes`` says whether the
+  other player moves next (then ``next_state`` is seen from that player's side); integer
+  or :class:`~fractions.Fraction` weights; a deterministic move is one outcome of weight 1;
+* ``outcome(state)``: ``None`` while the game goes on, else ``"win"``, ``"lose"``,
+  ``"tie"`` or an exact winning probability (int or Fraction in 0..1) for the mover.
+
+Optional: ``canonical(state)`` (equal keys, equal values), ``no_moves`` (the result for
+a mover without moves, ``"lose"`` by default) and ``draw`` (the value of endless play,
+``Fraction(1, 2)`` by default).
+
+>>> class Race(StochasticGameModel):       # first to 2 heads; a tail passes the turn
+...     start = (0, 0)
+...     def outcome(self, s): return "lose" if s[1] >= 2 else None
+...     def moves(self, s): return ["toss"]
+...     def chances(self, s, m):
+...         mine, theirs = s
+...         return [((mine + 1, theirs), 1, False) if mine + 1 < 2 else ((theirs, 2), 1, True),
+...                 ((theirs, mine), 1, True)]
+>>> sol = solve_stochastic_model(Race())
+>>> sol.exact_value()
+Fraction(16, 27)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from fractions import Fraction
+from math import lcm
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
+
+from perfectplay.errors import ModelError
+from perfectplay.models.base import UnknownStateError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from perfectplay.graphs.stochastic import StochasticGraph, StochasticSolution
+
+__all__ = [
+    "MoveOption",
+    "StochasticGameModel",
+    "StochasticModelSolution",
+    "explore_stochastic",
+    "solve_stochastic_model",
+]
+
+
+@runtime_checkable
+class StochasticGameModel(Protocol):
+    """A two-player game with dice between moves (see the module docstring).
+
+    >>> class Toss(StochasticGameModel):   # one toss decides
+    ...     start = "go"
+    ...     def outcome(self, s): return None if s == "go" else s
+    ...     def moves(self, s): return ["toss"]
+    ...     def chances(self, s, m): return {("win", False): 1, ("lose", False): 1}
+    >>> solve_stochastic_model(Toss()).start_value
+    0.5
+    """
+
+    if TYPE_CHECKING:
+
+        @property
+        def start(self) -> Any:
+            """The first state (a method or a plain attribute)."""
+            return None
+
+    else:
+        start: Any
+
+    def moves(self, state: Any) -> Iterable[Any]:
+        """The mover's choices in ``state``."""
+        raise NotImplementedError
+
+    def chances(
+        self, state: Any, move: Any
+    ) -> Iterable[tuple[Any, int | Fraction, bool]] | Mapping[tuple[Any, bool], int | Fraction]:
+        """The outcomes of ``move``: ``(next_state, weight, passes)``."""
+        raise NotImplementedError
+
+
+class Exploration(NamedTuple):
+    """The explored graph with the objects it was built from."""
+
+    graph: StochasticGraph
+    reps: list[Any]  # a representative state per position
+    ids: dict[Any, int]  # canonical key -> position
+    moves: list[Any]  # the move of each chance node
+    canonical: Callable[[Any], Hashable] | None
+
+
+_RESULT = {"win": Fraction(1), "lose": Fraction(0), "tie": Fraction(1, 2)}
+
+
+def _result(value: Any, state: Any, what: str) -> Fraction:
+    from perfectplay.models.explore import describe
+
+    if isinstance(value, str) and value in _RESULT:
+        return _RESULT[value]
+    if isinstance(value, int | Fraction) and not isinstance(value, bool) and 0 <= value <= 1:
+        return Fraction(value)
+    raise ModelError(
+        f"{what} of state {describe(state)} is {describe(value)}: expected 'win', 'lose', "
+        "'tie' or an exact probability 0..1 (int or Fraction)"
+    )
+
+
+def _start(model: Any) -> Any:
+    s = getattr(model, "start", None)
+    return s() if callable(s) else s
+
+
+def explore_stochastic(
+    model: Any, *, max_states: int = 5_000_000, max_per_call: int = 1_000_000
+) -> Exploration:
+    """Breadth-first exploration of a :class:`StochasticGameModel` into a graph.
+
+    >>> from perfectplay.examples.pig import Piglet
+    >>> ex = explore_stochastic(Piglet(goal=2))
+    >>> ex.graph.n_positions, ex.reps[0]
+    (10, (0, 0, 0))
+    """
+    import numpy as np
+
+    from perfectplay.graphs.stochastic import StochasticGraph
+    from perfectplay.models.explore import SpaceLimitError, describe, model_name
+
+    name = model_name(model)
+    outcome = getattr(model, "outcome", None)
+    moves_of = model.moves
+    chances = getattr(model, "chances", None)
+    if not callable(chances):
+        raise ModelError(f"{name} has no chances(state, move) method")
+    canonical = getattr(model, "canonical", None)
+    no_moves = _result(getattr(model, "no_moves", "lose"), "(any)", f"{name}.no_moves")
+    draw = _result(getattr(model, "draw", Fraction(1, 2)), "(any)", f"{name}.draw")
+    start = _start(model)
+    reps = [start]
+    ids = {canonical(start) if canonical else start: 0}
+    results: list[Fraction | None] = []
+    choice_ptr = [0]
+    outcome_ptr = [0]
+    move_list: list[Any] = []
+    target: list[int] = []
+    weight: list[int] = []
+    passes: list[bool] = []
+    i = 0
+    while i < len(reps):
+        s = reps[i]
+        i += 1
+        r = outcome(s) if outcome is not None else None
+        if r is None:
+            ms = list(moves_of(s))
+            if len(ms) > max_per_call:
+                raise SpaceLimitError(f"{name}.moves({describe(s)}) gave more than {max_per_call}")
+            if not ms:
+                r = no_moves
+        else:
+            r = _result(r, s, f"{name}.outcome")
+        results.append(r)
+        if r is not None:
+            choice_ptr.append(len(move_list))
+            continue
+        for m in ms:
+            got = chances(s, m)
+            items = (
+                [(t, w, f) for (t, f), w in got.items()]
+                if isinstance(got, Mapping)
+                else got
+            )
+            first = len(target)
+            fractional = False
+            for t, w, f in items:
+                if type(w) is not int:
+                    if isinstance(w, Fraction) and w > 0:
+                        fractional = True
+                    elif isinstance(w, bool) or not isinstance(w, int) or w <= 0:
+                        raise ModelError(
+                            f"{name}.chances({describe(s)}, {describe(m)}) gave weight "
+                            f"{describe(w)}: weights are positive ints or Fractions"
+                        )
+                elif w <= 0:
+                    raise ModelError(
+                        f"{name}.chances({describe(s)}, {describe(m)}) gave weight {w}: "
+                        "weights are positive"
+                    )
+                key = canonical(t) if canonical is not None else t
+                j = ids.get(key)
+                if j is None:
+                    j = len(reps)
+                    if j >= max_states:
+                        raise SpaceLimitError(
+                            f"{name} has more than {max_states:,} states (--max-states)"
+                        )
+                    ids[key] = j
+                    reps.append(t)
+                target.append(j)
+                weight.append(w)
+                passes.append(bool(f))
+            if len(target) == first:
+                raise ModelError(f"{name}.chances({describe(s)}, {describe(m)}) gave no outcome")
+            if fractional:
+                den = lcm(*(Fraction(w).denominator for w in weight[first:]))
+                weight[first:] = [int(w * den) for w in weight[first:]]
+            move_list.append(m)
+            outcome_ptr.append(len(target))
+        choice_ptr.append(len(move_list))
+    scale = lcm(2, draw.denominator, *{r.denominator for r in results if r is not None})
+    terminal = np.fromiter((r is not None for r in results), np.bool_, len(results))
+    tval = np.fromiter(
+        (0 if r is None else int(r * scale) for r in results), np.int64, len(results)
+    )
+    w_arr = np.asarray(weight, dtype=object if any(w >= 1 << 62 for w in weight) else np.int64)
+    if w_arr.dtype == object:
+        raise ModelError(f"{name}: an outcome weight exceeds 2**62")
+    graph = StochasticGraph(
+        terminal=terminal,
+        terminal_value=tval,
+        choice_ptr=np.asarray(choice_ptr, np.int64),
+        outcome_ptr=np.asarray(outcome_ptr, np.int64),
+        target=np.asarray(target, np.int32),
+        weight=w_arr,
+        passes=np.asarray(passes, np.bool_),
+        scale=scale,
+        draw_value=int(draw * scale),
+    )
+    return Exploration(graph, reps, ids, move_list, canonical)
+
+
+class MoveOption(NamedTuple):
+    """One move of a state with the mover's winning chance after it."""
+
+    move: Any
+    value: float
+
+
+class StochasticModelSolution:
+    """A solved :class:`StochasticGameModel`: values, options and strategies by state.
+
+    >>> from perfectplay.examples.pig import Piglet
+    >>> sol = solve_stochastic_model(Piglet(goal=2))
+    >>> [o.move for o in sol.options((0, 0, 1))], sol.best_move((0, 0, 1))
+    (['roll', 'hold'], 'roll')
+    """
+
+    kind = "stochastic"
+
+    def __init__(
+        self,
+        model: Any,
+        exploration: Exploration,
+        solution: StochasticSolution,
+        explore_seconds: float,
+        solve_seconds: float,
+        fixed: np.ndarray | None = None,
+    ) -> None:
+        from perfectplay.models.explore import model_name
+
+        self.model = model
+        self.name = model_name(model)
+        self.exploration = exploration
+        self.graph = exploration.graph
+        self.solution = solution
+        self.explore_seconds = explore_seconds
+        self.solve_seconds = solve_seconds
+        self.fixed = fixed
+        self.solver = solution.method
+        self._exact: list[Fraction] | None = None
+
+    @property
+    def n_positions(self) -> int:
+        return self.graph.n_positions
+
+    @property
+    def start_value(self) -> float:
+        """The first mover's winning chance."""
+        return float(self.solution.value[0])
+
+    def position_id(self, state: Any) -> int:
+        """The position of ``state`` (raises :class:`UnknownStateError` if unreached)."""
+        ex = self.exploration
+        key = ex.canonical(state) if ex.canonical is not None else state
+        try:
+            return ex.ids[key]
+        except (KeyError, TypeError):
+            from perfectplay.models.explore import describe
+
+            raise UnknownStateError(f"state {describe(state)} was not reached") from None
+
+    def value(self, state: Any = None) -> float:
+        """The mover's winning chance in ``state`` (default: the start)."""
+        p = 0 if state is None else self.position_id(state)
+        return float(self.solution.value[p])
+
+    def options(self, state: Any) -> list[MoveOption]:
+        """Every move of ``state`` with the mover's winning chance after it."""
+        p = self.position_id(state)
+        g, v = self.graph, self.solution.value
+        cp = g.choice_ptr
+        return [
+            MoveOption(self.exploration.moves[c], float(g.chance_value(c, v)))
+            for c in range(int(cp[p]), int(cp[p + 1]))
+        ]
+
+    def best_move(self, state: Any = None) -> Any:
+        """The move the solved strategy plays in ``state`` (``None``: game over)."""
+        p = 0 if state is None else self.position_id(state)
+        c = int(self.solution.best_choice[p])
+        return None if c < 0 else self.exploration.moves[c]
+
+    def is_over(self, state: Any) -> bool:
+        return bool(self.graph.terminal[self.position_id(state)])
+
+    def exact_values(self) -> list[Fraction]:
+        """Every position's exact value under the solved strategy pair, verified optimal:
+        raises :class:`~perfectplay.errors.ModelError` if a choice would improve a value."""
+        if self._exact is None:
+            from perfectplay.models.explore import describe
+            from perfectplay.solvers.stochastic import exact_stochastic, verify_stochastic
+
+            values = exact_stochastic(self.graph, self.solution.best_choice)
+            bad = verify_stochastic(self.graph, values, self.fixed)
+            if bad:
+                p, c, gain = bad[0]
+                raise ModelError(
+                    f"exact verification failed: in state {describe(self.exploration.reps[p])}"
+                    f" the move {describe(self.exploration.moves[c])} gains {float(gain):.3g}"
+                )
+            self._exact = values
+        return self._exact
+
+    def exact_value(self, state: Any = None) -> Fraction:
+        """The exact value of ``state`` (default: the start) as a Fraction."""
+        p = 0 if state is None else self.position_id(state)
+        return self.exact_values()[p]
+
+
+class _Strategies:
+    """The game with one or both players' moves fixed: states ``(state, player)`` with
+    player 0 the first mover; ``passes`` toggles the player."""
+
+    def __init__(self, model: Any, first: Callable[[Any], Any] | None,
+                 second: Callable[[Any], Any] | None) -> None:  # fmt: skip
+        self.inner = model
+        self.strategy = (first, second)
+        self.start = (_start(model), 0)
+        for attr in ("no_moves", "draw"):
+            if hasattr(model, attr):
+                setattr(self, attr, getattr(model, attr))
+        canonical = getattr(model, "canonical", None)
+        if canonical is not None:
+            self.canonical = lambda sp: (canonical(sp[0]), sp[1])
+
+    def outcome(self, sp: tuple[Any, int]) -> Any:
+        f = getattr(self.inner, "outcome", None)
+        return None if f is None else f(sp[0])
+
+    def moves(self, sp: tuple[Any, int]) -> list[Any]:
+        s, player = sp
+        legal = list(self.inner.moves(s))
+        pick = self.strategy[player]
+        if pick is None or not legal:
+            return legal
+        m = pick(s)
+        if m not in legal:
+            from perfectplay.models.explore import describe
+
+            raise ModelError(
+                f"strategy {getattr(pick, '__name__', 'strategy')} picks {describe(m)} in state "
+                f"{describe(s)}, which is not a move there ({describe(legal)})"
+            )
+        return [m]
+
+    def chances(self, sp: tuple[Any, int], move: Any) -> list[tuple[Any, Any, bool]]:
+        got = self.inner.chances(sp[0], move)
+        items = [(t, w, f) for (t, f), w in got.items()] if isinstance(got, Mapping) else got
+        return [((t, sp[1] ^ bool(f)), w, bool(f)) for t, w, f in items]
+
+
+def solve_stochastic_model(
+    model: Any,
+    *,
+    first: Callable[[Any], Any] | None = None,
+    second: Callable[[Any], Any] | None = None,
+    max_states: int = 5_000_000,
+    max_per_call: int = 1_000_000,
+    tol: float | None = None,
+) -> StochasticModelSolution:
+    """Explore and solve ``model``; ``first`` / ``second`` fix the first or second mover's
+    strategy (a function state -> move; the other player then plays its best response;
+    both given: the exact value of the pair). With a strategy given, states are
+    ``(state, player)`` pairs, player 0 being the first mover.
+
+    >>> from perfectplay.examples.pig import Pig, hold_at
+    >>> h = hold_at(2)
+    >>> round(solve_stochastic_model(Pig(goal=4), first=h, second=h).start_value, 6)
+    0.69621
+    """
+    import numpy as np
+
+    from perfectplay.solvers.stochastic import DEFAULT_TOL, solve_stochastic
+
+    wrapped = model if first is None and second is None else _Strategies(model, first, second)
+    t0 = time.perf_counter()
+    ex = explore_stochastic(wrapped, max_states=max_states, max_per_call=max_per_call)
+    t1 = time.perf_counter()
+    fixed = None
+    if wrapped is not model:
+        # A strategy offers one move: mark those positions fixed, so the exact
+        # verification checks only the free player's choices.
+        cp = ex.graph.choice_ptr
+        players = np.fromiter((r[1] for r in ex.reps), np.int64, len(ex.reps))
+        chosen = np.array([first is not None, second is not None])[players]
+        fixed = np.where(chosen & (cp[1:] > cp[:-1]), cp[:-1], -1).astype(np.int64)
+    sol = solve_stochastic(ex.graph, tol=DEFAULT_TOL if tol is None else tol, fixed=fixed)
+    return StochasticModelSolution(
+        wrapped, ex, sol, t1 - t0, time.perf_counter() - t1, fixed=fixed
+    )
