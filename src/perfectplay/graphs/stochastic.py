@@ -49,7 +49,9 @@ class StochasticGraph:
         terminal: ``bool[n]``: the game is over; the position's choices are ignored.
         terminal_value: ``int64[n]``: numerator of the mover's value of a terminal position.
         scale: the common denominator of ``terminal_value`` and ``draw_value``.
-        draw_value: numerator of the value of endless play (``scale // 2``: one half).
+        draw_value: numerator of the value of endless play to each player (``scale // 2``,
+            one half, by default; another value is consistent only where no endless play
+            passes the turn, since values are the mover's).
         choice_ptr: ``int64[n + 1]``: the chance nodes of ``p`` are
             ``choice_ptr[p]:choice_ptr[p + 1]``.
         outcome_ptr: ``int64[n_chance + 1]``: the outcomes of chance node ``c``.
@@ -187,9 +189,9 @@ class StochasticSolution:
     Attributes:
         value: ``float64[n]``, the mover's winning chance at each position.
         best_choice: ``int64[n]``, the chance node chosen (``-1``: terminal or stuck).
-        bound: a proven bound on ``|value - true value|`` (``nan`` where no bound holds:
-            components with endless play, solved by value iteration to convergence; the
-            exact evaluation then certifies them).
+        bound: a bound on ``|value - true value|``: half the final gap of interval
+            iteration, plus the 1e-12 tolerance of the strategy check in components
+            where play can go on for ever (``endless``).
         method: the algorithm that ran.
         sweeps: total Gauss-Seidel sweeps over all components.
         endless: ``bool[n]``, positions whose component needed the endless-play fallback.

@@ -5,7 +5,8 @@ two players alternate and chance acts between moves (Pig, backgammon-like races)
 state is seen from the player to move (*mover-relative*: Pig's ``(my score, their score,
 turn total)``), which halves the state space and lets both players share one table.
 The value of a state is the winning chance of its mover (a tie counts one half; play
-that never ends counts ``draw``, one half by default).
+that never ends is a draw, worth one half to each player like a tie: in a zero-sum game
+seen from the mover's side, any other value would depend on who happened to move).
 
 Define:
 
@@ -18,9 +19,8 @@ Define:
 * ``outcome(state)``: ``None`` while the game goes on, else ``"win"``, ``"lose"``,
   ``"tie"`` or an exact winning probability (int or Fraction in 0..1) for the mover.
 
-Optional: ``canonical(state)`` (equal keys, equal values), ``no_moves`` (the result for
-a mover without moves, ``"lose"`` by default) and ``draw`` (the value of endless play,
-``Fraction(1, 2)`` by default).
+Optional: ``canonical(state)`` (equal keys, equal values) and ``no_moves`` (the result
+for a mover without moves, ``"lose"`` by default).
 
 >>> class Race(StochasticGameModel):       # first to 2 heads; a tail passes the turn
 ...     start = (0, 0)
@@ -148,7 +148,6 @@ def explore_stochastic(
         raise ModelError(f"{name} has no chances(state, move) method")
     canonical = getattr(model, "canonical", None)
     no_moves = _result(getattr(model, "no_moves", "lose"), "(any)", f"{name}.no_moves")
-    draw = _result(getattr(model, "draw", Fraction(1, 2)), "(any)", f"{name}.draw")
     start = _start(model)
     reps = [start]
     ids = {canonical(start) if canonical else start: 0}
@@ -178,11 +177,7 @@ def explore_stochastic(
             continue
         for m in ms:
             got = chances(s, m)
-            items = (
-                [(t, w, f) for (t, f), w in got.items()]
-                if isinstance(got, Mapping)
-                else got
-            )
+            items = [(t, w, f) for (t, f), w in got.items()] if isinstance(got, Mapping) else got
             first = len(target)
             fractional = False
             for t, w, f in items:
@@ -220,7 +215,7 @@ def explore_stochastic(
             move_list.append(m)
             outcome_ptr.append(len(target))
         choice_ptr.append(len(move_list))
-    scale = lcm(2, draw.denominator, *{r.denominator for r in results if r is not None})
+    scale = lcm(2, *{r.denominator for r in results if r is not None})
     terminal = np.fromiter((r is not None for r in results), np.bool_, len(results))
     tval = np.fromiter(
         (0 if r is None else int(r * scale) for r in results), np.int64, len(results)
@@ -237,7 +232,7 @@ def explore_stochastic(
         weight=w_arr,
         passes=np.asarray(passes, np.bool_),
         scale=scale,
-        draw_value=int(draw * scale),
+        draw_value=scale // 2,
     )
     return Exploration(graph, reps, ids, move_list, canonical)
 
@@ -331,10 +326,25 @@ class StochasticModelSolution:
         raises :class:`~perfectplay.errors.ModelError` if a choice would improve a value."""
         if self._exact is None:
             from perfectplay.models.explore import describe
-            from perfectplay.solvers.stochastic import exact_stochastic, verify_stochastic
+            from perfectplay.solvers.stochastic import (
+                endless_violations,
+                exact_stochastic,
+                verify_stochastic,
+            )
 
             values = exact_stochastic(self.graph, self.solution.best_choice)
             bad = verify_stochastic(self.graph, values, self.fixed)
+            endless = self.solution.endless
+            if not bad and endless is not None and endless.any():
+                fixed = self.fixed if self.fixed is not None else [-1] * self.n_positions
+                stay = endless_violations(
+                    self.graph, endless.nonzero()[0], values, self.solution.best_choice, fixed
+                )
+                if stay:
+                    raise ModelError(
+                        "exact verification failed: a player gains by never ending play "
+                        f"from state {describe(self.exploration.reps[stay[0][0]])}"
+                    )
             if bad:
                 p, c, gain = bad[0]
                 raise ModelError(
@@ -359,7 +369,7 @@ class _Strategies:
         self.inner = model
         self.strategy = (first, second)
         self.start = (_start(model), 0)
-        for attr in ("no_moves", "draw"):
+        for attr in ("no_moves",):
             if hasattr(model, attr):
                 setattr(self, attr, getattr(model, attr))
         canonical = getattr(model, "canonical", None)
@@ -428,6 +438,4 @@ def solve_stochastic_model(
         chosen = np.array([first is not None, second is not None])[players]
         fixed = np.where(chosen & (cp[1:] > cp[:-1]), cp[:-1], -1).astype(np.int64)
     sol = solve_stochastic(ex.graph, tol=DEFAULT_TOL if tol is None else tol, fixed=fixed)
-    return StochasticModelSolution(
-        wrapped, ex, sol, t1 - t0, time.perf_counter() - t1, fixed=fixed
-    )
+    return StochasticModelSolution(wrapped, ex, sol, t1 - t0, time.perf_counter() - t1, fixed=fixed)

@@ -14,12 +14,15 @@ Algorithm (:func:`solve_stochastic`):
    ``bound`` is proven (Condon 1992 for value iteration on simple stochastic games; the
    two-sided stopping rule as in Haddad and Monmege, *Interval iteration algorithm for
    MDPs and IMDPs*, TCS 735, 2018).
-3. Where the bounds stall (an end component: both players can keep play going for ever,
-   which is worth ``draw_value``), the component is solved by value iteration from the
-   draw value to convergence instead and flagged ``endless``; no bound is claimed there,
-   and :func:`exact_stochastic` (rational evaluation of the strategy pair, closed
-   recurrent classes valued as draws, plus a check that no choice of either player
-   improves any value) is the certificate.
+3. Where the bounds stall (an end component: play can go on for ever, which is worth
+   ``draw_value``), the component is flagged ``endless``: value iteration on the game
+   that ends in a draw with probability ``ENDLESS_EPS`` at each step (a contraction)
+   gives a strategy pair; its evaluation on the component (closed classes: draws) is
+   improved choice by choice until no choice gains, and then checked for end components
+   where a player could gain by never ending (:func:`endless_violations`); a component
+   that does not settle is refused (:class:`~perfectplay.errors.UnsupportedObjectiveError`).
+   The optimality equation alone does not pin the value there (values above a draw can
+   be sustained by loops that never realise them), hence the extra check.
 
 Fixed strategies: ``fixed[p] >= 0`` forces chance node ``fixed[p]`` at position ``p``:
 fixing every position evaluates a strategy pair (a Markov chain); fixing the positions of
@@ -52,24 +55,20 @@ __all__ = ["DEFAULT_TOL", "exact_stochastic", "solve_stochastic", "verify_stocha
 
 #: Default stopping gap of interval iteration (a proven bound on each value's error).
 DEFAULT_TOL = 1e-12
+#: Per-step draw probability of the contracted game solved in end components.
+ENDLESS_EPS = 1e-3
+#: Largest end component checked by a dense linear solve.
+MAX_ENDLESS = 3_000
 
 
 @kernel
-def _solve(order, comp_ptr, choice_ptr, outcome_ptr, target, weight, passes, terminal, tval,
-           draw, fixed, tol, stall_sweeps, max_sweeps):  # fmt: skip
-    n = terminal.shape[0]
-    lo = np.zeros(n)
-    hi = np.ones(n)
-    best = np.empty(n, np.int64)
-    endless = np.zeros(n, np.bool_)
-    for s in range(n):
-        best[s] = -1
-        if terminal[s]:
-            lo[s] = tval[s]
-            hi[s] = tval[s]
+def _solve(k0, lo, hi, best, endless, stats, order, comp_ptr, choice_ptr, outcome_ptr, target,
+           weight, passes, terminal, draw, fixed, tol, stall_sweeps, max_sweeps, eps):  # fmt: skip
+    # Solves components k0, k0+1, ... in place; returns after the first component where
+    # play can go on for ever (the caller settles it), else the number of components.
     sweeps = 0
-    worst = 0.0
-    for k in range(comp_ptr.shape[0] - 1):
+    worst = stats[1]
+    for k in range(k0, comp_ptr.shape[0] - 1):
         a = comp_ptr[k]
         b = comp_ptr[k + 1]
         ref_gap = 2.0
@@ -115,9 +114,13 @@ def _solve(order, comp_ptr, choice_ptr, outcome_ptr, target, weight, passes, ter
                 if arg < 0:  # no choice: the explorer makes such positions terminal
                     bl = 0.0
                     bh = 0.0
+                # Keep the choice that first raised the lower bound: a choice that only
+                # ties it later may loop (stay put when a win is on offer) and never
+                # realise the value; noise below 1e-15 is no improvement.
+                if best[s] < 0 or bl > lo[s] + 1e-15:
+                    best[s] = arg
                 lo[s] = bl
                 hi[s] = bh
-                best[s] = arg
                 if bh - bl > gap:
                     gap = bh - bl
             sweeps += 1
@@ -136,7 +139,9 @@ def _solve(order, comp_ptr, choice_ptr, outcome_ptr, target, weight, passes, ter
             if gap > worst:
                 worst = gap
             continue
-        # End component: value iteration from the draw value (no bound claimed).
+        # End component: the game that ends in a draw with probability eps at every
+        # step is a contraction, whose optimal strategies are optimal here for eps small
+        # enough; the caller checks them (exact evaluation and end components).
         for q in range(a, b):
             s = order[q]
             if not terminal[s]:
@@ -167,8 +172,9 @@ def _solve(order, comp_ptr, choice_ptr, outcome_ptr, target, weight, passes, ter
                             sl += w * (1.0 - lo[t])
                         else:
                             sl += w * lo[t]
-                    sl /= tw
-                    if sl > bl:
+                    sl = (1.0 - eps) * sl / tw + eps * draw
+                    # ties (within noise) go to the choice held so far
+                    if sl > bl + 1e-15 or (c == best[s] and sl >= bl - 1e-15):
                         bl = sl
                         arg = c
                 if arg < 0:
@@ -179,12 +185,17 @@ def _solve(order, comp_ptr, choice_ptr, outcome_ptr, target, weight, passes, ter
                 best[s] = arg
             sweeps += 1
             it += 1
-            if change <= tol * 1e-3 or it > max_sweeps:
+            if change <= tol * eps or it > max_sweeps:
                 break
         for q in range(a, b):
             s = order[q]
             hi[s] = lo[s]
-    return lo, hi, best, endless, sweeps, worst
+        stats[0] += sweeps
+        stats[1] = worst
+        return k
+    stats[0] += sweeps
+    stats[1] = worst
+    return comp_ptr.shape[0] - 1
 
 
 def solve_stochastic(
@@ -218,22 +229,188 @@ def solve_stochastic(
     ptr, idx = graph.position_adjacency()
     _, _, order, comp_ptr = strong_components(ptr, idx, compiled=compiled)
     scale = float(graph.scale)
-    lo, hi, best, endless, sweeps, worst = _solve.run(
-        order.astype(np.int32), comp_ptr, graph.choice_ptr, graph.outcome_ptr, graph.target,
-        graph.weight, graph.passes, graph.terminal, graph.terminal_value / scale,
-        float(graph.draw_value or 0) / scale, fix, float(tol), 200, 1_000_000,
-        compiled=compiled,
-    )  # fmt: skip
+    lo = np.zeros(n)
+    hi = np.ones(n)
+    lo[graph.terminal] = hi[graph.terminal] = graph.terminal_value[graph.terminal] / scale
+    best = np.full(n, -1, np.int64)
+    endless = np.zeros(n, np.bool_)
+    stats = np.zeros(2)
+    k, n_comp = 0, comp_ptr.shape[0] - 1
+    order = order.astype(np.int32)
+    while k < n_comp:
+        k = _solve.run(
+            k, lo, hi, best, endless, stats, order, comp_ptr, graph.choice_ptr,
+            graph.outcome_ptr, graph.target, graph.weight, graph.passes, graph.terminal,
+            float(graph.draw_value or 0) / scale, fix, float(tol), 200, 1_000_000, ENDLESS_EPS,
+            compiled=compiled,
+        )  # fmt: skip
+        if k < n_comp:
+            members = order[comp_ptr[k] : comp_ptr[k + 1]]
+            _settle_endless(graph, members, lo, best, fix)
+            hi[members] = lo[members]
+            k += 1
+    sweeps, worst = stats
     return StochasticSolution(
         graph=graph,
         value=(lo + hi) / 2,  # within half the gap of the value
         best_choice=best,
-        bound=float("nan") if endless.any() else float(worst) / 2,
+        bound=float(worst) / 2 + (1e-12 if endless.any() else 0.0),
         method="components + interval iteration"
-        + (" (value iteration from the draw value in endless components)" if endless.any() else ""),
+        + (" (strategy improvement where play can go on for ever)" if endless.any() else ""),
         sweeps=int(sweeps),
         endless=endless,
     )
+
+
+def _settle_endless(
+    graph: StochasticGraph,
+    members: np.ndarray,
+    value: np.ndarray,
+    best: np.ndarray,
+    fixed: np.ndarray,
+) -> None:
+    """Make the strategy of an end component optimal or refuse: evaluate the pair on the
+    component (draws where it never leaves), switch choices that gain (at most 100
+    rounds), then check end components of the mover's best-response game (see
+    :func:`endless_violations`)."""
+    from perfectplay.errors import UnsupportedObjectiveError
+
+    m = len(members)
+    if m > MAX_ENDLESS:
+        raise UnsupportedObjectiveError(
+            f"a component of {m:,} positions where play can go on for ever (position "
+            f"{int(members[0])}): over the {MAX_ENDLESS:,} that endless play is solved for"
+        )
+    where = {int(p): i for i, p in enumerate(members)}
+    cp, op = graph.choice_ptr, graph.outcome_ptr
+    tg, wt, ps = graph.target, graph.weight, graph.passes
+    free = [int(p) for p in members if not graph.terminal[p] and fixed[p] < 0]
+    for _ in range(100):
+        u = _evaluate_pair(graph, members, where, value, best)
+        value[members] = u
+        changed = False
+        for p in free:
+            here = value[p]
+            for c in range(int(cp[p]), int(cp[p + 1])):
+                if graph.chance_value(c, value) > here + 1e-12:
+                    best[p], here, changed = c, graph.chance_value(c, value), True
+        if not changed:
+            break
+    else:
+        changed = True
+    bad = [] if changed else endless_violations(graph, members, value, best, fixed, 1e-12)
+    if changed or bad:
+        raise UnsupportedObjectiveError(
+            f"play can go on for ever from position {int(members[0])} and no optimal strategy "
+            "was found there (strategy improvement did not settle)"
+        )
+    del op, tg, wt, ps
+
+
+def _evaluate_pair(
+    graph: StochasticGraph,
+    members: np.ndarray,
+    where: dict[int, int],
+    value: np.ndarray,
+    best: np.ndarray,
+) -> np.ndarray:
+    m = len(members)
+    a = np.eye(m)
+    rhs = np.zeros(m)
+    half = float(graph.draw_value or 0) / graph.scale
+    inside: list[list[int]] = [[] for _ in range(m)]
+    leaves = np.zeros(m, np.bool_)
+    for i, p in enumerate(members.tolist()):
+        if graph.terminal[p] or best[p] < 0:
+            rhs[i] = value[p]
+            leaves[i] = True
+            continue
+        c = int(best[p])
+        lo, hi = int(graph.outcome_ptr[c]), int(graph.outcome_ptr[c + 1])
+        total = float(graph.weight[lo:hi].sum())
+        for e in range(lo, hi):
+            t, f = int(graph.target[e]), graph.weight[e] / total
+            sign = -1.0 if graph.passes[e] else 1.0
+            rhs[i] += f if graph.passes[e] else 0.0
+            if t in where:
+                a[i, where[t]] -= sign * f
+                inside[where[t]].append(i)
+            else:
+                rhs[i] += sign * f * value[t]
+                leaves[i] = True
+    stack = [i for i in range(m) if leaves[i]]
+    while stack:  # who can leave under the pair; the rest never ends: a draw
+        j = stack.pop()
+        for i in inside[j]:
+            if not leaves[i]:
+                leaves[i] = True
+                stack.append(i)
+    stuck = ~leaves
+    a[stuck] = 0.0
+    a[stuck, stuck] = 1.0
+    rhs[stuck] = half
+    return np.linalg.solve(a, rhs)
+
+
+def endless_violations(
+    graph: StochasticGraph, members: Any, value: Any, best: Any, fixed: Any, tol: Any = 0
+) -> list[tuple[int, int]]:
+    """Where a player could do better by keeping play going for ever: ``(position,
+    player)`` pairs lying in an end component (de Alfaro 1997) of the best-response
+    game of player 0 against the strategy ``best`` (player 1's positions play ``best``),
+    whose value to player 0 is below the draw's. Values at optimality satisfy the
+    optimality equation and have no such pair: together that is sufficient, since under
+    any strategy play either ends or stays in end components for ever.
+
+    >>> from perfectplay.graphs.stochastic import StochasticGraph
+    >>> g = StochasticGraph.from_lists([False, True], [[[(0, 1, False)], [(1, 1, False)]], []])
+    >>> endless_violations(g, [0], [0.0, 0.0], [1, -1], [-1, -1])   # could stay for 1/2
+    [(0, 0)]
+    """
+    half = Fraction(int(graph.draw_value or 0), graph.scale)
+    mem = {int(p) for p in members if not graph.terminal[p]}
+    cp, op = graph.choice_ptr.tolist(), graph.outcome_ptr.tolist()
+    tg, ps = graph.target.tolist(), graph.passes.tolist()
+
+    def actions(p: int, w: int) -> list[int]:
+        if fixed[p] >= 0:
+            return [int(fixed[p])]
+        return list(range(cp[p], cp[p + 1])) if w == 0 else [int(best[p])]
+
+    acts = {(p, w): actions(p, w) for p in mem for w in (0, 1)}
+    while True:
+        states = [s for s, a in acts.items() if a]
+        index = {s: i for i, s in enumerate(states)}
+        ptr: list[int] = [0]
+        idx: list[int] = []
+        for s in states:
+            for c in acts[s]:
+                idx.extend(index[(tg[e], s[1] ^ ps[e])] for e in range(op[c], op[c + 1])
+                           if (tg[e], s[1] ^ ps[e]) in index)  # fmt: skip
+            ptr.append(len(idx))
+        comp = strong_components(np.asarray(ptr, np.int64), np.asarray(idx, np.int32),
+                                 compiled=False)[0]  # fmt: skip
+        changed = False
+        for s in states:
+            keep = [
+                c for c in acts[s]
+                if all(index.get((tg[e], s[1] ^ ps[e]), -1) >= 0
+                       and comp[index[(tg[e], s[1] ^ ps[e])]] == comp[index[s]]
+                       for e in range(op[c], op[c + 1]))
+            ]  # fmt: skip
+            if len(keep) < len(acts[s]):
+                acts[s] = keep
+                changed = True
+        if not changed:
+            break
+    out = []
+    for (p, w), a in sorted(acts.items()):
+        if not a:
+            continue
+        mine = value[p] if w == 0 else 1 - value[p]
+        if mine < half - tol:
+            out.append((p, w))
+    return out
 
 
 def exact_stochastic(
