@@ -115,6 +115,16 @@ def main(argv: list[str]) -> int:
         help="chance models: print one JSON object (value, exact with --exact, objective, "
         "solver, sizes) instead of the text summary",
     )
+    for flag, whose in (
+        ("--strategy", "both players (the exact value of the pair)"),
+        ("--first", "the first mover (the other plays its best response)"),
+        ("--second", "the second mover (the first plays its best response)"),
+    ):
+        parser.add_argument(
+            flag,
+            metavar="MODULE:FUNC",
+            help=f"two-player dice games: fix the strategy of {whose}; FUNC(state) -> move",
+        )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress or timings")
     args = parser.parse_args(argv)
     name = args.model.rsplit(":", 1)[0] if _has_object(args.model) else args.model
@@ -244,6 +254,19 @@ def _main(args: Any) -> int:
         kind = model_kind(model)
     except ModelError as exc:  # say which object the command line named
         raise ModelError(f"{args.model}: {exc}") from None
+    if kind != "stochastic":
+        for flag in ("strategy", "first", "second"):
+            if getattr(args, flag):
+                raise InputError(
+                    f"--{flag} applies to two-player dice games; {model_name(model)} is {kind}"
+                )
+    if kind == "stochastic":
+        for flag in ("distribution", "simulate", "export"):
+            if getattr(args, flag):
+                raise InputError(
+                    f"--{flag} is not available for two-player dice games ({model_name(model)})"
+                )
+        return _solve_stochastic(model, args, queries)
     if kind == "game":
         for flag in ("exact", "distribution", "simulate", "json"):
             if getattr(args, flag):
@@ -441,6 +464,94 @@ def _report_game(sol: Any, queries: list[Any]) -> None:
             shown = word if m.remoteness is None else f"{word} in {m.remoteness}"
             mark = "  best" if repr(m.move) in best_moves else ""
             print(f"  {m.move!r:<{width}}  {shown}{mark}")
+
+
+def _load_function(spec: str, flag: str) -> Any:
+    """The function named by ``MODULE:FUNC`` (a path to a .py file or a module name)."""
+    if not _has_object(spec):
+        raise InputError(f"{flag} {quote_token(spec)}: expected MODULE:FUNC")
+    module_ref, name = spec.rsplit(":", 1)
+    module = load_model(module_ref)
+    func = getattr(module, name, None)
+    if not callable(func):
+        raise InputError(f"{flag}: module {quote_token(module_ref)} has no function {name}")
+    return func
+
+
+def _solve_stochastic(model: Any, args: Any, queries: list[Any]) -> int:
+    import json
+    import time
+
+    from perfectplay.cli.reports import fraction_text
+    from perfectplay.models.stochastic import solve_stochastic_model
+
+    first = second = None
+    if args.strategy:
+        first = second = _load_function(args.strategy, "--strategy")
+    if args.first:
+        first = _load_function(args.first, "--first")
+    if args.second:
+        second = _load_function(args.second, "--second")
+    limits = {k: v for k in ("max_states", "max_per_call") if (v := getattr(args, k)) is not None}
+    t0 = time.perf_counter()
+    sol = solve_stochastic_model(model, first=first, second=second, **limits)
+    fixed = first is not None or second is not None
+    exact = sol.exact_value() if args.exact else None
+    if getattr(args, "json", False):
+        out: dict[str, Any] = {
+            "model": sol.name,
+            "kind": "stochastic",
+            "solver": sol.solver,
+            "positions": sol.n_positions,
+            "value": sol.start_value,
+            "bound": sol.solution.bound,
+        }
+        if exact is not None:
+            out["exact"] = f"{exact.numerator}/{exact.denominator}"
+        print(json.dumps(out))
+        return 0
+    print(f"model: {sol.name} (two-player with dice; solver: {sol.solver})")
+    g = sol.graph
+    print(f"positions: {g.n_positions:,}, moves: {g.n_chance:,}, outcomes: {g.n_outcomes:,}")
+    who = {
+        (True, True): "the first mover's winning chance, both strategies fixed",
+        (True, False): "the first mover's winning chance (fixed) against a best response",
+        (False, True): "the first mover's winning chance (best response) against the fixed "
+        "second mover",
+        (False, False): "the first mover's winning chance, both optimal",
+    }[(first is not None, second is not None)]
+    print(f"start value: {sol.start_value:.13f}  ({who}; error at most {sol.solution.bound:.1g})")
+    if exact is not None:
+        print(f"exact: {fraction_text(exact)}  (verified optimal)")
+    if not fixed or first is None:
+        move = sol.best_move()
+        if move is not None:
+            print(f"best first move: {move!r}")
+    for state in queries:
+        if fixed:
+            state = (state, 0)  # strategies given: states are (state, player)
+        print()
+        line = f"state {state!r}: winning chance {sol.value(state):.9f} for the player to move"
+        if args.exact:
+            line += f" = {fraction_text(sol.exact_value(state))}"
+        print(line)
+        if sol.is_over(state):
+            print("  the game is over")
+            continue
+        best = repr(sol.best_move(state))
+        options = sol.options(state)
+        width = max(len("move"), *(len(repr(o.move)) for o in options))
+        print(f"  {'move':<{width}}  winning chance")
+        for o in options:
+            mark = "  best" if repr(o.move) == best else ""
+            print(f"  {o.move!r:<{width}}  {o.value:.9f}{mark}")
+    if not args.quiet:
+        print(
+            f"perfectplay: time: explore {sol.explore_seconds:.3f} s, solve "
+            f"{sol.solve_seconds:.3f} s, total {time.perf_counter() - t0:.3f} s",
+            file=sys.stderr,
+        )
+    return 0
 
 
 def _seed(text: str) -> int:

@@ -199,8 +199,9 @@ class StochasticSolution:
     >>> g = StochasticGraph.from_lists([False, True], [[[(1, 1, True)]], []],
     ...                                terminal_value=[0, 0])
     >>> from perfectplay.solvers.stochastic import solve_stochastic
-    >>> solve_stochastic(g).value.tolist()
-    [1.0, 0.0]
+    >>> sol = solve_stochastic(g)
+    >>> isinstance(sol, StochasticSolution), sol.value.tolist()
+    (True, [1.0, 0.0])
     """
 
     graph: StochasticGraph

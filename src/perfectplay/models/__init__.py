@@ -2,7 +2,8 @@
 
 Write a :class:`ChanceModel` (one player, dice: the least expected number of rolls to a
 goal, or the :class:`Objective` it declares: the best expected score, the best chance of
-an event) or a :class:`GameModel` (two players: win, lose, tie or draw with remoteness),
+an event), a :class:`GameModel` (two players: win, lose, tie or draw with remoteness)
+or a :class:`StochasticGameModel` (two players with dice: the mover's winning chance),
 then call :func:`solve_model`. The dice helpers of :mod:`perfectplay.dice`
 (:func:`outcomes`, :func:`keeps`, :func:`roll_rest`) are exported here too. The
 explorer visits every reachable state breadth-first and the solvers of
@@ -27,6 +28,7 @@ from perfectplay.models.base import (
     WIN,
     ChanceModel,
     GameModel,
+    StochasticGameModel,
     UnknownStateError,
     model_kind,
 )
@@ -51,6 +53,7 @@ __all__ = [
     "Outcome",
     "Result",
     "SolvedTable",
+    "StochasticGameModel",
     "UnknownStateError",
     "is_tie",
     "keeps",

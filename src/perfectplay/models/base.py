@@ -3,9 +3,11 @@
 Subclassing is optional: any object (an instance, a module of functions, a
 ``types.SimpleNamespace``) with the same method names works, and :func:`model_kind` tells
 the two kinds apart by the methods they have (``roll`` for chance, ``play`` for games).
-Both are :class:`typing.Protocol` classes, so a type checker accepts such an object
-wherever a model is expected. Optional hooks are looked up by name: a model defines them
-when it needs them, and the explorer skips the call entirely when they are absent.
+A third kind, :class:`StochasticGameModel` (two players with dice between moves, such
+as Pig), has ``chances``. All are :class:`typing.Protocol` classes, so a type checker
+accepts such an object wherever a model is expected. Optional hooks are looked up by
+name: a model defines them when it needs them, and the explorer skips the call entirely
+when they are absent.
 
 This module imports nothing heavy: a user's model file can import it cheaply.
 
@@ -32,7 +34,16 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from perfectplay.errors import ModelError, PerfectplayError
 
-__all__ = ["WIN", "LOSE", "TIE", "UnknownStateError", "ChanceModel", "GameModel", "model_kind"]
+__all__ = [
+    "WIN",
+    "LOSE",
+    "TIE",
+    "UnknownStateError",
+    "ChanceModel",
+    "GameModel",
+    "StochasticGameModel",
+    "model_kind",
+]
 
 State = Any
 Pending = Any
@@ -195,8 +206,53 @@ class GameModel(Protocol):
         raise NotImplementedError
 
 
+@runtime_checkable
+class StochasticGameModel(Protocol):
+    """A two-player zero-sum game with dice between moves, seen from the player to move.
+
+    Define ``start``; ``moves(state)``; ``chances(state, move)`` giving
+    ``(next_state, weight, passes)`` triples (or a mapping ``{(next_state, passes):
+    weight}``; ``passes``: the other player moves next, and ``next_state`` is seen from
+    their side); ``outcome(state)``: ``None`` while the game goes on, else ``"win"``,
+    ``"lose"``, ``"tie"`` or an exact winning probability for the mover. Optional:
+    ``canonical(state)`` and ``no_moves`` (``"lose"`` by default). The value of a state
+    is the mover's winning chance (a tie, and play that never ends, count one half).
+    Guide: :mod:`perfectplay.models.stochastic` and ``docs/models.md``.
+
+    >>> class Toss(StochasticGameModel):   # one toss decides
+    ...     start = "go"
+    ...     def outcome(self, s): return None if s == "go" else s
+    ...     def moves(self, s): return ["toss"]
+    ...     def chances(self, s, m): return {("win", False): 1, ("lose", False): 1}
+    >>> from perfectplay.models import solve_model
+    >>> solve_model(Toss()).start_value
+    0.5
+    """
+
+    if TYPE_CHECKING:
+
+        @property
+        def start(self) -> Any:
+            """The first state (a method or a plain attribute)."""
+            return None
+
+    else:
+        start: Any
+
+    def moves(self, state: Any) -> Iterable[Any]:
+        """The mover's choices in ``state``."""
+        raise NotImplementedError
+
+    def chances(
+        self, state: Any, move: Any
+    ) -> Iterable[tuple[Any, int | Fraction, bool]] | Mapping[tuple[Any, bool], int | Fraction]:
+        """The outcomes of ``move``: ``(next_state, weight, passes)``."""
+        raise NotImplementedError
+
+
 def model_kind(model: Any) -> str:
-    """``"chance"`` or ``"game"``, from the base class or else from the methods present.
+    """``"chance"``, ``"game"`` or ``"stochastic"`` (two players with dice:
+    :class:`StochasticGameModel`), from the base class or else from the methods present.
 
     >>> import types
     >>> model_kind(types.SimpleNamespace(start=0, moves=list, play=max, outcome=bool))
@@ -205,13 +261,23 @@ def model_kind(model: Any) -> str:
     # Declared kinds first: a subclass says which it is even when it has both methods
     # (isinstance on a protocol would only look at the methods).
     declared = type(model).__mro__
+    if StochasticGameModel in declared:
+        return "stochastic"
     if ChanceModel in declared:
         return "chance"
     if GameModel in declared:
         return "game"
     from perfectplay.models.explore import model_attribute
 
-    has = {n for n in ("roll", "play") if callable(model_attribute(model, n))}
+    has = {n for n in ("roll", "play", "chances") if callable(model_attribute(model, n))}
+    if "chances" in has:
+        if len(has) > 1:
+            raise ModelError(
+                f"{_what(model)} has chances() and {' and '.join(sorted(has - {'chances'}))}(): "
+                "a model is one kind; subclass ChanceModel, GameModel or StochasticGameModel "
+                "to say which"
+            )
+        return "stochastic"
     if "roll" in has and "play" not in has:
         return "chance"
     if "play" in has and "roll" not in has:
@@ -224,7 +290,8 @@ def model_kind(model: Any) -> str:
     raise ModelError(
         f"{_what(model)} is not a model (it has neither roll() nor play()): a chance model "
         "needs start, is_goal(), choices() and roll(); a two-player model needs start, "
-        "moves() and play() (and usually outcome())"
+        "moves() and play() (and usually outcome()); a two-player game with dice needs start, "
+        "moves(), chances() and outcome()"
     )
 
 

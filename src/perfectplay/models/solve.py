@@ -6,12 +6,13 @@ from typing import TYPE_CHECKING, overload
 
 from perfectplay._util.progress import progress_enabled, reporting
 from perfectplay.errors import ModelError
-from perfectplay.models.base import ChanceModel, GameModel, model_kind
+from perfectplay.models.base import ChanceModel, GameModel, StochasticGameModel, model_kind
 from perfectplay.models.explore import DEFAULT_MAX_EDGES, DEFAULT_MAX_PER_CALL, DEFAULT_MAX_STATES
 
 if TYPE_CHECKING:  # the solution modules import numpy; importing this one must stay cheap
     from perfectplay.models.chance import ChanceModelSolution
     from perfectplay.models.game import GameModelSolution
+    from perfectplay.models.stochastic import StochasticModelSolution
 
 __all__ = ["solve_model"]
 
@@ -38,20 +39,33 @@ def solve_model(
 ) -> GameModelSolution: ...
 
 
+@overload
 def solve_model(
-    model: ChanceModel | GameModel,
+    model: StochasticGameModel,
+    *,
+    max_states: int = ...,
+    max_edges: int = ...,
+    max_per_call: int = ...,
+    progress: bool | None = ...,
+) -> StochasticModelSolution: ...
+
+
+def solve_model(
+    model: ChanceModel | GameModel | StochasticGameModel,
     *,
     max_states: int = DEFAULT_MAX_STATES,
     max_edges: int = DEFAULT_MAX_EDGES,
     max_per_call: int = DEFAULT_MAX_PER_CALL,
     progress: bool | None = None,
-) -> ChanceModelSolution | GameModelSolution:
+) -> ChanceModelSolution | GameModelSolution | StochasticModelSolution:
     """Explore a model breadth-first from its start and solve it exactly.
 
     Returns a :class:`~perfectplay.models.chance.ChanceModelSolution` for a chance model
     and a :class:`~perfectplay.models.game.GameModelSolution` for a two-player model (the
     overloads tell a type checker which, from the :class:`ChanceModel` or
-    :class:`GameModel` protocol the argument satisfies).
+    :class:`GameModel` protocol the argument satisfies), and a
+    :class:`~perfectplay.models.stochastic.StochasticModelSolution` for a
+    :class:`StochasticGameModel` (two players with dice).
     ``max_states`` and ``max_edges`` bound the exploration (an infinite space raises
     :class:`~perfectplay.models.explore.SpaceLimitError` instead of running forever), and
     ``max_per_call`` the items (choices, outcomes or moves) one call of the model may give
@@ -70,7 +84,12 @@ def solve_model(
         )
     limits = {"max_states": max_states, "max_edges": max_edges, "max_per_call": max_per_call}
     with reporting(progress_enabled() if progress is None else progress):
-        if model_kind(model) == "chance":
+        kind = model_kind(model)
+        if kind == "stochastic":
+            from perfectplay.models.stochastic import solve_stochastic_model
+
+            return solve_stochastic_model(model, max_states=max_states, max_per_call=max_per_call)
+        if kind == "chance":
             from perfectplay.models.chance import solve_chance_model
 
             return solve_chance_model(model, progress=progress is not False, **limits)

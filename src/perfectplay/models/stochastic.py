@@ -38,13 +38,13 @@ Fraction(16, 27)
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from fractions import Fraction
 from math import lcm
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from perfectplay.errors import ModelError
-from perfectplay.models.base import UnknownStateError
+from perfectplay.models.base import StochasticGameModel, UnknownStateError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -58,40 +58,6 @@ __all__ = [
     "explore_stochastic",
     "solve_stochastic_model",
 ]
-
-
-@runtime_checkable
-class StochasticGameModel(Protocol):
-    """A two-player game with dice between moves (see the module docstring).
-
-    >>> class Toss(StochasticGameModel):   # one toss decides
-    ...     start = "go"
-    ...     def outcome(self, s): return None if s == "go" else s
-    ...     def moves(self, s): return ["toss"]
-    ...     def chances(self, s, m): return {("win", False): 1, ("lose", False): 1}
-    >>> solve_stochastic_model(Toss()).start_value
-    0.5
-    """
-
-    if TYPE_CHECKING:
-
-        @property
-        def start(self) -> Any:
-            """The first state (a method or a plain attribute)."""
-            return None
-
-    else:
-        start: Any
-
-    def moves(self, state: Any) -> Iterable[Any]:
-        """The mover's choices in ``state``."""
-        raise NotImplementedError
-
-    def chances(
-        self, state: Any, move: Any
-    ) -> Iterable[tuple[Any, int | Fraction, bool]] | Mapping[tuple[Any, bool], int | Fraction]:
-        """The outcomes of ``move``: ``(next_state, weight, passes)``."""
-        raise NotImplementedError
 
 
 class Exploration(NamedTuple):
@@ -267,7 +233,7 @@ class StochasticModelSolution:
         from perfectplay.models.explore import model_name
 
         self.model = model
-        self.name = model_name(model)
+        self.name = model_name(getattr(model, "inner", model))
         self.exploration = exploration
         self.graph = exploration.graph
         self.solution = solution

@@ -10,7 +10,10 @@ SciPy's ``shortest_path``:
   costs and terminal values, either sense); otherwise **policy iteration**
   (:func:`~perfectplay.solvers.policy_iteration.solve_ssp`; Howard 1960, Bertsekas and
   Tsitsiklis 1991), which handles zero costs and maximising objectives by orienting values;
-* game graphs: retrograde analysis (:func:`~perfectplay.solvers.retrograde.solve_retrograde`).
+* game graphs: retrograde analysis (:func:`~perfectplay.solvers.retrograde.solve_retrograde`);
+* stochastic game graphs (two players with dice):
+  :func:`~perfectplay.solvers.stochastic.solve_stochastic` (components and interval
+  iteration; Condon 1992).
 
 A forced method whose proof does not hold, or an objective no solver supports yet, raises
 :class:`~perfectplay.errors.UnsupportedObjectiveError` naming what fails. Importing this
@@ -63,6 +66,7 @@ if TYPE_CHECKING:
     from perfectplay.solvers.reach import solve_probability
     from perfectplay.solvers.retrograde import solve_retrograde
     from perfectplay.solvers.retry import settle_order, solve_retry
+    from perfectplay.solvers.stochastic import solve_stochastic
 
 # The algorithms themselves, one module each, loaded on first use.
 _EXPORTS = {
@@ -72,6 +76,7 @@ _EXPORTS = {
     "settle_order": "perfectplay.solvers.retry",
     "solve_ssp": "perfectplay.solvers.policy_iteration",
     "solve_retrograde": "perfectplay.solvers.retrograde",
+    "solve_stochastic": "perfectplay.solvers.stochastic",
     "search": "perfectplay.solvers.lexpath",
     "LexModel": "perfectplay.solvers.lexpath",
     "LexPath": "perfectplay.solvers.lexpath",
@@ -94,6 +99,7 @@ __all__ = [
     "solve_retry",
     "solve_ssp",
     "unbounded_node",
+    "solve_stochastic",
 ]
 
 CHANCE_METHODS = ("auto", "label-setting", "backward-induction", "policy-iteration")
