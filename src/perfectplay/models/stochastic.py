@@ -43,7 +43,7 @@ from fractions import Fraction
 from math import lcm
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from perfectplay.errors import ModelError
+from perfectplay.errors import ModelError, PerfectplayError
 from perfectplay.models.base import StochasticGameModel, UnknownStateError
 
 if TYPE_CHECKING:
@@ -125,62 +125,75 @@ def explore_stochastic(
     weight: list[int] = []
     passes: list[bool] = []
     i = 0
-    while i < len(reps):
-        s = reps[i]
-        i += 1
-        r = outcome(s) if outcome is not None else None
-        if r is None:
-            ms = list(moves_of(s))
-            if len(ms) > max_per_call:
-                raise SpaceLimitError(f"{name}.moves({describe(s)}) gave more than {max_per_call}")
-            if not ms:
-                r = no_moves
-        else:
-            r = _result(r, s, f"{name}.outcome")
-        results.append(r)
-        if r is not None:
-            choice_ptr.append(len(move_list))
-            continue
-        for m in ms:
-            got = chances(s, m)
-            items = [(t, w, f) for (t, f), w in got.items()] if isinstance(got, Mapping) else got
-            first = len(target)
-            fractional = False
-            for t, w, f in items:
-                if type(w) is not int:
-                    if isinstance(w, Fraction) and w > 0:
-                        fractional = True
-                    elif isinstance(w, bool) or not isinstance(w, int) or w <= 0:
-                        raise ModelError(
-                            f"{name}.chances({describe(s)}, {describe(m)}) gave weight "
-                            f"{describe(w)}: weights are positive ints or Fractions"
-                        )
-                elif w <= 0:
-                    raise ModelError(
-                        f"{name}.chances({describe(s)}, {describe(m)}) gave weight {w}: "
-                        "weights are positive"
+    try:
+        while i < len(reps):
+            s = reps[i]
+            i += 1
+            r = outcome(s) if outcome is not None else None
+            if r is None:
+                ms = list(moves_of(s))
+                if len(ms) > max_per_call:
+                    raise SpaceLimitError(
+                        f"{name}.moves({describe(s)}) gave more than {max_per_call}"
                     )
-                key = canonical(t) if canonical is not None else t
-                j = ids.get(key)
-                if j is None:
-                    j = len(reps)
-                    if j >= max_states:
-                        raise SpaceLimitError(
-                            f"{name} has more than {max_states:,} states (--max-states)"
+                if not ms:
+                    r = no_moves
+            else:
+                r = _result(r, s, f"{name}.outcome")
+            results.append(r)
+            if r is not None:
+                choice_ptr.append(len(move_list))
+                continue
+            for m in ms:
+                got = chances(s, m)
+                items = (
+                    [(t, w, f) for (t, f), w in got.items()] if isinstance(got, Mapping) else got
+                )
+                first = len(target)
+                fractional = False
+                for t, w, f in items:
+                    if type(w) is not int:
+                        if isinstance(w, Fraction) and w > 0:
+                            fractional = True
+                        elif isinstance(w, bool) or not isinstance(w, int) or w <= 0:
+                            raise ModelError(
+                                f"{name}.chances({describe(s)}, {describe(m)}) gave weight "
+                                f"{describe(w)}: weights are positive ints or Fractions"
+                            )
+                    elif w <= 0:
+                        raise ModelError(
+                            f"{name}.chances({describe(s)}, {describe(m)}) gave weight {w}: "
+                            "weights are positive"
                         )
-                    ids[key] = j
-                    reps.append(t)
-                target.append(j)
-                weight.append(w)
-                passes.append(bool(f))
-            if len(target) == first:
-                raise ModelError(f"{name}.chances({describe(s)}, {describe(m)}) gave no outcome")
-            if fractional:
-                den = lcm(*(Fraction(w).denominator for w in weight[first:]))
-                weight[first:] = [int(w * den) for w in weight[first:]]
-            move_list.append(m)
-            outcome_ptr.append(len(target))
-        choice_ptr.append(len(move_list))
+                    key = canonical(t) if canonical is not None else t
+                    j = ids.get(key)
+                    if j is None:
+                        j = len(reps)
+                        if j >= max_states:
+                            raise SpaceLimitError(
+                                f"{name} has more than {max_states:,} states (--max-states)"
+                            )
+                        ids[key] = j
+                        reps.append(t)
+                    target.append(j)
+                    weight.append(w)
+                    passes.append(bool(f))
+                if len(target) == first:
+                    raise ModelError(
+                        f"{name}.chances({describe(s)}, {describe(m)}) gave no outcome"
+                    )
+                if fractional:
+                    den = lcm(*(Fraction(w).denominator for w in weight[first:]))
+                    weight[first:] = [int(w * den) for w in weight[first:]]
+                move_list.append(m)
+                outcome_ptr.append(len(target))
+            choice_ptr.append(len(move_list))
+    except PerfectplayError:
+        raise
+    except Exception as exc:  # the model's own bug: one line naming the state
+        raise ModelError(
+            f"{name} failed on state {describe(reps[i - 1])}: {type(exc).__name__}: {exc}"
+        ) from None
     scale = lcm(2, *{r.denominator for r in results if r is not None})
     terminal = np.fromiter((r is not None for r in results), np.bool_, len(results))
     tval = np.fromiter(
@@ -287,6 +300,41 @@ class StochasticModelSolution:
     def is_over(self, state: Any) -> bool:
         return bool(self.graph.terminal[self.position_id(state)])
 
+    def simulate(self, games: int, seed: int = 0, max_steps: int = 1_000_000) -> Any:
+        """Play ``games`` games from the start with the solved strategies (both players),
+        seeded; returns ``float64[games]``: the first mover's result (1 win, 0 loss,
+        1/2 tie, or a terminal's probability; 1/2 for a game cut at ``max_steps``).
+
+        >>> from perfectplay.examples.pig import Piglet
+        >>> r = solve_stochastic_model(Piglet(goal=3)).simulate(2000, seed=1)
+        >>> abs(r.mean() - 0.5) < 0.1
+        True
+        """
+        import numpy as np
+
+        g = self.graph
+        rng = np.random.default_rng(seed)
+        best = self.solution.best_choice.tolist()
+        op, tg, ps = g.outcome_ptr.tolist(), g.target.tolist(), g.passes.tolist()
+        cum = [np.cumsum(g.weight[op[c] : op[c + 1]]) for c in range(g.n_chance)]
+        term, tval = g.terminal.tolist(), (g.terminal_value / g.scale).tolist()
+        out = np.empty(games)
+        for n in range(games):
+            p, first = 0, True
+            for _ in range(max_steps):
+                if term[p] or best[p] < 0:
+                    v = tval[p] if term[p] else 0.0
+                    out[n] = v if first else 1 - v
+                    break
+                c = best[p]
+                w = cum[c]
+                e = op[c] + int(np.searchsorted(w, rng.integers(w[-1]), side="right"))
+                first ^= ps[e]
+                p = tg[e]
+            else:
+                out[n] = 0.5
+        return out
+
     def exact_values(self) -> list[Fraction]:
         """Every position's exact value under the solved strategy pair, verified optimal:
         raises :class:`~perfectplay.errors.ModelError` if a choice would improve a value."""
@@ -352,7 +400,15 @@ class _Strategies:
         pick = self.strategy[player]
         if pick is None or not legal:
             return legal
-        m = pick(s)
+        try:
+            m = pick(s)
+        except Exception as exc:
+            from perfectplay.models.explore import describe
+
+            raise ModelError(
+                f"strategy {getattr(pick, '__name__', 'strategy')} failed in state "
+                f"{describe(s)}: {type(exc).__name__}: {exc}"
+            ) from None
         if m not in legal:
             from perfectplay.models.explore import describe
 
