@@ -122,8 +122,10 @@ def explore_stochastic(
     outcome_ptr = [0]
     move_list: list[Any] = []
     target: list[int] = []
-    weight: list[int] = []
-    passes: list[bool] = []
+    weight: list[Any] = []
+    passes: list[Any] = []
+    ids_get, reps_append = ids.get, reps.append
+    target_append, weight_append, passes_append = target.append, weight.append, passes.append
     i = 0
     try:
         while i < len(reps):
@@ -146,45 +148,27 @@ def explore_stochastic(
                 continue
             for m in ms:
                 got = chances(s, m)
-                items = (
-                    [(t, w, f) for (t, f), w in got.items()] if isinstance(got, Mapping) else got
-                )
+                if isinstance(got, Mapping):
+                    got = [(t, w, f) for (t, f), w in got.items()]
                 first = len(target)
-                fractional = False
-                for t, w, f in items:
-                    if type(w) is not int:
-                        if isinstance(w, Fraction) and w > 0:
-                            fractional = True
-                        elif isinstance(w, bool) or not isinstance(w, int) or w <= 0:
-                            raise ModelError(
-                                f"{name}.chances({describe(s)}, {describe(m)}) gave weight "
-                                f"{describe(w)}: weights are positive ints or Fractions"
-                            )
-                    elif w <= 0:
-                        raise ModelError(
-                            f"{name}.chances({describe(s)}, {describe(m)}) gave weight {w}: "
-                            "weights are positive"
-                        )
-                    key = canonical(t) if canonical is not None else t
-                    j = ids.get(key)
+                # Weights and flags are checked in bulk after the exploration.
+                for t, w, f in got:
+                    j = ids_get(canonical(t) if canonical is not None else t)
                     if j is None:
                         j = len(reps)
                         if j >= max_states:
                             raise SpaceLimitError(
                                 f"{name} has more than {max_states:,} states (--max-states)"
                             )
-                        ids[key] = j
-                        reps.append(t)
-                    target.append(j)
-                    weight.append(w)
-                    passes.append(bool(f))
+                        ids[canonical(t) if canonical is not None else t] = j
+                        reps_append(t)
+                    target_append(j)
+                    weight_append(w)
+                    passes_append(f)
                 if len(target) == first:
                     raise ModelError(
                         f"{name}.chances({describe(s)}, {describe(m)}) gave no outcome"
                     )
-                if fractional:
-                    den = lcm(*(Fraction(w).denominator for w in weight[first:]))
-                    weight[first:] = [int(w * den) for w in weight[first:]]
                 move_list.append(m)
                 outcome_ptr.append(len(target))
             choice_ptr.append(len(move_list))
@@ -199,21 +183,62 @@ def explore_stochastic(
     tval = np.fromiter(
         (0 if r is None else int(r * scale) for r in results), np.int64, len(results)
     )
-    w_arr = np.asarray(weight, dtype=object if any(w >= 1 << 62 for w in weight) else np.int64)
-    if w_arr.dtype == object:
-        raise ModelError(f"{name}: an outcome weight exceeds 2**62")
+    op = np.asarray(outcome_ptr, np.int64)
+    cp = np.asarray(choice_ptr, np.int64)
+    w_arr = _weights(weight, op, cp, reps, move_list, name)
+    f_arr = np.asarray(passes)
+    if f_arr.dtype != np.bool_:
+        f_arr = np.fromiter((bool(f) for f in passes), np.bool_, len(passes))
     graph = StochasticGraph(
         terminal=terminal,
         terminal_value=tval,
-        choice_ptr=np.asarray(choice_ptr, np.int64),
-        outcome_ptr=np.asarray(outcome_ptr, np.int64),
+        choice_ptr=cp,
+        outcome_ptr=op,
         target=np.asarray(target, np.int32),
         weight=w_arr,
-        passes=np.asarray(passes, np.bool_),
+        passes=f_arr,
         scale=scale,
         draw_value=scale // 2,
     )
     return Exploration(graph, reps, ids, move_list, canonical)
+
+
+def _weights(
+    weight: list[Any], op: Any, cp: Any, reps: list[Any], moves: list[Any], name: str
+) -> Any:
+    """``int64`` weights: checked in bulk; Fractions scaled to integers per move; a
+    weight that is not a positive int or Fraction refused naming its state and move."""
+    import numpy as np
+
+    from perfectplay.models.explore import describe
+
+    def where(e: int) -> str:
+        c = int(np.searchsorted(op, e, side="right")) - 1
+        p = int(np.searchsorted(cp, c, side="right")) - 1
+        return f"{name}.chances({describe(reps[p])}, {describe(moves[c])})"
+
+    try:
+        arr = np.asarray(weight)
+    except (ValueError, TypeError, OverflowError):
+        arr = np.asarray(weight, dtype=object)
+    if arr.dtype.kind in "iu" and (arr.size == 0 or arr.min() > 0):
+        return arr.astype(np.int64)
+    out = list(weight)
+    for c in range(len(op) - 1):
+        lo, hi = int(op[c]), int(op[c + 1])
+        ws = out[lo:hi]
+        for k, w in enumerate(ws):
+            if isinstance(w, bool) or not isinstance(w, int | Fraction) or w <= 0:
+                raise ModelError(
+                    f"{where(lo + k)} gave weight {describe(w)}: weights are positive ints "
+                    "or Fractions"
+                )
+        if any(type(w) is not int for w in ws):
+            den = lcm(*(Fraction(w).denominator for w in ws))
+            out[lo:hi] = [int(w * den) for w in ws]
+        if max(out[lo:hi]) >= 1 << 62:
+            raise ModelError(f"{where(lo)} gave weights over 2**62 (after scaling fractions)")
+    return np.asarray(out, np.int64)
 
 
 class MoveOption(NamedTuple):
@@ -307,7 +332,7 @@ class StochasticModelSolution:
 
         >>> from perfectplay.examples.pig import Piglet
         >>> r = solve_stochastic_model(Piglet(goal=3)).simulate(2000, seed=1)
-        >>> abs(r.mean() - 0.5) < 0.1
+        >>> bool(abs(r.mean() - 0.5) < 0.1)
         True
         """
         import numpy as np
