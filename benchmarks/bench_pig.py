@@ -1,0 +1,157 @@
+"""Pig, two players with dice (issue 12): the shipped example through ``perfectplay solve``.
+
+* Pig goal 100, both optimal, exploring included: wall time and peak memory of the
+  command (target at most 5 s and 1 GB); the value must be 0.5305927252737 (Neller and
+  Presser 2004).
+* The explorer's states per second on Pig 100 (in a child process, model callbacks
+  included) and the solver's time alone.
+* Hold at 20 against itself (published 0.5347) and the optimal player against it.
+* ``--exact`` on Pig goal 50: time and memory.
+* Reference: OpenSpiel's value iteration (``open_spiel.python.algorithms.value_iteration``
+  on its ``pig`` game) on goals 30 and 50, installed by this module into a virtual
+  environment under the benchmark cache (never a dependency of the project); "reference
+  unavailable" when it does not install. The issue's figures: goal 50 takes 118 s, goal
+  100 does not finish in 600 s (4.5 GB).
+
+    python benchmarks/run.py pig
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import common
+from common import Row
+
+SOLVE = common.PERFECTPLAY + ["solve", "perfectplay.examples.pig:Pig"]
+PIG_100 = 0.5305927252737
+
+STATES_PER_SECOND = """\
+import time
+from perfectplay.examples.pig import Pig
+from perfectplay.models.stochastic import explore_stochastic
+from perfectplay.solvers.stochastic import solve_stochastic
+t0 = time.perf_counter()
+ex = explore_stochastic(Pig())
+t1 = time.perf_counter()
+solve_stochastic(ex.graph)
+t2 = time.perf_counter()
+solve_stochastic(ex.graph)
+t3 = time.perf_counter()
+print(ex.graph.n_positions, t1 - t0, t2 - t1, t3 - t2)
+"""
+
+OPENSPIEL = """\
+import sys, time, types
+# value_iteration imports the LP solver of simultaneous-move games, which needs cvxpy;
+# Pig is sequential and never reaches it, so an empty module stands in.
+sys.modules.setdefault("cvxpy", types.SimpleNamespace(ECOS="ECOS"))
+import pyspiel
+from open_spiel.python.algorithms import value_iteration
+import threading
+goal = int(sys.argv[1])
+game = pyspiel.load_game("pig", {"players": 2, "winscore": goal, "diceoutcomes": 6})
+# get_all_states recurses once per move of the longest play: a deep stack is needed.
+sys.setrecursionlimit(1_000_000)
+threading.stack_size(1 << 29)
+def main():
+    t0 = time.perf_counter()
+    values = value_iteration.value_iteration(game, depth_limit=-1, threshold=1e-10)
+    start = str(game.new_initial_state())
+    print(values[start], time.perf_counter() - t0)
+worker = threading.Thread(target=main)
+worker.start()
+worker.join()
+"""
+
+
+def _value(out: bytes) -> float | None:
+    m = re.search(rb"start value: ([0-9.]+)", out)
+    return float(m.group(1)) if m else None
+
+
+def _openspiel_python() -> str | None:
+    venv = common.CACHE / "openspiel-venv"
+    python = venv / "bin" / "python"
+    if not python.exists():
+        try:
+            subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+            subprocess.run(
+                [str(python), "-m", "pip", "install", "-q", "open-spiel"],
+                check=True,
+                timeout=900,
+                capture_output=True,
+            )
+        except (subprocess.SubprocessError, OSError):
+            return None
+    ok = subprocess.run([str(python), "-c", "import pyspiel"], capture_output=True)
+    return str(python) if ok.returncode == 0 else None
+
+
+def run(quick: bool) -> list[Row]:
+    rows = []
+    repeats = 2 if quick else 5
+    t = common.time_command(SOLVE, repeats=repeats)
+    value = _value(t.outputs[-1])
+    ok = value is not None and abs(value - PIG_100) < 1e-9
+    rows.append(
+        Row(
+            "pig",
+            "solve Pig goal 100 (explore + solve, CLI)",
+            f"{t} {t.peak_mib:.0f} MiB; value {value} {'ok' if ok else 'WRONG'}",
+            "issue 12: 174 s before",
+            "",
+            "<= 5 s, 1 GB",
+        )
+    )
+    out = common.run_once([sys.executable, "-c", STATES_PER_SECOND])[2].decode().split()
+    n, explore, first, warm = int(out[0]), *map(float, out[1:])
+    rows.append(
+        Row(
+            "pig",
+            "explorer states/s, Pig 100 (Python callbacks)",
+            f"{n / explore:,.0f} states/s ({n:,} positions in {explore:.2f} s)",
+            "issue 12: 60-90k/s",
+        )
+    )
+    rows.append(
+        Row("pig", "solver alone, Pig 100", f"{first:.2f} s first call, {warm:.2f} s warm")
+    )
+    for case, flags in (
+        ("hold-at-20 vs hold-at-20", ["--strategy"]),
+        ("optimal vs hold-at-20 (second)", ["--second"]),
+    ):
+        t = common.time_command(
+            SOLVE + flags + ["perfectplay.examples.pig:hold_at_20"], repeats=1 if quick else 3
+        )
+        rows.append(
+            Row("pig", case, f"{t} {t.peak_mib:.0f} MiB; value {_value(t.outputs[-1])}", "0.5347")
+        )
+    t = common.time_command(SOLVE + ["-p", "goal=50", "--exact"], repeats=1)
+    exact = re.search(rb"exact: (\S+)", t.outputs[-1])
+    digits = len(exact.group(1)) if exact else 0
+    rows.append(
+        Row(
+            "pig",
+            "--exact, Pig goal 50",
+            f"{t} {t.peak_mib:.0f} MiB; p/q of {digits:,} characters",
+        )
+    )
+    python = _openspiel_python()
+    for goal in (30, 50):
+        ours = common.time_command(SOLVE + ["-p", f"goal={goal}"], repeats=repeats)
+        ref = "reference unavailable"
+        ratio = ""
+        if python is not None:
+            try:
+                wall, peak, out_b = common.run_once([python, "-c", OPENSPIEL, str(goal)])
+                ref = f"OpenSpiel value iteration {wall:.1f} s {peak:.0f} MiB"
+                ratio = common.fmt_ratio(ours.median / wall)
+            except RuntimeError:
+                ref = "reference failed"
+        rows.append(
+            Row("pig", f"solve Pig goal {goal}", f"{ours} {ours.peak_mib:.0f} MiB", ref, ratio)
+        )
+    return rows
