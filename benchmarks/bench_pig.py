@@ -116,9 +116,7 @@ def run(quick: bool) -> list[Row]:
             "issue 12: 60-90k/s",
         )
     )
-    rows.append(
-        Row("pig", "solver alone, Pig 100", f"{first:.2f} s first call, {warm:.2f} s warm")
-    )
+    rows.append(Row("pig", "solver alone, Pig 100", f"{first:.2f} s first call, {warm:.2f} s warm"))
     for case, flags in (
         ("hold-at-20 vs hold-at-20", ["--strategy"]),
         ("optimal vs hold-at-20 (second)", ["--second"]),
