@@ -8,6 +8,9 @@
 * :mod:`~perfectplay.examples.tictactoe`: tic-tac-toe is a tie, nine moves long.
 * :mod:`~perfectplay.examples.dodgem`: Colin Vout's Dodgem on a 3x3 board, a loopy game whose
   cars can shuffle sideways forever: the first player wins, and many positions are draws.
+* :mod:`~perfectplay.examples.pig`: Pig and Piglet, two players with dice between moves:
+  the first player wins 0.5305927 with optimal play (Neller and Presser 2004), and
+  Piglet's hold tables match Neller's.
 
 Solve any of them from the command line::
 
