@@ -12,11 +12,11 @@ the first player wins 0.5346983... (Neller's Nifty Assignment, 2010).
 A state is ``(my score, opponent's score, turn total)`` for the player to move. A player
 whose score plus turn total reaches the goal has won (holding then is automatic).
 Holding at turn total 0 only passes the turn; it is not a move unless
-``hold_at_zero=True``. Neither choice changes a value here (holding at 0 hands the
-opponent the same position, which is never better than rolling), but without it every
-play ends with probability one, so interval iteration certifies every value; with it,
-both players holding at 0 for ever is a draw the solver must handle (its tests check both
-give the same values).
+``hold_at_zero=True``. Neither choice changes a value (holding at 0 hands the opponent
+the same position, never better than rolling; the tests check both give the same values
+and hold tables). Without it every play ends with probability one; with it both players
+could hold at 0 for ever, a draw, yet the interval bounds still close (the solver
+reports no endless component).
 
 >>> from perfectplay.models.stochastic import solve_stochastic_model
 >>> sol = solve_stochastic_model(Pig(goal=10))
