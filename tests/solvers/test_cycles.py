@@ -30,6 +30,7 @@ from perfectplay.analysis.exact import exact_solution
 from perfectplay.errors import ResourceLimitError
 from perfectplay.graphs.chance import ChanceGraph
 from perfectplay.objectives import Objective
+from perfectplay.solvers import solve_chance
 from perfectplay.solvers.policy_iteration import solve_component, solve_ssp
 
 _spec = importlib.util.spec_from_file_location(
@@ -215,6 +216,8 @@ def test_a_wide_cycle_that_mixes_slowly_is_refused_with_the_option_named():
     g = random_cycle(rng, 6000, n_choices=1, exit_weight=(1, 1))
     with pytest.raises(ResourceLimitError, match=r"6,000 rolls.*--max-sweeps"):
         solve_ssp(g, max_sweeps=8)
+    with pytest.raises(ResourceLimitError, match=r"6,000 rolls.*--max-sweeps"):
+        solve_chance(g, method="policy-iteration", max_sweeps=8)  # the entry point passes it on
     assert np.isfinite(solve_ssp(g).value)  # the default budget is enough
 
 
@@ -265,3 +268,6 @@ def test_the_command_line_option_max_sweeps():
     bad = subprocess.run([*cmd, "--max-sweeps", "0"], capture_output=True, text=True)
     assert bad.returncode == 2
     assert bad.stderr.count("\n") == 1 and "--max-sweeps must be 1.." in bad.stderr
+    other = subprocess.run([*cmd, "--max-endless", "9"], capture_output=True, text=True)
+    assert other.returncode == 2
+    assert "--max-endless applies to two-player dice games" in other.stderr

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from perfectplay.errors import ModelError
+from perfectplay.errors import ModelError, UnsupportedObjectiveError
 from perfectplay.graphs.stochastic import StochasticGraph
 from perfectplay.solvers.stochastic import exact_stochastic, solve_stochastic, verify_stochastic
 
@@ -108,6 +108,15 @@ def test_endless_play_is_a_draw():
     sol = solve_stochastic(g, compiled=False)
     assert sol.value.tolist() == [0.5, 0.5] and sol.endless.all()
     assert exact_stochastic(g, sol.best_choice) == [Fraction(1, 2)] * 2
+
+
+def test_the_endless_component_limit_is_an_option():
+    # A ring of four positions that only pass the turn: one endless component of 4.
+    ring = [[[((p + 1) % 4, 1, True)]] for p in range(4)]
+    g = StochasticGraph.from_lists([False] * 4, ring)
+    with pytest.raises(UnsupportedObjectiveError, match=r"4 positions.*over the 3 .*--max-endless"):
+        solve_stochastic(g, compiled=False, max_endless=3)
+    assert solve_stochastic(g, compiled=False, max_endless=4).value.tolist() == [0.5] * 4
 
 
 def test_bad_graphs_and_fixed_choices_are_refused():

@@ -110,6 +110,13 @@ def main(argv: list[str]) -> int:
         "direct solve (default 100,000; raise it when refused)",
     )
     parser.add_argument(
+        "--max-endless",
+        type=int_arg,
+        metavar="N",
+        help="two-player dice games: largest component where play can go on for ever that "
+        "is solved (default 3,000 positions; its memory grows with the square of N)",
+    )
+    parser.add_argument(
         "--json",
         action="store_true",
         help="chance models: print one JSON object (value, exact with --exact, objective, "
@@ -244,6 +251,7 @@ def _main(args: Any) -> int:
         ("max_edges", 2**62 - 1),
         ("max_per_call", 2**62 - 1),
         ("max_sweeps", 2**62 - 1),
+        ("max_endless", 2**31 - 1),
     ):
         value = getattr(args, flag)
         if value is not None and not 1 <= value <= top:
@@ -255,23 +263,26 @@ def _main(args: Any) -> int:
     except ModelError as exc:  # say which object the command line named
         raise ModelError(f"{args.model}: {exc}") from None
     if kind != "stochastic":
-        for flag in ("strategy", "first", "second"):
+        for flag in ("strategy", "first", "second", "max_endless"):
             if getattr(args, flag):
                 raise InputError(
-                    f"--{flag} applies to two-player dice games; {model_name(model)} is {kind}"
+                    f"--{flag.replace('_', '-')} applies to two-player dice games; "
+                    f"{model_name(model)} is {kind}"
                 )
     if kind == "stochastic":
-        for flag in ("distribution", "simulate", "export"):
+        for flag in ("distribution", "simulate", "export", "max_sweeps"):
             if getattr(args, flag):
                 raise InputError(
-                    f"--{flag} is not available for two-player dice games ({model_name(model)})"
+                    f"--{flag.replace('_', '-')} is not available for two-player dice games "
+                    f"({model_name(model)})"
                 )
         return _solve_stochastic(model, args, queries)
     if kind == "game":
-        for flag in ("exact", "distribution", "simulate", "json"):
+        for flag in ("exact", "distribution", "simulate", "json", "max_sweeps"):
             if getattr(args, flag):
                 raise InputError(
-                    f"--{flag} applies to chance models; {model_name(model)} is two-player"
+                    f"--{flag.replace('_', '-')} applies to chance models; "
+                    f"{model_name(model)} is two-player"
                 )
     limits = {
         k: v
@@ -279,18 +290,7 @@ def _main(args: Any) -> int:
         if (v := getattr(args, k)) is not None
     }
     t0 = time.perf_counter()
-    if args.max_sweeps is None:
-        sol = solve_model(model, progress=not args.quiet, **limits)
-    else:
-        from perfectplay.solvers import policy_iteration
-
-        # The solvers' default, for this command only (solve_model passes no such option).
-        default = policy_iteration.MAX_SWEEPS
-        policy_iteration.MAX_SWEEPS = args.max_sweeps
-        try:
-            sol = solve_model(model, progress=not args.quiet, **limits)
-        finally:
-            policy_iteration.MAX_SWEEPS = default
+    sol = solve_model(model, progress=not args.quiet, max_sweeps=args.max_sweeps, **limits)
     if sol.kind == "chance" and args.json:
         _json_chance(sol, args)
     elif sol.kind == "chance":
@@ -494,7 +494,9 @@ def _solve_stochastic(model: Any, args: Any, queries: list[Any]) -> int:
         second = _load_function(args.second, "--second")
     limits = {k: v for k in ("max_states", "max_per_call") if (v := getattr(args, k)) is not None}
     t0 = time.perf_counter()
-    sol = solve_stochastic_model(model, first=first, second=second, **limits)
+    sol = solve_stochastic_model(
+        model, first=first, second=second, max_endless=args.max_endless, **limits
+    )
     fixed = first is not None or second is not None
     exact = sol.exact_value() if args.exact else None
     if getattr(args, "json", False):

@@ -289,12 +289,14 @@ class ChanceModelSolution:
         )
 
 
-def solve_chance_graph(graph: ChanceGraph, progress: bool = True) -> tuple[ChanceSolution, str]:
+def solve_chance_graph(
+    graph: ChanceGraph, progress: bool = True, max_sweeps: int | None = None
+) -> tuple[ChanceSolution, str]:
     """Solve ``graph`` with :func:`~perfectplay.solvers.solve_chance` (``method="auto"``);
     returns the solution and the name of the method that ran."""
     from perfectplay.solvers import solve_chance
 
-    solution = solve_chance(graph, progress=progress)
+    solution = solve_chance(graph, progress=progress, max_sweeps=max_sweeps)
     return solution, solution.method
 
 
@@ -305,8 +307,10 @@ def solve_chance_model(
     max_edges: int = DEFAULT_MAX_EDGES,
     max_per_call: int = DEFAULT_MAX_PER_CALL,
     progress: bool = True,
+    max_sweeps: int | None = None,
 ) -> ChanceModelSolution:
-    """Explore ``model`` from its start and solve it (see the module docstring)."""
+    """Explore ``model`` from its start and solve it (see the module docstring);
+    ``max_sweeps`` as in :func:`~perfectplay.solvers.solve_chance`."""
     exploration = explore_chance(
         model,
         max_states=max_states,
@@ -318,7 +322,7 @@ def solve_chance_model(
     from perfectplay.solvers import UnboundedObjectiveError
 
     try:
-        solution, solver = solve_chance_graph(exploration.graph, progress)
+        solution, solver = solve_chance_graph(exploration.graph, progress, max_sweeps)
     except UnboundedObjectiveError as exc:
         # Name the user's state instead of a node id.
         state = describe(exploration.state_reps[exc.node])

@@ -25,6 +25,8 @@ def solve_model(
     max_edges: int = ...,
     max_per_call: int = ...,
     progress: bool | None = ...,
+    max_sweeps: int | None = ...,
+    max_endless: int | None = ...,
 ) -> ChanceModelSolution: ...
 
 
@@ -36,6 +38,8 @@ def solve_model(
     max_edges: int = ...,
     max_per_call: int = ...,
     progress: bool | None = ...,
+    max_sweeps: int | None = ...,
+    max_endless: int | None = ...,
 ) -> GameModelSolution: ...
 
 
@@ -47,6 +51,8 @@ def solve_model(
     max_edges: int = ...,
     max_per_call: int = ...,
     progress: bool | None = ...,
+    max_sweeps: int | None = ...,
+    max_endless: int | None = ...,
 ) -> StochasticModelSolution: ...
 
 
@@ -57,6 +63,8 @@ def solve_model(
     max_edges: int = DEFAULT_MAX_EDGES,
     max_per_call: int = DEFAULT_MAX_PER_CALL,
     progress: bool | None = None,
+    max_sweeps: int | None = None,
+    max_endless: int | None = None,
 ) -> ChanceModelSolution | GameModelSolution | StochasticModelSolution:
     """Explore a model breadth-first from its start and solve it exactly.
 
@@ -72,7 +80,11 @@ def solve_model(
     (a generator that never stops). ``progress=True`` prints progress lines on stderr for
     long explorations and solves, ``False`` never does, and the default follows
     :func:`perfectplay.enable_progress` (off in a program, on in the ``perfectplay``
-    command): the library prints nothing unless asked.
+    command): the library prints nothing unless asked. The solvers' own limits:
+    ``max_sweeps`` for a cycle of rolls too wide for a direct solve (chance models, see
+    :func:`~perfectplay.solvers.solve_chance`), ``max_endless`` for a component of a
+    two-player dice game where play can go on for ever (see
+    :func:`~perfectplay.solvers.stochastic.solve_stochastic`); ``None``: their defaults.
 
     >>> from perfectplay.examples.five_dice import FiveDice
     >>> round(solve_model(FiveDice()).start_value, 6)
@@ -88,11 +100,15 @@ def solve_model(
         if kind == "stochastic":
             from perfectplay.models.stochastic import solve_stochastic_model
 
-            return solve_stochastic_model(model, max_states=max_states, max_per_call=max_per_call)
+            return solve_stochastic_model(
+                model, max_states=max_states, max_per_call=max_per_call, max_endless=max_endless
+            )
         if kind == "chance":
             from perfectplay.models.chance import solve_chance_model
 
-            return solve_chance_model(model, progress=progress is not False, **limits)
+            return solve_chance_model(
+                model, progress=progress is not False, max_sweeps=max_sweeps, **limits
+            )
         from perfectplay.models.game import solve_game_model
 
         return solve_game_model(model, progress=progress is not False, **limits)

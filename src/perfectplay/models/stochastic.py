@@ -457,6 +457,7 @@ def solve_stochastic_model(
     max_states: int = 5_000_000,
     max_per_call: int = 1_000_000,
     tol: float | None = None,
+    max_endless: int | None = None,
 ) -> StochasticModelSolution:
     """Explore and solve ``model``; ``first`` / ``second`` fix the first or second mover's
     strategy (a function state -> move; the other player then plays its best response;
@@ -484,5 +485,7 @@ def solve_stochastic_model(
         players = np.fromiter((r[1] for r in ex.reps), np.int64, len(ex.reps))
         chosen = np.array([first is not None, second is not None])[players]
         fixed = np.where(chosen & (cp[1:] > cp[:-1]), cp[:-1], -1).astype(np.int64)
-    sol = solve_stochastic(ex.graph, tol=DEFAULT_TOL if tol is None else tol, fixed=fixed)
+    sol = solve_stochastic(
+        ex.graph, tol=DEFAULT_TOL if tol is None else tol, fixed=fixed, max_endless=max_endless
+    )
     return StochasticModelSolution(wrapped, ex, sol, t1 - t0, time.perf_counter() - t1, fixed=fixed)

@@ -216,7 +216,11 @@ def _policy_iteration_blockers(graph: ChanceGraph) -> list[str]:
 
 
 def solve_chance(
-    graph: ChanceGraph, *, method: str = "auto", progress: bool = True
+    graph: ChanceGraph,
+    *,
+    method: str = "auto",
+    progress: bool = True,
+    max_sweeps: int | None = None,
 ) -> ChanceSolution:
     """Optimal values and policy of a chance graph for its objective.
 
@@ -225,7 +229,8 @@ def solve_chance(
     ``"backward-induction"`` or ``"policy-iteration"``. The solution's ``method`` names the one
     that ran. ``progress``: policy iteration reports long work on stderr when the caller
     turned reporting on (:func:`perfectplay.enable_progress`; the library is silent
-    otherwise).
+    otherwise). ``max_sweeps``: policy iteration's limit for a cycle too wide for a
+    direct solve (:func:`~perfectplay.solvers.policy_iteration.solve_component`).
 
     Raises:
         UnsupportedObjectiveError: the forced method's proof does not hold, or no solver
@@ -271,14 +276,14 @@ def solve_chance(
         # then policy iteration's proof holds (solvers/reach.py).
         from perfectplay.solvers.reach import solve_probability
 
-        return solve_probability(graph, progress=progress)
+        return solve_probability(graph, progress=progress, max_sweeps=max_sweeps)
     if blockers:
         raise UnsupportedObjectiveError(
             f"no solver supports {graph.objective.describe()} here: {'; '.join(blockers)}"
         )
     from perfectplay.solvers.policy_iteration import solve_ssp
 
-    return solve_ssp(graph, progress=progress)
+    return solve_ssp(graph, progress=progress, max_sweeps=max_sweeps)
 
 
 def solve_game(graph: GameGraph, *, method: str = "auto") -> GameSolution:

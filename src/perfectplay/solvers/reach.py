@@ -46,7 +46,9 @@ from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
 __all__ = ["solve_probability"]
 
 
-def solve_probability(graph: ChanceGraph, *, progress: bool = True) -> ChanceSolution:
+def solve_probability(
+    graph: ChanceGraph, *, progress: bool = True, max_sweeps: int | None = None
+) -> ChanceSolution:
     """Optimal values and policy of a graph that maximises or minimises a probability
     (endless play counting 0), by collapsing its end components (see the module
     docstring). When minimising, every state of an end component is worth 0: the player
@@ -104,7 +106,7 @@ def solve_probability(graph: ChanceGraph, *, progress: bool = True) -> ChanceSol
         outcome_ptr=q_optr, outcome_idx=q_oidx, outcome_weight=q_ow, cost=q_cost,
         start=int(qid[graph.start]), scale=graph.scale, objective=obj,
     )  # fmt: skip
-    qsol = solve_ssp(quotient, progress=progress)
+    qsol = solve_ssp(quotient, progress=progress, max_sweeps=max_sweeps)
     dv = qsol.decision_value[qid].copy()
     cv = qsol.chance_value[:nc].copy()
     dv[dv == 0] = 0.0  # no negative zeros (values were oriented) in reports

@@ -244,11 +244,15 @@ def solve_stochastic(
     tol: float = DEFAULT_TOL,
     fixed: np.ndarray | None = None,
     compiled: bool | None = None,
+    max_endless: int | None = None,
 ) -> StochasticSolution:
     """Values and optimal choices of ``graph`` by components and interval iteration.
 
     ``fixed`` (``int64[n]``, ``-1`` where free) forces a chance node at some positions
     (see the module docstring). ``compiled`` picks numba (default: by size).
+    ``max_endless``: the largest component where play can go on for ever that is solved
+    (default :data:`MAX_ENDLESS`; its strategy improvement evaluates the pair densely,
+    so memory grows with the square: ``perfectplay solve --max-endless N``).
 
     >>> from perfectplay.graphs.stochastic import StochasticGraph
     >>> g = StochasticGraph.from_lists([False, True], [[[(1, 1, True)]], []],
@@ -287,7 +291,7 @@ def solve_stochastic(
         )  # fmt: skip
         if k < n_comp:
             members = order[comp_ptr[k] : comp_ptr[k + 1]]
-            _settle_endless(graph, members, lo, best, fix)
+            _settle_endless(graph, members, lo, best, fix, max_endless)
             hi[members] = lo[members]
             k += 1
     sweeps, worst = stats
@@ -309,6 +313,7 @@ def _settle_endless(
     value: np.ndarray,
     best: np.ndarray,
     fixed: np.ndarray,
+    max_endless: int | None = None,
 ) -> None:
     """Make the strategy of an end component optimal or refuse: evaluate the pair on the
     component (draws where it never leaves), switch choices that gain (at most 100
@@ -317,10 +322,12 @@ def _settle_endless(
     from perfectplay.errors import UnsupportedObjectiveError
 
     m = len(members)
-    if m > MAX_ENDLESS:
+    limit = MAX_ENDLESS if max_endless is None else max_endless
+    if m > limit:
         raise UnsupportedObjectiveError(
             f"a component of {m:,} positions where play can go on for ever (position "
-            f"{int(members[0])}): over the {MAX_ENDLESS:,} that endless play is solved for"
+            f"{int(members[0])}): over the {limit:,} that endless play is solved for "
+            "(raise it with --max-endless N)"
         )
     where = {int(p): i for i, p in enumerate(members)}
     cp, op = graph.choice_ptr, graph.outcome_ptr
