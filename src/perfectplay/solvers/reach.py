@@ -26,8 +26,8 @@ the play never leaves the component), or stays in it when staying is best.
 ...     choices=[[0], [1, 2], [], []], outcomes=[[(1, 1)], [(0, 1)], [(2, 1), (3, 3)]],
 ...     cost=[0, 0, 0], objective=Objective.probability())
 >>> sol = solve_probability(g)
->>> sol.value, sol.best_choice.tolist()
-(0.25, [0, 2, -1, -1])
+>>> sol.value, sol.best_choice.tolist(), sol.method
+(0.25, [0, 2, -1, -1], 'policy-iteration, end components collapsed')
 >>> low = solve_probability(ChanceGraph.from_lists(   # the same, minimised: bounce for ever
 ...     terminal=[False, False, True, True], terminal_value=[0, 0, 1, 0],
 ...     choices=[[0], [1, 2], [], []], outcomes=[[(1, 1)], [(0, 1)], [(2, 1), (3, 3)]],
@@ -123,8 +123,9 @@ def solve_probability(
             tied = [c for c in exits if o * cv[c] <= o * dv[members[0]] + 1e-12]
             exit_c = tied[0] if tied else -1
         _walk_to_exit(graph, members, k, exit_c, dec_ec, ch_ec, best)
+    # Named apart from plain policy iteration: the values come from the quotient graph.
     return ChanceSolution(graph, dv, cv, best, np.ones(oidx.shape[0], np.bool_),
-                          method=qsol.method)  # fmt: skip
+                          method="policy-iteration, end components collapsed")  # fmt: skip
 
 
 def _walk_to_exit(
