@@ -202,6 +202,22 @@ def test_cli_exact_query_and_strategies():
     assert f"start value: {pair.start_value:.13f}" in run.stdout
 
 
+def test_cli_json_and_seeded_simulation():
+    run = _cli("perfectplay.examples.pig:Piglet", "-p", "goal=6", "--exact", "--json",
+               "--simulate", "4000", "--seed", "5", "-q")  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    exact = solve_stochastic_model(Piglet(goal=6)).exact_value()
+    assert out["exact"] == f"{exact.numerator}/{exact.denominator}"
+    assert abs(out["value"] - float(exact)) < 1e-9
+    sim = out["simulation"]
+    assert sim["games"] == 4000 and sim["seed"] == 5
+    assert abs(sim["mean"] - out["value"]) <= 4 * sim["standard_error"]
+    again = _cli("perfectplay.examples.pig:Piglet", "-p", "goal=6", "--json",
+                 "--simulate", "4000", "--seed", "5", "-q")  # fmt: skip
+    assert json.loads(again.stdout)["simulation"] == sim  # seeded: the same games
+
+
 def test_cli_bad_input_is_one_line(tmp_path):
     (tmp_path / "bad.py").write_text(
         "class Bad:\n"

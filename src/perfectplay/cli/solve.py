@@ -270,7 +270,7 @@ def _main(args: Any) -> int:
                     f"{model_name(model)} is {kind}"
                 )
     if kind == "stochastic":
-        for flag in ("distribution", "simulate", "export", "max_sweeps"):
+        for flag in ("distribution", "export", "max_sweeps"):
             if getattr(args, flag):
                 raise InputError(
                     f"--{flag.replace('_', '-')} is not available for two-player dice games "
@@ -499,6 +499,13 @@ def _solve_stochastic(model: Any, args: Any, queries: list[Any]) -> int:
     )
     fixed = first is not None or second is not None
     exact = sol.exact_value() if args.exact else None
+    games = None
+    if args.simulate:
+        # The first mover's result of each game: 1 win, 0 loss, 1/2 tie or endless.
+        results = sol.simulate(args.simulate, args.seed)
+        se = float(results.std(ddof=1)) / args.simulate**0.5 if args.simulate > 1 else 0.0
+        games = {"games": args.simulate, "seed": args.seed, "mean": float(results.mean()),
+                 "standard_error": se}  # fmt: skip
     if getattr(args, "json", False):
         out: dict[str, Any] = {
             "model": sol.name,
@@ -510,6 +517,8 @@ def _solve_stochastic(model: Any, args: Any, queries: list[Any]) -> int:
         }
         if exact is not None:
             out["exact"] = f"{exact.numerator}/{exact.denominator}"
+        if games is not None:
+            out["simulation"] = games
         print(json.dumps(out))
         return 0
     print(f"model: {sol.name} (two-player with dice; solver: {sol.solver})")
@@ -547,6 +556,11 @@ def _solve_stochastic(model: Any, args: Any, queries: list[Any]) -> int:
         for o in options:
             mark = "  best" if repr(o.move) == best else ""
             print(f"  {o.move!r:<{width}}  {o.value:.9f}{mark}")
+    if games is not None:
+        print(
+            f"\nsimulation: {args.simulate:,} games (seed {args.seed}): the first mover "
+            f"scored {games['mean']:.6f} (standard error {games['standard_error']:.6f})"
+        )
     if not args.quiet:
         print(
             f"perfectplay: time: explore {sol.explore_seconds:.3f} s, solve "
