@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
+import shutil
 from collections.abc import Callable
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 
@@ -65,6 +68,37 @@ def texts_by_attribute(html: str, name: str) -> dict[str, str]:
 def grab() -> Callable[[str, str], dict[str, str]]:
     """``grab(html, "data-file")``: the text of every element with that attribute, by value."""
     return texts_by_attribute
+
+
+def tree_hashes(folder: Path) -> dict[str, str]:
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+@pytest.fixture(scope="session")
+def snapshot() -> Callable[[Path], dict[str, str]]:
+    """``snapshot(folder)``: the sha256 of every file under ``folder``, by relative path
+    (to compare two builds, or a folder before and after a refused build)."""
+    return tree_hashes
+
+
+OWN_ARCHIVE = Path(__file__).resolve().parent / "fixtures" / "own-archive"
+
+
+def copy_own_archive(into: Path) -> Path:
+    repo = into / "repo"
+    shutil.copytree(OWN_ARCHIVE, repo)
+    return repo
+
+
+@pytest.fixture(scope="session")
+def own_archive() -> Callable[[Path], Path]:
+    """``own_archive(folder)``: a fresh copy of the fixture archive in the seed's layout
+    (fixtures/own-archive) at ``folder/repo``, returned."""
+    return copy_own_archive
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -7,7 +7,6 @@ determinism of the output, and every kind of bad input (one line, exit 2, output
 
 from __future__ import annotations
 
-import hashlib
 import html
 import os
 import re
@@ -64,14 +63,6 @@ def make_repo(tmp_path: Path, commit: bool = True) -> Path:
         git(repo, "add", "-A")
         git(repo, "commit", "-q", "-m", "fixture: first commit")
     return repo
-
-
-def snapshot(folder: Path) -> dict[str, str]:
-    return {
-        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
 
 
 def cli(repo: Path, out: Path, capsys) -> tuple[int, str]:
@@ -171,7 +162,7 @@ def test_index_search_and_docs(built):
         assert 'src="https:' not in text and 'href="https://fonts' not in text
 
 
-def test_build_is_deterministic(built, tmp_path):
+def test_build_is_deterministic(built, tmp_path, snapshot):
     repo, out = built
     second = tmp_path / "again"
     build_site(repo, second, jobs=1, force=True)  # run again, not remembered
@@ -422,7 +413,7 @@ BAD = {
 
 
 @pytest.mark.parametrize("case", sorted(BAD))
-def test_bad_input_stops_the_build(case, tmp_path, capsys):
+def test_bad_input_stops_the_build(case, tmp_path, capsys, snapshot):
     repo = make_repo(tmp_path, commit=False)
     out = tmp_path / "out"
     assert cli(repo, out, capsys)[0] == 0
@@ -522,7 +513,7 @@ OUT_REFUSED = {
 
 
 @pytest.mark.parametrize("where", sorted(OUT_REFUSED))
-def test_bad_output_location_is_refused_before_building(where, tmp_path, capsys):
+def test_bad_output_location_is_refused_before_building(where, tmp_path, capsys, snapshot):
     repo = make_repo(tmp_path, commit=False)
     if where.startswith("/") and not Path(where).parent.exists():
         pytest.skip(f"{Path(where).parent} does not exist here")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 from pathlib import Path
 
@@ -45,14 +44,6 @@ def seed_layout(tmp_path: Path, config: str = CONFIG) -> Path:
     return repo
 
 
-def snapshot(folder: Path) -> dict[str, str]:
-    return {
-        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
-
-
 def test_no_file_is_perfectplays_own_site(tmp_path):
     assert load_config(tmp_path) == Config()
     assert Config().own and Config().title == "perfectplay"
@@ -93,7 +84,7 @@ BAD_CONFIG = {
 
 
 @pytest.mark.parametrize("text", sorted(BAD_CONFIG))
-def test_bad_configuration_is_one_line_and_the_output_stays(text, tmp_path, capsys):
+def test_bad_configuration_is_one_line_and_the_output_stays(text, tmp_path, capsys, snapshot):
     repo = seed_layout(tmp_path)
     out = tmp_path / "out"
     assert site_main(["build", "--root", str(repo), "--out", str(out), "--quiet"]) == 0

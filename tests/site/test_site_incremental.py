@@ -3,9 +3,7 @@ and the output is byte-identical to a full build."""
 
 from __future__ import annotations
 
-import hashlib
 import shutil
-from pathlib import Path
 
 import pytest
 
@@ -27,17 +25,8 @@ except SiteError:  # pragma: no cover
 if shutil.which("g++") is None:  # pragma: no cover
     pytest.skip("g++ is not installed", allow_module_level=True)
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "own-archive"
 CPP = "competitive_programming/demo/2024/A-dice-sum"
 PY = "competitive_programming/demo/2024/B-all-heads"
-
-
-def snapshot(folder: Path) -> dict[str, str]:
-    return {
-        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
 
 
 @pytest.fixture
@@ -67,9 +56,8 @@ def converted(monkeypatch):
     return files
 
 
-def test_unchanged_entries_are_not_run_again(tmp_path, counted, converted):
-    repo = tmp_path / "repo"
-    shutil.copytree(FIXTURE, repo)
+def test_unchanged_entries_are_not_run_again(tmp_path, counted, converted, snapshot, own_archive):
+    repo = own_archive(tmp_path)
     cache = tmp_path / "cache"
     first = build_site(repo, tmp_path / "full", cache=cache)
     assert sorted(set(counted)) == ["demo/2024/A-dice-sum", "demo/2024/B-all-heads"]
@@ -114,9 +102,8 @@ CHANGES = {
 
 
 @pytest.mark.parametrize("change", sorted(CHANGES))
-def test_what_a_check_depends_on_reruns_it(change, tmp_path, counted):
-    repo = tmp_path / "repo"
-    shutil.copytree(FIXTURE, repo)
+def test_what_a_check_depends_on_reruns_it(change, tmp_path, counted, own_archive):
+    repo = own_archive(tmp_path)
     cache = tmp_path / "cache"
     build_site(repo, tmp_path / "out", cache=cache)
     counted.clear()
@@ -125,9 +112,8 @@ def test_what_a_check_depends_on_reruns_it(change, tmp_path, counted):
     assert "demo/2024/A-dice-sum" in counted
 
 
-def test_force_from_the_command_line(tmp_path, counted, capsys):
-    repo = tmp_path / "repo"
-    shutil.copytree(FIXTURE, repo)
+def test_force_from_the_command_line(tmp_path, counted, capsys, own_archive):
+    repo = own_archive(tmp_path)
     argv = ["build", "--root", str(repo), "--out", str(tmp_path / "out"),
             "--cache", str(tmp_path / "cache")]
     assert site_main(argv) == 0
@@ -139,9 +125,8 @@ def test_force_from_the_command_line(tmp_path, counted, capsys):
     assert "unchanged" not in capsys.readouterr().err
 
 
-def test_a_failed_build_records_nothing_for_the_failing_entry(tmp_path, counted):
-    repo = tmp_path / "repo"
-    shutil.copytree(FIXTURE, repo)
+def test_a_failed_build_records_nothing_for_the_failing_entry(tmp_path, counted, own_archive):
+    repo = own_archive(tmp_path)
     cache = tmp_path / "cache"
     (repo / PY / "samples" / "1.ans").write_text("0.25\n")
     for _ in range(2):
@@ -161,9 +146,8 @@ def test_a_damaged_record_is_ignored(tmp_path):
     assert [p.name for p in (tmp_path / "runs").iterdir()] == ["k.json"]  # no temporary left
 
 
-def test_unchanged_output_files_are_linked_not_written_again(tmp_path):
-    repo = tmp_path / "repo"
-    shutil.copytree(FIXTURE, repo)
+def test_unchanged_output_files_are_linked_not_written_again(tmp_path, own_archive):
+    repo = own_archive(tmp_path)
     out, cache = tmp_path / "out", tmp_path / "cache"
     build_site(repo, out, cache=cache)
     page_cpp = out / "archive/demo/2024/A-dice-sum/index.html"
@@ -177,12 +161,13 @@ def test_unchanged_output_files_are_linked_not_written_again(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cache", "out", "repo"]
 
 
-def test_a_large_previous_build_is_removed_in_the_background(tmp_path, monkeypatch):
+def test_a_large_previous_build_is_removed_in_the_background(
+    tmp_path, monkeypatch, snapshot, own_archive
+):
     import time
 
     monkeypatch.setattr(site_build, "BACKGROUND_REMOVAL", 0)
-    repo = tmp_path / "repo"
-    shutil.copytree(FIXTURE, repo)
+    repo = own_archive(tmp_path)
     out, cache = tmp_path / "out", tmp_path / "cache"
     build_site(repo, out, cache=cache)
     first = snapshot(out)

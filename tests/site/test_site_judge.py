@@ -3,7 +3,6 @@ and the verdict badge on the page and the index (fixture: tests/site/fixtures/ow
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import shutil
@@ -28,23 +27,8 @@ except SiteError:  # pragma: no cover
 if shutil.which("g++") is None:  # pragma: no cover
     pytest.skip("g++ is not installed", allow_module_level=True)
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "own-archive"
 CPP = "competitive_programming/demo/2024/A-dice-sum"
 PY = "competitive_programming/demo/2024/B-all-heads"
-
-
-def copy(tmp_path: Path) -> Path:
-    repo = tmp_path / "repo"
-    shutil.copytree(FIXTURE, repo)
-    return repo
-
-
-def snapshot(folder: Path) -> dict[str, str]:
-    return {
-        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
 
 
 def judge_line(out: Path, entry: str) -> str:
@@ -63,8 +47,8 @@ def index_badges(out: Path) -> dict[str, str]:
     }
 
 
-def test_every_test_runs_and_the_badges_say_so(tmp_path):
-    repo = copy(tmp_path)
+def test_every_test_runs_and_the_badges_say_so(tmp_path, own_archive):
+    repo = own_archive(tmp_path)
     out = tmp_path / "out"
     build_site(repo, out, cache=tmp_path / "cache")
     n_cpp = len(list((repo / CPP / "tests").glob("*.in")))
@@ -85,8 +69,8 @@ def test_every_test_runs_and_the_badges_say_so(tmp_path):
     assert (out / "raw" / PY / "checker.py").read_bytes() == (repo / PY / "checker.py").read_bytes()
 
 
-def test_a_failed_test_is_a_verdict_not_a_stop(tmp_path):
-    repo = copy(tmp_path)
+def test_a_failed_test_is_a_verdict_not_a_stop(tmp_path, own_archive):
+    repo = own_archive(tmp_path)
     (repo / CPP / "tests" / "2.ans").write_text("36.000000\n")  # 3.5 * 10 = 35
     (repo / PY / "tests" / "3.ans").write_text("0.5\n")
     out = tmp_path / "out"
@@ -100,8 +84,8 @@ def test_a_failed_test_is_a_verdict_not_a_stop(tmp_path):
     assert '<span class="verdict fail">passed 2 of 3 tests' in page
 
 
-def test_a_solution_that_hangs_on_a_test_fails_that_test_only(tmp_path):
-    repo = copy(tmp_path)
+def test_a_solution_that_hangs_on_a_test_fails_that_test_only(tmp_path, own_archive):
+    repo = own_archive(tmp_path)
     solution = repo / PY / "solution.py"
     solution.write_text(solution.read_text().replace(
         "n = int(sys.stdin.read())", "n = int(sys.stdin.read())\nwhile n == 30:\n    pass"
@@ -114,8 +98,8 @@ def test_a_solution_that_hangs_on_a_test_fails_that_test_only(tmp_path):
     assert "first failure: test 3: ran longer than 1 s" in judge_line(out, PY)
 
 
-def test_tests_are_remembered_with_the_samples(tmp_path, monkeypatch):
-    repo = copy(tmp_path)
+def test_tests_are_remembered_with_the_samples(tmp_path, monkeypatch, snapshot, own_archive):
+    repo = own_archive(tmp_path)
     ran: list[str] = []
     real = site_build.run_test
 
@@ -183,8 +167,10 @@ BAD = {
 
 
 @pytest.mark.parametrize("case", sorted(BAD))
-def test_bad_judge_data_is_one_line_and_the_output_stays(case, tmp_path, capsys):
-    repo = copy(tmp_path)
+def test_bad_judge_data_is_one_line_and_the_output_stays(
+    case, tmp_path, capsys, snapshot, own_archive
+):
+    repo = own_archive(tmp_path)
     out = tmp_path / "out"
     argv = ["build", "--root", str(repo), "--out", str(out), "--cache", str(tmp_path / "c"),
             "--quiet"]

@@ -57,14 +57,6 @@ def _tree_state() -> str:
     return digest.hexdigest()
 
 
-def _snapshot(folder: Path) -> dict[str, str]:
-    return {
-        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
-
-
 @pytest.fixture(scope="module")
 def tree_before() -> str:
     return _tree_state()
@@ -160,12 +152,12 @@ def test_documentation_pages_and_references(site):
 
 
 @pytest.mark.slow
-def test_the_real_build_is_byte_identical_twice(site, tree_before, tmp_path):
+def test_the_real_build_is_byte_identical_twice(site, tree_before, tmp_path, snapshot):
     out, _ = site
     again = tmp_path / "again"
     # One job instead of several: programs finish in another order, pages must not care.
     build_site(ROOT, again, jobs=1, quiet=True, force=True)  # every sample run again
-    first, second = _snapshot(out), _snapshot(again)
+    first, second = snapshot(out), snapshot(again)
     if first != second:
         changed = sorted(k for k in first.keys() | second.keys() if first.get(k) != second.get(k))
         raw_moved = any(k.startswith("raw/") for k in changed)

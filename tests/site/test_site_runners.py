@@ -3,7 +3,6 @@ archive in the seed's layout (tests/site/fixtures/own-archive: a C++ and a Pytho
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 import subprocess
 import sys
@@ -25,24 +24,9 @@ try:
 except SiteError:  # pragma: no cover
     pytest.skip("pandoc is not installed (pip install -e '.[site]')", allow_module_level=True)
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "own-archive"
 CPP = "competitive_programming/demo/2024/A-dice-sum"
 PY = "competitive_programming/demo/2024/B-all-heads"
 needs_gxx = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
-
-
-def copy(tmp_path: Path) -> Path:
-    repo = tmp_path / "repo"
-    shutil.copytree(FIXTURE, repo)
-    return repo
-
-
-def snapshot(folder: Path) -> dict[str, str]:
-    return {
-        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
 
 
 def page_of(out: Path, entry: str) -> str:
@@ -50,11 +34,11 @@ def page_of(out: Path, entry: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
+def built(tmp_path_factory, own_archive):
     if shutil.which("g++") is None:
         pytest.skip("g++ is not installed")
     base = tmp_path_factory.mktemp("runners")
-    repo = copy(base)
+    repo = own_archive(base)
     out, cache = base / "out", base / "cache"
     build_site(repo, out, cache=cache)
     return repo, out, cache
@@ -102,7 +86,7 @@ def test_python_entry_runs_under_the_builds_interpreter(built, grab):
         assert text == real.decode()
 
 
-def test_compiled_once_into_the_cache_and_reused(built, tmp_path):
+def test_compiled_once_into_the_cache_and_reused(built, tmp_path, snapshot):
     repo, out, cache = built
     (program,) = (cache / "bin").iterdir()
     stamp = (program / ".done").stat().st_mtime_ns
@@ -115,8 +99,8 @@ def test_compiled_once_into_the_cache_and_reused(built, tmp_path):
 
 
 @needs_gxx
-def test_a_changed_header_is_a_new_program(tmp_path, grab):
-    repo = copy(tmp_path)
+def test_a_changed_header_is_a_new_program(tmp_path, grab, own_archive):
+    repo = own_archive(tmp_path)
     cache = tmp_path / "cache"
     build_site(repo, tmp_path / "out", cache=cache)
     header = repo / CPP / "dice.h"
@@ -161,11 +145,11 @@ OTHER_LANGUAGES = {
 
 
 @pytest.mark.parametrize("ext", sorted(OTHER_LANGUAGES))
-def test_other_languages_where_installed(ext, tmp_path, grab):
+def test_other_languages_where_installed(ext, tmp_path, grab, own_archive):
     tool, source = OTHER_LANGUAGES[ext]
     if shutil.which(tool) is None:
         pytest.skip(f"{tool} is not installed")
-    repo = copy(tmp_path)
+    repo = own_archive(tmp_path)
     (repo / CPP / "solution.cpp").unlink()
     (repo / CPP / f"solution.{ext}").write_text(source)
     out = tmp_path / "out"
@@ -213,8 +197,10 @@ BAD = {
 
 @needs_gxx
 @pytest.mark.parametrize("case", sorted(BAD))
-def test_bad_solution_is_one_line_and_the_output_stays(case, tmp_path, capsys):
-    repo = copy(tmp_path)
+def test_bad_solution_is_one_line_and_the_output_stays(
+    case, tmp_path, capsys, snapshot, own_archive
+):
+    repo = own_archive(tmp_path)
     out, cache = tmp_path / "out", tmp_path / "cache"
     argv = ["build", "--root", str(repo), "--out", str(out), "--cache", str(cache), "--quiet"]
     assert site_main(argv) == 0
@@ -230,8 +216,8 @@ def test_bad_solution_is_one_line_and_the_output_stays(case, tmp_path, capsys):
     assert snapshot(out) == before
 
 
-def test_missing_compiler_names_the_entry_and_the_tool(tmp_path, monkeypatch):
-    repo = copy(tmp_path)
+def test_missing_compiler_names_the_entry_and_the_tool(tmp_path, monkeypatch, own_archive):
+    repo = own_archive(tmp_path)
     empty = tmp_path / "empty-path"
     empty.mkdir()
     monkeypatch.setenv("PATH", str(empty))
@@ -244,8 +230,8 @@ def test_missing_compiler_names_the_entry_and_the_tool(tmp_path, monkeypatch):
 
 
 @needs_gxx
-def test_a_cache_that_cannot_be_written_is_one_line(tmp_path, capsys):
-    repo = copy(tmp_path)
+def test_a_cache_that_cannot_be_written_is_one_line(tmp_path, capsys, own_archive):
+    repo = own_archive(tmp_path)
     blocker = tmp_path / "a-file"
     blocker.write_text("x\n")
     code = site_main(["build", "--root", str(repo), "--out", str(tmp_path / "out"),
