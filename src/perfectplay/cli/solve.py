@@ -304,12 +304,18 @@ def _main(args: Any) -> int:
             path, rows = sol.export(args.export), sol.n_positions
         print(f"table: {path} ({rows:,} rows)")
     if not args.quiet:
-        print(
-            f"perfectplay: time: explore {sol.explore_seconds:.3f} s, solve "
-            f"{sol.solve_seconds:.3f} s, total {time.perf_counter() - t0:.3f} s",
-            file=sys.stderr,
-        )
+        _timings(sol, t0)
     return 0
+
+
+def _timings(sol: Any, t0: float) -> None:
+    import time
+
+    print(
+        f"perfectplay: time: explore {sol.explore_seconds:.3f} s, solve "
+        f"{sol.solve_seconds:.3f} s, total {time.perf_counter() - t0:.3f} s",
+        file=sys.stderr,
+    )
 
 
 def _count(n: int, word: str) -> str:
@@ -562,11 +568,7 @@ def _solve_stochastic(model: Any, args: Any, queries: list[Any]) -> int:
             f"scored {games['mean']:.6f} (standard error {games['standard_error']:.6f})"
         )
     if not args.quiet:
-        print(
-            f"perfectplay: time: explore {sol.explore_seconds:.3f} s, solve "
-            f"{sol.solve_seconds:.3f} s, total {time.perf_counter() - t0:.3f} s",
-            file=sys.stderr,
-        )
+        _timings(sol, t0)
     return 0
 
 
