@@ -74,7 +74,8 @@ def main(argv: list[str]) -> int:
         "--simulate",
         type=int_arg,
         metavar="N",
-        help="chance models: play N games with the optimal policy (seeded)",
+        help="chance models and two-player dice games: play N games with the optimal "
+        "policy (seeded)",
     )
     parser.add_argument(
         "--seed",
