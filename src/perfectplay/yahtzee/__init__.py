@@ -1,0 +1,1 @@
+"""Solitaire Yahtzee and its family: rules as data, solved by tiered backward induction."""

@@ -1,0 +1,169 @@
+"""A rule set compiled to arrays: scores per hand and box, scorecard states, tiers.
+
+:class:`ScorecardGame` is what the solver reads. A scorecard state is a number,
+``(mask * n_upper_values + upper) * n_kind_values + kind``: ``mask`` has bit ``c`` set
+when box ``c`` is filled, ``upper`` is the upper total capped at the bonus threshold (0
+when the rules have no upper bonus), ``kind`` is 1 when the n-of-a-kind box holds a
+non-zero score (only tracked when the rules pay an extra n-of-a-kind bonus).
+
+>>> from perfectplay.yahtzee.rules import rules
+>>> g = ScorecardGame(rules("american"))
+>>> g.n_states, g.n_reachable, g.score.shape
+(1048576, 536448, (13, 252))
+>>> g.decode(g.state_index(0b1, 3, 0))
+(1, 3, 0)
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+
+from perfectplay.lattice import TurnLattice
+from perfectplay.yahtzee.rules import Rules
+
+__all__ = ["ScorecardGame"]
+
+
+class ScorecardGame:
+    """The arrays of one rule set (see the module docstring for the state numbering)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.lattice = lat = TurnLattice(rules.dice, rules.faces, rules.rolls)
+        cats = rules.categories
+        self.n_categories = n_cat = len(cats)
+        hands = [lat.dice_of(h) for h in range(lat.n_hands)]
+        score = np.zeros((n_cat, lat.n_hands), dtype=np.int64)
+        for c, cat in enumerate(cats):
+            for h, dice in enumerate(hands):
+                v = cat.score(dice)
+                if isinstance(v, bool) or not isinstance(v, int | np.integer):
+                    raise ValueError(
+                        f"category {cat.name!r} scored {v!r} for {' '.join(map(str, dice))}; "
+                        "scores must be ints"
+                    )
+                if not -(10**6) <= v <= 10**6:
+                    raise ValueError(f"category {cat.name!r} scored {v} for {dice}: out of range")
+                score[c, h] = int(v)
+        self.score = score
+        # Each box's distinct scores ("classes"): the value of a box for a hand only
+        # depends on its points, so the next-state lookups are done once per class.
+        n_cls = np.zeros(n_cat, dtype=np.int64)
+        cls = np.zeros((n_cat, lat.n_hands), dtype=np.int64)
+        distinct = [np.unique(score[c]) for c in range(n_cat)]
+        width = max(len(d) for d in distinct)
+        cls_score = np.zeros((n_cat, width), dtype=np.int64)
+        for c, d in enumerate(distinct):
+            n_cls[c] = len(d)
+            cls_score[c, : len(d)] = d
+            cls[c] = np.searchsorted(d, score[c])
+        self.cls, self.cls_score, self.n_cls = cls, cls_score, n_cls
+        self.upper = np.array([c.is_upper for c in cats], dtype=np.bool_)
+        if rules.has_upper_bonus:
+            self.threshold, self.bonus = rules.upper_threshold, rules.upper_bonus
+            if (score[self.upper] < 0).any():
+                raise ValueError("upper boxes must not score negative points when there is an upper bonus")
+        else:
+            self.threshold, self.bonus = 0, 0
+        self.n_upper_values = self.threshold + 1
+        self.kind_box = rules.index(rules.kind_box) if rules.kind_box is not None else -1
+        self.n_kind_values = 2 if rules.kind_bonus > 0 else 1
+        self.joker_score = np.array(
+            [c.joker if c.joker is not None else -1 for c in cats], dtype=np.int64
+        )
+        if rules.joker == "none":
+            self.joker_score[:] = -1
+        face_box = np.full(lat.n_faces, -1, dtype=np.int64)
+        for c, cat in enumerate(cats):
+            if cat.is_upper and cat.face in lat.labels:
+                face_box[lat.labels.index(cat.face)] = c
+        self.face_box = face_box
+        self.kind_hand = np.array(
+            [lat.hand_index((label,) * rules.dice) for label in lat.labels], dtype=np.int64
+        )
+        if self.kind_box < 0:
+            self.kind_hand = self.kind_hand[:0]
+        self.n_states = (1 << n_cat) * self.n_upper_values * self.n_kind_values
+
+    # --- numbering ----------------------------------------------------------------------
+
+    def state_index(self, mask: int, upper: int, kind: int) -> int:
+        """The number of a scorecard state (``upper`` capped at the threshold)."""
+        u = min(upper, self.threshold)
+        return (mask * self.n_upper_values + u) * self.n_kind_values + kind
+
+    def decode(self, state: int) -> tuple[int, int, int]:
+        """``(mask, upper, kind)`` of a state number."""
+        kind = state % self.n_kind_values
+        rest = state // self.n_kind_values
+        return rest // self.n_upper_values, rest % self.n_upper_values, kind
+
+    # --- reachability -------------------------------------------------------------------
+
+    @cached_property
+    def upper_reach(self) -> np.ndarray:
+        """``reach[mask, u]``: whether the filled upper boxes of ``mask`` can total ``u``
+        (capped at the threshold); only the upper bits of ``mask`` matter."""
+        n_u = self.n_upper_values
+        upper_bits = [c for c in range(self.n_categories) if self.upper[c]]
+        if n_u == 1:
+            return np.ones((1 << self.n_categories, 1), dtype=np.bool_)
+        sub = np.zeros((1 << len(upper_bits), n_u), dtype=np.bool_)
+        sub[0, 0] = True
+        for m in range(1, 1 << len(upper_bits)):
+            low = m & -m
+            i = low.bit_length() - 1
+            c = upper_bits[i]
+            prev = sub[m ^ low]
+            for s in self.cls_score[c, : self.n_cls[c]]:
+                s = int(s)
+                if s >= 0:
+                    shifted = np.zeros(n_u, dtype=np.bool_)
+                    if s < n_u:
+                        shifted[s:] = prev[: n_u - s]
+                    # totals at or above the threshold all cap to it
+                    shifted[-1] |= prev[max(0, n_u - 1 - s) :].any()
+                    sub[m] |= shifted
+        # full mask -> its upper sub-mask index
+        masks = np.arange(1 << self.n_categories)
+        idx = np.zeros_like(masks)
+        for i, c in enumerate(upper_bits):
+            idx |= ((masks >> c) & 1) << i
+        return sub[idx]
+
+    @cached_property
+    def _tiers(self) -> list[np.ndarray]:
+        n_cat = self.n_categories
+        masks = np.arange(1 << n_cat, dtype=np.int64)
+        pop = np.zeros(len(masks), dtype=np.int64)
+        for c in range(n_cat):
+            pop += (masks >> c) & 1
+        reach = self.upper_reach
+        tiers = []
+        for t in range(n_cat + 1):
+            ms = masks[pop == t]
+            mi, ui = np.nonzero(reach[ms])
+            m, u = ms[mi], ui.astype(np.int64)
+            base = (m * self.n_upper_values + u) * self.n_kind_values
+            if self.n_kind_values == 2:
+                filled = ((m >> self.kind_box) & 1).astype(bool)
+                base = np.concatenate((base, base[filled] + 1))
+            tiers.append(np.sort(base))
+        return tiers
+
+    def tier_states(self, filled: int) -> np.ndarray:
+        """Every reachable state with ``filled`` boxes filled, sorted."""
+        return self._tiers[filled]
+
+    @property
+    def n_reachable(self) -> int:
+        """Number of reachable scorecard states."""
+        return sum(len(t) for t in self._tiers)
+
+    def is_reachable(self, state: int) -> bool:
+        mask, u, kind = self.decode(state)
+        if kind and not (mask >> self.kind_box) & 1:
+            return False
+        return bool(self.upper_reach[mask, u])

@@ -1,0 +1,298 @@
+"""Scorecard games as data: categories, the upper bonus, the extra-Yahtzee bonus, jokers.
+
+A game of the Yahtzee family is a turn (roll the dice up to ``rolls`` times, keep any)
+repeated once per category: after each turn the player fills one open box of the
+scorecard with the score of the dice showing. :class:`Rules` says which boxes there are
+and how each scores; everything else (the turn lattice, the tiers, the solver) is shared.
+
+A category is a name and a function from the sorted dice to points:
+
+>>> chance = Category("chance", sum)
+>>> sixes = Category.upper(6, "sixes")
+>>> sixes.score((2, 6, 6, 6, 1)), sixes.face
+(18, 6)
+
+A rule set in a few lines (three dice, three boxes, a bonus of 10 at an upper total of 8):
+
+>>> mini = Rules("mini", (Category.upper(1, "ones"), Category.upper(2, "twos"), chance),
+...              dice=3, faces=3, rolls=2, upper_threshold=8, upper_bonus=10)
+>>> mini.n_categories, [c.name for c in mini.categories if c.is_upper]
+(3, ['ones', 'twos'])
+
+The built-in rule sets are in :data:`RULES` (``american``, ``american-forced-joker``,
+``american-no-joker``, ``american-no-bonus``, ``yatzy``); ``docs/yahtzee.md`` states each
+one exactly.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from perfectplay.dice import Faces
+
+__all__ = [
+    "Category",
+    "RULES",
+    "Rules",
+    "full_house",
+    "n_of_a_kind",
+    "rules",
+    "straight",
+    "two_pairs",
+]
+
+JOKER_MODES = ("none", "free", "forced")
+
+
+@dataclass(frozen=True)
+class Category:
+    """A box of the scorecard: ``score(dice)`` gives its points for a sorted hand.
+
+    ``face`` is set for an upper-section box (its points count toward the upper total);
+    ``joker`` is the score of an extra n-of-a-kind placed here as a joker (full house 25,
+    straights 30 and 40 in American rules), ``None`` when the box has no joker value.
+    """
+
+    name: str
+    score: Callable[[tuple[Any, ...]], int]
+    face: Any = None
+    joker: int | None = None
+    label: str = ""
+
+    @property
+    def is_upper(self) -> bool:
+        """Whether the points count toward the upper-section total."""
+        return self.face is not None
+
+    @property
+    def title(self) -> str:
+        """The display name (``label``, else the name with spaces)."""
+        return self.label or self.name.replace("_", " ").capitalize()
+
+    @classmethod
+    def upper(cls, face: Any, name: str, label: str = "") -> Category:
+        """The upper box of ``face``: the sum of the dice showing it.
+
+        >>> Category.upper(3, "threes").score((1, 3, 3, 4, 5))
+        6
+        """
+        return cls(name, _FaceSum(face), face=face, label=label)
+
+
+@dataclass(frozen=True)
+class _FaceSum:
+    face: Any
+
+    def __call__(self, dice: tuple[Any, ...]) -> int:
+        return sum(d for d in dice if d == self.face)
+
+
+@dataclass(frozen=True)
+class n_of_a_kind:  # noqa: N801 - used like a function
+    """At least ``n`` dice of one face: ``points`` if given, else the sum of all dice
+    (American three/four of a kind), or ``n`` times the face with ``of_face=True``
+    (Scandinavian pairs, three and four of a kind; the highest such face).
+
+    >>> n_of_a_kind(3)((2, 2, 2, 5, 6)), n_of_a_kind(5, points=50)((4,) * 5)
+    (17, 50)
+    >>> n_of_a_kind(2, of_face=True)((1, 1, 5, 5, 6)), n_of_a_kind(4)((1, 2, 3, 3, 3))
+    (10, 0)
+    """
+
+    n: int
+    points: int | None = None
+    of_face: bool = False
+
+    def __call__(self, dice: tuple[Any, ...]) -> int:
+        faces = [f for f, k in Counter(dice).items() if k >= self.n]
+        if not faces:
+            return 0
+        if self.points is not None:
+            return self.points
+        return self.n * max(faces) if self.of_face else sum(dice)
+
+
+@dataclass(frozen=True)
+class full_house:  # noqa: N801
+    """Three of one face and two of another (five of a kind is not, except as a joker):
+    ``points``, or the sum of the dice when ``points`` is ``None``.
+
+    >>> full_house(25)((2, 2, 3, 3, 3)), full_house(25)((3,) * 5), full_house()((1, 1, 6, 6, 6))
+    (25, 0, 20)
+    """
+
+    points: int | None = None
+
+    def __call__(self, dice: tuple[Any, ...]) -> int:
+        if sorted(Counter(dice).values()) != [2, 3]:
+            return 0
+        return sum(dice) if self.points is None else self.points
+
+
+@dataclass(frozen=True)
+class straight:  # noqa: N801
+    """``points`` when the dice show every face of one of ``runs`` (each a tuple of faces).
+
+    >>> small = straight(30, ((1, 2, 3, 4), (2, 3, 4, 5), (3, 4, 5, 6)))
+    >>> small((1, 3, 4, 5, 6)), small((1, 2, 3, 5, 6))
+    (30, 0)
+    """
+
+    points: int
+    runs: tuple[tuple[Any, ...], ...]
+
+    def __call__(self, dice: tuple[Any, ...]) -> int:
+        have = set(dice)
+        return self.points if any(set(run) <= have for run in self.runs) else 0
+
+
+@dataclass(frozen=True)
+class two_pairs:  # noqa: N801
+    """Two pairs of different faces: twice each face (Scandinavian rules).
+
+    >>> two_pairs()((1, 1, 4, 4, 6)), two_pairs()((2, 2, 2, 2, 5)), two_pairs()((3, 3, 5, 5, 5))
+    (10, 0, 16)
+    """
+
+    def __call__(self, dice: tuple[Any, ...]) -> int:
+        pairs = sorted(f for f, k in Counter(dice).items() if k >= 2)
+        return 2 * (pairs[-1] + pairs[-2]) if len(pairs) >= 2 else 0
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A scorecard game: its categories, dice and bonuses.
+
+    - ``upper_threshold``/``upper_bonus``: the bonus paid once the upper boxes total at
+      least the threshold (no bonus when either is 0);
+    - ``kind_box``: the name of the n-of-a-kind box (Yahtzee) that the extra bonus and the
+      joker refer to; ``kind_bonus``: points for each further n-of-a-kind while that box
+      holds a non-zero score;
+    - ``joker``: ``"none"``, ``"free"`` (an extra n-of-a-kind may go in any open box and
+      scores its ``Category.joker`` value there once the box of its face is filled, as
+      Verhoeff 1999) or ``"forced"`` (the official placement: the upper box of its face if
+      open, else any open box with a joker value or any other open non-upper box, with the
+      joker values, else any open upper box).
+    """
+
+    name: str
+    categories: tuple[Category, ...]
+    dice: int = 5
+    faces: Faces = 6
+    rolls: int = 3
+    upper_threshold: int = 63
+    upper_bonus: int = 35
+    kind_box: str | None = None
+    kind_bonus: int = 0
+    joker: str = "none"
+    description: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        names = [c.name for c in self.categories]
+        if not names:
+            raise ValueError("a scorecard needs at least one category")
+        if len(names) > 20:
+            raise ValueError(f"at most 20 categories are supported, not {len(names)}")
+        if len(set(names)) != len(names):
+            dup = next(n for n in names if names.count(n) > 1)
+            raise ValueError(f"category {dup!r} is listed twice")
+        if self.joker not in JOKER_MODES:
+            raise ValueError(f"joker must be one of {', '.join(JOKER_MODES)}, not {self.joker!r}")
+        if self.kind_box is not None and self.kind_box not in names:
+            raise ValueError(f"kind_box {self.kind_box!r} is not a category")
+        if (self.kind_bonus or self.joker != "none") and self.kind_box is None:
+            raise ValueError("an extra n-of-a-kind bonus or a joker needs kind_box")
+        for what in ("upper_threshold", "upper_bonus", "kind_bonus", "dice", "rolls"):
+            v = getattr(self, what)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise ValueError(f"{what} must be an int >= 0, not {v!r}")
+        if self.upper_threshold > 10_000:
+            raise ValueError(f"upper_threshold {self.upper_threshold} is too large (at most 10000)")
+
+    @property
+    def n_categories(self) -> int:
+        return len(self.categories)
+
+    @property
+    def has_upper_bonus(self) -> bool:
+        return self.upper_threshold > 0 and self.upper_bonus > 0 and any(c.is_upper for c in self.categories)
+
+    def index(self, name: str) -> int:
+        """Position of the category called ``name`` (``KeyError`` naming the known ones)."""
+        for i, c in enumerate(self.categories):
+            if c.name == name:
+                return i
+        raise KeyError(f"{name!r} is not a category of {self.name} ({', '.join(c.name for c in self.categories)})")
+
+
+def _upper(labels: Sequence[str]) -> tuple[Category, ...]:
+    return tuple(Category.upper(f, name) for f, name in enumerate(labels, start=1))
+
+
+_UPPER = _upper(("ones", "twos", "threes", "fours", "fives", "sixes"))
+
+
+def _american(name: str, joker: str, kind_bonus: int, description: str) -> Rules:
+    jokers = joker != "none"
+    lower = (
+        Category("three_of_a_kind", n_of_a_kind(3)),
+        Category("four_of_a_kind", n_of_a_kind(4)),
+        Category("full_house", full_house(25), joker=25 if jokers else None),
+        Category("small_straight", straight(30, ((1, 2, 3, 4), (2, 3, 4, 5), (3, 4, 5, 6))),
+                 joker=30 if jokers else None),
+        Category("large_straight", straight(40, ((1, 2, 3, 4, 5), (2, 3, 4, 5, 6))),
+                 joker=40 if jokers else None),
+        Category("yahtzee", n_of_a_kind(5, points=50)),
+        Category("chance", sum),
+    )
+    return Rules(name, _UPPER + lower, upper_threshold=63, upper_bonus=35, kind_box="yahtzee",
+                 kind_bonus=kind_bonus, joker=joker, description=description)
+
+
+_YATZY = Rules(
+    "yatzy",
+    _UPPER
+    + (
+        Category("one_pair", n_of_a_kind(2, of_face=True)),
+        Category("two_pairs", two_pairs()),
+        Category("three_of_a_kind", n_of_a_kind(3, of_face=True)),
+        Category("four_of_a_kind", n_of_a_kind(4, of_face=True)),
+        Category("small_straight", straight(15, ((1, 2, 3, 4, 5),))),
+        Category("large_straight", straight(20, ((2, 3, 4, 5, 6),))),
+        Category("full_house", full_house()),
+        Category("chance", sum),
+        Category("yatzy", n_of_a_kind(5, points=50)),
+    ),
+    upper_threshold=63,
+    upper_bonus=50,
+    description="Scandinavian Yatzy: 15 boxes, 50 bonus at 63, two distinct pairs, straights 1-5 and 2-6",
+)
+
+#: The built-in rule sets by name.
+RULES: dict[str, Rules] = {
+    r.name: r
+    for r in (
+        _american("american", "free", 100,
+                  "35 bonus at 63, 100 per extra Yahtzee, free joker (Verhoeff 1999)"),
+        _american("american-forced-joker", "forced", 100,
+                  "35 bonus at 63, 100 per extra Yahtzee, the official forced joker"),
+        _american("american-no-joker", "none", 100, "35 bonus at 63, 100 per extra Yahtzee, no joker"),
+        _american("american-no-bonus", "none", 0, "35 bonus at 63, no extra-Yahtzee bonus, no joker"),
+        _YATZY,
+    )
+}
+
+
+def rules(name: str) -> Rules:
+    """The built-in rule set called ``name`` (``KeyError`` listing the names).
+
+    >>> rules("american").kind_bonus, rules("yatzy").n_categories
+    (100, 15)
+    """
+    try:
+        return RULES[name]
+    except KeyError:
+        raise KeyError(f"unknown rules {name!r}; known: {', '.join(RULES)}") from None
