@@ -70,7 +70,8 @@ class TurnLattice:
     - ``labels``: the face labels, sorted; ``face_weight`` their exact integer weights.
     - ``hands``: ``int8[H, F]``, face counts of every hand (sorted multiset of ``dice`` faces).
     - ``keeps``: ``int8[K, F]``, every sub-multiset by size, then as the hands; the last ``H``
-      keeps are the hands in the same order (keeping every die), so keep ``K - H + h`` is hand ``h``.
+      keeps are the hands in the same order (keeping every die): keep ``K - H + h`` is hand
+      ``h``.
     - ``hand_weight``: exact weights of a first roll (orderings times face weights, summing to
       ``weight_total``); ``hand_prob`` the same as floats.
     - ``add``: ``int32[K, F]``, the keep with one more die showing ``f`` (-1 for a full hand).
@@ -121,12 +122,16 @@ class TurnLattice:
         weights = [int(w) for w in self.face_weight]
         self.hand_weight = np.array(
             [
-                factorial(dice) // prod(factorial(k) for k in c) * prod(w**k for w, k in zip(weights, c))
+                factorial(dice)
+                // prod(factorial(k) for k in c)
+                * prod(w**k for w, k in zip(weights, c, strict=False))
                 for c in by_size[-1]
             ],
             dtype=object if self.weight_total >= 2**62 else np.int64,
         )
-        self.hand_prob = np.array([float(Fraction(int(w), self.weight_total)) for w in self.hand_weight])
+        self.hand_prob = np.array(
+            [float(Fraction(int(w), self.weight_total)) for w in self.hand_weight]
+        )
         self.face_prob = self.face_weight / float(self.face_weight.sum())
 
     @property
@@ -143,7 +148,9 @@ class TurnLattice:
         counts = [0] * self.n_faces
         for d in dice:
             if d not in where:
-                raise ValueError(f"{d!r} is not a face of these dice ({', '.join(map(str, self.labels))})")
+                raise ValueError(
+                    f"{d!r} is not a face of these dice ({', '.join(map(str, self.labels))})"
+                )
             counts[where[d]] += 1
         return tuple(counts)
 
@@ -203,13 +210,19 @@ class TurnLattice:
             kept = tuple(int(x) for x in self.keeps[k])
             free = self.n_dice - sum(kept)
             for extra in _multisets(self.n_faces, free):
-                h = self._index[tuple(a + b for a, b in zip(kept, extra))] - base
+                h = self._index[tuple(a + b for a, b in zip(kept, extra, strict=False))] - base
                 hands.append(h)
                 weights.append(
-                    factorial(free) // prod(factorial(e) for e in extra) * prod(w**e for w, e in zip(fw, extra))
+                    factorial(free)
+                    // prod(factorial(e) for e in extra)
+                    * prod(w**e for w, e in zip(fw, extra, strict=False))
                 )
             ptr.append(len(hands))
-        return (np.array(ptr, dtype=np.int64), np.array(hands, dtype=np.int32), np.array(weights, dtype=np.int64))
+        return (
+            np.array(ptr, dtype=np.int64),
+            np.array(hands, dtype=np.int32),
+            np.array(weights, dtype=np.int64),
+        )
 
     @cached_property
     def roll_to_keep(self) -> tuple[np.ndarray, np.ndarray]:
@@ -241,7 +254,9 @@ class TurnLattice:
 
         arr = np.ascontiguousarray(final, dtype=np.float64)
         if arr.shape[-1:] != (self.n_hands,) or arr.ndim not in (1, 2):
-            raise ValueError(f"final values must have shape (H,) or (B, H) with H = {self.n_hands}, not {arr.shape}")
+            raise ValueError(
+                f"final values must have shape (H,) or (B, H), H = {self.n_hands}, not {arr.shape}"
+            )
         batch = arr.reshape(-1, self.n_hands)
         out = turns.evaluate_batch(self, batch)
         return float(out[0]) if arr.ndim == 1 else out

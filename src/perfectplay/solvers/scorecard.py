@@ -22,9 +22,10 @@ rerolls on batches of 16 scorecards at once (vectorised across the batch).
 References: Verhoeff (1999), "Optimal solitaire Yahtzee advisor and Yahtzee proficiency
 test"; Glenn (2006), "An optimal strategy for Yahtzee", CS-TR-0002, Loyola College.
 
->>> from perfectplay.yahtzee.rules import Category, Rules
+>>> from perfectplay.yahtzee.ruleset import Category, Rules
 >>> from perfectplay.yahtzee.game import ScorecardGame
->>> g = ScorecardGame(Rules("one box", (Category("chance", sum),), dice=1, rolls=2, upper_threshold=0))
+>>> one_box = Rules("one box", (Category("chance", sum),), dice=1, rolls=2, upper_threshold=0)
+>>> g = ScorecardGame(one_box)
 >>> V = solve_all(g)
 >>> float(V[g.state_index(0, 0, 0)])       # one die, reroll 1-3: 4.25
 4.25
@@ -44,7 +45,7 @@ from perfectplay.solvers.turns import njit, prange, reroll
 if TYPE_CHECKING:
     from perfectplay.yahtzee.game import ScorecardGame
 
-__all__ = ["BATCH", "solve_all", "solve_batch", "tier_batches"]
+__all__ = ["BATCH", "box_values", "solve_all", "solve_batch", "tier_batches"]
 
 BATCH = 16
 """Scorecards whose rerolls are evaluated together (vectorised across the batch)."""
@@ -53,8 +54,20 @@ _JOKER = {"none": 0, "free": 1, "forced": 2}
 
 
 @njit(cache=True, boundscheck=False, inline="always")
-def _place(V: Any, nm: int, u: int, y: int, c: int, s: int, upper: Any, thr: int, bonus: int,
-           n_u: int, n_y: int, kind_box: int) -> float:
+def _place(
+    V: Any,
+    nm: int,
+    u: int,
+    y: int,
+    c: int,
+    s: int,
+    upper: Any,
+    thr: int,
+    bonus: int,
+    n_u: int,
+    n_y: int,
+    kind_box: int,
+) -> float:
     """Points for ``s`` in box ``c`` (bonuses included) plus the next state's value."""
     g = float(s)
     nu = u
@@ -71,10 +84,30 @@ def _place(V: Any, nm: int, u: int, y: int, c: int, s: int, upper: Any, thr: int
 
 
 @njit(cache=True, boundscheck=False)
-def _final_values(out: Any, col: int, V: Any, mask: int, u: int, y: int, score: Any, cls: Any,
-                  cls_score: Any, n_cls: Any, upper: Any, thr: int, bonus: int, n_u: int,
-                  n_y: int, kind_box: int, kind_bonus: int, joker: int, joker_score: Any,
-                  face_box: Any, kind_hand: Any, cv: Any) -> None:
+def _final_values(
+    out: Any,
+    col: int,
+    V: Any,
+    mask: int,
+    u: int,
+    y: int,
+    score: Any,
+    cls: Any,
+    cls_score: Any,
+    n_cls: Any,
+    upper: Any,
+    thr: int,
+    bonus: int,
+    n_u: int,
+    n_y: int,
+    kind_box: int,
+    kind_bonus: int,
+    joker: int,
+    joker_score: Any,
+    face_box: Any,
+    kind_hand: Any,
+    cv: Any,
+) -> None:
     """``out[h, col]``: the value of ending the turn on hand ``h`` in state (mask, u, y)."""
     n_cat, n_hands = score.shape
     for h in range(n_hands):
@@ -92,45 +125,123 @@ def _final_values(out: Any, col: int, V: Any, mask: int, u: int, y: int, score: 
     if kind_box < 0 or not (mask >> kind_box) & 1:
         return
     # An extra n-of-a-kind: the bonus, and where the rules say, joker values and placement.
-    extra = float(kind_bonus) if y == 1 else 0.0
     for f in range(kind_hand.shape[0]):
         h = kind_hand[f]
-        fb = face_box[f]
+        box_values(
+            cv,
+            V,
+            mask,
+            u,
+            y,
+            h,
+            score,
+            upper,
+            thr,
+            bonus,
+            n_u,
+            n_y,
+            kind_box,
+            kind_bonus,
+            joker,
+            joker_score,
+            face_box,
+            kind_hand,
+        )
         best = -math.inf
-        if joker == 2 and fb >= 0 and not (mask >> fb) & 1:
-            best = _place(V, mask | (1 << fb), u, y, fb, score[fb, h], upper, thr, bonus, n_u, n_y, kind_box)
-        elif joker == 2:
-            for c in range(n_cat):
-                if (mask >> c) & 1 or upper[c]:
-                    continue
-                s = joker_score[c] if joker_score[c] >= 0 else score[c, h]
-                v = _place(V, mask | (1 << c), u, y, c, s, upper, thr, bonus, n_u, n_y, kind_box)
-                if v > best:
-                    best = v
-            if best == -math.inf:
-                for c in range(n_cat):
-                    if not (mask >> c) & 1:
-                        v = _place(V, mask | (1 << c), u, y, c, score[c, h], upper, thr, bonus, n_u, n_y, kind_box)
-                        if v > best:
-                            best = v
-        else:
-            active = joker == 1 and (fb < 0 or (mask >> fb) & 1)
-            for c in range(n_cat):
-                if (mask >> c) & 1:
-                    continue
-                s = joker_score[c] if active and joker_score[c] >= 0 else score[c, h]
-                v = _place(V, mask | (1 << c), u, y, c, s, upper, thr, bonus, n_u, n_y, kind_box)
-                if v > best:
-                    best = v
-        out[h, col] = best + extra
+        for c in range(n_cat):
+            if cv[c] > best:
+                best = cv[c]
+        out[h, col] = best
+
+
+@njit(cache=True, boundscheck=False)
+def box_values(
+    out: Any,
+    V: Any,
+    mask: int,
+    u: int,
+    y: int,
+    h: int,
+    score: Any,
+    upper: Any,
+    thr: int,
+    bonus: int,
+    n_u: int,
+    n_y: int,
+    kind_box: int,
+    kind_bonus: int,
+    joker: int,
+    joker_score: Any,
+    face_box: Any,
+    kind_hand: Any,
+) -> None:
+    """``out[c]``: the value of scoring hand ``h`` in box ``c`` (points, bonuses, the next
+    state's value), ``-inf`` where the box is filled or the rules forbid it. The one place
+    that applies the extra n-of-a-kind bonus and the joker rules."""
+    n_cat = score.shape[0]
+    face = -1
+    if kind_box >= 0 and (mask >> kind_box) & 1:
+        for f in range(kind_hand.shape[0]):
+            if kind_hand[f] == h:
+                face = f
+    for c in range(n_cat):
+        out[c] = -math.inf
+    if face < 0:
+        for c in range(n_cat):
+            if not (mask >> c) & 1:
+                out[c] = _place(
+                    V, mask | (1 << c), u, y, c, score[c, h], upper, thr, bonus, n_u, n_y, kind_box
+                )
+        return
+    extra = float(kind_bonus) if y == 1 else 0.0
+    fb = face_box[face]
+    if joker == 2 and fb >= 0 and not (mask >> fb) & 1:
+        # forced joker: the upper box of the face while it is open
+        out[fb] = extra + _place(
+            V, mask | (1 << fb), u, y, fb, score[fb, h], upper, thr, bonus, n_u, n_y, kind_box
+        )
+        return
+    lower_open = False
+    if joker == 2:
+        for c in range(n_cat):
+            if not (mask >> c) & 1 and not upper[c]:
+                lower_open = True
+    active = joker == 2 or (joker == 1 and (fb < 0 or (mask >> fb) & 1))
+    for c in range(n_cat):
+        if (mask >> c) & 1 or (lower_open and upper[c]):
+            continue
+        s = joker_score[c] if active and joker_score[c] >= 0 else score[c, h]
+        out[c] = extra + _place(
+            V, mask | (1 << c), u, y, c, s, upper, thr, bonus, n_u, n_y, kind_box
+        )
 
 
 @njit(cache=True, parallel=True, boundscheck=False)
-def _solve_states(V: Any, states: Any, score: Any, cls: Any, cls_score: Any, n_cls: Any,
-                  upper: Any, thr: int, bonus: int, n_u: int, n_y: int, kind_box: int,
-                  kind_bonus: int, joker: int, joker_score: Any, face_box: Any, kind_hand: Any,
-                  add: Any, remove: Any, face_prob: Any, hand_prob: Any, rolls: int,
-                  batch: int) -> None:
+def _solve_states(
+    V: Any,
+    states: Any,
+    score: Any,
+    cls: Any,
+    cls_score: Any,
+    n_cls: Any,
+    upper: Any,
+    thr: int,
+    bonus: int,
+    n_u: int,
+    n_y: int,
+    kind_box: int,
+    kind_bonus: int,
+    joker: int,
+    joker_score: Any,
+    face_box: Any,
+    kind_hand: Any,
+    add: Any,
+    remove: Any,
+    face_prob: Any,
+    hand_prob: Any,
+    rolls: int,
+    batch: int,
+) -> None:
     n_states = states.shape[0]
     n_hands = score.shape[1]
     n_keeps = add.shape[0]
@@ -139,7 +250,7 @@ def _solve_states(V: Any, states: Any, score: Any, cls: Any, cls_score: Any, n_c
         cur = np.zeros((n_hands, batch))
         E = np.empty((n_keeps, batch))
         M = np.empty((n_keeps, batch))
-        cv = np.empty(cls_score.shape[1])
+        cv = np.empty(max(cls_score.shape[1], score.shape[0]))
         lo = b * batch
         hi = min(n_states, lo + batch)
         for j in range(hi - lo):
@@ -147,8 +258,30 @@ def _solve_states(V: Any, states: Any, score: Any, cls: Any, cls_score: Any, n_c
             y = s % n_y
             u = (s // n_y) % n_u
             mask = s // (n_y * n_u)
-            _final_values(cur, j, V, mask, u, y, score, cls, cls_score, n_cls, upper, thr, bonus,
-                          n_u, n_y, kind_box, kind_bonus, joker, joker_score, face_box, kind_hand, cv)
+            _final_values(
+                cur,
+                j,
+                V,
+                mask,
+                u,
+                y,
+                score,
+                cls,
+                cls_score,
+                n_cls,
+                upper,
+                thr,
+                bonus,
+                n_u,
+                n_y,
+                kind_box,
+                kind_bonus,
+                joker,
+                joker_score,
+                face_box,
+                kind_hand,
+                cv,
+            )
         for _ in range(rolls - 1):
             reroll(cur, E, M, add, remove, face_prob)
         for j in range(hi - lo):
@@ -161,10 +294,26 @@ def _solve_states(V: Any, states: Any, score: Any, cls: Any, cls_score: Any, n_c
 def _arguments(game: ScorecardGame) -> tuple[Any, ...]:
     lat = game.lattice
     return (
-        game.score, game.cls, game.cls_score, game.n_cls, game.upper, game.threshold, game.bonus,
-        game.n_upper_values, game.n_kind_values, game.kind_box, game.rules.kind_bonus,
-        _JOKER[game.rules.joker], game.joker_score, game.face_box, game.kind_hand,
-        lat.add, lat.remove, lat.face_prob, lat.hand_prob, lat.n_rolls,
+        game.score,
+        game.cls,
+        game.cls_score,
+        game.n_cls,
+        game.upper,
+        game.threshold,
+        game.bonus,
+        game.n_upper_values,
+        game.n_kind_values,
+        game.kind_box,
+        game.rules.kind_bonus,
+        _JOKER[game.rules.joker],
+        game.joker_score,
+        game.face_box,
+        game.kind_hand,
+        lat.add,
+        lat.remove,
+        lat.face_prob,
+        lat.hand_prob,
+        lat.n_rolls,
     )
 
 
@@ -172,7 +321,7 @@ def solve_batch(game: ScorecardGame, values: np.ndarray, states: np.ndarray) -> 
     """Solve the scorecard states ``states`` (one tier's batch) into ``values``, reading
     the values of the tier above, which must be solved.
 
-    >>> from perfectplay.yahtzee.rules import Category, Rules
+    >>> from perfectplay.yahtzee.ruleset import Category, Rules
     >>> from perfectplay.yahtzee.game import ScorecardGame
     >>> g = ScorecardGame(Rules("one box", (Category("max", max),), dice=2, faces=2, rolls=1,
     ...                         upper_threshold=0))
@@ -188,7 +337,7 @@ def tier_batches(game: ScorecardGame, filled: int, size: int = 4096) -> list[np.
     """The reachable states with ``filled`` boxes filled, as independent batches of at most
     ``size`` states (each reads only states with ``filled + 1`` boxes).
 
-    >>> from perfectplay.yahtzee.rules import rules
+    >>> from perfectplay.yahtzee.ruleset import rules
     >>> from perfectplay.yahtzee.game import ScorecardGame
     >>> g = ScorecardGame(rules("american"))
     >>> [len(b) for b in tier_batches(g, 0)], sum(len(b) for b in tier_batches(g, 13))

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = ["evaluate_batch", "keep_values", "reroll"]
 
+prange: Any
 if os.environ.get("PERFECTPLAY_NO_JIT"):
 
     def njit(*args: Any, **_options: Any) -> Any:
@@ -77,8 +78,9 @@ def reroll(cur: Any, E: Any, M: Any, add: Any, remove: Any, face_prob: Any) -> N
 
 
 @njit(cache=True, parallel=True, boundscheck=False)
-def _evaluate(final: Any, add: Any, remove: Any, face_prob: Any, hand_prob: Any,
-              rolls: int, batch: int) -> Any:
+def _evaluate(
+    final: Any, add: Any, remove: Any, face_prob: Any, hand_prob: Any, rolls: int, batch: int
+) -> Any:
     n_batch, n_hands = final.shape
     n_keeps = add.shape[0]
     out = np.empty(n_batch)
@@ -103,8 +105,15 @@ def _evaluate(final: Any, add: Any, remove: Any, face_prob: Any, hand_prob: Any,
 
 def evaluate_batch(lattice: TurnLattice, final: np.ndarray) -> np.ndarray:
     """Turn values of a batch: ``final[b, h]`` is hand ``h``'s end value for scorecard ``b``."""
-    return _evaluate(final, lattice.add, lattice.remove, lattice.face_prob, lattice.hand_prob,
-                     lattice.n_rolls, 16)
+    return _evaluate(
+        final,
+        lattice.add,
+        lattice.remove,
+        lattice.face_prob,
+        lattice.hand_prob,
+        lattice.n_rolls,
+        16,
+    )
 
 
 @njit(cache=True, boundscheck=False)

@@ -6,7 +6,7 @@ when box ``c`` is filled, ``upper`` is the upper total capped at the bonus thres
 when the rules have no upper bonus), ``kind`` is 1 when the n-of-a-kind box holds a
 non-zero score (only tracked when the rules pay an extra n-of-a-kind bonus).
 
->>> from perfectplay.yahtzee.rules import rules
+>>> from perfectplay.yahtzee.ruleset import rules
 >>> g = ScorecardGame(rules("american"))
 >>> g.n_states, g.n_reachable, g.score.shape
 (1048576, 536448, (13, 252))
@@ -21,7 +21,7 @@ from functools import cached_property
 import numpy as np
 
 from perfectplay.lattice import TurnLattice
-from perfectplay.yahtzee.rules import Rules
+from perfectplay.yahtzee.ruleset import Rules
 
 __all__ = ["ScorecardGame"]
 
@@ -64,7 +64,9 @@ class ScorecardGame:
         if rules.has_upper_bonus:
             self.threshold, self.bonus = rules.upper_threshold, rules.upper_bonus
             if (score[self.upper] < 0).any():
-                raise ValueError("upper boxes must not score negative points when there is an upper bonus")
+                raise ValueError(
+                    "upper boxes must not score negative points when there is an upper bonus"
+                )
         else:
             self.threshold, self.bonus = 0, 0
         self.n_upper_values = self.threshold + 1

@@ -218,14 +218,21 @@ class Rules:
 
     @property
     def has_upper_bonus(self) -> bool:
-        return self.upper_threshold > 0 and self.upper_bonus > 0 and any(c.is_upper for c in self.categories)
+        return (
+            self.upper_threshold > 0
+            and self.upper_bonus > 0
+            and any(c.is_upper for c in self.categories)
+        )
 
     def index(self, name: str) -> int:
         """Position of the category called ``name`` (``KeyError`` naming the known ones)."""
         for i, c in enumerate(self.categories):
             if c.name == name:
                 return i
-        raise KeyError(f"{name!r} is not a category of {self.name} ({', '.join(c.name for c in self.categories)})")
+        raise KeyError(
+            f"{name!r} is not a category of {self.name} "
+            f"({', '.join(c.name for c in self.categories)})"
+        )
 
 
 def _upper(labels: Sequence[str]) -> tuple[Category, ...]:
@@ -241,15 +248,29 @@ def _american(name: str, joker: str, kind_bonus: int, description: str) -> Rules
         Category("three_of_a_kind", n_of_a_kind(3)),
         Category("four_of_a_kind", n_of_a_kind(4)),
         Category("full_house", full_house(25), joker=25 if jokers else None),
-        Category("small_straight", straight(30, ((1, 2, 3, 4), (2, 3, 4, 5), (3, 4, 5, 6))),
-                 joker=30 if jokers else None),
-        Category("large_straight", straight(40, ((1, 2, 3, 4, 5), (2, 3, 4, 5, 6))),
-                 joker=40 if jokers else None),
+        Category(
+            "small_straight",
+            straight(30, ((1, 2, 3, 4), (2, 3, 4, 5), (3, 4, 5, 6))),
+            joker=30 if jokers else None,
+        ),
+        Category(
+            "large_straight",
+            straight(40, ((1, 2, 3, 4, 5), (2, 3, 4, 5, 6))),
+            joker=40 if jokers else None,
+        ),
         Category("yahtzee", n_of_a_kind(5, points=50)),
         Category("chance", sum),
     )
-    return Rules(name, _UPPER + lower, upper_threshold=63, upper_bonus=35, kind_box="yahtzee",
-                 kind_bonus=kind_bonus, joker=joker, description=description)
+    return Rules(
+        name,
+        _UPPER + lower,
+        upper_threshold=63,
+        upper_bonus=35,
+        kind_box="yahtzee",
+        kind_bonus=kind_bonus,
+        joker=joker,
+        description=description,
+    )
 
 
 _YATZY = Rules(
@@ -268,19 +289,31 @@ _YATZY = Rules(
     ),
     upper_threshold=63,
     upper_bonus=50,
-    description="Scandinavian Yatzy: 15 boxes, 50 bonus at 63, two distinct pairs, straights 1-5 and 2-6",
+    description="Scandinavian Yatzy: 15 boxes, 50 bonus at 63, distinct pairs, straights 1-5, 2-6",
 )
 
 #: The built-in rule sets by name.
 RULES: dict[str, Rules] = {
     r.name: r
     for r in (
-        _american("american", "free", 100,
-                  "35 bonus at 63, 100 per extra Yahtzee, free joker (Verhoeff 1999)"),
-        _american("american-forced-joker", "forced", 100,
-                  "35 bonus at 63, 100 per extra Yahtzee, the official forced joker"),
-        _american("american-no-joker", "none", 100, "35 bonus at 63, 100 per extra Yahtzee, no joker"),
-        _american("american-no-bonus", "none", 0, "35 bonus at 63, no extra-Yahtzee bonus, no joker"),
+        _american(
+            "american",
+            "free",
+            100,
+            "35 bonus at 63, 100 per extra Yahtzee, free joker (Verhoeff 1999)",
+        ),
+        _american(
+            "american-forced-joker",
+            "forced",
+            100,
+            "35 bonus at 63, 100 per extra Yahtzee, the official forced joker",
+        ),
+        _american(
+            "american-no-joker", "none", 100, "35 bonus at 63, 100 per extra Yahtzee, no joker"
+        ),
+        _american(
+            "american-no-bonus", "none", 0, "35 bonus at 63, no extra-Yahtzee bonus, no joker"
+        ),
         _YATZY,
     )
 }
