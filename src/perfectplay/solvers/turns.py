@@ -13,6 +13,8 @@ inline; this module imports numba when it is imported, so callers import it lazi
 >>> lat = TurnLattice(dice=1, faces=2, rolls=2)
 >>> evaluate_batch(lat, np.array([[0.0, 1.0]])).tolist()   # a coin: reroll tails
 [0.75]
+>>> keep_values(lat, np.array([0.0, 1.0])).tolist()       # keep nothing, tails, heads
+[[0.5, 0.0, 1.0]]
 """
 
 from __future__ import annotations
