@@ -27,10 +27,12 @@ Set ``PERFECTPLAY_NO_JIT=1`` to run every kernel uncompiled (debugging, coverage
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 import time
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 __all__ = [
@@ -38,6 +40,7 @@ __all__ = [
     "Kernel",
     "budget_spent",
     "compile_for",
+    "interpreted_modules",
     "interpreted_seconds",
     "kernel",
 ]
@@ -207,3 +210,49 @@ def kernel(func: Callable[..., Any] | None = None, **options: Any) -> Any:
     if func is None:
         return lambda f: Kernel(f, **options)
     return Kernel(func, **options)
+
+
+def interpreted_modules(*names: str) -> tuple[ModuleType, ...]:
+    """Fresh copies of kernel modules whose numba decorators are no-ops, without numba.
+
+    Modules that import numba themselves (their kernels call each other inline, such as
+    :mod:`perfectplay.solvers.scorecard`) honour ``PERFECTPLAY_NO_JIT`` when they are
+    imported. This imports ``names`` in order with that variable set, so a later name
+    that imports an earlier one gets the interpreted copy, then puts ``sys.modules``, the
+    parent packages' attributes and the environment back as they were: the process's
+    own (compiled) modules are untouched, and numba is not imported. For one-off small
+    work, where numba's start-up (0.3-0.5 s) would cost more than the work itself.
+
+    >>> (copy,) = interpreted_modules("perfectplay.solvers.turns")
+    >>> copy.reroll.__module__, hasattr(copy.reroll, "py_func")
+    ('perfectplay.solvers.turns', False)
+    """
+    saved = {name: sys.modules.pop(name, None) for name in names}
+    parents: dict[str, tuple[ModuleType | None, str, Any]] = {}
+    for name in names:
+        parent, _, child = name.rpartition(".")
+        module = sys.modules.get(parent)
+        parents[name] = (module, child, vars(module).get(child) if module else None)
+    before = os.environ.get("PERFECTPLAY_NO_JIT")
+    os.environ["PERFECTPLAY_NO_JIT"] = "1"
+    try:
+        return tuple(importlib.import_module(name) for name in names)
+    finally:
+        if before is None:
+            del os.environ["PERFECTPLAY_NO_JIT"]
+        else:
+            os.environ["PERFECTPLAY_NO_JIT"] = before
+        for name in names:
+            original = saved[name]
+            if original is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = original
+            known, child, previous = parents[name]
+            module = known or sys.modules.get(name.rpartition(".")[0])
+            if module is None:
+                continue
+            if previous is None:
+                vars(module).pop(child, None)
+            else:
+                setattr(module, child, previous)

@@ -25,6 +25,7 @@ import hashlib
 import json
 import math
 import os
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -36,7 +37,15 @@ from perfectplay.yahtzee.game import ScorecardGame
 from perfectplay.yahtzee.ruleset import Rules
 from perfectplay.yahtzee.ruleset import rules as builtin_rules
 
-__all__ = ["Card", "Situation", "YahtzeeOption", "YahtzeeSolution", "solve"]
+__all__ = [
+    "Card",
+    "Situation",
+    "YahtzeeOption",
+    "YahtzeeSolution",
+    "card_state",
+    "situation_state",
+    "solve",
+]
 
 _MAGIC = b"perfectplay yahtzee table\n"
 _FORMAT = 1
@@ -100,22 +109,19 @@ class YahtzeeSolution:
     def options(self, situation: Situation) -> list[YahtzeeOption]:
         """Every option of ``situation`` with its expected final score, best first: the
         keeps (every distinct sub-multiset of the dice, keeping all included) while rerolls
-        are left, the legal boxes after the last roll."""
-        from perfectplay.solvers import scorecard as sc
+        are left, the legal boxes after the last roll.
 
+        The first queries of a process run the solver's own kernels as plain Python (a few
+        milliseconds each, and no numba start-up); once they add up to
+        :data:`~perfectplay._util.jit.INTERPRETED_BUDGET` seconds, or when a solve in this
+        process has loaded the compiled kernels, the compiled ones answer."""
         g = self.game
         lat = g.lattice
-        state, so_far = self._state(situation.card)
+        state, hand, so_far = situation_state(g, situation)
         mask, u, y = g.decode(state)
-        if mask == (1 << g.n_categories) - 1:
-            raise InputError("the scorecard is full: the game is over")
-        try:
-            hand = lat.hand_index(tuple(situation.dice))
-        except ValueError as exc:
-            raise InputError(f"dice: {exc}") from None
         r = situation.rolls_left
-        if isinstance(r, bool) or not isinstance(r, int) or not 0 <= r < lat.n_rolls:
-            raise InputError(f"rolls left must be 0..{lat.n_rolls - 1}, not {r!r}")
+        turns, sc = _kernels()
+        t0 = time.perf_counter()
         args = sc._arguments(g)
         out: list[YahtzeeOption] = []
         if r == 0:
@@ -149,11 +155,13 @@ class YahtzeeSolution:
             final = np.zeros((lat.n_hands, 1))
             cv = np.empty(max(g.n_categories, g.cls_score.shape[1]))
             sc._final_values(final, 0, self.values, mask, u, y, *args[:15], cv)
-            kv = lat.keep_values(final[:, 0])[r - 1]
+            kv = turns.keep_values(lat, np.ascontiguousarray(final[:, 0]))[r - 1]
             for k in lat.keeps_of(hand):
                 dice = lat.keep_dice(k)
                 label = " ".join(map(str, dice)) if dice else "nothing"
                 out.append(YahtzeeOption(f"keep {label}", so_far + float(kv[k]), dice, None))
+        if not hasattr(sc.box_values, "py_func"):
+            _spent[0] += time.perf_counter() - t0
         out.sort(key=lambda o: -o.value)
         return out
 
@@ -165,63 +173,7 @@ class YahtzeeSolution:
 
     def _state(self, card: Card) -> tuple[int, int]:
         """The state number of ``card`` and the points scored so far."""
-        g, rules = self.game, self.rules
-        mask = 0
-        points = 0
-        upper = 0
-        upper_known = True
-        for name, pts in card.filled.items():
-            try:
-                c = rules.index(name)
-            except KeyError as exc:
-                raise InputError(str(exc.args[0])) from None
-            if mask >> c & 1:
-                raise InputError(f"box {name!r} is filled twice")
-            mask |= 1 << c
-            if pts is None:
-                upper_known &= not rules.categories[c].is_upper
-                continue
-            if isinstance(pts, bool) or not isinstance(pts, int):
-                raise InputError(f"box {name!r}: points must be an int, not {pts!r}")
-            if pts not in set(g.cls_score[c, : g.n_cls[c]].tolist()) and not (
-                g.joker_score[c] == pts and g.kind_box >= 0
-            ):
-                raise InputError(f"box {name!r} cannot score {pts} under {rules.name} rules")
-            points += pts
-            if rules.categories[c].is_upper:
-                upper += pts
-        if card.upper is not None:
-            if isinstance(card.upper, bool) or not isinstance(card.upper, int) or card.upper < 0:
-                raise InputError(f"the upper total must be an int >= 0, not {card.upper!r}")
-            if upper_known and card.upper != upper:
-                raise InputError(
-                    f"the upper total {card.upper} does not match the upper boxes ({upper})"
-                )
-            upper = card.upper
-        elif not upper_known:
-            raise InputError("give the upper total: an upper box is filled without its points")
-        kind = 0
-        if g.n_kind_values == 2 and mask >> g.kind_box & 1:
-            held = self.rules.categories[g.kind_box].name
-            pts = card.filled.get(held)
-            if card.kind_holds is not None:
-                kind = int(card.kind_holds)
-            elif pts is None:
-                raise InputError(f"say whether the {held} box holds its points or 0")
-            else:
-                kind = int(pts > 0)
-        u = min(upper, g.threshold) if g.n_upper_values > 1 else 0
-        if not g.upper_reach[mask, u]:
-            raise InputError(f"the filled upper boxes cannot total {upper}")
-        if card.score is not None:
-            so_far = card.score
-        else:
-            unknown = any(v is None for v in card.filled.values())
-            if unknown:
-                so_far = 0
-            else:
-                so_far = points + (g.bonus if g.n_upper_values > 1 and upper >= g.threshold else 0)
-        return g.state_index(mask, u, kind), so_far
+        return card_state(self.game, card)
 
     # --- files --------------------------------------------------------------------------
 
@@ -280,6 +232,145 @@ class YahtzeeSolution:
         if hashlib.sha256(payload).hexdigest() != header.get("sha256"):
             raise InputError(f"{path}: checksum mismatch (corrupt table)")
         return cls(game, np.frombuffer(payload, dtype="<f8").astype(np.float64))
+
+
+def card_state(game: ScorecardGame, card: Card) -> tuple[int, int]:
+    """The state number of ``card`` and the points scored so far; :class:`InputError` for
+    a card the rules cannot reach (the one place these checks live: the situation parser
+    of ``perfectplay yahtzee`` calls it before solving).
+
+    >>> from perfectplay.yahtzee.ruleset import rules
+    >>> g = ScorecardGame(rules("american"))
+    >>> state, so_far = card_state(g, Card(filled={"sixes": 24, "chance": 20}))
+    >>> g.decode(state)[1], so_far
+    (24, 44)
+    >>> card_state(g, Card(filled={"ones": None}, upper=9))
+    Traceback (most recent call last):
+    ...
+    perfectplay.errors.InputError: the filled upper boxes cannot total 9
+    """
+    g, rules = game, game.rules
+    mask = 0
+    points = 0
+    upper = 0
+    upper_known = True
+    for name, pts in card.filled.items():
+        try:
+            c = rules.index(name)
+        except KeyError as exc:
+            raise InputError(str(exc.args[0])) from None
+        if mask >> c & 1:
+            raise InputError(f"box {name!r} is filled twice")
+        mask |= 1 << c
+        if pts is None:
+            upper_known &= not rules.categories[c].is_upper
+            continue
+        if isinstance(pts, bool) or not isinstance(pts, int):
+            raise InputError(f"box {name!r}: points must be an int, not {pts!r}")
+        if pts not in set(g.cls_score[c, : g.n_cls[c]].tolist()) and not (
+            g.joker_score[c] == pts and g.kind_box >= 0
+        ):
+            raise InputError(f"box {name!r} cannot score {pts} under {rules.name} rules")
+        points += pts
+        if rules.categories[c].is_upper:
+            upper += pts
+    if card.upper is not None:
+        if isinstance(card.upper, bool) or not isinstance(card.upper, int) or card.upper < 0:
+            raise InputError(f"the upper total must be an int >= 0, not {card.upper!r}")
+        if upper_known and card.upper != upper:
+            raise InputError(
+                f"the upper total {card.upper} does not match the upper boxes ({upper})"
+            )
+        upper = card.upper
+    elif not upper_known:
+        raise InputError("give the upper total: an upper box is filled without its points")
+    kind = 0
+    if g.n_kind_values == 2 and mask >> g.kind_box & 1:
+        held = rules.categories[g.kind_box].name
+        pts = card.filled.get(held)
+        if card.kind_holds is not None:
+            kind = int(card.kind_holds)
+            if pts is not None and kind != int(pts > 0):
+                raise InputError(
+                    f"the {held} box holds {pts}, so the bonus state cannot be "
+                    f"{'yes' if kind else 'no'}"
+                )
+        elif pts is None:
+            raise InputError(f"say whether the {held} box holds its points or 0")
+        else:
+            kind = int(pts > 0)
+    elif card.kind_holds and g.kind_box >= 0:
+        raise InputError(
+            f"the {rules.categories[g.kind_box].name} box is open, so it holds no bonus yet"
+        )
+    most = sum(int(g.cls_score[c, : g.n_cls[c]].max()) for c in range(g.n_categories)
+               if mask >> c & 1 and g.upper[c])
+    u = min(upper, g.threshold) if g.n_upper_values > 1 else 0
+    if upper > most or not g.upper_reach[mask, u]:
+        raise InputError(f"the filled upper boxes cannot total {upper}")
+    if card.score is not None:
+        so_far = card.score
+    else:
+        unknown = any(v is None for v in card.filled.values())
+        if unknown:
+            so_far = 0
+        else:
+            so_far = points + (g.bonus if g.n_upper_values > 1 and upper >= g.threshold else 0)
+    return g.state_index(mask, u, kind), so_far
+
+
+def situation_state(game: ScorecardGame, situation: Situation) -> tuple[int, int, int]:
+    """``(state, hand, so_far)`` of a situation: the checks of :func:`card_state`, then the
+    dice (as many as the rules roll, each a face) and the rolls left (``0 .. rolls - 1``),
+    and that the card has an open box.
+
+    >>> from perfectplay.yahtzee.ruleset import rules
+    >>> g = ScorecardGame(rules("american"))
+    >>> situation_state(g, Situation(Card(), (6, 6, 1, 2, 3), rolls_left=2))[1:]
+    (80, 0)
+    >>> situation_state(g, Situation(Card(), (6, 6, 1, 2, 7), rolls_left=2))
+    Traceback (most recent call last):
+    ...
+    perfectplay.errors.InputError: dice: 7 is not a face of these dice (1, 2, 3, 4, 5, 6)
+    """
+    state, so_far = card_state(game, situation.card)
+    lat = game.lattice
+    mask = game.decode(state)[0]
+    if mask == (1 << game.n_categories) - 1:
+        raise InputError("the scorecard is full: the game is over")
+    try:
+        hand = lat.hand_index(tuple(situation.dice))
+    except ValueError as exc:
+        raise InputError(f"dice: {exc}") from None
+    r = situation.rolls_left
+    if isinstance(r, bool) or not isinstance(r, int) or not 0 <= r < lat.n_rolls:
+        raise InputError(f"rolls left must be from 0 to {lat.n_rolls - 1}, not {r!r}")
+    return state, hand, so_far
+
+
+# Seconds spent answering queries with the interpreted kernels (see YahtzeeSolution.options).
+_spent = [0.0]
+_interpreted: list[Any] = []
+
+
+def _kernels() -> tuple[Any, Any]:
+    """``(turns, scorecard)``: the compiled kernel modules once a solve has loaded them or
+    the interpreted queries have spent the budget, else their interpreted copies (one
+    query then costs milliseconds instead of numba's start-up)."""
+    import sys
+
+    from perfectplay._util.jit import INTERPRETED_BUDGET, interpreted_modules
+
+    compiled = "perfectplay.solvers.scorecard" in sys.modules
+    if compiled or _spent[0] >= INTERPRETED_BUDGET:
+        from perfectplay.solvers import scorecard, turns
+
+        return turns, scorecard
+    if not _interpreted:
+        _interpreted.extend(
+            interpreted_modules("perfectplay.solvers.turns", "perfectplay.solvers.scorecard")
+        )
+    return _interpreted[0], _interpreted[1]
 
 
 def fingerprint(game: ScorecardGame) -> str:
