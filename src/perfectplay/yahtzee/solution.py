@@ -198,11 +198,13 @@ class YahtzeeSolution:
         """Read a table written by :meth:`save` (the built-in rules it names, or ``rules``)."""
         try:
             with open(path, "rb") as fh:
-                data = fh.read()
+                # the magic first: a large file of something else is not read whole
+                data = fh.read(len(_MAGIC))
+                if data != _MAGIC:
+                    raise InputError(f"{path}: not a perfectplay yahtzee table")
+                data += fh.read()
         except OSError as exc:
             raise InputError(f"{path}: {exc.strerror or exc}") from None
-        if not data.startswith(_MAGIC):
-            raise InputError(f"{path}: not a perfectplay yahtzee table")
         end = data.find(b"\n", len(_MAGIC))
         try:
             header = json.loads(data[len(_MAGIC) : end])

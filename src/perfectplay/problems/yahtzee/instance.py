@@ -1,0 +1,285 @@
+"""The input: situations of a Yahtzee-family game as a person types them.
+
+A situation is one line of fields separated by ``;`` (or ``|``), in any order, keywords in
+any case:
+
+- ``dice 1 3 3 5 6`` (or ``dice 13356``): the dice showing; required;
+- ``rolls left 2`` (or ``rolls 2``): rerolls still allowed, 0 after the last roll; required;
+- ``filled ones=3 fives=15 yahtzee=50``: the filled boxes (names of the rules' boxes; a
+  bare ``ones`` is filled with points unknown); ``filled -`` or no field: an empty card;
+- ``upper 18``: the upper-section total (needed when an upper box is filled without its
+  points);
+- ``score 120``: the points scored so far (optional: else the boxes' points, plus the
+  upper bonus once earned);
+- ``bonus yes`` / ``bonus no``: whether the Yahtzee box holds 50 (needed when it is filled
+  without its points and the rules pay extra Yahtzees).
+
+The official input is an optional first line ``rules NAME`` (default ``american``), then
+one situation per line; blank lines and ``#`` comments are skipped.
+
+>>> inst = parse("dice 1 3 3 5 6; rolls left 2; filled ones=3 fives=15 yahtzee=50\\n")
+>>> inst.rules.name, len(inst.situations)
+('american', 1)
+>>> sit = inst.situations[0].situation
+>>> sit.dice, sit.rolls_left, dict(sit.card.filled)
+((1, 3, 3, 5, 6), 2, {'ones': 3, 'fives': 15, 'yahtzee': 50})
+>>> parse("rules yatzy\\ndice 66666 | rolls 0 | filled yatzy").situations[0].situation.card
+Card(filled={'yatzy': None}, upper=None, kind_holds=None, score=None)
+>>> parse("dice 1 2 3 4 7; rolls 0")
+Traceback (most recent call last):
+...
+perfectplay.errors.InputError: line 1: dice: 7 is not a face of these dice (1, 2, 3, 4, 5, 6)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from perfectplay.cli.common import int_token, iter_lines, quote_token, split_tokens
+from perfectplay.errors import InputError
+
+if TYPE_CHECKING:
+    from perfectplay.yahtzee.game import ScorecardGame
+    from perfectplay.yahtzee.ruleset import Rules
+    from perfectplay.yahtzee.solution import Situation
+
+__all__ = ["Instance", "Line", "parse", "parse_situation", "resolve_rules"]
+
+FIELDS = ("dice", "rolls left", "filled", "upper", "score", "bonus")
+_SEPARATOR = re.compile(r"[;|]")
+_YES = {"yes": True, "y": True, "true": True, "1": True, "no": False, "n": False,
+        "false": False, "0": False}
+
+
+@dataclass(frozen=True)
+class Line:
+    """One situation of the input and the line it is on."""
+
+    line: int
+    situation: Situation
+    text: str
+
+
+@dataclass(frozen=True)
+class Instance:
+    """The rules (from the ``rules`` line, the caller, or ``american``) and the situations."""
+
+    rules: Rules
+    situations: tuple[Line, ...]
+
+
+def resolve_rules(spec: str) -> Rules:
+    """A built-in rule set by name, or ``MODULE:NAME`` / ``file.py:NAME`` naming a
+    :class:`~perfectplay.yahtzee.ruleset.Rules` (or a function returning one) in a user's
+    Python file, loaded as ``perfectplay solve`` loads models.
+
+    >>> resolve_rules("yatzy").n_categories
+    15
+    >>> resolve_rules("klondike")
+    Traceback (most recent call last):
+    ...
+    perfectplay.errors.InputError: unknown rules 'klondike'; known: american, \
+american-forced-joker, american-no-joker, american-no-bonus, yatzy
+    """
+    from perfectplay.yahtzee.ruleset import RULES, Rules
+
+    if spec in RULES:
+        return RULES[spec]
+    head, sep, tail = spec.rpartition(":")
+    if not (sep and head and tail.isidentifier()):
+        raise InputError(
+            f"unknown rules {quote_token(spec)}; known: {', '.join(RULES)} "
+            "(or MODULE:NAME naming a Rules object)"
+            if ":" in spec
+            else f"unknown rules {quote_token(spec)}; known: {', '.join(RULES)}"
+        )
+    from perfectplay.cli.solve import load_model
+
+    try:
+        obj: Any = load_model(spec)
+    except InputError as exc:
+        raise InputError(f"{quote_token(spec, 60)}: {exc.message}") from None
+    if not isinstance(obj, Rules):
+        raise InputError(f"{quote_token(spec, 60)} is a {type(obj).__name__}, not a yahtzee Rules")
+    return obj
+
+
+def parse(text: str, rules: Rules | ScorecardGame | None = None) -> Instance:
+    """Read the official input: an optional ``rules NAME`` line, then situations.
+
+    ``rules`` is the rule set the caller chose (``--rules``, or the game of a loaded
+    table); a ``rules`` line that names another is an error. Every situation is checked
+    against the rules before anything is solved; the first bad line raises
+    :class:`~perfectplay.errors.InputError`.
+    """
+    from perfectplay.yahtzee.game import ScorecardGame
+    from perfectplay.yahtzee.ruleset import rules as builtin
+
+    game: ScorecardGame | None = None
+    if isinstance(rules, ScorecardGame):
+        game, rules = rules, rules.rules
+    out: list[Line] = []
+    seen_rules = False
+    for number, raw in iter_lines(text):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        tokens = split_tokens(line)
+        if tokens[0].lower() == "rules":
+            if seen_rules or out:
+                raise InputError("'rules NAME' must be the first line of the input", line=number)
+            seen_rules = True
+            if len(tokens) != 2:
+                raise InputError("expected 'rules NAME'", line=number)
+            try:
+                named = builtin(tokens[1])
+            except KeyError as exc:
+                raise InputError(str(exc.args[0]), line=number) from None
+            if rules is not None and rules.name != named.name:
+                raise InputError(
+                    f"the input is for rules {named.name!r}, not {rules.name!r} "
+                    "(the rules of --rules or of the loaded table)",
+                    line=number,
+                )
+            rules = rules or named
+            continue
+        if game is None:
+            rules = rules or builtin("american")
+            game = ScorecardGame(rules)
+        try:
+            situation = parse_situation(line, game)
+        except InputError as exc:
+            raise InputError(exc.message, line=number) from None
+        out.append(Line(number, situation, line))
+    return Instance(rules or builtin("american"), tuple(out))
+
+
+def parse_situation(text: str, game: ScorecardGame | Rules) -> Situation:
+    """One situation (see the module docstring), checked against the rules of ``game``.
+
+    >>> from perfectplay.yahtzee.ruleset import rules
+    >>> parse_situation("rolls 1; DICE 6 6 6 1 2; filled sixes=18", rules("american")).card.filled
+    {'sixes': 18}
+    >>> parse_situation("dice 66612; rolls 1; upper 6; filled ones", rules("american"))
+    Traceback (most recent call last):
+    ...
+    perfectplay.errors.InputError: the filled upper boxes cannot total 6
+    """
+    from perfectplay.yahtzee.game import ScorecardGame
+    from perfectplay.yahtzee.solution import Card, Situation, situation_state
+
+    if not isinstance(game, ScorecardGame):
+        game = ScorecardGame(game)
+    fields: dict[str, list[str]] = {}
+    for part in _SEPARATOR.split(text):
+        tokens = split_tokens(part)
+        if not tokens:
+            continue
+        key = tokens[0].lower()
+        rest = tokens[1:]
+        if key in ("rolls", "rolls_left", "rolls-left"):
+            if rest and rest[0].lower() == "left":
+                rest = rest[1:]
+            key = "rolls left"
+        if key not in FIELDS:
+            raise InputError(
+                f"unknown field {quote_token(tokens[0])} (expected {', '.join(FIELDS)})"
+            )
+        if key in fields:
+            raise InputError(f"field {key!r} is given twice")
+        fields[key] = rest
+    for required in ("dice", "rolls left"):
+        if required not in fields:
+            raise InputError(f"missing field {required!r} (e.g. 'dice 1 3 3 5 6; rolls left 2')")
+    situation = Situation(
+        Card(
+            filled=_filled(fields.get("filled", []), game),
+            upper=_number(fields, "upper", lo=0),
+            kind_holds=_bonus(fields.get("bonus")),
+            score=_number(fields, "score"),
+        ),
+        _dice(fields["dice"], game),
+        _number(fields, "rolls left", lo=0) or 0,
+    )
+    situation_state(game, situation)
+    return situation
+
+
+def _one(fields: dict[str, list[str]], key: str) -> str | None:
+    if key not in fields:
+        return None
+    value = fields[key]
+    if len(value) != 1:
+        raise InputError(f"{key}: expected one value, got {len(value)}")
+    return value[0]
+
+
+def _number(fields: dict[str, list[str]], key: str, lo: int | None = None) -> int | None:
+    token = _one(fields, key)
+    if token is None:
+        return None
+    value = int_token(token)
+    if value is None:
+        raise InputError(f"{key}: expected an integer, got {quote_token(token)}")
+    if lo is not None and value < lo:
+        raise InputError(f"{key} must be at least {lo}, got {token}")
+    if abs(value) > 10**9:
+        raise InputError(f"{key} {quote_token(token)} is out of range")
+    return value
+
+
+def _bonus(value: list[str] | None) -> bool | None:
+    if value is None:
+        return None
+    if len(value) != 1 or value[0].lower() not in _YES:
+        shown = quote_token(" ".join(value))
+        raise InputError(f"bonus: expected yes or no, got {shown}")
+    return _YES[value[0].lower()]
+
+
+def _dice(tokens: list[str], game: ScorecardGame) -> tuple[Any, ...]:
+    lat = game.lattice
+    n = lat.n_dice
+    if len(tokens) == 1 and n > 1 and len(tokens[0]) == n:
+        tokens = list(tokens[0])
+    if len(tokens) != n:
+        raise InputError(
+            f"dice: expected {n} dice, got {len(tokens)}"
+            + (f" ({quote_token(' '.join(tokens))})" if tokens else "")
+        )
+    faces = {str(label).lower(): label for label in lat.labels}
+    out = []
+    for token in tokens:
+        if token.lower() not in faces:
+            shown = ", ".join(map(str, lat.labels))
+            raise InputError(f"dice: {quote_token(token)[1:-1]} is not a face of these dice "
+                             f"({shown})")
+        out.append(faces[token.lower()])
+    return tuple(out)
+
+
+def _filled(tokens: list[str], game: ScorecardGame) -> dict[str, int | None]:
+    if tokens == ["-"]:
+        return {}
+    names = {c.name.lower().replace("-", "_"): c.name for c in game.rules.categories}
+    out: dict[str, int | None] = {}
+    for token in tokens:
+        name, sep, points = token.partition("=")
+        box = names.get(name.lower().replace("-", "_"))
+        if box is None:
+            raise InputError(
+                f"filled: {quote_token(name)} is not a box of {game.rules.name} "
+                f"({', '.join(c.name for c in game.rules.categories)})"
+            )
+        if box in out:
+            raise InputError(f"filled: box {box!r} is filled twice")
+        if not sep:
+            out[box] = None
+            continue
+        value = int_token(points)
+        if value is None or abs(value) > 10**9:
+            raise InputError(f"filled: {box}={quote_token(points)[1:-1]}: expected an integer")
+        out[box] = value
+    return out

@@ -1,0 +1,84 @@
+"""The table of a rule set, solved or read from a file, and the answers to an input.
+
+A thin layer over :mod:`perfectplay.yahtzee`: the solver is
+:func:`perfectplay.yahtzee.solve`, the queries are
+:meth:`~perfectplay.yahtzee.YahtzeeSolution.options`. A table solved once is kept for
+the rest of the process, so a program (or a test) that asks about the same rules twice
+solves them once.
+
+>>> from perfectplay.yahtzee.ruleset import Category, Rules
+>>> from perfectplay.problems.yahtzee.instance import parse
+>>> mini = Rules("mini", (Category.upper(1, "ones"), Category("chance", sum)), dice=2,
+...              faces=3, rolls=2, upper_threshold=0)
+>>> inst = parse("dice 1 3; rolls left 0\\ndice 3 3; rolls 1; filled ones=1", mini)
+>>> sol = solve(inst.rules)
+>>> [(a.best.action, round(a.best.value, 4)) for a in answer(sol, inst)]
+[('score ones', 5.6667), ('keep 3 3', 7.0)]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from perfectplay.errors import PerfectplayError
+
+if TYPE_CHECKING:
+    from perfectplay.problems.yahtzee.instance import Instance, Line
+    from perfectplay.yahtzee.ruleset import Rules
+    from perfectplay.yahtzee.solution import YahtzeeOption, YahtzeeSolution
+
+__all__ = ["Answer", "answer", "solve"]
+
+# Tables solved in this process, by the fingerprint of their rules.
+_SOLVED: dict[str, YahtzeeSolution] = {}
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One situation of the input, its options (best first) and the best of them."""
+
+    line: Line
+    options: tuple[YahtzeeOption, ...]
+
+    @property
+    def best(self) -> YahtzeeOption:
+        """The best option (the first)."""
+        return self.options[0]
+
+
+def solve(
+    rules: Rules | None = None, load: str | None = None, save: str | None = None
+) -> YahtzeeSolution:
+    """The table of ``rules``: read from the file ``load`` (written by ``save``; ``rules``
+    ``None`` takes the built-in rules the file names), else solved; then written to
+    ``save`` when given. A bad table file is one :class:`~perfectplay.errors.PerfectplayError`
+    naming it."""
+    from perfectplay.errors import InputError
+    from perfectplay.yahtzee.game import ScorecardGame
+    from perfectplay.yahtzee.solution import YahtzeeSolution, fingerprint
+    from perfectplay.yahtzee.solution import solve as solve_rules
+
+    if load is not None:
+        try:
+            table = YahtzeeSolution.load(load, rules)
+        except InputError as exc:
+            raise PerfectplayError(f"--load {exc.message}") from None
+    else:
+        from perfectplay.yahtzee.ruleset import rules as builtin
+
+        rules = rules or builtin("american")
+        key = fingerprint(ScorecardGame(rules))
+        table = _SOLVED.get(key) or solve_rules(rules)
+        _SOLVED[key] = table
+    if save is not None:
+        try:
+            table.save(save)
+        except OSError as exc:
+            raise PerfectplayError(f"--save {save}: {exc.strerror or exc}") from None
+    return table
+
+
+def answer(solution: YahtzeeSolution, instance: Instance) -> list[Answer]:
+    """Every situation's options, best first, in the order of the input."""
+    return [Answer(line, tuple(solution.options(line.situation))) for line in instance.situations]
