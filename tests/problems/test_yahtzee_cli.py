@@ -7,6 +7,7 @@ import json
 import math
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -348,3 +349,42 @@ def test_progress_goes_to_stderr_while_solving(tmp_path):
     value = float(res.stdout)
     assert res.returncode == 0 and math.isfinite(value)
     assert res.stdout.count(b"\n") == 1  # progress (if any: the solve is short) never on stdout
+
+
+# --- the documentation page ---------------------------------------------------------------
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "yahtzee.md"
+
+
+def test_documentation_page_examples_are_real(tmp_path, monkeypatch, capsys, table):
+    """Every `$ perfectplay yahtzee ...` line of docs/yahtzee.md prints what the page shows
+    (files shown with `$ cat` are written first), and its Python examples run."""
+    import doctest
+    import shlex
+    import shutil
+
+    assert doctest.testfile(str(DOC), module_relative=False).failed == 0
+    shutil.copy(table, tmp_path / "american.table")
+    monkeypatch.chdir(tmp_path)
+    checked = 0
+    for block in DOC.read_text().split("```")[1::2]:
+        lines = block.strip("\n").splitlines()
+        for k, line in enumerate(lines):
+            if not line.startswith("$ "):
+                continue
+            shown = []
+            for out in lines[k + 1 :]:
+                if out.startswith("$ "):
+                    break
+                shown.append(out)
+            argv = shlex.split(line[2:])
+            if argv[0] == "cat":
+                (tmp_path / argv[1]).write_text("\n".join(shown) + "\n")
+                continue
+            assert argv[:2] == ["perfectplay", "yahtzee"], line
+            code = cli.main(argv[1:])
+            out, err = capsys.readouterr()
+            assert (out + err).splitlines() == shown, line
+            assert code == (2 if err else 0), line
+            checked += 1
+    assert checked >= 4
