@@ -198,16 +198,21 @@ class YahtzeeSolution:
         """Read a table written by :meth:`save` (the built-in rules it names, or ``rules``)."""
         try:
             with open(path, "rb") as fh:
-                # the magic first: a large file of something else is not read whole
-                data = fh.read(len(_MAGIC))
-                if data != _MAGIC:
-                    raise InputError(f"{path}: not a perfectplay yahtzee table")
-                data += fh.read()
+                return cls._read(fh, str(path), rules)
         except OSError as exc:
             raise InputError(f"{path}: {exc.strerror or exc}") from None
-        end = data.find(b"\n", len(_MAGIC))
+
+    @classmethod
+    def _read(cls, fh: Any, path: str, rules: Rules | str | None) -> YahtzeeSolution:
+        # The magic first (a large file of something else is not read), then the header,
+        # then the values straight into their array: no copy of the 8 MB payload.
+        if fh.read(len(_MAGIC)) != _MAGIC:
+            raise InputError(f"{path}: not a perfectplay yahtzee table")
+        line = fh.readline(1 << 16)
         try:
-            header = json.loads(data[len(_MAGIC) : end])
+            if not line.endswith(b"\n"):
+                raise ValueError
+            header = json.loads(line)
             if not isinstance(header, dict):
                 raise ValueError
         except ValueError:
@@ -228,13 +233,16 @@ class YahtzeeSolution:
             raise InputError(
                 f"{path}: made for other rules ({header.get('rules')!r}), not {rules.name!r}"
             )
-        payload = data[end + 1 :]
-        if len(payload) != 8 * game.n_states or header.get("states") != game.n_states:
-            raise InputError(f"{path}: truncated or corrupt table ({len(payload)} bytes of values)")
-        if hashlib.sha256(payload).hexdigest() != header.get("sha256"):
+        size = os.fstat(fh.fileno()).st_size - fh.tell()
+        if size != 8 * game.n_states or header.get("states") != game.n_states:
+            raise InputError(f"{path}: truncated or corrupt table ({size} bytes of values)")
+        values = np.empty(game.n_states, dtype="<f8")
+        raw = values.data.cast("B")
+        if fh.readinto(raw) != size:
+            raise InputError(f"{path}: truncated table (the file changed while read)")
+        if hashlib.sha256(raw).hexdigest() != header.get("sha256"):
             raise InputError(f"{path}: checksum mismatch (corrupt table)")
-        return cls(game, np.frombuffer(payload, dtype="<f8").astype(np.float64))
-
+        return cls(game, values.astype(np.float64, copy=False))
 
 def card_state(game: ScorecardGame, card: Card) -> tuple[int, int]:
     """The state number of ``card`` and the points scored so far; :class:`InputError` for

@@ -33,7 +33,6 @@ perfectplay.errors.InputError: line 1: dice: 7 is not a face of these dice (1, 2
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -48,7 +47,6 @@ if TYPE_CHECKING:
 __all__ = ["Instance", "Line", "parse", "parse_situation", "resolve_rules"]
 
 FIELDS = ("dice", "rolls left", "filled", "upper", "score", "bonus")
-_SEPARATOR = re.compile(r"[;|]")
 _YES = {"yes": True, "y": True, "true": True, "1": True, "no": False, "n": False,
         "false": False, "0": False}
 
@@ -173,7 +171,7 @@ def parse_situation(text: str, game: ScorecardGame | Rules) -> Situation:
     if not isinstance(game, ScorecardGame):
         game = ScorecardGame(game)
     fields: dict[str, list[str]] = {}
-    for part in _SEPARATOR.split(text):
+    for part in text.replace("|", ";").split(";"):
         tokens = split_tokens(part)
         if not tokens:
             continue
