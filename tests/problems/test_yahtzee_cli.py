@@ -145,7 +145,11 @@ def test_advise_top_and_unknown_score(capsys, table):
     code, out, _ = run(capsys, "advise", "--load", table, "--top", "3",
                        "dice 1 3 3 5 6; rolls 2")
     lines = out.splitlines()
-    assert code == 0 and lines[0] == "american rules: dice 1 3 3 5 6, 2 rolls left; empty card"
+    assert code == 0 and lines[0] == (
+        "american rules: 35 bonus at 63, 100 per extra Yahtzee, free joker (Verhoeff 1999). "
+        "Optimal expected final score from an empty card: 254.5896095"
+    )
+    assert lines[1] == "situation: dice 1 3 3 5 6, 2 rolls left; empty card"
     assert sum(line.startswith("  ") and "more" not in line for line in lines) == 3
     assert lines[-1].startswith("  ... ") and "(--all shows them)" in lines[-1]
     code, out, _ = run(capsys, "advise", "--load", table, "--top", "3", "--json",

@@ -161,7 +161,7 @@ def run_command(args: argparse.Namespace, text: str) -> str:
 def _advise_command(args: argparse.Namespace) -> int:
     from perfectplay.cli.common import read_input
     from perfectplay.problems.yahtzee.instance import Instance, Line, parse, parse_situation
-    from perfectplay.problems.yahtzee.report import advice_json, advice_text
+    from perfectplay.problems.yahtzee.report import advice_json, advice_text, summary
     from perfectplay.problems.yahtzee.solution import solve
 
     rules = _rules(args)
@@ -188,7 +188,10 @@ def _advise_command(args: argparse.Namespace) -> int:
             blocks.append(json.dumps(advice_json(table, line.situation, options, top)))
         else:
             blocks.append(advice_text(table, line.situation, options, top))
-    sys.stdout.write(("\n" if args.json else "\n\n").join(blocks) + "\n")
+    if args.json:
+        sys.stdout.write("\n".join(blocks) + "\n")
+    else:
+        sys.stdout.write(summary(table) + "\n" + "\n\n".join(blocks) + "\n")
     return 0
 
 

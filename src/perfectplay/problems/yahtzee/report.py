@@ -13,8 +13,10 @@ Values are expected final scores (the score so far included) printed with 7 deci
 >>> inst = parse("dice 1 3; rolls left 0", mini)
 >>> print(format(sol, answer(sol, inst)))
 score ones 5.6666667
+>>> print(summary(sol))
+mini rules. Optimal expected final score from an empty card: 6.3264746
 >>> print(advice_text(sol, inst.situations[0].situation, answer(sol, inst)[0].options))
-mini rules: dice 1 3, no rolls left; empty card
+situation: dice 1 3, no rolls left; empty card
 best: score ones, expected final score 5.6666667
 options, best first (expected final score):
   5.6666667  score ones
@@ -70,9 +72,9 @@ def format(solution: YahtzeeSolution, answers: Sequence[Answer]) -> str:
 def summary(solution: YahtzeeSolution) -> str:
     """The rules and the optimal expected final score of the empty card, in one line."""
     rules = solution.rules
-    about = f" ({rules.description})" if rules.description else ""
+    about = f": {rules.description}" if rules.description else ""
     return (
-        f"{rules.name} rules{about}: optimal expected final score from an empty card "
+        f"{rules.name} rules{about}. Optimal expected final score from an empty card: "
         f"{format_value(solution.value())}"
     )
 
@@ -111,10 +113,11 @@ def advice_text(
     top: int | None = None,
 ) -> str:
     """Advice for one situation: the best option, then every option with its expected
-    final score, best first (the first ``top`` of them when given)."""
+    final score, best first (the first ``top`` of them when given). The command prints
+    :func:`summary` above it."""
     best = options[0]
     lines = [
-        f"{solution.rules.name} rules: {situation_text(situation)}",
+        f"situation: {situation_text(situation)}",
         f"best: {best.action}, expected final score {format_value(best.value)}",
     ]
     if _score_unknown(situation):
