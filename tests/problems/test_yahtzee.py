@@ -102,6 +102,17 @@ def test_bad_situations(text, fragment):
     assert "\n" not in info.value.message and len(info.value.message) < 250
 
 
+def test_the_bonus_state_under_rules_without_the_extra_bonus():
+    no_bonus = rules("american-no-bonus")
+    s = parse_situation("dice 12345; rolls 0; filled yahtzee; bonus yes", no_bonus)
+    assert s.card.kind_holds is True  # not tracked by these rules, and not contradicted
+    with pytest.raises(InputError, match="the yahtzee box is open"):
+        parse_situation("dice 12345; rolls 0; bonus yes", no_bonus)
+    assert parse_situation("dice 12345; rolls 0; filled yahtzee", no_bonus).card.filled == {
+        "yahtzee": None
+    }
+
+
 def test_full_card_and_line_numbers():
     full = " ".join(f"{c.name}={5 if c.name == 'chance' else 0}" for c in AMERICAN.categories)
     with pytest.raises(InputError, match="the scorecard is full"):

@@ -309,7 +309,7 @@ def card_state(game: ScorecardGame, card: Card) -> tuple[int, int]:
             raise InputError(f"say whether the {held} box holds its points or 0")
         else:
             kind = int(pts > 0)
-    elif card.kind_holds and g.kind_box >= 0:
+    elif card.kind_holds and g.kind_box >= 0 and not mask >> g.kind_box & 1:
         raise InputError(
             f"the {rules.categories[g.kind_box].name} box is open, so it holds no bonus yet"
         )
