@@ -90,6 +90,8 @@ BAD_SITUATIONS = [
     ("dice 13356; rolls 2; frobnicate 3", "unknown field 'frobnicate'"),
     ("dice 13356; rolls 2; dice 12345", "field 'dice' is given twice"),
     ("dice 13356; rolls 2; upper 9" + "9" * 5000, "out of range"),
+    ("dice 13356; rolls 2; score -1", "score must be at least 0, got -1"),
+    ("dice 13356; rolls 2; upper -3", "upper must be at least 0, got -3"),
     ("", "missing field 'dice'"),
 ]
 

@@ -196,7 +196,7 @@ def parse_situation(text: str, game: ScorecardGame | Rules) -> Situation:
             filled=_filled(fields.get("filled", []), game),
             upper=_number(fields, "upper", lo=0),
             kind_holds=_bonus(fields.get("bonus")),
-            score=_number(fields, "score"),
+            score=_number(fields, "score", lo=0),
         ),
         _dice(fields["dice"], game),
         _number(fields, "rolls left", lo=0) or 0,
