@@ -392,3 +392,17 @@ def test_documentation_page_examples_are_real(tmp_path, monkeypatch, capsys, tab
             assert code == (2 if err else 0), line
             checked += 1
     assert checked >= 4
+
+
+def test_line_ends_and_white_space_as_every_command(capsys, tmp_path, table, american):
+    # Lines end at \n, \r\n or a lone \r; a form feed or tab inside a line separates tokens.
+    path = tmp_path / "cr.txt"
+    path.write_bytes(
+        b"rules american\r# c\rdice 1 3 3 5 6;\x0crolls\tleft 2\r\rdice 13356; rolls 9\r"
+    )
+    code, _, err = run(capsys, str(path), "--load", table)
+    assert code == 2 and "cr.txt:5: rolls left must be from 0 to 2, not 9" in err
+    path.write_bytes(b"rules american\r# c\rdice 1 3 3 5 6;\x0crolls\tleft 2\r")
+    code, out, _ = run(capsys, str(path), "--load", table)
+    best = american.options(parse("dice 1 3 3 5 6; rolls 2").situations[0].situation)[0]
+    assert code == 0 and out == f"{best.action} {best.value:.7f}\n"
