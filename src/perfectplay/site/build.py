@@ -404,9 +404,10 @@ class Builder:
                 {
                     "url": e.url,
                     "kind": "entry",
-                    "title": f"{e.problem}. {e.title}",
-                    "meta": f"{e.contest} {e.year or ''} · {', '.join(e.techniques)}".replace(
-                        "  ", " "
+                    "title": e.heading,
+                    "meta": (
+                        f"classic game · {', '.join(e.techniques)}" if e.classic else
+                        f"{e.contest} {e.year or ''} · {', '.join(e.techniques)}".replace("  ", " ")
                     ),
                     "text": _plain_text(statement) + " " + _plain_text(solution),
                 }
@@ -427,7 +428,9 @@ class Builder:
             )
             manifest["docs"].append({"source": d.source, "url": d.url, "title": d.title})
         pages["index.html"] = self._render(
-            "index.html", "index.html", context, entries=entries, title="Archive",
+            "index.html", "index.html", context, title="Archive",
+            entries=[e for e in entries if not e.classic],
+            games=[e for e in entries if e.classic],
             verdicts=verdicts, judged=any(verdicts.values()),
         )
         pages["search.html"] = self._render("search.html", "search.html", context, title="Search")
@@ -778,7 +781,7 @@ class Builder:
             e.url,
             context,
             entry=e,
-            title=f"{e.problem}. {e.title}",
+            title=e.heading,
             statement=Markup(statement),
             solution=Markup(solution),
             tex=tex,

@@ -48,9 +48,15 @@ KEYS: dict[str, Any] = {
     "checker": str,
 }
 # A year the sources cannot confirm is left out rather than guessed: the page says so.
-OPTIONAL = {"samples", "timeout", "year", "package", "command", "sources", "checker"}
+# A classic game (not a contest problem) leaves out both "contest" and "problem".
+OPTIONAL = {
+    "samples", "timeout", "year", "package", "command", "sources", "checker", "contest", "problem",
+}
 #: The parts of perfectplay an entry's page shows when its package imports them.
-CORE = ("graphs/", "solvers/", "analysis/", "models/", "objectives.py", "results.py")
+CORE = (
+    "graphs/", "solvers/", "analysis/", "models/", "objectives.py", "results.py",
+    "lattice.py", "yahtzee/",
+)
 PROBLEMS = "src/perfectplay/problems"
 DEFAULT_TIMEOUT = 120.0
 DEFAULT_OUTPUT_LIMIT = 8 << 20
@@ -81,9 +87,9 @@ class Entry:
     id: str  # folder relative to archive/, e.g. "icpc/2023/K-alea-iacta-est"
     folder: str  # repository-relative, e.g. "archive/icpc/2023/K-alea-iacta-est"
     title: str
-    contest: str
+    contest: str  # "" for a classic game
     year: int | None  # None: not known
-    problem: str
+    problem: str  # "" for a classic game
     package: str | None
     link: str
     techniques: list[str]
@@ -101,6 +107,16 @@ class Entry:
     checker: Compare | None = None  # how tests are checked, when not by a program
     checker_file: str | None = None  # a checker program (input, answer, output)
     checker_included: list[str] = field(default_factory=list)
+
+    @property
+    def classic(self) -> bool:
+        """A classic game (no contest, no problem letter): listed apart on the index."""
+        return not self.problem
+
+    @property
+    def heading(self) -> str:
+        """The page's title: ``"K. Alea Iacta Est"``, or the title alone for a classic game."""
+        return f"{self.problem}. {self.title}" if self.problem else self.title
 
     @property
     def meta(self) -> str:
@@ -226,6 +242,15 @@ def load(
             raise fail(f"{key!r} must be {expected}, not {type(value).__name__}", key)
         if isinstance(value, str) and not value.strip():
             raise fail(f"{key!r} is empty", key)
+    if ("contest" in meta) != ("problem" in meta):
+        given, missing = ("contest", "problem") if "contest" in meta else ("problem", "contest")
+        raise fail(
+            f"missing key {missing!r} (a contest problem gives both 'contest' and 'problem'; "
+            "a classic game neither)",
+            given,
+        )
+    if "year" in meta and "contest" not in meta:
+        raise fail("'year' is the contest's year: a classic game has none", "year")
     for key in ("techniques", "sources"):
         if key in meta and (
             not meta[key] or not all(isinstance(v, str) and v.strip() for v in meta[key])
@@ -348,9 +373,9 @@ def load(
         id=entry_id,
         folder=folder_rel,
         title=meta["title"].strip(),
-        contest=meta["contest"].strip(),
+        contest=meta.get("contest", "").strip(),
         year=meta.get("year"),
-        problem=meta["problem"].strip(),
+        problem=meta.get("problem", "").strip(),
         package=package,
         link=meta["link"],
         techniques=[t.strip() for t in meta["techniques"]],
