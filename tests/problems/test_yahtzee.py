@@ -263,8 +263,13 @@ from perfectplay.problems.yahtzee import parse
 from perfectplay.yahtzee import YahtzeeSolution
 sol = YahtzeeSolution.load(sys.argv[1])
 inst = parse(sys.stdin.read(), sol.game)
-out = [[(o.action, o.value) for o in sol.options(l.situation)] for l in inst.situations]
-print(json.dumps({"numba": "numba" in sys.modules, "options": out}))
+out = []
+for l in inst.situations:
+    out.append([(o.action, o.value) for o in sol.options(l.situation)])
+    if len(out) == 1:
+        # later queries may switch to the compiled kernels once 0.05 s is spent
+        numba = "numba" in sys.modules
+print(json.dumps({"numba": numba, "options": out}))
 """
 
 SITUATIONS = """\
