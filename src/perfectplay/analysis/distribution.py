@@ -415,6 +415,13 @@ class PolicyChain(NamedTuple):
         result: ``int64[m]``, at terminal nodes the first mover's result as a numerator
             over ``scale`` (``scale``: a win, 0: a loss); ``-1`` elsewhere.
         scale: the game's common denominator.
+
+    >>> from perfectplay.graphs.stochastic import StochasticGraph
+    >>> g = StochasticGraph.from_lists([False, True], [[[(1, 1, True)]], []],
+    ...                                terminal_value=[0, 2])
+    >>> ch = policy_chain(g, [0, -1])    # one move to a position the second mover wins
+    >>> isinstance(ch, PolicyChain), ch.graph.n_decision, ch.result.tolist()
+    (True, 2, [-1, 0])
     """
 
     graph: ChanceGraph
@@ -476,6 +483,13 @@ class MoveDistribution:
         results: P(the game ends with each first-mover result of :data:`RESULTS`);
             they add up to ``ended``.
         chain: the :class:`PolicyChain` it was computed on; ``solution`` its policy.
+
+    >>> from perfectplay.graphs.stochastic import StochasticGraph
+    >>> g = StochasticGraph.from_lists(          # toss: heads wins, tails passes the turn
+    ...     [False, True], [[[(1, 1, False), (0, 1, True)]], []], terminal_value=[0, 2])
+    >>> d = move_distribution(g, [0, -1], 2)
+    >>> isinstance(d, MoveDistribution), d.k_max, d.beyond, d.quantile(0.9, 100)
+    (True, 2, 0.25, 4)
     """
 
     within: np.ndarray

@@ -286,7 +286,7 @@ def solve_stochastic(
     stats = np.zeros(2)
     k, n_comp = 0, comp_ptr.shape[0] - 1
     order = order.astype(np.int32)
-    meter = Progress("solving", delay=1.0) if progress else None
+    meter = Progress("solving") if progress else None
     while k < n_comp:
         # Progress hook: the kernel stops where comp_ptr ends, so a truncated view runs
         # it on about 64k positions at a time and reports in between.
