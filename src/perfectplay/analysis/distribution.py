@@ -553,7 +553,7 @@ def move_distribution(
     chain = policy_chain(graph, choice)
     cg = chain.graph
     _check_k(cg, k_max)
-    moves = solve_chance(cg, progress=progress)
+    moves = solve_chance(cg, method="policy-iteration", progress=progress)
     # The chain has one move per node: the kernel must follow it even where the game
     # may never end (the solver leaves such nodes without a choice).
     forced = np.full(cg.n_decision, -1, np.int32)
@@ -595,4 +595,4 @@ def _reach(chain: ChanceGraph, mask: np.ndarray, progress: bool) -> float:
         outcome_weight=chain.outcome_weight, cost=np.zeros(chain.n_chance, np.int64),
         start=chain.start, objective=Objective.probability(),
     )  # fmt: skip
-    return float(solve_chance(g, progress=progress).value)
+    return float(solve_chance(g, method="policy-iteration", progress=progress).value)

@@ -102,6 +102,7 @@ FORMAT = "perfectplay-solution"
 VERSION = 3
 _WRITTEN = {"chance": 2, "game": 2, "stochastic": 3}
 _PLAIN_ATOMS = (int, float, str, bytes, bool, type(None))
+_ATOM_SET = frozenset(_PLAIN_ATOMS)
 
 
 def _is_plain(obj: Any, depth: int = 0) -> bool:
@@ -126,6 +127,30 @@ def key_text(key: Any, what: str = "key") -> str:
         )
     with long_ints():
         return repr(key)
+
+
+def key_texts(items: Any, what: str = "key") -> list[str]:
+    """:func:`key_text` of each item, in one pass (a table has millions: the integer
+    printing mode is set once, and the text of a repeated string or int is reused).
+
+    >>> key_texts(["roll", "hold", "roll", (1, 2)])
+    ["'roll'", "'hold'", "'roll'", '(1, 2)']
+    """
+    out: list[str] = []
+    seen: dict[tuple[type, Any], str] = {}
+    with long_ints():
+        for x in items:
+            kind = type(x)
+            if kind is str or kind is int:
+                text = seen.get((kind, x))
+                if text is None:
+                    text = seen[(kind, x)] = repr(x)
+            elif (kind is tuple and {type(y) for y in x} <= _ATOM_SET) or _is_plain(x):
+                text = repr(x)
+            else:
+                key_text(x, what)  # raises, naming the value
+            out.append(text)
+    return out
 
 
 class _NonFinite(ast.NodeTransformer):
@@ -279,8 +304,8 @@ def export_stochastic(solution: Any, path: str | Path, exact: bool = False) -> P
     True
     """
     ex, g, sol = solution.exploration, solution.graph, solution.solution
-    keys = [key_text(k, "state key") for k in ex.ids.keys()]
-    moves = [key_text(m, "move") for m in ex.moves]
+    keys = key_texts(ex.ids.keys(), "state key")
+    moves = key_texts(ex.moves, "move")
     v = np.asarray(sol.value, dtype=np.float64)
     w = g.weight.astype(np.float64)
     there = v[g.target]
