@@ -142,13 +142,12 @@ def key_texts(items: Any, what: str = "key") -> list[str]:
         for x in items:
             kind = type(x)
             if kind is str or kind is int:
-                text = seen.get((kind, x))
-                if text is None:
-                    text = seen[(kind, x)] = repr(x)
+                known = seen.get((kind, x))
+                text = known if known is not None else seen.setdefault((kind, x), repr(x))
             elif (kind is tuple and {type(y) for y in x} <= _ATOM_SET) or _is_plain(x):
                 text = repr(x)
             else:
-                key_text(x, what)  # raises, naming the value
+                text = key_text(x, what)  # raises, naming the value
             out.append(text)
     return out
 
