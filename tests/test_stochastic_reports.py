@@ -224,6 +224,24 @@ def test_tables_of_fixed_strategies_load_with_the_model(tmp_path):
     assert raw._data["strategies"].tolist() == [True, False]
 
 
+def test_moves_that_are_not_plain_values_are_refused_on_export(tmp_path):
+    from perfectplay.errors import ModelError
+    from perfectplay.models.table import key_texts
+
+    class Boxed(Piglet):
+        def moves(self, s):
+            return [frozenset({m}) for m in super().moves(s)]
+
+        def chances(self, s, m):
+            return super().chances(s, next(iter(m)))
+
+    sol = solve_stochastic_model(Boxed(goal=2), progress=False)
+    with pytest.raises(ModelError, match="cannot export the move frozenset"):
+        sol.export(tmp_path / "t.npz")
+    # Equal but differently printed values keep their own text.
+    assert key_texts([1, True, 1.0, 1, (1, True)]) == ["1", "True", "1.0", "1", "(1, True)"]
+
+
 def test_progress_reports_explore_and_solve(capsys, monkeypatch):
     # No delay and no interval: every update prints (the defaults wait a second).
     monkeypatch.setattr(progress.Progress.__init__, "__defaults__", (0.0, 0.0, None))
@@ -232,6 +250,9 @@ def test_progress_reports_explore_and_solve(capsys, monkeypatch):
     err = capsys.readouterr().err
     assert "exploring Pig" in err and "positions" in err
     assert "perfectplay: solving" in err
+    with progress.reporting(True):  # a fixed strategy reports the game's own name
+        solve_stochastic_model(Pig(goal=30), first=hold_at(20))
+    assert "exploring Pig:" in capsys.readouterr().err
     with progress.reporting(False):
         solve_model(Pig(goal=30))
     assert capsys.readouterr().err == ""

@@ -117,7 +117,7 @@ def explore_stochastic(
     from perfectplay.graphs.stochastic import StochasticGraph
     from perfectplay.models.explore import SpaceLimitError, describe, model_name
 
-    name = model_name(model)
+    name = model_name(getattr(model, "inner", model))  # a fixed strategy's wrapper: the game
     meter = Progress(f"exploring {name}") if progress else None
     outcome = getattr(model, "outcome", None)
     moves_of = model.moves
