@@ -19,7 +19,8 @@ from perfectplay.errors import InputError, short_repr
 DESCRIPTION = """\
 Solve a game modelled in Python (perfectplay.models): a chance model (one player, dice:
 least expected rolls to a goal, or the objective it declares: best expected score, best
-chance of an event) or a two-player model (win/lose/tie/draw, remoteness).
+chance of an event), a two-player model (win/lose/tie/draw, remoteness) or a two-player
+game with dice (the mover's winning chance).
 Prints the number of states and the value of the start; the times of the exploration and
 of the solve go to stderr."""
 
@@ -32,6 +33,7 @@ examples:
   perfectplay solve perfectplay.examples.tictactoe:TicTacToe --query "'X........'"
   perfectplay solve perfectplay.examples.dodgem:Dodgem -p n=4
   perfectplay solve mygame.py:MyGame --export table.npz --distribution 30
+  perfectplay solve perfectplay.examples.pig:Pig --distribution 200 --export pig.npz
 """
 
 
