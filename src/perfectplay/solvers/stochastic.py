@@ -47,7 +47,6 @@ from typing import Any
 import numpy as np
 
 from perfectplay._util.jit import compile_for, kernel
-from perfectplay._util.progress import Progress
 from perfectplay.errors import ModelError
 from perfectplay.graphs._csr import strong_components
 from perfectplay.graphs.stochastic import StochasticGraph, StochasticSolution
@@ -286,6 +285,8 @@ def solve_stochastic(
     stats = np.zeros(2)
     k, n_comp = 0, comp_ptr.shape[0] - 1
     order = order.astype(np.int32)
+    from perfectplay._util.progress import Progress
+
     meter = Progress("solving") if progress else None
     while k < n_comp:
         # Progress hook: the kernel stops where comp_ptr ends, so a truncated view runs
