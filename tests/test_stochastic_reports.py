@@ -148,6 +148,17 @@ def test_policy_chain_tells_the_players_apart():
     assert (chain.result[g.terminal] >= 0).all() and (chain.result[free] == -1).all()
 
 
+def test_policy_chain_refuses_foreign_choices():
+    from perfectplay.errors import ModelError
+
+    g = StochasticGraph.from_lists([False, False, True],
+                                   [[[(2, 1, False)]], [[(2, 1, True)]], []])  # fmt: skip
+    with pytest.raises(ModelError, match="choice 1 is not a move of position 0"):
+        policy_chain(g, [1, 1, -1])
+    with pytest.raises(ModelError, match="one entry per position"):
+        policy_chain(g, [0, 1])
+
+
 def _play_lengths(sol, games_n: int, seed: int) -> np.ndarray:
     """Seeded games with the solved strategies: the number of moves of each."""
     g = sol.graph

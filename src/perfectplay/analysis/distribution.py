@@ -434,6 +434,8 @@ class PolicyChain(NamedTuple):
 def policy_chain(graph: StochasticGraph, choice: Any) -> PolicyChain:
     """The chain of ``graph`` when every position plays ``choice[p]`` (a chance node of
     ``p``; the same table serves both players, since positions are seen from the mover).
+    A choice that is not one of its position's raises
+    :class:`~perfectplay.errors.ModelError`.
 
     The players are told apart by the parity of the passes so far; a position that is
     not terminal but has no choice (``-1``) ends the game as a loss for its mover.
@@ -445,7 +447,16 @@ def policy_chain(graph: StochasticGraph, choice: Any) -> PolicyChain:
     >>> ch.position.tolist(), ch.second.tolist(), ch.result.tolist()
     ([0, 1, 0, 1], [False, False, True, True], [-1, 2, -1, 0])
     """
+    from perfectplay.errors import ModelError
+
     choice = np.ascontiguousarray(choice, np.int64)
+    n, cp = graph.n_positions, graph.choice_ptr
+    if choice.shape != (n,):
+        raise ModelError(f"choice must have one entry per position ({n})")
+    bad = (choice >= 0) & ~graph.terminal & ((choice < cp[:-1]) | (choice >= cp[1:]))
+    if bad.any():
+        p = int(np.flatnonzero(bad)[0])
+        raise ModelError(f"choice {int(choice[p])} is not a move of position {p}")
     require(32 * graph.n_positions + 24 * graph.n_outcomes, "the chain of a strategy pair")
     compiled = compile_for(graph.n_outcomes, 20_000, _chain)
     order, term, cptr, cidx, optr, oidx, ow = _chain.run(
