@@ -545,8 +545,10 @@ def move_distribution(
     The distribution is :func:`cost_distribution` on :func:`policy_chain` (each move
     costs 1); the mean is the chain's expected cost and each result's probability its
     chance of reaching those terminals (:func:`~perfectplay.solvers.solve_chance`: policy
-    iteration, end components collapsed where play may go on for ever). Floats, each
-    within about ``1e-12``.
+    iteration, end components collapsed where play may go on for ever): the expected
+    absorption time and absorption probabilities of an absorbing Markov chain (J. Kemeny
+    and J. L. Snell, *Finite Markov Chains*, 1960, ch. 3). Floats, each within about
+    ``1e-12``.
 
     Raises:
         ValueError: ``k_max`` is negative.
