@@ -231,5 +231,5 @@ def test_cli_bad_input_is_one_line(tmp_path):
     assert len(run.stderr.strip().splitlines()) == 1 and "state 1" in run.stderr
     run = _cli("perfectplay.examples.pig:Pig", "-p", "goal=5", "--first", "os:getcwd", "-q")
     assert run.returncode == 2 and "Traceback" not in run.stderr
-    run = _cli("perfectplay.examples.pig:Pig", "--distribution", "3")
+    run = _cli("perfectplay.examples.pig:Pig", "--max-sweeps", "3")
     assert run.returncode == 2 and "not available" in run.stderr

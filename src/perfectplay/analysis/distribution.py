@@ -1,5 +1,12 @@
 """How the outcome (total cost, plus the terminal value) is distributed under a policy.
 
+The same recursion serves two-player dice games: under a fixed strategy pair a
+:class:`~perfectplay.graphs.stochastic.StochasticGraph` is a Markov chain over
+``(position, player to move)`` pairs (:func:`policy_chain`), written as a one-player chance
+graph in which every move costs 1, so :func:`move_distribution` gives the law of the
+number of moves until the game ends with this module's kernel (and the chance solvers for
+the mean and the probability of each result).
+
 Under a fixed policy, let ``F_k(c)`` be the probability that, starting with roll ``c``, a
 goal is reached having paid at most ``k``. A roll costs ``cost(c)``; with probability
 ``p_e`` it shows outcome ``e``, which is either kept (then the game goes on from the
@@ -26,19 +33,30 @@ last ``max cost + 1`` layers in a ring, so memory is independent of ``k_max``. W
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NamedTuple
+
 import numpy as np
 
-from perfectplay._util.jit import kernel
+from perfectplay._util.jit import compile_for, kernel
 from perfectplay._util.memory import require
 from perfectplay.errors import ResourceLimitError, UnsupportedObjectiveError
 from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
 
+if TYPE_CHECKING:
+    from perfectplay.graphs.stochastic import StochasticGraph
+
 __all__ = [
     "MAX_K",
     "MAX_WORK",
+    "MoveDistribution",
+    "PolicyChain",
+    "RESULTS",
     "cost_distribution",
+    "move_distribution",
     "outcome_pmf",
     "outcome_support",
+    "policy_chain",
     "quantile",
 ]
 
@@ -323,3 +341,271 @@ def quantile(graph: ChanceGraph, solution: ChanceSolution, q: float, limit: int)
         if k >= limit:
             return None
         k = min(limit, 2 * k)
+
+
+@kernel
+def _chain(terminal, choice, outcome_ptr, target, weight, passes, start):
+    # Breadth-first over (position, who moves) from (start, first mover): node 2p + b,
+    # b = 1 when the second mover is to move; a passing outcome flips b. Two passes over
+    # the reached part: count, then fill the chance graph's arrays.
+    n = terminal.shape[0]
+    ident = np.full(2 * n, -1, np.int64)
+    order = np.empty(2 * n, np.int64)
+    ident[2 * start] = 0
+    order[0] = 2 * start
+    m = 1
+    n_ch = 0
+    n_out = 0
+    i = 0
+    while i < m:
+        v = order[i]
+        i += 1
+        p = v // 2
+        c = choice[p]
+        if terminal[p] or c < 0:
+            continue
+        n_ch += 1
+        for e in range(outcome_ptr[c], outcome_ptr[c + 1]):
+            w = 2 * target[e] + (1 - v % 2 if passes[e] else v % 2)
+            if ident[w] < 0:
+                ident[w] = m
+                order[m] = w
+                m += 1
+            n_out += 1
+    term = np.empty(m, np.bool_)
+    cptr = np.empty(m + 1, np.int64)
+    cidx = np.empty(n_ch, np.int32)
+    optr = np.empty(n_ch + 1, np.int64)
+    oidx = np.empty(n_out, np.int32)
+    ow = np.empty(n_out, np.int64)
+    cptr[0] = 0
+    optr[0] = 0
+    k = 0
+    f = 0
+    for i in range(m):
+        v = order[i]
+        p = v // 2
+        c = choice[p]
+        if terminal[p] or c < 0:
+            term[i] = True
+            cptr[i + 1] = k
+            continue
+        term[i] = False
+        cidx[k] = k
+        for e in range(outcome_ptr[c], outcome_ptr[c + 1]):
+            w = 2 * target[e] + (1 - v % 2 if passes[e] else v % 2)
+            oidx[f] = ident[w]
+            ow[f] = weight[e]
+            f += 1
+        k += 1
+        cptr[i + 1] = k
+        optr[k] = f
+    return order[:m].copy(), term, cptr, cidx, optr, oidx, ow
+
+
+class PolicyChain(NamedTuple):
+    """The Markov chain of a strategy pair on a two-player dice game (:func:`policy_chain`).
+
+    Attributes:
+        graph: a one-player :class:`~perfectplay.graphs.chance.ChanceGraph` with one
+            decision node per ``(position, player to move)`` pair reached from the start,
+            each with its single move (cost 1) or terminal (worth 0).
+        position: ``int64[m]``, the game's position of each node.
+        second: ``bool[m]``, whether the second mover is to move there.
+        result: ``int64[m]``, at terminal nodes the first mover's result as a numerator
+            over ``scale`` (``scale``: a win, 0: a loss); ``-1`` elsewhere.
+        scale: the game's common denominator.
+
+    >>> from perfectplay.graphs.stochastic import StochasticGraph
+    >>> g = StochasticGraph.from_lists([False, True], [[[(1, 1, True)]], []],
+    ...                                terminal_value=[0, 2])
+    >>> ch = policy_chain(g, [0, -1])    # one move to a position the second mover wins
+    >>> isinstance(ch, PolicyChain), ch.graph.n_decision, ch.result.tolist()
+    (True, 2, [-1, 0])
+    """
+
+    graph: ChanceGraph
+    position: np.ndarray
+    second: np.ndarray
+    result: np.ndarray
+    scale: int
+
+
+def policy_chain(graph: StochasticGraph, choice: Any) -> PolicyChain:
+    """The chain of ``graph`` when every position plays ``choice[p]`` (a chance node of
+    ``p``; the same table serves both players, since positions are seen from the mover).
+    A choice that is not one of its position's raises
+    :class:`~perfectplay.errors.ModelError`.
+
+    The players are told apart by the parity of the passes so far; a position that is
+    not terminal but has no choice (``-1``) ends the game as a loss for its mover.
+
+    >>> from perfectplay.graphs.stochastic import StochasticGraph
+    >>> g = StochasticGraph.from_lists(          # toss: heads wins, tails passes the turn
+    ...     [False, True], [[[(1, 1, False), (0, 1, True)]], []], terminal_value=[0, 2])
+    >>> ch = policy_chain(g, [0, -1])
+    >>> ch.position.tolist(), ch.second.tolist(), ch.result.tolist()
+    ([0, 1, 0, 1], [False, False, True, True], [-1, 2, -1, 0])
+    """
+    from perfectplay.errors import ModelError
+
+    choice = np.ascontiguousarray(choice, np.int64)
+    n, cp = graph.n_positions, graph.choice_ptr
+    if choice.shape != (n,):
+        raise ModelError(f"choice must have one entry per position ({n})")
+    bad = (choice >= 0) & ~graph.terminal & ((choice < cp[:-1]) | (choice >= cp[1:]))
+    if bad.any():
+        p = int(np.flatnonzero(bad)[0])
+        raise ModelError(f"choice {int(choice[p])} is not a move of position {p}")
+    require(32 * graph.n_positions + 24 * graph.n_outcomes, "the chain of a strategy pair")
+    compiled = compile_for(graph.n_outcomes, 20_000, _chain)
+    order, term, cptr, cidx, optr, oidx, ow = _chain.run(
+        graph.terminal, choice, graph.outcome_ptr, graph.target, graph.weight, graph.passes,
+        int(graph.start), compiled=compiled,
+    )  # fmt: skip
+    position = order // 2
+    second = (order % 2).astype(np.bool_)
+    mover = np.where(graph.terminal[position], graph.terminal_value[position], 0)
+    result = np.where(term, np.where(second, graph.scale - mover, mover), -1).astype(np.int64)
+    chain = ChanceGraph(
+        terminal=term, choice_ptr=cptr, choice_idx=cidx, outcome_ptr=optr, outcome_idx=oidx,
+        outcome_weight=ow, cost=np.ones(cidx.shape[0], np.int64),
+    )  # fmt: skip
+    return PolicyChain(chain, position, second, result, int(graph.scale))
+
+
+#: The first mover's results that :class:`MoveDistribution` tells apart: ``other`` is a
+#: terminal worth a probability strictly between 0 and 1 other than one half.
+RESULTS = ("win", "lose", "tie", "other")
+
+
+@dataclass(frozen=True)
+class MoveDistribution:
+    """How long a two-player dice game lasts under a strategy pair, and how it ends.
+
+    A *move* is one decision of the player to move (in Pig: one roll or one hold); the
+    start counts 0 moves.
+
+    Attributes:
+        within: ``float64[k_max + 1]``: entry ``k`` is P(the game has ended after at most
+            ``k`` moves).
+        ended: P(the game ends at all); ``never`` is ``1 - ended``.
+        mean: the expected number of moves (``inf`` when the game may never end).
+        results: P(the game ends with each first-mover result of :data:`RESULTS`);
+            they add up to ``ended``.
+        chain: the :class:`PolicyChain` it was computed on; ``solution`` its policy.
+
+    >>> from perfectplay.graphs.stochastic import StochasticGraph
+    >>> g = StochasticGraph.from_lists(          # toss: heads wins, tails passes the turn
+    ...     [False, True], [[[(1, 1, False), (0, 1, True)]], []], terminal_value=[0, 2])
+    >>> d = move_distribution(g, [0, -1], 2)
+    >>> isinstance(d, MoveDistribution), d.k_max, d.beyond, d.quantile(0.9, 100)
+    (True, 2, 0.25, 4)
+    """
+
+    within: np.ndarray
+    ended: float
+    mean: float
+    results: dict[str, float]
+    chain: PolicyChain
+    solution: ChanceSolution
+
+    @property
+    def k_max(self) -> int:
+        return int(self.within.shape[0] - 1)
+
+    @property
+    def exactly(self) -> np.ndarray:
+        """``float64[k_max + 1]``: P(the game ends after exactly ``k`` moves)."""
+        return np.diff(self.within, prepend=0.0)
+
+    @property
+    def beyond(self) -> float:
+        """P(the game ends after more than ``k_max`` moves)."""
+        return max(0.0, self.ended - float(self.within[-1]))
+
+    @property
+    def never(self) -> float:
+        """P(the game never ends)."""
+        return max(0.0, 1.0 - self.ended)
+
+    def quantile(self, q: float, limit: int) -> int | None:
+        """Smallest ``k <= limit`` with P(ended within ``k`` moves) >= ``q`` (see
+        :func:`quantile`), ``None`` if there is none."""
+        return quantile(self.chain.graph, self.solution, q, limit)
+
+
+def move_distribution(
+    graph: StochasticGraph, choice: Any, k_max: int, *, progress: bool = True
+) -> MoveDistribution:
+    """The law of the number of moves until the game ends when every position plays
+    ``choice`` (for instance a solution's ``best_choice``: both players optimal), with
+    the probability of each result for the first mover.
+
+    The distribution is :func:`cost_distribution` on :func:`policy_chain` (each move
+    costs 1); the mean is the chain's expected cost and each result's probability its
+    chance of reaching those terminals (:func:`~perfectplay.solvers.solve_chance`: policy
+    iteration, end components collapsed where play may go on for ever): the expected
+    absorption time and absorption probabilities of an absorbing Markov chain (J. Kemeny
+    and J. L. Snell, *Finite Markov Chains*, 1960, ch. 3). Floats, each within about
+    ``1e-12``.
+
+    Raises:
+        ValueError: ``k_max`` is negative.
+        ResourceLimitError: ``k_max`` or the work is over :data:`MAX_K`/:data:`MAX_WORK`.
+
+    >>> from perfectplay.graphs.stochastic import StochasticGraph
+    >>> g = StochasticGraph.from_lists(          # toss: heads wins, tails passes the turn
+    ...     [False, True], [[[(1, 1, False), (0, 1, True)]], []], terminal_value=[0, 2])
+    >>> d = move_distribution(g, [0, -1], 3)
+    >>> d.exactly.tolist(), d.mean, d.results["win"] == 2 / 3, d.never
+    ([0.0, 0.5, 0.25, 0.125], 2.0, True, 0.0)
+    """
+    from perfectplay.solvers import solve_chance
+
+    chain = policy_chain(graph, choice)
+    cg = chain.graph
+    _check_k(cg, k_max)
+    moves = solve_chance(cg, method="policy-iteration", progress=progress)
+    # The chain has one move per node: the kernel must follow it even where the game
+    # may never end (the solver leaves such nodes without a choice).
+    forced = np.full(cg.n_decision, -1, np.int32)
+    forced[~cg.terminal] = cg.choice_idx
+    solution = ChanceSolution(
+        cg, moves.decision_value, moves.chance_value, forced,
+        np.ones(cg.outcome_idx.shape[0], np.bool_), method=moves.method,
+    )  # fmt: skip
+    mean = float(moves.value)
+    finite = bool(np.isfinite(mean))
+    ended = 1.0 if finite else _reach(cg, cg.terminal, progress)
+    scale, result, term = chain.scale, chain.result, cg.terminal
+    masks = {
+        "win": term & (result == scale),
+        "lose": term & (result == 0),
+        "tie": term & (2 * result == scale),
+    }
+    masks["other"] = term & ~(masks["win"] | masks["lose"] | masks["tie"])
+    present = [r for r in RESULTS if masks[r].any()]
+    results = dict.fromkeys(RESULTS, 0.0)
+    for r in present[:-1] if finite else present:
+        results[r] = _reach(cg, masks[r], progress)
+    if finite and present:
+        # Play ends for sure: the last result is what the others leave.
+        results[present[-1]] = max(0.0, 1.0 - sum(results.values()))
+    within = cost_distribution(cg, solution, k_max)
+    return MoveDistribution(within, ended, mean, results, chain, solution)
+
+
+def _reach(chain: ChanceGraph, mask: np.ndarray, progress: bool) -> float:
+    """P(the chain ends in a terminal of ``mask``) from its start."""
+    from perfectplay.objectives import Objective
+    from perfectplay.solvers import solve_chance
+
+    g = ChanceGraph(
+        terminal=chain.terminal, terminal_value=mask.astype(np.int64),
+        choice_ptr=chain.choice_ptr, choice_idx=chain.choice_idx,
+        outcome_ptr=chain.outcome_ptr, outcome_idx=chain.outcome_idx,
+        outcome_weight=chain.outcome_weight, cost=np.zeros(chain.n_chance, np.int64),
+        start=chain.start, objective=Objective.probability(),
+    )  # fmt: skip
+    return float(solve_chance(g, method="policy-iteration", progress=progress).value)

@@ -16,17 +16,32 @@ rolls  P(done within)
 mean 2.000000000 rolls, median 1, 90th percentile 4
 >>> fraction_text(None), fraction_text(Fraction(47, 10))
 ('inf', '47/10')
+
+Two-player dice games count moves instead (:func:`move_distribution_report`): the
+probability that the game ends after exactly ``k`` moves, the rest beyond ``K``, play that
+never ends, and how the game ends for the first mover.
 """
 
 from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
 from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
 from perfectplay.objectives import MIN_COST, Objective
 
-__all__ = ["distribution_report", "fraction_text", "percentile_text"]
+if TYPE_CHECKING:
+    from perfectplay.analysis.distribution import MoveDistribution
+
+__all__ = [
+    "distribution_json",
+    "distribution_report",
+    "fraction_text",
+    "move_distribution_json",
+    "move_distribution_report",
+    "percentile_text",
+]
 
 
 def fraction_text(value: Fraction | None, objective: Objective = MIN_COST) -> str:
@@ -87,3 +102,115 @@ def distribution_report(
             f"90th percentile {percentile_text(graph, solution, 0.9)}"
         )
     return "\n".join(lines)
+
+
+def distribution_json(graph: ChanceGraph, solution: ChanceSolution, k_max: int) -> dict[str, Any]:
+    """The ``distribution`` object of ``perfectplay solve --json`` for a chance model:
+    ``within[k]``, P(outcome <= k) for ``k = 0..k_max``, with the mean, median and 90th
+    percentile (``None`` where the goal cannot be reached).
+
+    >>> from perfectplay.graphs.chance import ChanceGraph
+    >>> from perfectplay.solvers.retry import solve_retry
+    >>> g = ChanceGraph.from_lists([False, True, False], [[0], [], [0]], [[(1, 1), (2, 1)]])
+    >>> distribution_json(g, solve_retry(g), 2)
+    {'unit': 'rolls', 'within': [0.0, 0.5, 0.75], 'mean': 2.0, 'median': 1, 'percentile_90': 4}
+    """
+    from perfectplay.analysis.distribution import cost_distribution, quantile
+
+    cdf = cost_distribution(graph, solution, k_max)
+    mean = solution.value
+    finite = math.isfinite(mean)
+    limit = _search_limit(graph)
+    return {
+        "unit": graph.objective.unit,
+        "within": cdf.tolist(),
+        "mean": mean if finite else None,
+        "median": quantile(graph, solution, 0.5, limit) if finite else None,
+        "percentile_90": quantile(graph, solution, 0.9, limit) if finite else None,
+    }
+
+
+def _move_percentile(dist: MoveDistribution, q: float) -> int | None | str:
+    """Smallest ``k`` with P(ended within ``k`` moves) >= ``q``; ``None`` when the game
+    ends with a smaller probability; the text ``more than N`` past the search limit."""
+    if dist.ended < q:
+        return None
+    limit = _search_limit(dist.chain.graph)
+    k = dist.quantile(q, limit)
+    return f"more than {limit:,}" if k is None else k
+
+
+def move_distribution_report(dist: MoveDistribution, unit: str = "moves") -> str:
+    """Table of P(the game ends after exactly ``k`` moves) and P(ended within ``k``) for
+    ``k = 1..K``, the probabilities beyond ``K`` and of never ending, the mean, median and
+    90th percentile, and the first mover's results at the end.
+
+    >>> from perfectplay.examples.pig import Piglet
+    >>> from perfectplay.models.stochastic import solve_stochastic_model
+    >>> print(move_distribution_report(solve_stochastic_model(Piglet(goal=2)).move_distribution(3)))
+    moves  P(ends after exactly k)  P(ended within k)
+        1  0.000000000              0.000000000
+        2  0.250000000              0.250000000
+        3  0.125000000              0.375000000
+    after more than 3 moves: 0.625000000; never ends: 0
+    mean 6.000000000 moves, median 4, 90th percentile 12
+    the first mover at the end: wins 0.571428571, loses 0.428571429, ties 0
+    """
+    k_max = dist.k_max
+    width = max(len(unit), len(str(k_max)))
+    exactly, within = dist.exactly, dist.within
+    head = "P(ends after exactly k)"
+    lines = [f"{unit:>{width}}  {head}  P(ended within k)"]
+    first = 0 if within[0] > 0 else 1  # a game over at the start ends after 0 moves
+    lines += [
+        f"{k:>{width}}  {exactly[k]:<{len(head)}.9f}  {within[k]:.9f}"
+        for k in range(first, k_max + 1)
+    ]
+    lines.append(
+        f"after more than {k_max:,} {unit}: {_prob(dist.beyond)}; never ends: {_prob(dist.never)}"
+    )
+    if math.isfinite(dist.mean):
+        median, p90 = _move_percentile(dist, 0.5), _move_percentile(dist, 0.9)
+        lines.append(f"mean {dist.mean:.9f} {unit}, median {median}, 90th percentile {p90}")
+    else:
+        median = _move_percentile(dist, 0.5)
+        shown = "never reached" if median is None else str(median)
+        lines.append(f"mean: infinite (the game may never end); median {shown}")
+    r = dist.results
+    words = [("wins", "win"), ("loses", "lose"), ("ties", "tie")]
+    parts = [f"{word} {_prob(r[key])}" for word, key in words]
+    if r["other"]:
+        parts.append(f"other results {_prob(r['other'])}")
+    lines.append("the first mover at the end: " + ", ".join(parts))
+    return "\n".join(lines)
+
+
+def move_distribution_json(dist: MoveDistribution, unit: str = "moves") -> dict[str, Any]:
+    """The ``distribution`` object of ``perfectplay solve --json`` for a two-player dice
+    game: ``exactly[k]`` and ``within[k]`` for ``k = 0..K`` (index ``k``), ``beyond``,
+    ``never``, ``mean`` (``None`` if infinite), ``median`` and ``percentile_90``
+    (``None`` where never reached) and ``results``: the first mover's ``win``, ``lose``,
+    ``tie`` and ``other`` probabilities.
+
+    >>> from perfectplay.examples.pig import Piglet
+    >>> from perfectplay.models.stochastic import solve_stochastic_model
+    >>> out = move_distribution_json(solve_stochastic_model(Piglet(goal=2)).move_distribution(2))
+    >>> out["exactly"], out["never"], out["median"]
+    ([0.0, 0.0, 0.25], 0.0, 4)
+    """
+    median, p90 = _move_percentile(dist, 0.5), _move_percentile(dist, 0.9)
+    return {
+        "unit": unit,
+        "exactly": dist.exactly.tolist(),
+        "within": dist.within.tolist(),
+        "beyond": dist.beyond,
+        "never": dist.never,
+        "mean": dist.mean if math.isfinite(dist.mean) else None,
+        "median": median if isinstance(median, int) else None,
+        "percentile_90": p90 if isinstance(p90, int) else None,
+        "results": dict(dist.results),
+    }
+
+
+def _prob(p: float) -> str:
+    return "0" if p == 0 else f"{p:.9f}"

@@ -19,7 +19,8 @@ from perfectplay.errors import InputError, short_repr
 DESCRIPTION = """\
 Solve a game modelled in Python (perfectplay.models): a chance model (one player, dice:
 least expected rolls to a goal, or the objective it declares: best expected score, best
-chance of an event) or a two-player model (win/lose/tie/draw, remoteness).
+chance of an event), a two-player model (win/lose/tie/draw, remoteness) or a two-player
+game with dice (the mover's winning chance).
 Prints the number of states and the value of the start; the times of the exploration and
 of the solve go to stderr."""
 
@@ -32,6 +33,7 @@ examples:
   perfectplay solve perfectplay.examples.tictactoe:TicTacToe --query "'X........'"
   perfectplay solve perfectplay.examples.dodgem:Dodgem -p n=4
   perfectplay solve mygame.py:MyGame --export table.npz --distribution 30
+  perfectplay solve perfectplay.examples.pig:Pig --distribution 200 --export pig.npz
 """
 
 
@@ -57,18 +59,22 @@ def main(argv: list[str]) -> int:
         "--export",
         type=path_arg,
         metavar="FILE",
-        help="write the solved table to FILE (.npz; a directory is refused)",
+        help="write the solved table to FILE (.npz; a directory is refused); two-player "
+        "dice games: every position's value and every move's value",
     )
     parser.add_argument(
         "--exact",
         action="store_true",
-        help="chance models: exact fractions, verified optimal (also in --query and --export)",
+        help="chance models and two-player dice games: exact fractions, verified optimal "
+        "(also in --query and --export)",
     )
     parser.add_argument(
         "--distribution",
         type=int_arg,
         metavar="K",
-        help="chance models: probability of reaching the goal within 1..K of cost",
+        help="chance models: probability of reaching the goal within 1..K of cost; "
+        "two-player dice games: probability that the game ends after exactly 1..K moves "
+        "(both strategies played), and how it ends for the first mover",
     )
     parser.add_argument(
         "--simulate",
@@ -120,8 +126,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--json",
         action="store_true",
-        help="chance models: print one JSON object (value, exact with --exact, objective, "
-        "solver, sizes) instead of the text summary",
+        help="chance models and two-player dice games: print one JSON object (value, exact "
+        "with --exact, solver, sizes, distribution, simulation, table) instead of the text "
+        "summary",
     )
     for flag, whose in (
         ("--strategy", "both players (the exact value of the pair)"),
@@ -271,7 +278,7 @@ def _main(args: Any) -> int:
                     f"{model_name(model)} is {kind}"
                 )
     if kind == "stochastic":
-        for flag in ("distribution", "export", "max_sweeps"):
+        for flag in ("max_sweeps",):
             if getattr(args, flag):
                 raise InputError(
                     f"--{flag.replace('_', '-')} is not available for two-player dice games "
@@ -293,20 +300,31 @@ def _main(args: Any) -> int:
     t0 = time.perf_counter()
     sol = solve_model(model, progress=not args.quiet, max_sweeps=args.max_sweeps, **limits)
     if sol.kind == "chance" and args.json:
-        _json_chance(sol, args)
-    elif sol.kind == "chance":
-        _report_chance(sol, args, queries)
+        # The table is written first, so that the one JSON object can name it.
+        table = _export(sol, args)
+        _json_chance(sol, args, table)
     else:
-        _report_game(sol, queries)
-    if args.export:
         if sol.kind == "chance":
-            path, rows = sol.export(args.export, exact=args.exact), sol.n_states
+            _report_chance(sol, args, queries)
         else:
-            path, rows = sol.export(args.export), sol.n_positions
-        print(f"table: {path} ({rows:,} rows)")
+            _report_game(sol, queries)
+        table = _export(sol, args)
+        if table is not None:
+            print(f"table: {table['path']} ({table['rows']:,} rows)")
     if not args.quiet:
         _timings(sol, t0)
     return 0
+
+
+def _export(sol: Any, args: Any) -> dict[str, Any] | None:
+    """Write ``--export``'s table; its path and number of rows (``None``: not asked)."""
+    if not args.export:
+        return None
+    if sol.kind == "game":
+        path = sol.export(args.export)
+    else:
+        path = sol.export(args.export, exact=args.exact)
+    return {"path": str(path), "rows": sol.n_states if sol.kind == "chance" else sol.n_positions}
 
 
 def _timings(sol: Any, t0: float) -> None:
@@ -327,7 +345,7 @@ def _fmt(v: float) -> str:
     return "inf" if v == float("inf") else f"{v:.9f}"
 
 
-def _json_chance(sol: Any, args: Any) -> None:
+def _json_chance(sol: Any, args: Any, table: dict[str, Any] | None) -> None:
     import json
 
     from perfectplay.cli.reports import fraction_text
@@ -348,6 +366,13 @@ def _json_chance(sol: Any, args: Any) -> None:
     }
     if args.exact:
         out["exact"] = fraction_text(sol.exact_value(), obj)
+    if args.distribution:
+        from perfectplay.cli.reports import distribution_json
+
+        out["distribution"] = distribution_json(g, sol.solution, args.distribution)
+        out["distribution"]["unit"] = _unit(sol)
+    if table is not None:
+        out["table"] = table
     if args.simulate:
         runs = sol.simulate(args.simulate, args.seed)
         out["simulation"] = {
@@ -420,17 +445,20 @@ def _noun(obj: Any) -> str:
     return "expected cost" if obj == MIN_COST else obj.noun
 
 
-def _distribution(sol: Any, k_max: int) -> None:
-    from perfectplay.cli.reports import distribution_report
+def _unit(sol: Any) -> str:
     from perfectplay.objectives import MIN_COST
 
     obj = sol.graph.objective
     if obj == MIN_COST:
-        unit = "rolls" if getattr(sol.model, "cost", None) is None else "cost"
-    else:
-        unit = obj.unit
+        return "rolls" if getattr(sol.model, "cost", None) is None else "cost"
+    return obj.unit
+
+
+def _distribution(sol: Any, k_max: int) -> None:
+    from perfectplay.cli.reports import distribution_report
+
     print()
-    print(distribution_report(sol.graph, sol.solution, k_max, unit=unit))
+    print(distribution_report(sol.graph, sol.solution, k_max, unit=_unit(sol)))
 
 
 def _simulation(sol: Any, runs: int, seed: int) -> None:
@@ -489,7 +517,11 @@ def _solve_stochastic(model: Any, args: Any, queries: list[Any]) -> int:
     import json
     import time
 
-    from perfectplay.cli.reports import fraction_text
+    from perfectplay.cli.reports import (
+        fraction_text,
+        move_distribution_json,
+        move_distribution_report,
+    )
     from perfectplay.models.stochastic import solve_stochastic_model
 
     first = second = None
@@ -502,10 +534,16 @@ def _solve_stochastic(model: Any, args: Any, queries: list[Any]) -> int:
     limits = {k: v for k in ("max_states", "max_per_call") if (v := getattr(args, k)) is not None}
     t0 = time.perf_counter()
     sol = solve_stochastic_model(
-        model, first=first, second=second, max_endless=args.max_endless, **limits
+        model,
+        first=first,
+        second=second,
+        max_endless=args.max_endless,
+        progress=not args.quiet,
+        **limits,
     )
     fixed = first is not None or second is not None
     exact = sol.exact_value() if args.exact else None
+    dist = sol.move_distribution(args.distribution) if args.distribution else None
     games = None
     if args.simulate:
         # The first mover's result of each game: 1 win, 0 loss, 1/2 tie or endless.
@@ -524,8 +562,13 @@ def _solve_stochastic(model: Any, args: Any, queries: list[Any]) -> int:
         }
         if exact is not None:
             out["exact"] = f"{exact.numerator}/{exact.denominator}"
+        if dist is not None:
+            out["distribution"] = move_distribution_json(dist)
         if games is not None:
             out["simulation"] = games
+        table = _export(sol, args)
+        if table is not None:
+            out["table"] = table
         print(json.dumps(out))
         return 0
     print(f"model: {sol.name} (two-player with dice; solver: {sol.solver})")
@@ -549,28 +592,52 @@ def _solve_stochastic(model: Any, args: Any, queries: list[Any]) -> int:
         if fixed:
             state = (state, 0)  # strategies given: states are (state, player)
         print()
-        line = f"state {state!r}: winning chance {sol.value(state):.9f} for the player to move"
-        if args.exact:
-            line += f" = {fraction_text(sol.exact_value(state))}"
-        print(line)
-        if sol.is_over(state):
-            print("  the game is over")
-            continue
-        best = repr(sol.best_move(state))
-        options = sol.options(state)
-        width = max(len("move"), *(len(repr(o.move)) for o in options))
-        print(f"  {'move':<{width}}  winning chance")
-        for o in options:
-            mark = "  best" if repr(o.move) == best else ""
-            print(f"  {o.move!r:<{width}}  {o.value:.9f}{mark}")
+        print(query_stochastic(sol, state, args.exact))
+    if dist is not None:
+        print()
+        print(move_distribution_report(dist))
     if games is not None:
         print(
             f"\nsimulation: {args.simulate:,} games (seed {args.seed}): the first mover "
             f"scored {games['mean']:.6f} (standard error {games['standard_error']:.6f})"
         )
+    table = _export(sol, args)
+    if table is not None:
+        print(f"table: {table['path']} ({table['rows']:,} rows)")
     if not args.quiet:
         _timings(sol, t0)
     return 0
+
+
+def query_stochastic(sol: Any, state: Any, exact: bool = False) -> str:
+    """The ``--query`` lines of a two-player dice game: the mover's winning chance in
+    ``state`` and every move's, the solved move marked ``best``. ``sol`` is a
+    :class:`~perfectplay.models.stochastic.StochasticModelSolution` or a table loaded
+    with :func:`~perfectplay.models.load_solution` (the same answers, without solving).
+
+    >>> from perfectplay.examples.pig import Piglet
+    >>> from perfectplay.models.stochastic import solve_stochastic_model
+    >>> print(query_stochastic(solve_stochastic_model(Piglet(goal=2)), (0, 0, 1), exact=True))
+    state (0, 0, 1): winning chance 0.714285714 for the player to move = 5/7
+      move    winning chance
+      'roll'  0.714285714  best
+      'hold'  0.600000000
+    """
+    from perfectplay.cli.reports import fraction_text
+
+    line = f"state {state!r}: winning chance {sol.value(state):.9f} for the player to move"
+    if exact:
+        line += f" = {fraction_text(sol.exact_value(state))}"
+    if sol.is_over(state):
+        return line + "\n  the game is over"
+    best = repr(sol.best_move(state))
+    options = sol.options(state)
+    width = max(len("move"), *(len(repr(o.move)) for o in options))
+    lines = [line, f"  {'move':<{width}}  winning chance"]
+    for o in options:
+        mark = "  best" if repr(o.move) == best else ""
+        lines.append(f"  {o.move!r:<{width}}  {o.value:.9f}{mark}")
+    return "\n".join(lines)
 
 
 def _seed(text: str) -> int:

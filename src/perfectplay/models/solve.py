@@ -101,7 +101,11 @@ def solve_model(
             from perfectplay.models.stochastic import solve_stochastic_model
 
             return solve_stochastic_model(
-                model, max_states=max_states, max_per_call=max_per_call, max_endless=max_endless
+                model,
+                max_states=max_states,
+                max_per_call=max_per_call,
+                max_endless=max_endless,
+                progress=progress is not False,
             )
         if kind == "chance":
             from perfectplay.models.chance import solve_chance_model

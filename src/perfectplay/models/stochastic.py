@@ -47,8 +47,11 @@ from perfectplay.errors import ModelError, PerfectplayError
 from perfectplay.models.base import StochasticGameModel, UnknownStateError
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     import numpy as np
 
+    from perfectplay.analysis.distribution import MoveDistribution
     from perfectplay.graphs.stochastic import StochasticGraph, StochasticSolution
 
 __all__ = [
@@ -92,9 +95,16 @@ def _start(model: Any) -> Any:
 
 
 def explore_stochastic(
-    model: Any, *, max_states: int = 5_000_000, max_per_call: int = 1_000_000
+    model: Any,
+    *,
+    max_states: int = 5_000_000,
+    max_per_call: int = 1_000_000,
+    progress: bool = True,
 ) -> Exploration:
     """Breadth-first exploration of a :class:`StochasticGameModel` into a graph.
+
+    ``progress``: report the positions found on stderr while reports are on
+    (:func:`perfectplay.enable_progress`; silent otherwise, and for short work).
 
     >>> from perfectplay.examples.pig import Piglet
     >>> ex = explore_stochastic(Piglet(goal=2))
@@ -103,10 +113,12 @@ def explore_stochastic(
     """
     import numpy as np
 
+    from perfectplay._util.progress import Progress
     from perfectplay.graphs.stochastic import StochasticGraph
     from perfectplay.models.explore import SpaceLimitError, describe, model_name
 
-    name = model_name(model)
+    name = model_name(getattr(model, "inner", model))  # a fixed strategy's wrapper: the game
+    meter = Progress(f"exploring {name}") if progress else None
     outcome = getattr(model, "outcome", None)
     moves_of = model.moves
     chances = getattr(model, "chances", None)
@@ -131,6 +143,8 @@ def explore_stochastic(
         while i < len(reps):
             s = reps[i]
             i += 1
+            if meter is not None and not i & 4095:
+                meter.update(i, "positions", len(reps))
             r = outcome(s) if outcome is not None else None
             if r is None:
                 ms = list(moves_of(s))
@@ -178,6 +192,8 @@ def explore_stochastic(
         raise ModelError(
             f"{name} failed on state {describe(reps[i - 1])}: {type(exc).__name__}: {exc}"
         ) from None
+    if meter is not None:
+        meter.done(f"{len(reps):,} positions, {len(move_list):,} moves")
     scale = lcm(2, *{r.denominator for r in results if r is not None})
     terminal = np.fromiter((r is not None for r in results), np.bool_, len(results))
     tval = np.fromiter(
@@ -325,6 +341,30 @@ class StochasticModelSolution:
     def is_over(self, state: Any) -> bool:
         return bool(self.graph.terminal[self.position_id(state)])
 
+    def export(self, path: str | Path, exact: bool = False) -> Path:
+        """Write the solved table to ``path`` (``.npz``, see :mod:`~perfectplay.models.table`):
+        every position with its value, solved move and every move's value; with
+        ``exact=True`` also the exact values (verified first). Read it back with
+        :func:`~perfectplay.models.load_solution`, which answers ``value``, ``options``,
+        ``best_move`` and ``exact_value`` without solving again."""
+        from perfectplay.models.table import export_stochastic
+
+        return export_stochastic(self, path, exact=exact)
+
+    def move_distribution(self, k_max: int) -> MoveDistribution:
+        """How many moves the game lasts from the start under the solved strategies (both
+        players; a fixed strategy plays its move), and how it ends for the first mover:
+        see :func:`~perfectplay.analysis.distribution.move_distribution`.
+
+        >>> from perfectplay.examples.pig import Piglet
+        >>> d = solve_stochastic_model(Piglet(goal=2)).move_distribution(4)
+        >>> d.exactly[1:].round(4).tolist(), round(d.results["win"], 6), d.never
+        ([0.0, 0.25, 0.125, 0.125], 0.571429, 0.0)
+        """
+        from perfectplay.analysis.distribution import move_distribution
+
+        return move_distribution(self.graph, self.solution.best_choice, k_max)
+
     def simulate(self, games: int, seed: int = 0, max_steps: int = 1_000_000) -> Any:
         """Play ``games`` games from the start with the solved strategies (both players),
         seeded; returns ``float64[games]``: the first mover's result (1 win, 0 loss,
@@ -458,11 +498,14 @@ def solve_stochastic_model(
     max_per_call: int = 1_000_000,
     tol: float | None = None,
     max_endless: int | None = None,
+    progress: bool = True,
 ) -> StochasticModelSolution:
     """Explore and solve ``model``; ``first`` / ``second`` fix the first or second mover's
     strategy (a function state -> move; the other player then plays its best response;
     both given: the exact value of the pair). With a strategy given, states are
-    ``(state, player)`` pairs, player 0 being the first mover.
+    ``(state, player)`` pairs, player 0 being the first mover. ``progress``: report long
+    explorations and solves on stderr while reports are on
+    (:func:`perfectplay.enable_progress`; the library is silent otherwise).
 
     >>> from perfectplay.examples.pig import Pig, hold_at
     >>> h = hold_at(2)
@@ -475,7 +518,9 @@ def solve_stochastic_model(
 
     wrapped = model if first is None and second is None else _Strategies(model, first, second)
     t0 = time.perf_counter()
-    ex = explore_stochastic(wrapped, max_states=max_states, max_per_call=max_per_call)
+    ex = explore_stochastic(
+        wrapped, max_states=max_states, max_per_call=max_per_call, progress=progress
+    )
     t1 = time.perf_counter()
     fixed = None
     if wrapped is not model:
@@ -486,6 +531,10 @@ def solve_stochastic_model(
         chosen = np.array([first is not None, second is not None])[players]
         fixed = np.where(chosen & (cp[1:] > cp[:-1]), cp[:-1], -1).astype(np.int64)
     sol = solve_stochastic(
-        ex.graph, tol=DEFAULT_TOL if tol is None else tol, fixed=fixed, max_endless=max_endless
+        ex.graph,
+        tol=DEFAULT_TOL if tol is None else tol,
+        fixed=fixed,
+        max_endless=max_endless,
+        progress=progress,
     )
     return StochasticModelSolution(wrapped, ex, sol, t1 - t0, time.perf_counter() - t1, fixed=fixed)

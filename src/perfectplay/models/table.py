@@ -15,25 +15,37 @@ they load back as floats), ``str``, ``bytes``, ``bool``, ``None`` and tuples of 
 model whose states are other objects exports through a ``canonical`` method that returns
 such a tuple.
 
-Arrays in the file (``n`` states or positions; version 2, version 1 files still load):
+Arrays in the file (``n`` states or positions; version 2, version 1 files still load;
+tables of two-player dice games are version 3, which older readers refuse by name):
 
 =================  =========================================================================
-``format``         ``"perfectplay-solution"``; ``version``: 2; ``kind``: ``chance``/``game``
+``format``         ``"perfectplay-solution"``; ``version``: 2 (``stochastic``: 3); ``kind``:
+                   ``chance``/``game``/``stochastic``
 ``model``          the model's name; ``start``: index of the start state
 ``keys``           state keys (``repr`` text, newline-separated UTF-8)
 ``value``          chance: ``float64[n]`` expected cost (``inf``: goal unreachable);
                    game: ``int8[n]`` 4 win, 3 tie, 2 draw, 1 lose for the player to move
-                   (the codes of :class:`~perfectplay.graphs.game.Outcome`)
+                   (the codes of :class:`~perfectplay.graphs.game.Outcome`);
+                   stochastic: ``float64[n]``, the mover's winning chance
 ``remoteness``     game only: ``int32[n]`` (``-1`` for a draw)
-``goal``           chance: ``bool[n]``; ``terminal``: game, ``int8[n]`` (0: the game goes on)
+``goal``           chance: ``bool[n]``; ``terminal``: game, ``int8[n]`` (0: the game goes on);
+                   stochastic, ``bool[n]``
 ``best``           chance: ``int32[n]`` index into ``choice_keys`` (``-1``: none), the roll the
                    policy takes
 ``choice_*``       chance: ``choice_ptr``/``choice_idx``, the rolls each state may choose (CSR);
                    ``choice_keys``, each roll's text (the model's choice object when plain,
                    else its key); ``choice_value``, their ``float64`` values; ``maximise``
 ``move_*``         game: ``move_ptr`` (CSR), ``move_keys`` (each move's ``repr``) and
-                   ``move_child`` (the row the move leads to)
-``exact``          chance, optional: exact values as ``p/q`` text (``inf`` for infinity)
+                   ``move_child`` (the row the move leads to); stochastic: ``move_ptr``,
+                   ``move_keys`` and ``move_value`` (``float64``, the mover's winning chance
+                   after the move), ``best`` (``int32[n]``, the move the solved strategy
+                   plays, an index into the moves; ``-1``: game over), ``player``
+                   (``int8[n]``: 0 or 1 when strategies were fixed and keys are
+                   ``(state, player)`` pairs, else ``-1``: either player, values are the
+                   mover's), ``strategies`` (``bool[2]``: whose strategy was fixed),
+                   ``bound`` (the solver's error bound) and ``solver``
+``exact``          chance and stochastic, optional: exact values as ``p/q`` text (``inf``
+                   for infinity)
 ``objective``      chance: ``[sense, measure, unit]`` of the
                    :class:`~perfectplay.objectives.Objective` (absent in older tables,
                    which load as :data:`~perfectplay.objectives.MIN_COST`)
@@ -74,11 +86,23 @@ from perfectplay.errors import InputError, ModelError
 from perfectplay.models.explore import describe, model_attribute
 from perfectplay.objectives import MIN_COST, Objective
 
-__all__ = ["SolvedTable", "TableRow", "load_solution", "export_chance", "export_game"]
+__all__ = [
+    "SolvedTable",
+    "TableRow",
+    "export_chance",
+    "export_game",
+    "export_stochastic",
+    "load_solution",
+]
 
 FORMAT = "perfectplay-solution"
-VERSION = 2
+#: The newest version this module reads. Chance and game tables are written as version
+#: 2 (unchanged since); tables of two-player dice games as 3, so that a reader from
+#: before them refuses the file by its version instead of misreading it.
+VERSION = 3
+_WRITTEN = {"chance": 2, "game": 2, "stochastic": 3}
 _PLAIN_ATOMS = (int, float, str, bytes, bool, type(None))
+_ATOM_SET = frozenset(_PLAIN_ATOMS)
 
 
 def _is_plain(obj: Any, depth: int = 0) -> bool:
@@ -103,6 +127,29 @@ def key_text(key: Any, what: str = "key") -> str:
         )
     with long_ints():
         return repr(key)
+
+
+def key_texts(items: Any, what: str = "key") -> list[str]:
+    """:func:`key_text` of each item, in one pass (a table has millions: the integer
+    printing mode is set once, and the text of a repeated string or int is reused).
+
+    >>> key_texts(["roll", "hold", "roll", (1, 2)])
+    ["'roll'", "'hold'", "'roll'", '(1, 2)']
+    """
+    out: list[str] = []
+    seen: dict[tuple[type, Any], str] = {}
+    with long_ints():
+        for x in items:
+            kind = type(x)
+            if kind is str or kind is int:
+                known = seen.get((kind, x))
+                text = known if known is not None else seen.setdefault((kind, x), repr(x))
+            elif (kind is tuple and {type(y) for y in x} <= _ATOM_SET) or _is_plain(x):
+                text = repr(x)
+            else:
+                text = key_text(x, what)  # raises, naming the value
+            out.append(text)
+    return out
 
 
 class _NonFinite(ast.NodeTransformer):
@@ -176,7 +223,7 @@ def write_chance_table(
     g, sol = result.graph, result.solution
     arrays: dict[str, Any] = {
         "format": np.array(FORMAT),
-        "version": np.array(VERSION),
+        "version": np.array(_WRITTEN["chance"]),
         "kind": np.array("chance"),
         "model": np.array(name),
         "start": np.array(g.start),
@@ -223,7 +270,7 @@ def write_game_table(
         move_ptr.append(len(move_texts))
     arrays = {
         "format": np.array(FORMAT),
-        "version": np.array(VERSION),
+        "version": np.array(_WRITTEN["game"]),
         "kind": np.array("game"),
         "model": np.array(name),
         "start": np.array(g.start),
@@ -235,6 +282,66 @@ def write_game_table(
         "move_keys": _blob(move_texts),
         "move_child": np.asarray(move_child, dtype=np.int32),
     }
+    return _save(path, arrays)
+
+
+def export_stochastic(solution: Any, path: str | Path, exact: bool = False) -> Path:
+    """Write a :class:`~perfectplay.models.stochastic.StochasticModelSolution`: every
+    position with its value, the move the solved strategy plays and every move's value;
+    with ``exact=True`` also each position's exact value (verified optimal first).
+    Returns the path written.
+
+    >>> import tempfile, pathlib
+    >>> from perfectplay.examples.pig import Piglet
+    >>> from perfectplay.models.stochastic import solve_stochastic_model
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "piglet.npz"
+    >>> sol = solve_stochastic_model(Piglet(goal=2))
+    >>> table = load_solution(export_stochastic(sol, path))
+    >>> table.best_move((0, 0, 1)), [(o.move, round(o.value, 6)) for o in table.options((0, 0, 1))]
+    ('roll', [('roll', 0.714286), ('hold', 0.6)])
+    >>> table.options((0, 0, 1)) == sol.options((0, 0, 1))
+    True
+    """
+    ex, g, sol = solution.exploration, solution.graph, solution.solution
+    keys = key_texts(ex.ids.keys(), "state key")
+    moves = key_texts(ex.moves, "move")
+    v = np.asarray(sol.value, dtype=np.float64)
+    w = g.weight.astype(np.float64)
+    there = v[g.target]
+    contrib = w * np.where(g.passes, 1.0 - there, there)
+    starts = g.outcome_ptr[:-1]
+    if g.n_chance:  # every move has an outcome (the explorer refuses one without)
+        move_value = np.add.reduceat(contrib, starts) / np.add.reduceat(w, starts)
+    else:
+        move_value = np.zeros(0)
+    reps = ex.reps
+    strategies = getattr(solution.model, "strategy", None)
+    fixed = [s is not None for s in strategies] if strategies is not None else [False, False]
+    player = (
+        np.fromiter((r[1] for r in reps), np.int8, len(reps))
+        if strategies is not None
+        else np.full(len(reps), -1, np.int8)
+    )
+    arrays: dict[str, Any] = {
+        "format": np.array(FORMAT),
+        "version": np.array(_WRITTEN["stochastic"]),
+        "kind": np.array("stochastic"),
+        "model": np.array(solution.name),
+        "start": np.array(g.start),
+        "keys": _blob(keys),
+        "terminal": np.asarray(g.terminal, dtype=np.bool_),
+        "value": v,
+        "best": np.asarray(sol.best_choice, dtype=np.int32),
+        "player": player,
+        "strategies": np.array(fixed, dtype=np.bool_),
+        "move_ptr": np.asarray(g.choice_ptr, dtype=np.int64),
+        "move_keys": _blob(moves),
+        "move_value": np.asarray(move_value, dtype=np.float64),
+        "bound": np.array(float(sol.bound)),
+        "solver": np.array(solution.solver),
+    }
+    if exact:
+        arrays["exact"] = _blob([f"{x.numerator}/{x.denominator}" for x in solution.exact_values()])
     return _save(path, arrays)
 
 
@@ -284,7 +391,12 @@ class SolvedTable:
     choices (the model's own objects, decoded); game tables answer ``value`` with a
     :class:`~perfectplay.results.Result`, ``moves``/``options`` with
     :class:`~perfectplay.results.MoveValue` records and ``best``/``best_moves`` with the
-    optimal moves. An unknown state raises
+    optimal moves; tables of two-player dice games (``kind == "stochastic"``) answer as a
+    :class:`~perfectplay.models.stochastic.StochasticModelSolution`: ``value`` with the
+    mover's winning chance, ``options`` with
+    :class:`~perfectplay.models.stochastic.MoveOption` records in the model's order,
+    ``best_move`` with the move the solved strategy plays, ``is_over`` and (exported
+    with ``exact=True``) ``exact_value``. An unknown state raises
     :class:`~perfectplay.models.base.UnknownStateError`.
     """
 
@@ -306,6 +418,11 @@ class SolvedTable:
                 data["choice_keys"], len(data["choice_value"]), "choice_keys"
             )
             self.exact_texts = _unblob(data["exact"], n, "exact") if "exact" in data else None
+        elif self.kind == "stochastic":
+            self.move_keys = _unblob(data["move_keys"], len(data["move_value"]), "move_keys")
+            self.exact_texts = _unblob(data["exact"], n, "exact") if "exact" in data else None
+            self.solver = str(data["solver"])
+            self.bound = float(data["bound"])
         elif "move_keys" in data:
             self.move_keys = _unblob(data["move_keys"], len(data["move_child"]), "move_keys")
         else:  # version 1: one best move per position
@@ -334,7 +451,7 @@ class SolvedTable:
 
     def _value(self, i: int) -> Any:
         v = self._data["value"][i]
-        if self.kind == "chance":
+        if self.kind in ("chance", "stochastic"):
             return float(v)
         from perfectplay.results import result_of
 
@@ -344,6 +461,12 @@ class SolvedTable:
         from perfectplay.results import move_value, rank_moves, rank_options
 
         d = self._data
+        if self.kind == "stochastic":
+            from perfectplay.models.stochastic import MoveOption
+
+            lo, hi = int(d["move_ptr"][i]), int(d["move_ptr"][i + 1])
+            mv = d["move_value"]
+            return [MoveOption(key_value(self.move_keys[c]), float(mv[c])) for c in range(lo, hi)]
         if self.kind == "chance":
             if "choice_ptr" not in d:
                 raise InputError("this table (version 1) holds only the policy's choice")
@@ -369,6 +492,9 @@ class SolvedTable:
         from perfectplay.results import best_moves, best_of
 
         d = self._data
+        if self.kind == "stochastic":
+            c = int(d["best"][i])
+            return [] if c < 0 else [key_value(self.move_keys[c])]
         if self.kind == "chance":
             if "choice_ptr" not in d:
                 c = int(d["best"][i])
@@ -399,6 +525,16 @@ class SolvedTable:
         """Game tables: the moves that achieve the value and remoteness of ``key``."""
         return self._best(self.index(key))
 
+    def best_move(self, key: Any = None) -> Any:
+        """Stochastic tables: the move the solved strategy plays in ``key`` (the start when
+        omitted); ``None`` where the game is over."""
+        best = self._best(self.start if key is None else self.index(key))
+        return best[0] if best else None
+
+    def is_over(self, key: Any) -> bool:
+        """Stochastic tables: whether the game is over in ``key``."""
+        return bool(self._data["terminal"][self.index(key)])
+
     def is_goal(self, key: Any) -> bool:
         """Chance tables: whether ``key`` is a goal (the game is over)."""
         return bool(self._data["goal"][self.index(key)])
@@ -406,7 +542,7 @@ class SolvedTable:
     def exact_value(self, key: Any = None) -> Fraction | None:
         """Exact value of ``key`` (the start when omitted) as a :class:`~fractions.Fraction`,
         ``None`` for infinity; needs a table exported with ``exact=True``."""
-        if self.kind != "chance" or self.exact_texts is None:
+        if self.kind not in ("chance", "stochastic") or self.exact_texts is None:
             raise InputError("this table has no exact values (export with exact=True)")
         text = self.exact_texts[self.start if key is None else self.index(key)]
         return None if text == "inf" else Fraction(text)
@@ -479,4 +615,10 @@ def load_solution(path: str | Path, model: Any = None) -> SolvedTable:
     if int(data.get("version", -1)) > VERSION:
         raise InputError(f"{path}: written by a newer perfectplay (version {data['version']})")
     canonical = model_attribute(model, "canonical") if model is not None else None
-    return SolvedTable(data, canonical if callable(canonical) else None)
+    if not callable(canonical):
+        canonical = None
+    elif str(data.get("kind", "")) == "stochastic" and bool(np.any(data.get("strategies", False))):
+        # Strategies fixed: keys are (state, player) pairs of the model's states.
+        inner = canonical
+        canonical = lambda sp: (inner(sp[0]), sp[1])  # noqa: E731
+    return SolvedTable(data, canonical)

@@ -245,6 +245,7 @@ def solve_stochastic(
     fixed: np.ndarray | None = None,
     compiled: bool | None = None,
     max_endless: int | None = None,
+    progress: bool = True,
 ) -> StochasticSolution:
     """Values and optimal choices of ``graph`` by components and interval iteration.
 
@@ -253,6 +254,8 @@ def solve_stochastic(
     ``max_endless``: the largest component where play can go on for ever that is solved
     (default :data:`MAX_ENDLESS`; its strategy improvement evaluates the pair densely,
     so memory grows with the square: ``perfectplay solve --max-endless N``).
+    ``progress``: report the positions solved on stderr while reports are on
+    (:func:`perfectplay.enable_progress`; silent otherwise).
 
     >>> from perfectplay.graphs.stochastic import StochasticGraph
     >>> g = StochasticGraph.from_lists([False, True], [[[(1, 1, True)]], []],
@@ -282,18 +285,31 @@ def solve_stochastic(
     stats = np.zeros(2)
     k, n_comp = 0, comp_ptr.shape[0] - 1
     order = order.astype(np.int32)
+    from perfectplay._util.progress import Progress
+
+    meter = Progress("solving") if progress else None
     while k < n_comp:
+        # Progress hook: the kernel stops where comp_ptr ends, so a truncated view runs
+        # it on about 64k positions at a time and reports in between.
+        stop = n_comp
+        if meter is not None:
+            stop = max(k + 1, int(np.searchsorted(comp_ptr, comp_ptr[k] + 65_536)) - 1)
+            stop = min(stop, n_comp)
         k = _solve.run(
-            k, lo, hi, best, endless, stats, order, comp_ptr, graph.choice_ptr,
+            k, lo, hi, best, endless, stats, order, comp_ptr[: stop + 1], graph.choice_ptr,
             graph.outcome_ptr, graph.target, graph.weight, graph.passes, graph.terminal,
             float(graph.draw_value or 0) / scale, fix, float(tol), 200, 1_000_000, ENDLESS_EPS,
             compiled=compiled,
         )  # fmt: skip
-        if k < n_comp:
+        if k < stop:
             members = order[comp_ptr[k] : comp_ptr[k + 1]]
             _settle_endless(graph, members, lo, best, fix, max_endless)
             hi[members] = lo[members]
             k += 1
+        if meter is not None:
+            meter.update(int(comp_ptr[k]), "positions", n)
+    if meter is not None:
+        meter.done(f"{n:,} positions")
     sweeps, worst = stats
     return StochasticSolution(
         graph=graph,
