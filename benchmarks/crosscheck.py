@@ -1,4 +1,5 @@
-"""Cross-check the five gallery solvers against the seed editorials on random instances.
+"""Cross-check the five gallery solvers against the seed editorials on random instances,
+and the Yahtzee solver against yatzy-solver.
 
 An outside reviewer runs our solvers against the reference programs on random instances;
 this script does the same, ahead of them. For each game it generates random *valid*
@@ -33,7 +34,15 @@ brute force written here (fivehundredeleven: minimax over the unplayed cards; di
 disappearing game played literally, solved by retrograde analysis). Without the seeds
 folder the table says "reference unavailable" (the yeetzhee reference needs no seed).
 
-    nice -n 10 python3 benchmarks/crosscheck.py                      # all five, default sizes
+yahtzee: random situations of each built-in rule set (``bench_yahtzee.random_situations``:
+random scorecards, dice with one in eight five of a kind, rolls left), every option's value
+from our Python API (expected final score with the score so far 0, so the remaining score)
+against ``yatzy-solver``'s ``option_values`` for the matching variant, installed into a
+virtual environment as ``bench_yahtzee`` does ("reference unavailable" where it does not
+install); their options at rolls 1 and 2 include scoring at once (our boxes on the same
+dice), ours include keeping all five (left out). The max difference is printed.
+
+    nice -n 10 python3 benchmarks/crosscheck.py                      # all six, default sizes
     python3 benchmarks/crosscheck.py alea dispdom --n 200 --seed 7   # fewer, another seed
 """
 
@@ -60,14 +69,15 @@ from pathlib import Path
 import bench_alea
 import bench_diemaker
 import bench_twoplayer
+import bench_yahtzee
 import common
 
 OUT = Path(tempfile.gettempdir()) / "crosscheck"
 DATA = common.ROOT / "tests" / "data"
 PP = [sys.executable, "-m", "perfectplay"]
-GAMES = ("alea", "yeetzhee", "fivehundredeleven", "dispdom", "diemaker")
+GAMES = ("alea", "yeetzhee", "fivehundredeleven", "dispdom", "diemaker", "yahtzee")
 DEFAULT_N = {"alea": 3000, "yeetzhee": 1000, "fivehundredeleven": 3000, "dispdom": 2000,
-             "diemaker": 2000}
+             "diemaker": 2000, "yahtzee": 2000}
 REF_TIMEOUT = 300.0
 SLOW = 5.0  # seconds: an instance this slow on our side is reported
 
@@ -977,6 +987,116 @@ def check_diemaker(n: int, rng: random.Random, rep: Report) -> None:
         print(f"[diemaker] {start + len(batch)}/{n}", file=sys.stderr, flush=True)
 
 
+# --------------------------------------------------------------------------- yahtzee
+
+YATZY_OPTIONS = """\
+import json, sys
+import yatzy_solver as ys
+out = {}
+for variant, situations in json.load(open(sys.argv[1])).items():
+    solver = ys.Solver.build(ys.Variant(variant))
+    rows = []
+    for text in situations:
+        try:
+            rows.append(solver.option_values(text))
+        except ValueError:
+            # variants without the extra bonus take no five_of_a_kind field
+            rows.append(solver.option_values(text.rsplit(" | five_of_a_kind", 1)[0]))
+    out[variant] = rows
+json.dump(out, sys.stdout)
+"""
+
+
+def yatzy_notation(rules, filled: dict, dice: list, rolls_left: int) -> str:
+    """A situation in yatzy-solver's notation: boxes in score-card order, the upper total
+    uncapped, and whether the five-of-a-kind box holds its points."""
+    names = [c.name for c in rules.categories if c.name in filled]
+    ids = ",".join(bench_yahtzee.THEIR_BOX.get(n, n) for n in names) or "-"
+    upper = sum(filled[c.name] for c in rules.categories if c.is_upper and c.name in filled)
+    text = f"dice {' '.join(map(str, dice))} | rolls {rolls_left} | upper {upper} | filled {ids}"
+    if rules.kind_box in filled:
+        text += f" | five_of_a_kind {50 if filled[rules.kind_box] else 0}"
+    return text
+
+
+def _our_actions(sol, filled: dict, dice: list, rolls_left: int) -> dict[str, float]:
+    """Every option in yatzy-solver's notation with its expected remaining score (score so
+    far 0). Their options at rolls 1 and 2 include scoring at once: our boxes after the
+    last roll on the same dice. Keeping all five is a keep here, not there: left out."""
+    from perfectplay.yahtzee import Card, Situation
+
+    card = Card(filled=filled, score=0)
+    n = sol.rules.dice
+    out = {}
+    if rolls_left:
+        for o in sol.options(Situation(card, tuple(dice), rolls_left)):
+            if len(o.keep) < n:
+                out["keep " + (" ".join(map(str, o.keep)) or "-")] = o.value
+    for o in sol.options(Situation(card, tuple(dice), 0)):
+        out["score " + bench_yahtzee.THEIR_BOX.get(o.box, o.box)] = o.value
+    return out
+
+
+def check_yahtzee(n: int, rng: random.Random, rep: Report) -> None:
+    from perfectplay.yahtzee import rules, solve
+
+    python = bench_yahtzee.yatzy_python()
+    if python is None:
+        rep.reference = "reference unavailable (yatzy-solver does not install)"
+        return
+    rep.reference = "yatzy-solver option_values (every option, 5 rule sets)"
+    cases = {name: bench_yahtzee.random_situations(name, n, rng.randrange(1 << 30))
+             for name in bench_yahtzee.VARIANTS}
+    queries = {variant: [yatzy_notation(rules(name), *c) for c in cases[name]]
+               for name, variant in bench_yahtzee.VARIANTS.items()}
+    folder = OUT / "yahtzee"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "queries.json").write_text(json.dumps(queries))
+    t0 = time.perf_counter()
+    res = subprocess.run([python, "-c", YATZY_OPTIONS, str(folder / "queries.json")],
+                         capture_output=True, text=True, timeout=3600)
+    rep.ref_s += time.perf_counter() - t0
+    if res.returncode != 0:
+        rep.reference = f"yatzy-solver failed: {res.stderr.strip().splitlines()[-1:]}"
+        return
+    theirs = json.loads(res.stdout)
+    worst = 0.0
+    for name, variant in bench_yahtzee.VARIANTS.items():
+        t0 = time.perf_counter()
+        sol = solve(name)
+        solve_s = time.perf_counter() - t0
+        rep.ours_s += solve_s
+        kind_box = rules(name).kind_box or "yatzy"
+        worst_rules = 0.0
+        for i, (case, query) in enumerate(zip(cases[name], queries[variant], strict=True)):
+            t1 = time.perf_counter()
+            ours = _our_actions(sol, *case)
+            rep.ours_s += time.perf_counter() - t1
+            ref = dict(theirs[variant][i])
+            rep.instances += 1
+            rep.timed(time.perf_counter() - t1, f"{name} situation {i} (API)")
+            filled, dice, _ = case
+            if kind_box in filled and len(set(dice)) == 1:
+                rep.answers["extra n-of-a-kind situations"] += 1
+            rep.answers["options compared"] += len(ref)
+            label = f"{name}-{i:05d}"
+            if set(ours) != set(ref):
+                rep.mismatch(label, query + "\n", f"only ours {sorted(set(ours) - set(ref))}",
+                             f"only theirs {sorted(set(ref) - set(ours))}")
+                continue
+            diff = max(abs(ours[a] - ref[a]) for a in ref)
+            worst_rules = max(worst_rules, diff)
+            if diff > 1e-6:
+                bad = max(ref, key=lambda a: abs(ours[a] - ref[a]))
+                rep.mismatch(label, query + "\n", f"{bad} {ours[bad]!r}", f"{ref[bad]!r}",
+                             f"difference {diff:.3g}")
+        worst = max(worst, worst_rules)
+        rep.notes.append(f"{name} vs {variant}: {len(cases[name])} situations, "
+                         f"max |difference| {worst_rules:.3g} (our solve {solve_s:.1f} s)")
+        print(f"[yahtzee] {name} done", file=sys.stderr, flush=True)
+    rep.official = f"max |difference| over every option {worst:.3g}"
+
+
 # --------------------------------------------------------------------------- main
 
 CHECKS: dict[str, Callable[..., None]] = {
@@ -985,13 +1105,14 @@ CHECKS: dict[str, Callable[..., None]] = {
     "fivehundredeleven": check_fivehundredeleven,
     "dispdom": check_dispdom,
     "diemaker": check_diemaker,
+    "yahtzee": check_yahtzee,
 }
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("games", nargs="*", metavar="GAME",
-                        help="games to check: " + " ".join(GAMES) + " (default: all five)")
+                        help="games to check: " + " ".join(GAMES) + " (default: all six)")
     parser.add_argument("--n", type=int, help="random instances per game (default: "
                         + ", ".join(f"{g} {c}" for g, c in DEFAULT_N.items()) + ")")
     parser.add_argument("--large", type=int, default=20,
@@ -1012,7 +1133,7 @@ def main(argv: list[str]) -> int:
     reports = []
     for g in games:
         rep = Report(g)
-        if not seeds_present() and g != "yeetzhee":
+        if not seeds_present() and g not in ("yeetzhee", "yahtzee"):
             rep.reference = "reference unavailable"
             reports.append(rep)
             continue
