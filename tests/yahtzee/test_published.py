@@ -357,3 +357,9 @@ def test_tier_batches_in_any_order_give_the_same_table():
             values[batch] = v
     np.testing.assert_array_equal(values, reference)
     assert sum(len(b) for b in tier_batches(game, 0)) == 1
+
+
+@pytest.mark.parametrize("bad", [{"dice": 0}, {"rolls": 0}, {"dice": 17}])
+def test_rules_refuse_no_dice_or_no_rolls_when_written(bad):
+    with pytest.raises(ValueError, match="dice must be 1..16 and rolls 1..100"):
+        Rules("bad", (Category("chance", sum),), **bad)
