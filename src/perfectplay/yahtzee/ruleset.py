@@ -210,7 +210,9 @@ class Rules:
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
                 raise ValueError(f"{what} must be an int >= 0, not {v!r}")
         if not 1 <= self.dice <= 16 or not 1 <= self.rolls <= 100:
-            raise ValueError(f"dice must be 1..16 and rolls 1..100, not {self.dice} and {self.rolls}")
+            raise ValueError(
+                f"dice must be 1..16 and rolls 1..100, not {self.dice} and {self.rolls}"
+            )
         if self.upper_threshold > 10_000:
             raise ValueError(f"upper_threshold {self.upper_threshold} is too large (at most 10000)")
 
