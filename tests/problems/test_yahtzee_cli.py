@@ -406,3 +406,14 @@ def test_line_ends_and_white_space_as_every_command(capsys, tmp_path, table, ame
     code, out, _ = run(capsys, str(path), "--load", table)
     best = american.options(parse("dice 1 3 3 5 6; rolls 2").situations[0].situation)[0]
     assert code == 0 and out == f"{best.action} {best.value:.7f}\n"
+
+
+def test_a_terminal_on_stdin_means_the_empty_card_not_waiting_for_input():
+    import pty
+
+    _, terminal = pty.openpty()
+    res = subprocess.run(
+        [sys.executable, "-m", "perfectplay", "yahtzee", "--rules", "american-no-bonus"],
+        stdin=terminal, capture_output=True, text=True, timeout=300,
+    )
+    assert res.returncode == 0 and res.stdout == "245.8707745\n"

@@ -46,6 +46,8 @@ def input_text(problem: Problem, args: argparse.Namespace) -> str:
     """The input: the problem's example, or FILE / stdin read within the problem's limit."""
     if args.example:
         return problem.example
+    if problem.input_optional and args.file is None and sys.stdin.isatty():
+        return ""
     return read_input(args.file, max_bytes=problem.max_input_bytes)
 
 

@@ -59,6 +59,8 @@ class Problem(NamedTuple):
         usage: a usage line instead of argparse's, when the problem has subcommands.
         subcommands: ``perfectplay NAME SUB ...`` runs ``subcommands[SUB](argv)``.
         max_input_bytes: the largest input read.
+        input_optional: without FILE, a terminal on stdin means an empty input (the
+            problem answers something without input) instead of waiting for typing.
     """
 
     name: str
@@ -73,6 +75,7 @@ class Problem(NamedTuple):
     # A NamedTuple (not a dataclass) keeps `perfectplay --help` from importing dataclasses.
     subcommands: Mapping[str, Callable[[list[str]], int]] = MappingProxyType({})
     max_input_bytes: int = DEFAULT_MAX_INPUT_BYTES
+    input_optional: bool = False
 
     @property
     def package(self) -> str:

@@ -43,10 +43,10 @@ perfectplay yahtzee [FILE] [--example] [--rules NAME] [--load TABLE] [--save TAB
 
 EXAMPLES = """\
 examples:
-  perfectplay yahtzee < /dev/null                  254.5896095, the empty card (american)
-  perfectplay yahtzee --rules yatzy < /dev/null    248.4399894
+  perfectplay yahtzee                              254.5896095, the empty card (american)
+  perfectplay yahtzee --rules yatzy                248.4399894
   perfectplay yahtzee --example                    the best action in three situations
-  perfectplay yahtzee --save american.table < /dev/null
+  perfectplay yahtzee --save american.table
                                                    solve once, keep the table
   perfectplay yahtzee advise --load american.table "dice 1 3 3 5 6; rolls left 2"
                                                    every keep with its expected final score
@@ -234,4 +234,5 @@ PROBLEM = Problem(
     run=run_command,
     usage=USAGE,
     subcommands={"advise": _advise},
+    input_optional=True,
 )
