@@ -153,3 +153,12 @@ def test_plot_writes_an_image_or_names_matplotlib(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     with pytest.raises(InputError, match=r"pip install 'perfectplay\[plot\]'"):
         plot(d, path)
+
+
+def test_memory_budget_is_checked_first(monkeypatch):
+    from perfectplay.errors import ResourceLimitError
+
+    sol = solve(tiny("free"))
+    monkeypatch.setenv("PERFECTPLAY_MEMORY_LIMIT", "1K")
+    with pytest.raises(ResourceLimitError, match="score distribution of tiny"):
+        score_distribution(sol)

@@ -104,3 +104,12 @@ def test_result_statistics():
 def test_bad_arguments_are_one_line(games, seed, match):
     with pytest.raises(InputError, match=match):
         simulate(american(), games, seed=seed)
+
+
+def test_memory_budget_is_checked_first(monkeypatch):
+    from perfectplay.errors import ResourceLimitError
+
+    sol = american()
+    monkeypatch.setenv("PERFECTPLAY_MEMORY_LIMIT", "64K")
+    with pytest.raises(ResourceLimitError, match="simulating american"):
+        simulate(sol, 10)

@@ -378,6 +378,8 @@ def score_distribution(solution: YahtzeeSolution) -> ScoreDistribution:
     """
     game = solution.game
     lat = game.lattice
+    # the point tables and the state numbering, one entry each per state number
+    require(20 * game.n_states, f"the score distribution of {game.rules.name}")
     Vz, Vn = point_tables(game)
     rk_ptr, rk_keep = lat.roll_to_keep
     is_kind = np.zeros(lat.n_hands, dtype=np.bool_)
@@ -434,8 +436,10 @@ def plot(distribution: ScoreDistribution, path: str | os.PathLike[str]) -> None:
     try:
         ax.bar(d.scores, d.pmf, width=1.0, color="#4a78b5", linewidth=0)
         for q, style in ((10, ":"), (50, "--"), (90, ":")):
-            ax.axvline(d.percentile(q), color="#555555", linestyle=style, linewidth=1)
-        ax.axvline(d.mean, color="#c0392b", linewidth=1)
+            label = "median" if q == 50 else f"{q}th percentile"
+            ax.axvline(d.percentile(q), color="#555555", linestyle=style, linewidth=1, label=label)
+        ax.axvline(d.mean, color="#c0392b", linewidth=1, label="mean")
+        ax.legend(frameon=False)
         ax.set_xlabel("final score")
         ax.set_ylabel("probability")
         ax.set_title(

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from perfectplay._util.memory import require
 from perfectplay.errors import InputError
 from perfectplay.solvers.scorecard import BATCH, _arguments, _final_values
 from perfectplay.solvers.turns import njit, prange
@@ -186,6 +187,7 @@ def simulate(solution: YahtzeeSolution, games: int, seed: int = 0) -> Simulation
         raise InputError(f"seed must be an int >= 0, not {seed!r}")
     game = solution.game
     lat = game.lattice
+    require(16 * game.n_states, f"simulating {game.rules.name}")
     Vz, Vn = point_tables(game)
     args = _arguments(game)
     rk_ptr, rk_keep = lat.roll_to_keep
