@@ -34,7 +34,7 @@ from perfectplay.solvers.turns import njit, reroll
 if TYPE_CHECKING:
     from perfectplay.yahtzee.game import ScorecardGame
 
-__all__ = ["best_keep", "choose_box", "keep_tables", "point_tables"]
+__all__ = ["best_keep", "best_keeps", "choose_box", "keep_tables", "point_tables"]
 
 
 def point_tables(game: ScorecardGame) -> tuple[np.ndarray, np.ndarray]:
@@ -64,6 +64,30 @@ def best_keep(E: Any, b: int, h: int, ptr: Any, keep: Any) -> int:
             v = E[k, b]
             k0 = k
     return k0
+
+
+@njit(cache=True, boundscheck=False)
+def best_keeps(E: Any, remove: Any, M: Any, A: Any) -> None:
+    """``A[k, b]``: the first best sub-multiset of keep ``k`` for column ``b`` of keep
+    values ``E`` (:func:`best_keep` for every hand at once, vectorised across the batch).
+
+    The sub-multisets of ``K`` are ``K`` and those of each ``K - f``, so the best of
+    ``K`` is the best of ``E[K]`` and the bests of the ``K - f`` (smaller keeps come first,
+    as ``M[K] = max(E[K], M[K - f])`` in the rerolls); on equal values the smaller keep
+    index wins, which makes it the first best in index order, as :func:`best_keep`."""
+    n_keeps, n_faces = remove.shape
+    nb = E.shape[1]
+    for k in range(n_keeps):
+        for b in range(nb):
+            M[k, b] = E[k, b]
+            A[k, b] = k
+        for f in range(n_faces):
+            r = remove[k, f]
+            if r >= 0:
+                for b in range(nb):
+                    if M[r, b] > M[k, b] or (M[r, b] == M[k, b] and A[r, b] < A[k, b]):
+                        M[k, b] = M[r, b]
+                        A[k, b] = A[r, b]
 
 
 @njit(cache=True, boundscheck=False)

@@ -48,7 +48,7 @@ from perfectplay._util.progress import Progress
 from perfectplay.errors import InputError
 from perfectplay.solvers.scorecard import BATCH, _arguments, _final_values, _place
 from perfectplay.solvers.turns import njit, prange
-from perfectplay.yahtzee._policy import best_keep, choose_box, keep_tables, point_tables
+from perfectplay.yahtzee._policy import best_keeps, choose_box, keep_tables, point_tables
 
 if TYPE_CHECKING:
     from perfectplay.yahtzee.solution import YahtzeeSolution
@@ -141,8 +141,6 @@ def _outcomes(
     V: Any,
     Vz: Any,
     Vn: Any,
-    rk_ptr: Any,
-    rk_keep: Any,
     is_kind: Any,
     score: Any,
     cls: Any,
@@ -169,8 +167,7 @@ def _outcomes(
     """Row ``i``: the policy's turn from ``states[i]`` as ``cnt_out[i]`` outcomes."""
     n_states = states.shape[0]
     n_cat, n_hands = score.shape
-    n_keeps, n_faces = add.shape
-    base = n_keeps - n_hands
+    n_keeps = add.shape[0]
     width = cls_score.shape[1]
     for c in prange((n_states + batch - 1) // batch):
         lo = c * batch
@@ -178,6 +175,7 @@ def _outcomes(
         cur = np.empty((n_hands, nb))
         Es = np.empty((rolls - 1, n_keeps, nb))
         M = np.empty((n_keeps, nb))
+        A = np.empty((rolls - 1, n_keeps, nb), dtype=np.int64)
         cv = np.empty(max(width, n_cat))
         m = np.empty(n_hands)
         mk = np.empty(n_keeps)
@@ -191,79 +189,132 @@ def _outcomes(
                 joker_score, face_box, kind_hand, cv,
             )  # fmt: skip
         keep_tables(cur, Es, M, add, remove, face_prob)
+        for r in range(rolls - 1):
+            best_keeps(Es[r], remove, M, A[r])
         for j in range(nb):
             i = lo + j
             s = states[i]
-            y = s % n_y
-            u = (s // n_y) % n_u
-            mask = s // (n_y * n_u)
-            for h in range(n_hands):
-                m[h] = hand_prob[h]
-            # the hands' distribution after each reroll under the best keeps
-            for r in range(rolls - 1, 0, -1):
-                E = Es[r - 1]
-                for k in range(n_keeps):
-                    mk[k] = 0.0
-                for h in range(n_hands):
-                    if m[h] > 0.0:
-                        mk[best_keep(E, j, h, rk_ptr, rk_keep)] += m[h]
-                for k in range(base):
-                    q = mk[k]
-                    if q != 0.0:
-                        for f in range(n_faces):
-                            mk[add[k, f]] += face_prob[f] * q
-                for h in range(n_hands):
-                    m[h] = mk[base + h]
-            special = kind_box >= 0 and ((mask >> kind_box) & 1) == 1
-            for b in range(n_cat):
-                for k in range(width):
-                    w[b, k] = 0.0
-                if not (mask >> b) & 1:
-                    for k in range(n_cls[b]):
-                        val[b, k] = _place(
-                            V, mask | (1 << b), u, y, b, cls_score[b, k], upper, thr, bonus,
-                            n_u, n_y, kind_box,
-                        )  # fmt: skip
-            n = 0
-            for h in range(n_hands):
-                if m[h] == 0.0:
-                    continue
-                if special and is_kind[h]:
-                    _, p, nx = choose_box(
-                        cv, V, Vz, Vn, mask, u, y, h, score, upper, thr, bonus, n_u, n_y,
-                        kind_box, kind_bonus, joker, joker_score, face_box, kind_hand,
-                    )  # fmt: skip
-                    prob_out[i, n] = m[h]
-                    pts_out[i, n] = p
-                    nxt_out[i, n] = nx
-                    n += 1
-                    continue
-                b0 = -1
-                best = -np.inf
-                for b in range(n_cat):
-                    if not (mask >> b) & 1 and val[b, cls[b, h]] > best:
-                        best = val[b, cls[b, h]]
-                        b0 = b
-                w[b0, cls[b0, h]] += m[h]
-            for b in range(n_cat):
-                if (mask >> b) & 1:
-                    continue
-                nm = mask | (1 << b)
-                for k in range(n_cls[b]):
-                    if w[b, k] > 0.0:
-                        p = _place(
-                            Vz, nm, u, y, b, cls_score[b, k], upper, thr, bonus, n_u, n_y,
-                            kind_box,
-                        )  # fmt: skip
-                        nx = _place(
-                            Vn, nm, u, y, b, cls_score[b, k], upper, thr, bonus, n_u, n_y,
-                            kind_box,
-                        )  # fmt: skip
-                        prob_out[i, n] = w[b, k]
-                        pts_out[i, n] = int(p)
-                        nxt_out[i, n] = int(nx - p)
-                        n += 1
-            cnt_out[i] = n
+            _hand_mass(m, mk, A, j, hand_prob, add, face_prob)
+            cnt_out[i] = _box_outcomes(
+                prob_out[i], pts_out[i], nxt_out[i], m, val, w, cv, s, V, Vz, Vn, is_kind, score,
+                cls, cls_score, n_cls, upper, thr, bonus, n_u, n_y, kind_box, kind_bonus, joker,
+                joker_score, face_box, kind_hand,
+            )  # fmt: skip
+
+
+@njit(cache=True, boundscheck=False)
+def _hand_mass(
+    m: Any,
+    mk: Any,
+    A: Any,
+    j: int,
+    hand_prob: Any,
+    add: Any,
+    face_prob: Any,
+) -> None:
+    """``m[h]``: the probability that the turn ends on hand ``h`` under the best keeps
+    (``A[r - 1, k, j]``: the best keep of hand keep ``k`` with ``r`` rolls left)."""
+    n_keeps, n_faces = add.shape
+    n_hands = m.shape[0]
+    base = n_keeps - n_hands
+    for h in range(n_hands):
+        m[h] = hand_prob[h]
+    for r in range(A.shape[0], 0, -1):
+        for k in range(n_keeps):
+            mk[k] = 0.0
+        for h in range(n_hands):
+            mk[A[r - 1, base + h, j]] += m[h]
+        # the transpose of the one-die recursion: smaller keeps first
+        for k in range(base):
+            q = mk[k]
+            if q != 0.0:
+                for f in range(n_faces):
+                    mk[add[k, f]] += face_prob[f] * q
+        for h in range(n_hands):
+            m[h] = mk[base + h]
+
+
+@njit(cache=True, boundscheck=False)
+def _box_outcomes(
+    prob_out: Any,
+    pts_out: Any,
+    nxt_out: Any,
+    m: Any,
+    val: Any,
+    w: Any,
+    cv: Any,
+    s: int,
+    V: Any,
+    Vz: Any,
+    Vn: Any,
+    is_kind: Any,
+    score: Any,
+    cls: Any,
+    cls_score: Any,
+    n_cls: Any,
+    upper: Any,
+    thr: int,
+    bonus: int,
+    n_u: int,
+    n_y: int,
+    kind_box: int,
+    kind_bonus: int,
+    joker: int,
+    joker_score: Any,
+    face_box: Any,
+    kind_hand: Any,
+) -> int:
+    """The outcomes of ending the turn on the hands ``m`` in state ``s``: each hand to its
+    best box, grouped by (box, points class); returns their number."""
+    n_cat, n_hands = score.shape
+    width = cls_score.shape[1]
+    y = s % n_y
+    u = (s // n_y) % n_u
+    mask = s // (n_y * n_u)
+    special = kind_box >= 0 and ((mask >> kind_box) & 1) == 1
+    for b in range(n_cat):
+        for k in range(width):
+            w[b, k] = 0.0
+        if not (mask >> b) & 1:
+            for k in range(n_cls[b]):
+                val[b, k] = _place(
+                    V, mask | (1 << b), u, y, b, cls_score[b, k], upper, thr, bonus, n_u, n_y,
+                    kind_box,
+                )  # fmt: skip
+    n = 0
+    for h in range(n_hands):
+        if m[h] == 0.0:
+            continue
+        if special and is_kind[h]:
+            _, p, nx = choose_box(
+                cv, V, Vz, Vn, mask, u, y, h, score, upper, thr, bonus, n_u, n_y, kind_box,
+                kind_bonus, joker, joker_score, face_box, kind_hand,
+            )  # fmt: skip
+            prob_out[n] = m[h]
+            pts_out[n] = p
+            nxt_out[n] = nx
+            n += 1
+            continue
+        b0 = -1
+        best = -np.inf
+        for b in range(n_cat):
+            if not (mask >> b) & 1 and val[b, cls[b, h]] > best:
+                best = val[b, cls[b, h]]
+                b0 = b
+        w[b0, cls[b0, h]] += m[h]
+    for b in range(n_cat):
+        if (mask >> b) & 1:
+            continue
+        nm = mask | (1 << b)
+        for k in range(n_cls[b]):
+            if w[b, k] > 0.0:
+                p = _place(Vz, nm, u, y, b, cls_score[b, k], upper, thr, bonus, n_u, n_y, kind_box)
+                nx = _place(Vn, nm, u, y, b, cls_score[b, k], upper, thr, bonus, n_u, n_y, kind_box)
+                prob_out[n] = w[b, k]
+                pts_out[n] = int(p)
+                nxt_out[n] = int(nx - p)
+                n += 1
+    return n
 
 
 @njit(cache=True, boundscheck=False)
@@ -381,10 +432,9 @@ def score_distribution(solution: YahtzeeSolution) -> ScoreDistribution:
     # the point tables and the state numbering, one entry each per state number
     require(20 * game.n_states, f"the score distribution of {game.rules.name}")
     Vz, Vn = point_tables(game)
-    rk_ptr, rk_keep = lat.roll_to_keep
     is_kind = np.zeros(lat.n_hands, dtype=np.bool_)
     is_kind[game.kind_hand] = True
-    tables = (solution.values, Vz, Vn, rk_ptr, rk_keep, is_kind, *_arguments(game), BATCH)
+    tables = (solution.values, Vz, Vn, is_kind, *_arguments(game), BATCH)
     states = np.array([game.state_index(0, 0, 0)], dtype=np.int64)
     lo = np.zeros(1, dtype=np.int64)
     length = np.ones(1, dtype=np.int64)
