@@ -55,6 +55,7 @@ def tiny(joker="free", kind_bonus=20, rolls=3, threshold=4):
     )
 
 
+@pytest.mark.slow
 def test_american_sums_to_one_and_mean_is_the_value():
     sol, d = american()
     assert abs(d.total - 1) < 1e-12
@@ -99,6 +100,7 @@ def test_negative_scores_shift_low():
     assert abs(d.mean - sol.value()) < 1e-9
 
 
+@pytest.mark.slow
 def test_seeded_simulation_matches_the_exact_histogram():
     sol, d = american()
     run = simulate(sol, 20_000, seed=2024)
