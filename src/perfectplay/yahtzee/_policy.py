@@ -84,10 +84,15 @@ def best_keeps(E: Any, remove: Any, M: Any, A: Any) -> None:
         for f in range(n_faces):
             r = remove[k, f]
             if r >= 0:
+                # unconditional loads and selects, so the loop vectorises
                 for b in range(nb):
-                    if M[r, b] > M[k, b] or (M[r, b] == M[k, b] and A[r, b] < A[k, b]):
-                        M[k, b] = M[r, b]
-                        A[k, b] = A[r, b]
+                    mr = M[r, b]
+                    mk = M[k, b]
+                    ar = A[r, b]
+                    ak = A[k, b]
+                    take = (mr > mk) | ((mr == mk) & (ar < ak))
+                    M[k, b] = mr if take else mk
+                    A[k, b] = ar if take else ak
 
 
 @njit(cache=True, boundscheck=False)

@@ -142,6 +142,7 @@ def _outcomes(
     Vz: Any,
     Vn: Any,
     is_kind: Any,
+    cls_t: Any,
     score: Any,
     cls: Any,
     cls_score: Any,
@@ -181,6 +182,7 @@ def _outcomes(
         mk = np.empty(n_keeps)
         val = np.empty((n_cat, width))
         w = np.empty((n_cat, width))
+        boxes = np.empty(n_cat, dtype=np.int64)
         for j in range(nb):
             s = states[lo + j]
             _final_values(
@@ -196,9 +198,9 @@ def _outcomes(
             s = states[i]
             _hand_mass(m, mk, A, j, hand_prob, add, face_prob)
             cnt_out[i] = _box_outcomes(
-                prob_out[i], pts_out[i], nxt_out[i], m, val, w, cv, s, V, Vz, Vn, is_kind, score,
-                cls, cls_score, n_cls, upper, thr, bonus, n_u, n_y, kind_box, kind_bonus, joker,
-                joker_score, face_box, kind_hand,
+                prob_out[i], pts_out[i], nxt_out[i], m, val, w, cv, boxes, cls_t, s, V, Vz, Vn,
+                is_kind, score, cls, cls_score, n_cls, upper, thr, bonus, n_u, n_y, kind_box,
+                kind_bonus, joker, joker_score, face_box, kind_hand,
             )  # fmt: skip
 
 
@@ -243,6 +245,8 @@ def _box_outcomes(
     val: Any,
     w: Any,
     cv: Any,
+    boxes: Any,
+    cls_t: Any,
     s: int,
     V: Any,
     Vz: Any,
@@ -272,6 +276,11 @@ def _box_outcomes(
     u = (s // n_y) % n_u
     mask = s // (n_y * n_u)
     special = kind_box >= 0 and ((mask >> kind_box) & 1) == 1
+    n_open = 0
+    for b in range(n_cat):
+        if not (mask >> b) & 1:
+            boxes[n_open] = b
+            n_open += 1
     for b in range(n_cat):
         for k in range(width):
             w[b, k] = 0.0
@@ -295,13 +304,15 @@ def _box_outcomes(
             nxt_out[n] = nx
             n += 1
             continue
-        b0 = -1
-        best = -np.inf
-        for b in range(n_cat):
-            if not (mask >> b) & 1 and val[b, cls[b, h]] > best:
-                best = val[b, cls[b, h]]
+        b0 = boxes[0]
+        best = val[b0, cls_t[h, b0]]
+        for i in range(1, n_open):
+            b = boxes[i]
+            v = val[b, cls_t[h, b]]
+            if v > best:
+                best = v
                 b0 = b
-        w[b0, cls[b0, h]] += m[h]
+        w[b0, cls_t[h, b0]] += m[h]
     for b in range(n_cat):
         if (mask >> b) & 1:
             continue
@@ -434,7 +445,8 @@ def score_distribution(solution: YahtzeeSolution) -> ScoreDistribution:
     Vz, Vn = point_tables(game)
     is_kind = np.zeros(lat.n_hands, dtype=np.bool_)
     is_kind[game.kind_hand] = True
-    tables = (solution.values, Vz, Vn, is_kind, *_arguments(game), BATCH)
+    cls_t = np.ascontiguousarray(game.cls.T)
+    tables = (solution.values, Vz, Vn, is_kind, cls_t, *_arguments(game), BATCH)
     states = np.array([game.state_index(0, 0, 0)], dtype=np.int64)
     lo = np.zeros(1, dtype=np.int64)
     length = np.ones(1, dtype=np.int64)
