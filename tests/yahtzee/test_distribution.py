@@ -164,3 +164,37 @@ def test_memory_budget_is_checked_first(monkeypatch):
     monkeypatch.setenv("PERFECTPLAY_MEMORY_LIMIT", "1K")
     with pytest.raises(ResourceLimitError, match="score distribution of tiny"):
         score_distribution(sol)
+
+
+def test_interpreted_kernels_give_the_same_bits():
+    """PERFECTPLAY_NO_JIT=1 runs the kernels' Python source: the same floats and games."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import json\n"
+        "from perfectplay.yahtzee.ruleset import Category, Rules, n_of_a_kind, straight\n"
+        "from perfectplay.yahtzee.solution import solve\n"
+        "from perfectplay.yahtzee.distribution import score_distribution\n"
+        "from perfectplay.yahtzee.simulate import simulate\n"
+        "boxes = (Category.upper(1, 'ones'), Category.upper(2, 'twos'),\n"
+        "         Category('triple', n_of_a_kind(3, points=15)),\n"
+        "         Category('run', straight(12, ((1, 2, 3),)), joker=12))\n"
+        "r = Rules('t', boxes, dice=3, faces=3, rolls=3, upper_threshold=4, upper_bonus=7,\n"
+        "          kind_box='triple', kind_bonus=20, joker='free')\n"
+        "sol = solve(r)\n"
+        "print(json.dumps([score_distribution(sol).pmf.tolist(),\n"
+        "                  simulate(sol, 50, seed=3).scores.tolist()]))\n"
+    )
+    outs = []
+    for flag in ("1", ""):
+        env = dict(os.environ, PERFECTPLAY_NO_JIT=flag)
+        done = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=600
+        )
+        assert done.returncode == 0, done.stderr
+        outs.append(json.loads(done.stdout))
+    assert outs[0] == outs[1]
+    assert abs(sum(outs[0][0]) - 1) < 1e-12
