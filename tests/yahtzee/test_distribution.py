@@ -5,6 +5,7 @@ on reduced rules, a seeded simulation's histogram, the summary statistics, the p
 from __future__ import annotations
 
 import importlib.util
+import json
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -65,6 +66,10 @@ def test_american_sums_to_one_and_mean_is_the_value():
     assert abs(d.std - 59.61) < 0.005
     assert d.percentiles([10, 50, 90]) == sorted(d.percentiles([10, 50, 90]))
     assert d.median == d.percentile(50)
+    # 1575, the largest score of these rules (13 Yahtzees), has positive probability
+    assert d.scores[d.pmf > 0].max() == 1575 == d.low + len(d.pmf) - 1
+    summary = json.loads(json.dumps(d.to_json()))
+    assert summary["percentiles"]["90"] == d.percentile(90) and len(summary["pmf"]) == 1576
 
 
 @pytest.mark.parametrize(
@@ -168,7 +173,6 @@ def test_memory_budget_is_checked_first(monkeypatch):
 
 def test_interpreted_kernels_give_the_same_bits():
     """PERFECTPLAY_NO_JIT=1 runs the kernels' Python source: the same floats and games."""
-    import json
     import os
     import subprocess
     import sys

@@ -95,6 +95,9 @@ def test_result_statistics():
     counts, edges = r.histogram([0, 5, 10, 15])
     assert counts.tolist() == [1, 3, 1] and edges.tolist() == [0, 5, 10, 15]
     assert SimulationResult("x", 0, np.array([4])).std == 0.0
+    summary = r.to_json([0, 5, 10, 15])
+    assert summary["histogram"]["counts"] == [1, 3, 1] and summary["games"] == 5
+    assert summary["std"] == r.std and summary["seed"] == 0
 
 
 @pytest.mark.parametrize(

@@ -130,6 +130,23 @@ class ScoreDistribution:
         """The 50th percentile."""
         return self.percentile(50)
 
+    def to_json(self, percentiles: Any = (10, 25, 50, 75, 90)) -> dict[str, Any]:
+        """A JSON-ready summary: the statistics, the given percentiles and the pmf from
+        ``low``.
+
+        >>> ScoreDistribution("demo", np.array([0.5, 0.5])).to_json((50,))["percentiles"]
+        {'50': 0}
+        """
+        return {
+            "rules": self.rules,
+            "mean": self.mean,
+            "std": self.std,
+            "median": self.median,
+            "percentiles": {f"{q:g}": self.percentile(q) for q in percentiles},
+            "low": self.low,
+            "pmf": self.pmf.tolist(),
+        }
+
 
 @njit(cache=True, parallel=True, boundscheck=False)
 def _outcomes(

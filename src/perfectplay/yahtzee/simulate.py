@@ -85,6 +85,23 @@ class SimulationResult:
         counts, edges = np.histogram(self.scores, bins=bins)
         return counts, edges
 
+    def to_json(self, bins: int | Any = 20) -> dict[str, Any]:
+        """A JSON-ready summary: the statistics and the histogram (not the scores).
+
+        >>> SimulationResult("demo", 3, np.array([1, 2])).to_json(bins=1)["histogram"]
+        {'counts': [2], 'edges': [1.0, 2.0]}
+        """
+        counts, edges = self.histogram(bins)
+        return {
+            "rules": self.rules,
+            "seed": self.seed,
+            "games": self.games,
+            "mean": self.mean,
+            "std": self.std,
+            "standard_error": self.standard_error,
+            "histogram": {"counts": counts.tolist(), "edges": edges.tolist()},
+        }
+
 
 @njit(cache=True, parallel=True, boundscheck=False)
 def _play(
