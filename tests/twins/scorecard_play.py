@@ -20,10 +20,10 @@ from perfectplay.yahtzee.solution import Card, Situation
 class Player:
     """The scorecard of one game: ``filled`` (box name -> its own points), ``upper``."""
 
-    def __init__(self, solution):
+    def __init__(self, solution, filled=None):
         self.sol = solution
         self.rules = solution.rules
-        self.filled: dict[str, int] = {}
+        self.filled: dict[str, int] = dict(filled or {})
 
     def copy(self):
         p = Player(self.sol)
@@ -119,9 +119,10 @@ def turn_hands(player):
     return roll((), rolls - 1)
 
 
-def exact_distribution(solution):
+def exact_distribution(solution, filled=None, so_far=0):
     """The final score's distribution (score -> Fraction) under the advisor's decisions,
-    every turn enumerated over ordered dice."""
+    every turn enumerated over ordered dice, from the card ``filled`` (box -> points) with
+    ``so_far`` points already scored."""
     memo: dict = {}
 
     def remaining(player):
@@ -139,19 +140,20 @@ def exact_distribution(solution):
             memo[key] = dict(out)
         return memo[key]
 
-    return remaining(Player(solution))
+    return {s + so_far: p for s, p in remaining(Player(solution, filled)).items()}
 
 
-def play(solution, uniforms):
-    """One game with the dice drawn from ``uniforms[turn, roll, die]`` as
-    :func:`perfectplay.yahtzee.simulate.simulate` draws them; its final score."""
+def play(solution, uniforms, filled=None, so_far=0):
+    """One game from the card ``filled`` (``so_far`` points scored) with the dice drawn
+    from ``uniforms[turn, roll, die]`` as :func:`perfectplay.yahtzee.simulate.simulate`
+    draws them; its final score."""
     rules = solution.rules
     lat = solution.game.lattice
     weights = [int(w) for w in lat.face_weight]
     total = sum(weights)
-    player = Player(solution)
-    score = 0
-    for turn in range(rules.n_categories):
+    player = Player(solution, filled)
+    score = so_far
+    for turn in range(rules.n_categories - len(player.filled)):
         kept: tuple = ()
         hand: tuple = ()
         for roll in range(rules.rolls):

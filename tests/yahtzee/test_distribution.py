@@ -17,7 +17,7 @@ from perfectplay.errors import InputError
 from perfectplay.yahtzee.distribution import ScoreDistribution, plot, score_distribution
 from perfectplay.yahtzee.ruleset import Category, Rules, n_of_a_kind, straight
 from perfectplay.yahtzee.simulate import simulate
-from perfectplay.yahtzee.solution import solve
+from perfectplay.yahtzee.solution import Card, solve
 
 _spec = importlib.util.spec_from_file_location(
     "scorecard_play", Path(__file__).resolve().parent.parent / "twins" / "scorecard_play.py"
@@ -180,7 +180,7 @@ def test_interpreted_kernels_give_the_same_bits():
     code = (
         "import json\n"
         "from perfectplay.yahtzee.ruleset import Category, Rules, n_of_a_kind, straight\n"
-        "from perfectplay.yahtzee.solution import solve\n"
+        "from perfectplay.yahtzee.solution import Card, solve\n"
         "from perfectplay.yahtzee.distribution import score_distribution\n"
         "from perfectplay.yahtzee.simulate import simulate\n"
         "boxes = (Category.upper(1, 'ones'), Category.upper(2, 'twos'),\n"
@@ -202,3 +202,18 @@ def test_interpreted_kernels_give_the_same_bits():
         outs.append(json.loads(done.stdout))
     assert outs[0] == outs[1]
     assert abs(sum(outs[0][0]) - 1) < 1e-12
+
+
+def test_from_a_card_against_the_twin():
+    sol = solve(tiny("free"))
+    filled = {"triple": 15, "ones": 2}
+    card = Card(filled=filled)
+    d = score_distribution(sol, card)
+    so_far = 17
+    exact = twin.exact_distribution(sol, filled, so_far)
+    assert min(exact) >= so_far and d.probability(so_far - 1) == 0
+    assert set(exact) == {int(s) for s in d.scores[d.pmf > 0]}
+    assert all(abs(d.probability(s) - float(p)) < 1e-13 for s, p in exact.items())
+    assert abs(d.mean - sol.value(card)) < 1e-9
+    full = Card(filled={"ones": 3, "twos": 2, "triple": 0, "run": 12}, score=24)
+    assert score_distribution(sol, full).pmf.nonzero()[0].tolist() == [24]

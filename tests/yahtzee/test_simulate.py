@@ -15,7 +15,7 @@ from perfectplay.errors import InputError
 from perfectplay.yahtzee import simulate as simulate_module
 from perfectplay.yahtzee.ruleset import Category, Rules, n_of_a_kind, straight
 from perfectplay.yahtzee.simulate import SimulationResult, simulate
-from perfectplay.yahtzee.solution import solve
+from perfectplay.yahtzee.solution import Card, solve
 
 _spec = importlib.util.spec_from_file_location(
     "scorecard_play", Path(__file__).resolve().parent.parent / "twins" / "scorecard_play.py"
@@ -116,3 +116,16 @@ def test_memory_budget_is_checked_first(monkeypatch):
     monkeypatch.setenv("PERFECTPLAY_MEMORY_LIMIT", "64K")
     with pytest.raises(ResourceLimitError, match="simulating american"):
         simulate(sol, 10)
+
+
+def test_from_a_card():
+    sol = reduced()
+    filled = {"yahtzee": 50, "fours": 16}
+    card = Card(filled=filled)
+    run = simulate(sol, 20_000, seed=4, card=card)
+    assert abs(run.mean - sol.value(card)) <= 4 * run.standard_error
+    rng = np.random.Generator(np.random.PCG64(4))
+    draws = rng.random((6, 4, 3, 5))
+    assert [twin.play(sol, draws[g], filled, 66) for g in range(6)] == run.scores[:6].tolist()
+    full = Card(filled={c.name: 0 for c in sol.rules.categories})
+    assert simulate(sol, 3, card=full).scores.tolist() == [0, 0, 0]

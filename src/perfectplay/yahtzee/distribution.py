@@ -39,7 +39,7 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -49,9 +49,7 @@ from perfectplay.errors import InputError
 from perfectplay.solvers.scorecard import BATCH, _arguments, _final_values, _place
 from perfectplay.solvers.turns import njit, prange
 from perfectplay.yahtzee._policy import best_keeps, choose_box, keep_tables, point_tables
-
-if TYPE_CHECKING:
-    from perfectplay.yahtzee.solution import YahtzeeSolution
+from perfectplay.yahtzee.solution import Card, YahtzeeSolution
 
 __all__ = ["ScoreDistribution", "plot", "score_distribution"]
 
@@ -439,9 +437,10 @@ def _number(nxt: Any, where: Any) -> Any:
     return states, tgt
 
 
-def score_distribution(solution: YahtzeeSolution) -> ScoreDistribution:
-    """The exact distribution of the final score from the empty card under the optimal
-    policy of ``solution`` (see the module docstring for the method). Before each tier's
+def score_distribution(solution: YahtzeeSolution, card: Card | None = None) -> ScoreDistribution:
+    """The exact distribution of the final score from the start of a turn with ``card``
+    (the empty card by default; its score so far included) under the optimal policy of
+    ``solution`` (see the module docstring for the method). Before each tier's
     arrays are allocated their size is checked against the memory budget
     (:func:`perfectplay._util.memory.require`).
 
@@ -464,14 +463,16 @@ def score_distribution(solution: YahtzeeSolution) -> ScoreDistribution:
     is_kind[game.kind_hand] = True
     cls_t = np.ascontiguousarray(game.cls.T)
     tables = (solution.values, Vz, Vn, is_kind, cls_t, *_arguments(game), BATCH)
-    states = np.array([game.state_index(0, 0, 0)], dtype=np.int64)
-    lo = np.zeros(1, dtype=np.int64)
+    start, so_far = solution._state(card or Card())
+    states = np.array([start], dtype=np.int64)
+    lo = np.array([so_far], dtype=np.int64)
     length = np.ones(1, dtype=np.int64)
     offset = np.zeros(1, dtype=np.int64)
     F = np.ones(1)
     where = np.full(game.n_states, -1, dtype=np.int32)
     progress = Progress(f"score distribution of {game.rules.name}")
-    for t in range(game.n_categories):
+    filled = bin(game.decode(start)[0]).count("1")
+    for t in range(filled, game.n_categories):
         src, prob, pts, nxt = _turn_outcomes(solution, states, tables)
         nstates, tgt = _number(nxt, where)
         del nxt

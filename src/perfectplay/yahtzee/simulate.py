@@ -6,7 +6,7 @@ and the best box after the last roll, ties going to the first option in the orde
 :meth:`~perfectplay.yahtzee.solution.YahtzeeSolution.options` lists them (smaller keeps
 first, boxes in scorecard order; see :mod:`perfectplay.yahtzee._policy`). The dice come
 from ``numpy.random.Generator(PCG64(seed))``: one uniform per die per roll, drawn in
-Python in game order (``random(size=(games, boxes, rolls, dice))``, the first uniforms of
+Python in game order (``random(size=(games, open boxes, rolls, dice))``, the first uniforms of
 a roll used for the dice rolled), so a seed gives the same scores on any machine and any
 number of threads. A die shows face ``f`` when the uniform times the total face weight
 falls in ``f``'s share of it. The games run in a compiled loop, in parallel across games.
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -34,9 +34,7 @@ from perfectplay.errors import InputError
 from perfectplay.solvers.scorecard import BATCH, _arguments, _final_values
 from perfectplay.solvers.turns import njit, prange
 from perfectplay.yahtzee._policy import best_keep, choose_box, keep_tables, point_tables
-
-if TYPE_CHECKING:
-    from perfectplay.yahtzee.solution import YahtzeeSolution
+from perfectplay.yahtzee.solution import Card, YahtzeeSolution
 
 __all__ = ["SimulationResult", "simulate"]
 
@@ -111,6 +109,7 @@ def _play(
     Vz: Any,
     Vn: Any,
     start: int,
+    so_far: int,
     face_cum: Any,
     rk_ptr: Any,
     rk_keep: Any,
@@ -152,7 +151,7 @@ def _play(
         cv = np.empty(max(cls_score.shape[1], n_cat))
         states = np.full(nb, start)
         for j in range(nb):
-            out[lo + j] = 0
+            out[lo + j] = so_far
         for turn in range(n_turns):
             for j in range(nb):
                 s = states[j]
@@ -185,9 +184,13 @@ def _play(
                 out[g] += p
 
 
-def simulate(solution: YahtzeeSolution, games: int, seed: int = 0) -> SimulationResult:
-    """Play ``games`` games from the empty card with the optimal policy of ``solution``
-    (see the module docstring for the dice and the ties); the same seed gives the same
+def simulate(
+    solution: YahtzeeSolution, games: int, seed: int = 0, card: Card | None = None
+) -> SimulationResult:
+    """Play ``games`` games from the start of a turn with ``card`` (the empty card by
+    default; its score so far included in the scores) with the optimal policy of
+    ``solution`` (see the module docstring for the dice and the ties; a card with ``n``
+    open boxes draws ``n`` turns' uniforms per game); the same seed gives the same
     scores. Each game is a compiled loop over the turns: the turn's keep values are
     computed for the state at hand, as :meth:`YahtzeeSolution.options` does.
 
@@ -209,10 +212,11 @@ def simulate(solution: YahtzeeSolution, games: int, seed: int = 0) -> Simulation
     args = _arguments(game)
     rk_ptr, rk_keep = lat.roll_to_keep
     face_cum = np.cumsum(lat.face_weight).astype(np.float64)
-    start = game.state_index(0, 0, 0)
+    start, so_far = solution._state(card or Card())
+    open_boxes = game.n_categories - bin(game.decode(start)[0]).count("1")
     rng = np.random.Generator(np.random.PCG64(seed))
     scores = np.empty(int(games), dtype=np.int64)
-    shape = (game.n_categories, lat.n_rolls, lat.n_dice)
+    shape = (open_boxes, lat.n_rolls, lat.n_dice)
     for lo in range(0, int(games), CHUNK):
         n = min(CHUNK, int(games) - lo)
         draws = rng.random((n, *shape))
@@ -223,6 +227,7 @@ def simulate(solution: YahtzeeSolution, games: int, seed: int = 0) -> Simulation
             Vz,
             Vn,
             start,
+            so_far,
             face_cum,
             rk_ptr,
             rk_keep,
