@@ -456,8 +456,10 @@ def score_distribution(solution: YahtzeeSolution, card: Card | None = None) -> S
     """
     game = solution.game
     lat = game.lattice
-    # the point tables and the state numbering, one entry each per state number
-    require(20 * game.n_states, f"the score distribution of {game.rules.name}")
+    # the point tables and the state numbering (one entry each per state number), and one
+    # block's outcome buffers; each tier's arrays are checked when their size is known
+    width = int(game.n_cls.sum()) + len(game.kind_hand)
+    require(20 * game.n_states + 48 * BLOCK * width, f"the score distribution of {game.rules.name}")
     Vz, Vn = point_tables(game)
     is_kind = np.zeros(lat.n_hands, dtype=np.bool_)
     is_kind[game.kind_hand] = True
@@ -484,11 +486,12 @@ def score_distribution(solution: YahtzeeSolution, card: Card | None = None) -> S
         noffset = np.concatenate(([0], np.cumsum(nlength)[:-1]))
         total = int(nlength.sum())
         require(
-            8 * (total + F.shape[0]) + 20 * len(src),
+            8 * total,
             f"the score distribution of {game.rules.name} (tier {t + 1})",
         )
         G = np.zeros(total)
         _scatter(src, prob, pts, tgt, lo, length, offset, F, nlo, noffset, G)
+        del src, prob, pts, tgt, F
         states, lo, length, offset, F = nstates, nlo, nlength, noffset, G
         progress.update(t + 1, "turns", total=game.n_categories)
     progress.done()
