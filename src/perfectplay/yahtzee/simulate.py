@@ -1,0 +1,239 @@
+"""Seeded games of a scorecard game played by its optimal policy.
+
+:func:`simulate` plays ``games`` whole games from the empty card with the policy of a
+:class:`~perfectplay.yahtzee.solution.YahtzeeSolution`: the best keep before each reroll
+and the best box after the last roll, ties going to the first option in the order
+:meth:`~perfectplay.yahtzee.solution.YahtzeeSolution.options` lists them (smaller keeps
+first, boxes in scorecard order; see :mod:`perfectplay.yahtzee._policy`). The dice come
+from ``numpy.random.Generator(PCG64(seed))``: one uniform per die per roll, drawn in
+Python in game order (``random(size=(games, open boxes, rolls, dice))``, the first uniforms of
+a roll used for the dice rolled), so a seed gives the same scores on any machine and any
+number of threads. A die shows face ``f`` when the uniform times the total face weight
+falls in ``f``'s share of it. The games run in a compiled loop, in parallel across games.
+
+>>> from perfectplay.yahtzee.ruleset import Category, Rules
+>>> from perfectplay.yahtzee.solution import solve
+>>> sol = solve(Rules("chance", (Category("chance", sum),), dice=2, rolls=1, upper_threshold=0))
+>>> run = simulate(sol, 2000, seed=1)
+>>> run.scores[:5].tolist() == simulate(sol, 5, seed=1).scores.tolist()
+True
+>>> abs(run.mean - sol.value()) < 4 * run.standard_error
+True
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from perfectplay._util.memory import require
+from perfectplay.errors import InputError
+from perfectplay.solvers.scorecard import BATCH, _arguments, _final_values
+from perfectplay.solvers.turns import njit, prange
+from perfectplay.yahtzee._policy import best_keep, choose_box, keep_tables, point_tables
+from perfectplay.yahtzee.solution import Card, YahtzeeSolution
+
+__all__ = ["SimulationResult", "simulate"]
+
+#: Games whose uniforms are drawn at once (bounds the memory of a long run, not its result).
+CHUNK = 8192
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """The final scores of simulated games (``scores[i]``: game ``i``), with their seed.
+
+    >>> r = SimulationResult("demo", 0, np.array([200, 250, 300]))
+    >>> r.games, r.mean, r.std, round(r.standard_error, 4)
+    (3, 250.0, 50.0, 28.8675)
+    >>> r.histogram(bins=2)[0].tolist()
+    [1, 2]
+    """
+
+    rules: str
+    seed: int
+    scores: np.ndarray
+
+    @property
+    def games(self) -> int:
+        """Number of games played."""
+        return int(self.scores.shape[0])
+
+    @property
+    def mean(self) -> float:
+        """Mean final score."""
+        return float(self.scores.mean())
+
+    @property
+    def std(self) -> float:
+        """Sample standard deviation of the final scores (``n - 1`` in the denominator)."""
+        return float(self.scores.std(ddof=1)) if self.games > 1 else 0.0
+
+    @property
+    def standard_error(self) -> float:
+        """Standard error of :attr:`mean` (``std / sqrt(games)``)."""
+        return self.std / math.sqrt(self.games)
+
+    def histogram(self, bins: int | Any = 20) -> tuple[np.ndarray, np.ndarray]:
+        """``(counts, edges)`` of the scores, as :func:`numpy.histogram` (``bins`` a count
+        of equal bins or the edges)."""
+        counts, edges = np.histogram(self.scores, bins=bins)
+        return counts, edges
+
+    def to_json(self, bins: int | Any = 20) -> dict[str, Any]:
+        """A JSON-ready summary: the statistics and the histogram (not the scores).
+
+        >>> SimulationResult("demo", 3, np.array([1, 2])).to_json(bins=1)["histogram"]
+        {'counts': [2], 'edges': [1.0, 2.0]}
+        """
+        counts, edges = self.histogram(bins)
+        return {
+            "rules": self.rules,
+            "seed": self.seed,
+            "games": self.games,
+            "mean": self.mean,
+            "std": self.std,
+            "standard_error": self.standard_error,
+            "histogram": {"counts": counts.tolist(), "edges": edges.tolist()},
+        }
+
+
+@njit(cache=True, parallel=True, boundscheck=False)
+def _play(
+    out: Any,
+    draws: Any,
+    V: Any,
+    Vz: Any,
+    Vn: Any,
+    start: int,
+    so_far: int,
+    face_cum: Any,
+    rk_ptr: Any,
+    rk_keep: Any,
+    keep_size: Any,
+    score: Any,
+    cls: Any,
+    cls_score: Any,
+    n_cls: Any,
+    upper: Any,
+    thr: int,
+    bonus: int,
+    n_u: int,
+    n_y: int,
+    kind_box: int,
+    kind_bonus: int,
+    joker: int,
+    joker_score: Any,
+    face_box: Any,
+    kind_hand: Any,
+    add: Any,
+    remove: Any,
+    face_prob: Any,
+    rolls: int,
+    batch: int,
+) -> None:
+    n_games, n_turns, _, n_dice = draws.shape
+    n_cat, n_hands = score.shape
+    n_keeps, n_faces = add.shape
+    base = n_keeps - n_hands
+    total_weight = face_cum[n_faces - 1]
+    # Games go in batches whose turn tables are computed together: the rerolls then run
+    # vectorised across the batch, as in the solver.
+    for c in prange((n_games + batch - 1) // batch):
+        lo = c * batch
+        nb = min(n_games, lo + batch) - lo
+        cur = np.empty((n_hands, nb))
+        Es = np.empty((rolls - 1, n_keeps, nb))
+        M = np.empty((n_keeps, nb))
+        cv = np.empty(max(cls_score.shape[1], n_cat))
+        states = np.full(nb, start)
+        for j in range(nb):
+            out[lo + j] = so_far
+        for turn in range(n_turns):
+            for j in range(nb):
+                s = states[j]
+                _final_values(
+                    cur, j, V, s // (n_y * n_u), (s // n_y) % n_u, s % n_y, score, cls,
+                    cls_score, n_cls, upper, thr, bonus, n_u, n_y, kind_box, kind_bonus, joker,
+                    joker_score, face_box, kind_hand, cv,
+                )  # fmt: skip
+            keep_tables(cur, Es, M, add, remove, face_prob)
+            for j in range(nb):
+                g = lo + j
+                k = 0
+                hand = 0
+                for roll in range(rolls):
+                    if roll > 0:
+                        k = best_keep(Es[rolls - 1 - roll], j, hand, rk_ptr, rk_keep)
+                    for d in range(n_dice - keep_size[k]):
+                        x = draws[g, turn, roll, d] * total_weight
+                        f = 0
+                        while f < n_faces - 1 and x >= face_cum[f]:
+                            f += 1
+                        k = add[k, f]
+                    hand = k - base
+                s = states[j]
+                _, p, states[j] = choose_box(
+                    cv, V, Vz, Vn, s // (n_y * n_u), (s // n_y) % n_u, s % n_y, hand, score,
+                    upper, thr, bonus, n_u, n_y, kind_box, kind_bonus, joker, joker_score,
+                    face_box, kind_hand,
+                )  # fmt: skip
+                out[g] += p
+
+
+def simulate(
+    solution: YahtzeeSolution, games: int, seed: int = 0, card: Card | None = None
+) -> SimulationResult:
+    """Play ``games`` games from the start of a turn with ``card`` (the empty card by
+    default; its score so far included in the scores) with the optimal policy of
+    ``solution`` (see the module docstring for the dice and the ties; a card with ``n``
+    open boxes draws ``n`` turns' uniforms per game); the same seed gives the same
+    scores. Each game is a compiled loop over the turns: the turn's keep values are
+    computed for the state at hand, as :meth:`YahtzeeSolution.options` does.
+
+    >>> from perfectplay.yahtzee.ruleset import Category, Rules
+    >>> from perfectplay.yahtzee.solution import solve
+    >>> sol = solve(Rules("max", (Category("max", max),), dice=2, faces=2, rolls=1,
+    ...                   upper_threshold=0))
+    >>> sorted(set(simulate(sol, 100).scores.tolist()))
+    [1, 2]
+    """
+    if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 1:
+        raise InputError(f"games must be an int >= 1, not {games!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise InputError(f"seed must be an int >= 0, not {seed!r}")
+    game = solution.game
+    lat = game.lattice
+    require(16 * game.n_states, f"simulating {game.rules.name}")
+    Vz, Vn = point_tables(game)
+    args = _arguments(game)
+    rk_ptr, rk_keep = lat.roll_to_keep
+    face_cum = np.cumsum(lat.face_weight).astype(np.float64)
+    start, so_far = solution._state(card or Card())
+    open_boxes = game.n_categories - bin(game.decode(start)[0]).count("1")
+    rng = np.random.Generator(np.random.PCG64(seed))
+    scores = np.empty(int(games), dtype=np.int64)
+    shape = (open_boxes, lat.n_rolls, lat.n_dice)
+    for lo in range(0, int(games), CHUNK):
+        n = min(CHUNK, int(games) - lo)
+        draws = rng.random((n, *shape))
+        _play(
+            scores[lo : lo + n],
+            draws,
+            solution.values,
+            Vz,
+            Vn,
+            start,
+            so_far,
+            face_cum,
+            rk_ptr,
+            rk_keep,
+            lat.keep_size.astype(np.int64),
+            *args[:18],
+            lat.n_rolls,
+            BATCH,
+        )
+    return SimulationResult(solution.rules.name, int(seed), scores)
