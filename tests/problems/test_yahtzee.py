@@ -137,7 +137,7 @@ def test_resolve_rules(tmp_path):
     assert resolve_rules("american-forced-joker").joker == "forced"
     for spec, fragment in (
         ("nope", "unknown rules 'nope'; known: american, american-forced-joker"),
-        ("perfectplay.yahtzee.ruleset:RULES", "is a dict, not a yahtzee Rules"),
+        ("perfectplay.yahtzee.ruleset:RULES", "names a dict object, not a yahtzee Rules"),
         (str(tmp_path / "none.py") + ":X", "no such file"),
         ("perfectplay.yahtzee.ruleset:NOPE", "has no 'NOPE'"),
     ):

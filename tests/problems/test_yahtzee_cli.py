@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -232,7 +233,7 @@ def test_rules_from_a_users_file(capsys, tmp_path):
     code, _, err = run(capsys, empty, "--load", saved, "--rules", "american")
     assert code == 2 and "made for other rules" in err
     code, _, err = run(capsys, empty, "--rules", spec.replace(":MINI", ":NOT_RULES"))
-    assert code == 2 and "is a int, not a yahtzee Rules" in err
+    assert code == 2 and "names a int object, not a yahtzee Rules" in err
 
 
 # --- bad input ----------------------------------------------------------------------------
@@ -370,6 +371,7 @@ def test_documentation_page_examples_are_real(tmp_path, monkeypatch, capsys, tab
     assert doctest.testfile(str(DOC), module_relative=False).failed == 0
     shutil.copy(table, tmp_path / "american.table")
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PERFECTPLAY_QUIET", "1")  # progress of long runs is not the output
     checked = 0
     for block in DOC.read_text().split("```")[1::2]:
         lines = block.strip("\n").splitlines()
@@ -386,6 +388,9 @@ def test_documentation_page_examples_are_real(tmp_path, monkeypatch, capsys, tab
                 (tmp_path / argv[1]).write_text("\n".join(shown) + "\n")
                 continue
             assert argv[:2] == ["perfectplay", "yahtzee"], line
+            import io
+
+            monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
             code = cli.main(argv[1:])
             out, err = capsys.readouterr()
             assert (out + err).splitlines() == shown, line
@@ -417,3 +422,49 @@ def test_a_terminal_on_stdin_means_the_empty_card_not_waiting_for_input():
         stdin=terminal, capture_output=True, text=True, timeout=300,
     )
     assert res.returncode == 0 and res.stdout == "245.8707745\n"
+
+
+# --- simulation and distribution ------------------------------------------------------------
+
+
+def test_simulate_and_distribution_of_users_rules(capsys, tmp_path):
+    spec = write(tmp_path, "minirules.py", MINI) + ":MINI"
+    empty = write(tmp_path, "empty.txt", "")
+    from perfectplay.problems.yahtzee import resolve_rules
+
+    value = solve(resolve_rules(spec)).value()
+    code, out, _ = run(capsys, empty, "--rules", spec, "--distribution", "--simulate", "4000",
+                       "--seed", "3")
+    assert code == 0
+    assert out.startswith(f"{value:.7f}\nsimulated 4,000 games (seed 3): mean ")
+    assert f"final score distribution (exact): mean {value:.7f}" in out
+    code, out, _ = run(capsys, empty, "--rules", spec, "--json", "--distribution",
+                       "--simulate", "4000", "--seed", "3")
+    obj = json.loads(out)
+    sim, dist = obj["simulation"], obj["distribution"]
+    assert code == 0 and obj["value"] == pytest.approx(value, abs=1e-9)
+    assert abs(sim["mean"] - value) < 4 * sim["standard_error"]
+    assert sum(sim["histogram"]["counts"]) == 4000 and sim["seed"] == 3
+    assert dist["mean"] == pytest.approx(value, abs=1e-9) and sum(dist["pmf"]) == pytest.approx(1)
+    code, again, _ = run(capsys, empty, "--rules", spec, "--json", "--distribution",
+                         "--simulate", "4000", "--seed", "3")
+    assert again == out  # seeded: the same games
+
+
+def test_simulate_american_from_a_table(capsys, table):
+    code, out, _ = run(capsys, os.devnull, "--load", table, "--simulate", "2000", "--json")
+    sim = json.loads(out)["simulation"]
+    assert code == 0 and abs(sim["mean"] - AMERICAN_VALUE) < 4 * sim["standard_error"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--plot", "x.png"], "--plot draws the distribution: add --distribution"),
+        (["--simulate", "0"], "argument --simulate: expected a positive integer, got 0"),
+        (["--simulate", "10", "--seed", "-1"], "argument --seed: expected an integer from 0"),
+    ],
+)
+def test_bad_simulation_arguments(capsys, argv, message):
+    code, _, err = run(capsys, os.devnull, *argv)
+    assert code == 2 and message in err and err.count("\n") == 1

@@ -5,7 +5,9 @@
 13
 
 ``solve("american")`` builds the whole table in a few seconds; see
-:mod:`perfectplay.yahtzee.solution`.
+:mod:`perfectplay.yahtzee.solution` (every option's value),
+:func:`perfectplay.yahtzee.simulate.simulate` (seeded games under the optimal policy) and
+:func:`score_distribution` (the exact distribution of the final score).
 """
 
 from typing import TYPE_CHECKING
@@ -13,8 +15,10 @@ from typing import TYPE_CHECKING
 from perfectplay._util.lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from perfectplay.yahtzee.distribution import ScoreDistribution, score_distribution
     from perfectplay.yahtzee.game import ScorecardGame
     from perfectplay.yahtzee.ruleset import RULES, Category, Rules, rules
+    from perfectplay.yahtzee.simulate import SimulationResult
     from perfectplay.yahtzee.solution import Card, Situation, YahtzeeOption, YahtzeeSolution, solve
 
 __all__ = [
@@ -22,16 +26,21 @@ __all__ = [
     "Card",
     "Category",
     "Rules",
+    "ScoreDistribution",
     "ScorecardGame",
+    "SimulationResult",
     "Situation",
     "YahtzeeOption",
     "YahtzeeSolution",
     "rules",
+    "score_distribution",
     "solve",
 ]
 
 _MODULES = {
+    "perfectplay.yahtzee.distribution": ["ScoreDistribution", "score_distribution"],
     "perfectplay.yahtzee.game": ["ScorecardGame"],
+    "perfectplay.yahtzee.simulate": ["SimulationResult"],
     "perfectplay.yahtzee.ruleset": ["RULES", "Category", "Rules", "rules"],
     "perfectplay.yahtzee.solution": [
         "Card",

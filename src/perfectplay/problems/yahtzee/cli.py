@@ -37,6 +37,7 @@ file.py:NAME naming a perfectplay.yahtzee.Rules written in Python (docs/yahtzee.
 
 USAGE = """\
 perfectplay yahtzee [FILE] [--example] [--rules NAME] [--load TABLE] [--save TABLE] [--json]
+                          [--simulate N [--seed S]] [--distribution [--plot FILE]]
        perfectplay yahtzee advise SITUATION [--rules NAME] [--load TABLE] [--save TABLE]
                           [--top N | --all] [--json]
        perfectplay yahtzee advise (--file FILE | -) [...]"""
@@ -54,6 +55,8 @@ examples:
       "dice 2 2 2 2 2; rolls 0; filled twos=6 yahtzee=50"
                                                    an extra Yahtzee: bonus and joker
   perfectplay yahtzee --rules mine.py:MY_RULES     rules written in Python
+  perfectplay yahtzee --simulate 10000 --seed 1    play 10,000 games: mean, deviation, histogram
+  perfectplay yahtzee --distribution --plot d.png  the exact final-score distribution
 
 The advise subcommand has its own help: perfectplay yahtzee advise --help"""
 
@@ -116,6 +119,71 @@ def _table_options(parser: argparse.ArgumentParser) -> None:
 def add_options(parser: argparse.ArgumentParser) -> None:
     """The flags of ``perfectplay yahtzee`` beyond FILE, --example and --json."""
     _table_options(parser)
+    parser.add_argument(
+        "--simulate",
+        type=_games,
+        metavar="N",
+        help="also play N games with the optimal strategy: mean, standard deviation, histogram",
+    )
+    parser.add_argument(
+        "--seed", type=_seed, default=0, metavar="S", help="the simulation's seed (default 0)"
+    )
+    parser.add_argument(
+        "--distribution",
+        action="store_true",
+        help="also the exact distribution of the final score under the optimal strategy "
+        "(mean, standard deviation, median, percentiles)",
+    )
+    parser.add_argument(
+        "--plot",
+        type=path_arg,
+        metavar="FILE",
+        help="with --distribution: draw it to FILE (PNG, SVG or PDF; needs matplotlib, "
+        "the 'plot' extra)",
+    )
+
+
+def _games(text: str) -> int:
+    value = _positive(text)
+    if value > 10**8:
+        raise argparse.ArgumentTypeError(f"at most 100000000 games, got {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int_arg(text)
+    except argparse.ArgumentTypeError:
+        shown = quote_token(text)
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {shown}") from None
+    if not 0 <= value < 2**63:
+        raise argparse.ArgumentTypeError(f"expected an integer from 0 to 2**63 - 1, got {value}")
+    return value
+
+
+def _play_reports(args: argparse.Namespace, table: Any) -> tuple[list[str], dict[str, Any]]:
+    """The --simulate and --distribution reports (text lines and JSON fields)."""
+    from perfectplay.problems.yahtzee.report import distribution_text, simulation_text
+
+    lines: list[str] = []
+    fields: dict[str, Any] = {}
+    if args.simulate:
+        from perfectplay.yahtzee.simulate import simulate
+
+        result = simulate(table, args.simulate, seed=args.seed)
+        lines.append(simulation_text(result))
+        fields["simulation"] = result.to_json()
+    if args.distribution:
+        from perfectplay.yahtzee.distribution import plot, score_distribution
+
+        dist = score_distribution(table)
+        lines.append(distribution_text(dist))
+        fields["distribution"] = dist.to_json()
+        if args.plot:
+            plot(dist, args.plot)
+            lines.append(f"plot: {args.plot}")
+            fields["plot"] = args.plot
+    return lines, fields
 
 
 def _rules(args: argparse.Namespace) -> Any:
@@ -145,17 +213,22 @@ def run_command(args: argparse.Namespace, text: str) -> str:
     from perfectplay.problems.yahtzee.report import answer_json, format, value_json
     from perfectplay.problems.yahtzee.solution import answer, solve
 
+    if args.plot and not args.distribution:
+        raise PerfectplayError("--plot draws the distribution: add --distribution")
     rules = _rules(args)
     table = _table(args, rules)
     instance = parse(text, table.game if table is not None else rules)
     if table is None:
         table = solve(instance.rules, save=args.save)
     answers = answer(table, instance)
+    lines, fields = _play_reports(args, table)
     if args.json:
         if not answers:
-            return json.dumps(value_json(table))
-        return "\n".join(json.dumps(answer_json(table, a)) for a in answers)
-    return format(table, answers)
+            return json.dumps({**value_json(table), **fields})
+        return "\n".join(json.dumps(answer_json(table, a)) for a in answers) + (
+            "\n" + json.dumps(fields) if fields else ""
+        )
+    return "\n".join([format(table, answers), *lines])
 
 
 def _advise_command(args: argparse.Namespace) -> int:

@@ -100,7 +100,9 @@ american-forced-joker, american-no-joker, american-no-bonus, yatzy
     except InputError as exc:
         raise InputError(f"{quote_token(spec, 60)}: {exc.message}") from None
     if not isinstance(obj, Rules):
-        raise InputError(f"{quote_token(spec, 60)} is a {type(obj).__name__}, not a yahtzee Rules")
+        raise InputError(
+            f"{quote_token(spec, 60)} names a {type(obj).__name__} object, not a yahtzee Rules"
+        )
     return obj
 
 

@@ -30,6 +30,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from perfectplay.problems.yahtzee.solution import Answer
+    from perfectplay.yahtzee.distribution import ScoreDistribution
+    from perfectplay.yahtzee.simulate import SimulationResult
     from perfectplay.yahtzee.solution import Situation, YahtzeeOption, YahtzeeSolution
 
 __all__ = [
@@ -199,3 +201,32 @@ def advice_json(
         "options": [option_json(o) for o in shown],
         "more_options": len(options) - len(shown),
     }
+
+
+def simulation_text(result: SimulationResult, bins: int = 12) -> str:
+    """The --simulate report: the statistics, then a histogram of the scores as bars."""
+    head = (
+        f"simulated {result.games:,} games (seed {result.seed}): mean {result.mean:.4f}, "
+        f"standard deviation {result.std:.4f}, standard error {result.standard_error:.4f}"
+    )
+    counts, edges = result.histogram(bins)
+    top = max(int(counts.max()), 1)
+    rows = [
+        f"  {edges[i]:7.1f} - {edges[i + 1]:7.1f} {int(c):>9,} {'#' * round(40 * int(c) / top)}"
+        for i, c in enumerate(counts)
+    ]
+    return "\n".join([head, *rows])
+
+
+def distribution_text(dist: ScoreDistribution) -> str:
+    """The --distribution report: mean, standard deviation, median and percentiles."""
+    qs = (1, 5, 10, 25, 50, 75, 90, 95, 99)
+    cuts = ", ".join(f"{q}%: {dist.percentile(q)}" for q in qs)
+    import numpy as np
+
+    top = int(np.flatnonzero(dist.pmf)[-1]) + dist.low if dist.pmf.any() else dist.low
+    return (
+        f"final score distribution (exact): mean {dist.mean:.7f}, standard deviation "
+        f"{dist.std:.4f}, median {dist.median}, highest possible {top}\n"
+        f"  percentiles {cuts}"
+    )
