@@ -38,6 +38,7 @@ Fraction(16, 27)
 from __future__ import annotations
 
 import time
+from array import array
 from collections.abc import Callable, Hashable, Mapping
 from fractions import Fraction
 from math import lcm
@@ -45,6 +46,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from perfectplay.errors import ModelError, PerfectplayError
 from perfectplay.models.base import StochasticGameModel, UnknownStateError
+from perfectplay.models.explore import _sparing_collector
 
 if TYPE_CHECKING:
     import numpy as np
@@ -91,6 +93,7 @@ def _start(model: Any) -> Any:
     return s() if callable(s) else s
 
 
+@_sparing_collector
 def explore_stochastic(
     model: Any, *, max_states: int = 5_000_000, max_per_call: int = 1_000_000
 ) -> Exploration:
@@ -104,7 +107,9 @@ def explore_stochastic(
     import numpy as np
 
     from perfectplay.graphs.stochastic import StochasticGraph
+    from perfectplay.models.explore import _CHECK_MASK as check_mask
     from perfectplay.models.explore import SpaceLimitError, describe, model_name
+    from perfectplay.models.explore import _settle as settle
 
     name = model_name(model)
     outcome = getattr(model, "outcome", None)
@@ -148,7 +153,7 @@ def explore_stochastic(
                 continue
             for m in ms:
                 got = chances(s, m)
-                if isinstance(got, Mapping):
+                if type(got) is not list and isinstance(got, Mapping):
                     got = [(t, w, f) for (t, f), w in got.items()]
                 first = len(target)
                 # Weights and flags are checked in bulk after the exploration.
@@ -156,6 +161,8 @@ def explore_stochastic(
                     j = ids_get(canonical(t) if canonical is not None else t)
                     if j is None:
                         j = len(reps)
+                        if not j & check_mask:
+                            settle()
                         if j >= max_states:
                             raise SpaceLimitError(
                                 f"{name} has more than {max_states:,} states (--max-states)"
@@ -186,9 +193,7 @@ def explore_stochastic(
     op = np.asarray(outcome_ptr, np.int64)
     cp = np.asarray(choice_ptr, np.int64)
     w_arr = _weights(weight, op, cp, reps, move_list, name)
-    f_arr = np.asarray(passes)
-    if f_arr.dtype != np.bool_:
-        f_arr = np.fromiter((bool(f) for f in passes), np.bool_, len(passes))
+    f_arr = np.fromiter(passes, np.bool_, len(passes))  # each flag's truth value
     graph = StochasticGraph(
         terminal=terminal,
         terminal_value=tval,
@@ -217,12 +222,14 @@ def _weights(
         p = int(np.searchsorted(cp, c, side="right")) - 1
         return f"{name}.chances({describe(reps[p])}, {describe(moves[c])})"
 
-    try:
-        arr = np.asarray(weight)
-    except (ValueError, TypeError, OverflowError):
-        arr = np.asarray(weight, dtype=object)
-    if arr.dtype.kind in "iu" and (arr.size == 0 or arr.min() > 0):
-        return arr.astype(np.int64)
+    if set(map(type, weight)) <= {int}:  # the usual case, read in one pass
+        try:
+            arr = np.frombuffer(array("q", weight), np.int64)
+        except OverflowError:
+            pass
+        else:
+            if arr.size == 0 or arr.min() > 0:
+                return arr
     out = list(weight)
     for c in range(len(op) - 1):
         lo, hi = int(op[c]), int(op[c + 1])
