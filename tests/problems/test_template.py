@@ -72,6 +72,12 @@ def test_the_generic_runner_serves_the_template(capsys, monkeypatch):
     assert main(PROBLEM, ["--example", "--json"]) == 0
     obj = json.loads(capsys.readouterr().out)
     assert obj == {"faces": 6, "target": 5, "answer": "3.000000000", "expected_rolls": 3.0}
+    assert main(PROBLEM, ["--example", "--json", "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1  # one answer, one line
+    explained = json.loads(out)
+    assert explained.pop("explanation") == explain(solve(parse("6 5"))).rstrip("\n")
+    assert explained == obj
     import io
 
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"4 5\n")))
