@@ -86,7 +86,7 @@ import heapq
 
 import numpy as np
 
-from perfectplay._util.jit import compile_for, kernel
+from perfectplay._util.jit import compile_for, helper, kernel
 from perfectplay._util.memory import require
 from perfectplay._util.progress import Progress
 from perfectplay.errors import ResourceLimitError
@@ -435,6 +435,29 @@ def _order_and_profile(
     return perm, inv, first
 
 
+@helper
+def _scatter(j, cols, vals, lo, hi, factor, w, mark, touched, nt, heap):
+    """Subtract ``factor * vals[e]`` from the work row ``w`` at ``cols[e]`` for ``e`` in
+    ``lo..hi``, skipping the diagonal ``j``. An entry met for the first time in row ``j``
+    is marked, zeroed and listed in ``touched``, and an entry left of the diagonal is
+    pushed on ``heap`` (it still has to be eliminated). Returns the new count of
+    ``touched`` entries. The one step of :func:`_gth_solve` that reads a row of ``Q``
+    and each earlier row of ``U`` alike."""
+    for e in range(lo, hi):
+        i = cols[e]
+        if i == j:
+            continue
+        if mark[i] != j:
+            mark[i] = j
+            w[i] = 0.0
+            touched[nt] = i
+            nt += 1
+            if i < j:
+                heapq.heappush(heap, i)
+        w[i] -= factor * vals[e]
+    return nt
+
+
 @kernel
 def _gth_solve(ptr, col, q, leak, rhs, capacity):
     """Solve ``A x = rhs`` for the M-matrix ``A = diag - Q`` (``Q`` in CSR, rows summing
@@ -469,36 +492,13 @@ def _gth_solve(ptr, col, q, leak, rhs, capacity):
     stored = 0
     u_ptr[0] = 0
     for j in range(n):
-        nt = 0
-        for e in range(ptr[j], ptr[j + 1]):
-            i = col[e]
-            if i == j:
-                continue
-            if mark[i] != j:
-                mark[i] = j
-                w[i] = 0.0
-                touched[nt] = i
-                nt += 1
-                if i < j:
-                    heapq.heappush(heap, i)
-            w[i] -= q[e]
+        nt = _scatter(j, col, q, ptr[j], ptr[j + 1], 1.0, w, mark, touched, 0, heap)
         while len(heap) > 0:
             k = heapq.heappop(heap)
             lk = w[k] / piv[k]  # <= 0
             s[j] -= lk * s[k]
             y[j] -= lk * y[k]
-            for e in range(u_ptr[k], u_ptr[k + 1]):
-                i = u_col[e]
-                if i == j:
-                    continue
-                if mark[i] != j:
-                    mark[i] = j
-                    w[i] = 0.0
-                    touched[nt] = i
-                    nt += 1
-                    if i < j:
-                        heapq.heappush(heap, i)
-                w[i] -= lk * u_val[e]
+            nt = _scatter(j, u_col, u_val, u_ptr[k], u_ptr[k + 1], lk, w, mark, touched, nt, heap)
         p = s[j]
         for t in range(nt):
             i = touched[t]
