@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from math import gcd
 
 import numpy as np
 import pytest
@@ -670,3 +671,94 @@ def test_cyclic_garbage_of_the_callbacks_is_collected_while_exploring():
     seen_at_the_end: list[int] = []
     explore_game(Leaky(30_000), progress=False)
     assert seen_at_the_end and seen_at_the_end[0] > 30_000
+
+
+class RandomDiceGame:
+    """A random two-player game with chance on ``n`` states (mover-relative), each
+    ``chances`` answer given as a list, a mapping or a generator; weights ints or
+    Fractions; some states finished with a result (a word or an exact probability)."""
+
+    def __init__(self, n, seed, canonical):
+        rng = random.Random(seed)
+        results = ["win", "lose", "tie", Fraction(1, 3), 1, 0]
+        self.ends = {s: rng.choice(results) for s in range(n) if rng.random() < 0.15}
+        self.table = {
+            s: [
+                [(rng.randrange(n), rng.choice([1, 2, Fraction(1, 3)]), rng.random() < 0.5)
+                 for _ in range(rng.randrange(1, 4))]
+                for _ in range(rng.randrange(3))
+            ]
+            for s in range(n)
+        }  # fmt: skip
+        self.kinds = {s: rng.choice(["list", "mapping", "generator"]) for s in range(n)}
+        self.start = ("s", 0)
+        if canonical:
+            self.canonical = lambda state: state[1]
+
+    def outcome(self, state):
+        return self.ends.get(state[1])
+
+    def moves(self, state):
+        return list(range(len(self.table[state[1]])))
+
+    def chances(self, state, move):
+        triples = [(("s", t), w, f) for t, w, f in self.table[state[1]][move]]
+        kind = self.kinds[state[1]]
+        if kind == "mapping":
+            merged: dict = {}
+            for t, w, f in triples:
+                merged[(t, f)] = merged.get((t, f), 0) + w
+            return merged
+        return iter(triples) if kind == "generator" else triples
+
+
+def _twin_stochastic(model):
+    """The graph explore_stochastic should build, by a plain breadth-first search."""
+    key = getattr(model, "canonical", lambda s: s)
+    order, seen = [model.start], {key(model.start): 0}
+    ends, choice_ptr, outcome_ptr, target, weight, passes = {}, [0], [0], [], [], []
+    for state in order:
+        result = model.outcome(state)
+        moves = [] if result is not None else model.moves(state)
+        if result is None and not moves:
+            result = "lose"
+        if result is not None:
+            ends[len(choice_ptr) - 1] = {"win": 1, "lose": 0, "tie": Fraction(1, 2)}.get(
+                result, result
+            )
+        for move in moves:
+            got = model.chances(state, move)
+            if isinstance(got, dict):
+                got = [(t, w, f) for (t, f), w in got.items()]
+            got = list(got)
+            den = 1
+            for _, w, _ in got:
+                den = den * Fraction(w).denominator // gcd(den, Fraction(w).denominator)
+            for t, w, f in got:
+                if key(t) not in seen:
+                    seen[key(t)] = len(order)
+                    order.append(t)
+                target.append(seen[key(t)])
+                weight.append(int(w * den))
+                passes.append(bool(f))
+            outcome_ptr.append(len(target))
+        choice_ptr.append(len(outcome_ptr) - 1)
+    return order, ends, choice_ptr, outcome_ptr, target, weight, passes
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_stochastic_explorer_agrees_with_a_plain_search(seed):
+    from perfectplay.models.stochastic import explore_stochastic
+
+    for canonical in (False, True):
+        model = RandomDiceGame(60, seed, canonical)
+        ex = explore_stochastic(model)
+        order, ends, choice_ptr, outcome_ptr, target, weight, passes = _twin_stochastic(model)
+        g = ex.graph
+        assert ex.reps == order
+        assert g.choice_ptr.tolist() == choice_ptr and g.outcome_ptr.tolist() == outcome_ptr
+        assert g.target.tolist() == target and g.weight.tolist() == weight
+        assert g.passes.tolist() == passes
+        assert g.terminal.tolist() == [p in ends for p in range(len(order))]
+        for p, value in ends.items():
+            assert Fraction(int(g.terminal_value[p]), g.scale) == value

@@ -122,23 +122,29 @@ def explore_stochastic(
     start = _start(model)
     reps = [start]
     ids = {canonical(start) if canonical else start: 0}
-    results: list[Fraction | None] = []
-    choice_ptr = [0]
-    outcome_ptr = [0]
+    # The finished states and their values (most states are not finished).
+    ends: list[int] = []
+    end_values: list[Fraction] = []
+    # Typed buffers: numpy reads them without a conversion per item.
+    choice_ptr = array("q", [0])
+    outcome_ptr = array("q", [0])
     move_list: list[Any] = []
-    target: list[int] = []
+    target = array("i")
     weight: list[Any] = []
     passes: list[Any] = []
-    ids_get, reps_append = ids.get, reps.append
+    intern, reps_append = ids.setdefault, reps.append
     target_append, weight_append, passes_append = target.append, weight.append, passes.append
+    n = 1  # states numbered so far
     i = 0
     try:
-        while i < len(reps):
+        while i < n:
             s = reps[i]
             i += 1
             r = outcome(s) if outcome is not None else None
             if r is None:
-                ms = list(moves_of(s))
+                ms = moves_of(s)
+                if type(ms) is not list:
+                    ms = list(ms)
                 if len(ms) > max_per_call:
                     raise SpaceLimitError(
                         f"{name}.moves({describe(s)}) gave more than {max_per_call}"
@@ -147,8 +153,9 @@ def explore_stochastic(
                     r = no_moves
             else:
                 r = _result(r, s, f"{name}.outcome")
-            results.append(r)
             if r is not None:
+                ends.append(i - 1)
+                end_values.append(r)
                 choice_ptr.append(len(move_list))
                 continue
             for m in ms:
@@ -158,16 +165,15 @@ def explore_stochastic(
                 first = len(target)
                 # Weights and flags are checked in bulk after the exploration.
                 for t, w, f in got:
-                    j = ids_get(canonical(t) if canonical is not None else t)
-                    if j is None:
-                        j = len(reps)
-                        if not j & check_mask:
+                    j = intern(t if canonical is None else canonical(t), n)
+                    if j == n:
+                        if not n & check_mask:
                             settle()
-                        if j >= max_states:
+                        if n >= max_states:
                             raise SpaceLimitError(
                                 f"{name} has more than {max_states:,} states (--max-states)"
                             )
-                        ids[canonical(t) if canonical is not None else t] = j
+                        n += 1
                         reps_append(t)
                     target_append(j)
                     weight_append(w)
@@ -185,13 +191,13 @@ def explore_stochastic(
         raise ModelError(
             f"{name} failed on state {describe(reps[i - 1])}: {type(exc).__name__}: {exc}"
         ) from None
-    scale = lcm(2, *{r.denominator for r in results if r is not None})
-    terminal = np.fromiter((r is not None for r in results), np.bool_, len(results))
-    tval = np.fromiter(
-        (0 if r is None else int(r * scale) for r in results), np.int64, len(results)
-    )
-    op = np.asarray(outcome_ptr, np.int64)
-    cp = np.asarray(choice_ptr, np.int64)
+    scale = lcm(2, *{r.denominator for r in end_values})
+    terminal = np.zeros(n, np.bool_)
+    terminal[ends] = True
+    tval = np.zeros(n, np.int64)
+    tval[ends] = [r.numerator * (scale // r.denominator) for r in end_values]
+    op = np.frombuffer(outcome_ptr, np.int64)
+    cp = np.frombuffer(choice_ptr, np.int64)
     w_arr = _weights(weight, op, cp, reps, move_list, name)
     f_arr = np.fromiter(passes, np.bool_, len(passes))  # each flag's truth value
     graph = StochasticGraph(
@@ -199,7 +205,7 @@ def explore_stochastic(
         terminal_value=tval,
         choice_ptr=cp,
         outcome_ptr=op,
-        target=np.asarray(target, np.int32),
+        target=np.frombuffer(target, np.int32),
         weight=w_arr,
         passes=f_arr,
         scale=scale,
