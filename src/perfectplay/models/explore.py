@@ -793,7 +793,7 @@ def explore_chance(
                             chance_keys.append(key)
                             chance_reps.append(pending)
                             if amount_of is not None:
-                                where, args = amount_name, (pending,)
+                                where = amount_name  # args: (pending,), see below
                                 a = _amount(amount_of(pending), name, amount_name, pending)
                                 if type(a) is not int or not -MAX_COST <= a <= MAX_COST:
                                     if type(costs) is not list:
@@ -812,7 +812,7 @@ def explore_chance(
                             # One roll, one cost: a second declaration of the same roll
                             # with another amount would make the answer depend on order.
                             if amount_of is not None:
-                                where, args = amount_name, (pending,)
+                                where = amount_name  # args: (pending,), see below
                                 a = _amount(amount_of(pending), name, amount_name, pending)
                                 if a * sign != costs[cid]:
                                     raise _conflicting_amounts(
@@ -822,10 +822,10 @@ def explore_chance(
                             # A different object merged by canonical_choice: its outcomes
                             # are checked once per roll after the exploration.
                             if canonical_choice is not None and cid not in second:
-                                where, args = "choices", (state,)
+                                where = "choices"
                                 if pending != chance_reps[cid]:
                                     second[cid] = pending
-                        where, args = "choices", (state,)
+                        where = "choices"
                         choice_idx.append(cid)
                 choice_ptr.append(len(choice_idx))
                 i += 1
@@ -836,6 +836,8 @@ def explore_chance(
     except ModelError:
         raise
     except _MODEL_EXCEPTIONS as exc:
+        if where == amount_name:  # the hook's argument, not kept in args (a tuple per choice)
+            args = (pending,)
         keyed = (canonical_choice if where == "canonical_choice" else canonical) is not None
         # The object being keyed, when the failure was in keying it.
         item = s if where == "canonical" else pending if where == "canonical_choice" else None
