@@ -777,8 +777,11 @@ def _best_choices(
         has = np.diff(graph.choice_ptr) > 0
         low[has] = np.minimum.reduceat(vals, starts)
         at = np.flatnonzero(vals == low[owner])
-        nodes, where = np.unique(owner[at], return_index=True)
-        first[nodes] = at[where]
+        # ``owner`` is sorted (choices are stored node by node), so each node's first
+        # best choice is where its run starts (np.unique would sort it again).
+        nodes = owner[at]
+        opens = np.concatenate((nodes[:1] >= 0, nodes[1:] != nodes[:-1]))
+        first[nodes[opens]] = at[opens]
     return low, first
 
 
