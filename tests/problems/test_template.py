@@ -72,6 +72,12 @@ def test_the_generic_runner_serves_the_template(capsys, monkeypatch):
     assert main(PROBLEM, ["--example", "--json"]) == 0
     obj = json.loads(capsys.readouterr().out)
     assert obj == {"faces": 6, "target": 5, "answer": "3.000000000", "expected_rolls": 3.0}
+    assert main(PROBLEM, ["--example", "--json", "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1  # one answer, one line
+    explained = json.loads(out)
+    assert explained.pop("explanation") == explain(solve(parse("6 5"))).rstrip("\n")
+    assert explained == obj
     import io
 
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"4 5\n")))
@@ -91,8 +97,14 @@ def test_a_copied_template_is_a_new_command_without_touching_anything_else(tmp_p
     env = {**os.environ, "PYTHONPATH": str(tree), "PERFECTPLAY_QUIET": "1"}
 
     def perfectplay(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "perfectplay", *args], input=stdin,
-                              capture_output=True, text=True, env=env, cwd=tmp_path)
+        return subprocess.run(
+            [sys.executable, "-m", "perfectplay", *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+        )
 
     usage = perfectplay("--help")
     assert usage.returncode == 0 and "highface " in usage.stdout
@@ -110,8 +122,10 @@ def test_a_copied_template_is_a_new_command_without_touching_anything_else(tmp_p
     from perfectplay.site.entries import package_sources
 
     shown = package_sources(tmp_path, "highface")
-    assert shown[:6] == [f"src/perfectplay/problems/highface/{name}.py" for name in
-                         ("__init__", "instance", "build", "solution", "report", "cli")]
+    assert shown[:6] == [
+        f"src/perfectplay/problems/highface/{name}.py"
+        for name in ("__init__", "instance", "build", "solution", "report", "cli")
+    ]
     assert "src/perfectplay/solvers/retry.py" in shown
     assert "src/perfectplay/graphs/chance.py" in shown
     # Nothing outside the new folder was edited to get there.
@@ -119,3 +133,31 @@ def test_a_copied_template_is_a_new_command_without_touching_anything_else(tmp_p
     added = sorted(set(after) - set(before))
     assert all(name.startswith("perfectplay/problems/highface/") for name in added), added
     assert {k: after[k] for k in before} == before
+
+
+PROBLEM_PACKAGES = sorted(p.parent.name for p in SRC.glob("perfectplay/problems/*/__init__.py"))
+
+
+@pytest.mark.parametrize("folder", PROBLEM_PACKAGES)
+def test_a_problem_package_exports_what_its_type_checking_imports_name(folder):
+    import ast
+    import importlib
+
+    path = SRC / "perfectplay" / "problems" / folder / "__init__.py"
+    guarded = [
+        node
+        for node in ast.parse(path.read_text()).body
+        if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"
+    ]
+    imported = {
+        alias.name: node.module
+        for block in guarded
+        for node in block.body
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
+    package = importlib.import_module(f"perfectplay.problems.{folder}")
+    assert sorted(package.__all__) == sorted(imported) and imported
+    for name, module in imported.items():
+        assert getattr(package, name) is getattr(importlib.import_module(module), name)
+        assert name in dir(package)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from perfectplay._util import memory
-from perfectplay._util.jit import kernel
+from perfectplay._util.jit import helper, kernel
 from perfectplay.errors import ResourceLimitError
 from perfectplay.graphs.canonical import StateIndex, sorted_tuple
 from perfectplay.graphs.chance import ChanceGraph
@@ -44,6 +44,30 @@ def _sum_squares(xs):
 def test_kernel_compiled_and_interpreted_agree():
     xs = np.arange(10, dtype=np.int64)
     assert _sum_squares(xs) == _sum_squares.run(xs, compiled=False) == 285
+
+
+@helper
+def _add_square(acc, x):
+    acc[0] += x * x
+
+
+@kernel
+def _sum_squares_by_helper(xs):
+    acc = np.zeros(1, np.int64)
+    for x in xs:
+        _add_square(acc, x)
+    return acc[0]
+
+
+def test_a_helper_runs_inside_compiled_and_interpreted_kernels(monkeypatch):
+    monkeypatch.delenv("PERFECTPLAY_NO_JIT", raising=False)
+    xs = np.arange(10, dtype=np.int64)
+    assert _sum_squares_by_helper.run(xs, compiled=False) == 285
+    assert _sum_squares_by_helper.run(xs, compiled=True) == 285
+    # Called from Python (an interpreted kernel), the helper is its plain function.
+    acc = np.zeros(1, np.int64)
+    _add_square(acc, 3)
+    assert acc[0] == 9 and _add_square.py_func is _add_square.__wrapped__
 
 
 def test_chance_graph_validation():

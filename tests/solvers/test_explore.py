@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from fractions import Fraction
+from math import gcd
 
 import numpy as np
 import pytest
@@ -545,3 +546,219 @@ def test_infinite_game_stops_at_the_state_limit():
 
     with pytest.raises(SpaceLimitError, match="more than 100 positions"):
         explore_game(Up(0), max_states=100, progress=False)
+
+
+class RandomGame:
+    """A random game graph on ``n`` positions, its moves given as ``kind`` (list, tuple or
+    generator), positions wrapped so that ``canonical`` (when asked) does real work."""
+
+    def __init__(self, n, seed, kind, canonical):
+        rng = random.Random(seed)
+        self.succ = {p: [rng.randrange(n) for _ in range(rng.randrange(4))] for p in range(n)}
+        self.ends = {p: rng.choice(["win", "lose", "tie"]) for p in range(n) if rng.random() < 0.1}
+        self.kind = kind
+        self.start = ("p", 0)
+        if canonical:
+            self.canonical = lambda position: position[1]
+
+    def outcome(self, position):
+        return self.ends.get(position[1])
+
+    def moves(self, position):
+        kids = self.succ[position[1]]
+        return {"list": list, "tuple": tuple, "generator": iter}[self.kind](range(len(kids)))
+
+    def play(self, position, k):
+        return ("p", self.succ[position[1]][k])
+
+
+def _twin_exploration(model):
+    """Breadth-first search written plainly: positions in order of discovery, children."""
+    key = getattr(model, "canonical", lambda s: s)
+    order, seen, children = [model.start], {key(model.start): 0}, []
+    for position in order:
+        if model.outcome(position) is not None:
+            children.append([])
+            continue
+        row = []
+        for move in model.moves(position):
+            child = model.play(position, move)
+            if key(child) not in seen:
+                seen[key(child)] = len(order)
+                order.append(child)
+            row.append(seen[key(child)])
+        children.append(row)
+    return order, children
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_game_explorer_agrees_with_a_plain_search_for_every_kind_of_moves(seed):
+    for kind in ("list", "tuple", "generator"):
+        for canonical in (False, True):
+            model = RandomGame(200, seed, kind, canonical)
+            ex = explore_game(model, progress=False)
+            order, children = _twin_exploration(model)
+            assert ex.reps == order
+            assert [list(ex.graph.moves(p)) for p in range(len(order))] == children
+            for p, position in enumerate(order):
+                end = model.outcome(position)
+                want = Value[end.upper()] if end else NOT_TERMINAL if children[p] else Value.LOSE
+                assert ex.graph.terminal[p] == want
+
+
+@pytest.mark.parametrize("kind", ["list", "generator"])
+def test_game_edge_limit_trips_on_the_first_move_past_it(kind):
+    class Wide(Take):  # 10 moves from each of 20 positions: 200 moves in all
+        def moves(self, n):
+            moves = range(10) if n < 20 else []
+            return list(moves) if kind == "list" else iter(moves)
+
+        def play(self, n, k):
+            return n + 1
+
+    assert explore_game(Wide(0), max_edges=200, progress=False).graph.n_moves == 200
+    pattern = r"more than 199 .* \(while reading Wide\.moves\(19\)"
+    with pytest.raises(SpaceLimitError, match=pattern):
+        explore_game(Wide(0), max_edges=199, progress=False)
+
+
+def test_explorers_leave_the_garbage_collector_as_they_found_it():
+    import gc
+
+    from perfectplay.examples.pig import Piglet
+    from perfectplay.models.stochastic import explore_stochastic
+
+    threshold, enabled = gc.get_threshold(), gc.isenabled()
+    for explore in (lambda: explore_game(Take(30)), lambda: explore_stochastic(Piglet(goal=4))):
+        explore()
+        assert (gc.get_threshold(), gc.isenabled(), gc.get_freeze_count()) == (
+            threshold, enabled, 0,
+        )  # fmt: skip
+
+    class Failing(Take):
+        def play(self, n, k):
+            return boom() if n < 3 else n - k
+
+    with pytest.raises(ModelError):
+        explore_game(Failing(10), progress=False)
+    assert (gc.get_threshold(), gc.get_freeze_count()) == (threshold, 0)
+    gc.disable()  # the caller's own setting stays theirs
+    try:
+        explore_game(Take(10), progress=False)
+        assert not gc.isenabled() and gc.get_threshold() == threshold
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def test_cyclic_garbage_of_the_callbacks_is_collected_while_exploring():
+    freed = []
+
+    class Cycle:
+        def __init__(self):
+            self.me = self
+
+        def __del__(self):
+            freed.append(1)
+
+    class Leaky(Take):  # every move leaves a reference cycle behind
+        def play(self, n, k):
+            Cycle()
+            if n - k == 0:
+                seen_at_the_end.append(len(freed))
+            return n - k
+
+    seen_at_the_end: list[int] = []
+    explore_game(Leaky(30_000), progress=False)
+    assert seen_at_the_end and seen_at_the_end[0] > 30_000
+
+
+class RandomDiceGame:
+    """A random two-player game with chance on ``n`` states (mover-relative), each
+    ``chances`` answer given as a list, a mapping or a generator; weights ints or
+    Fractions; some states finished with a result (a word or an exact probability)."""
+
+    def __init__(self, n, seed, canonical):
+        rng = random.Random(seed)
+        results = ["win", "lose", "tie", Fraction(1, 3), 1, 0]
+        self.ends = {s: rng.choice(results) for s in range(n) if rng.random() < 0.15}
+        self.table = {
+            s: [
+                [(rng.randrange(n), rng.choice([1, 2, Fraction(1, 3)]), rng.random() < 0.5)
+                 for _ in range(rng.randrange(1, 4))]
+                for _ in range(rng.randrange(3))
+            ]
+            for s in range(n)
+        }  # fmt: skip
+        self.kinds = {s: rng.choice(["list", "mapping", "generator"]) for s in range(n)}
+        self.start = ("s", 0)
+        if canonical:
+            self.canonical = lambda state: state[1]
+
+    def outcome(self, state):
+        return self.ends.get(state[1])
+
+    def moves(self, state):
+        return list(range(len(self.table[state[1]])))
+
+    def chances(self, state, move):
+        triples = [(("s", t), w, f) for t, w, f in self.table[state[1]][move]]
+        kind = self.kinds[state[1]]
+        if kind == "mapping":
+            merged: dict = {}
+            for t, w, f in triples:
+                merged[(t, f)] = merged.get((t, f), 0) + w
+            return merged
+        return iter(triples) if kind == "generator" else triples
+
+
+def _twin_stochastic(model):
+    """The graph explore_stochastic should build, by a plain breadth-first search."""
+    key = getattr(model, "canonical", lambda s: s)
+    order, seen = [model.start], {key(model.start): 0}
+    ends, choice_ptr, outcome_ptr, target, weight, passes = {}, [0], [0], [], [], []
+    for state in order:
+        result = model.outcome(state)
+        moves = [] if result is not None else model.moves(state)
+        if result is None and not moves:
+            result = "lose"
+        if result is not None:
+            ends[len(choice_ptr) - 1] = {"win": 1, "lose": 0, "tie": Fraction(1, 2)}.get(
+                result, result
+            )
+        for move in moves:
+            got = model.chances(state, move)
+            if isinstance(got, dict):
+                got = [(t, w, f) for (t, f), w in got.items()]
+            got = list(got)
+            den = 1
+            for _, w, _ in got:
+                den = den * Fraction(w).denominator // gcd(den, Fraction(w).denominator)
+            for t, w, f in got:
+                if key(t) not in seen:
+                    seen[key(t)] = len(order)
+                    order.append(t)
+                target.append(seen[key(t)])
+                weight.append(int(w * den))
+                passes.append(bool(f))
+            outcome_ptr.append(len(target))
+        choice_ptr.append(len(outcome_ptr) - 1)
+    return order, ends, choice_ptr, outcome_ptr, target, weight, passes
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_stochastic_explorer_agrees_with_a_plain_search(seed):
+    from perfectplay.models.stochastic import explore_stochastic
+
+    for canonical in (False, True):
+        model = RandomDiceGame(60, seed, canonical)
+        ex = explore_stochastic(model)
+        order, ends, choice_ptr, outcome_ptr, target, weight, passes = _twin_stochastic(model)
+        g = ex.graph
+        assert ex.reps == order
+        assert g.choice_ptr.tolist() == choice_ptr and g.outcome_ptr.tolist() == outcome_ptr
+        assert g.target.tolist() == target and g.weight.tolist() == weight
+        assert g.passes.tolist() == passes
+        assert g.terminal.tolist() == [p in ends for p in range(len(order))]
+        for p, value in ends.items():
+            assert Fraction(int(g.terminal_value[p]), g.scale) == value

@@ -273,3 +273,22 @@ def test_tic_tac_toe_is_a_tie_in_nine_moves():
     assert s.lookup(".O..X....") == s.lookup("....X..O.")  # same class by symmetry
     assert s.counts()[D] == 0
     assert set(as_pairs(s)) == set(as_pairs(solve_retrograde(g, method="loopy")))
+
+
+def test_compiled_or_interpreted_follows_the_package_rule(monkeypatch):
+    # solve_retrograde(compiled=None) asks _util.jit.compile_for, like every other solver:
+    # a 600-item chain runs interpreted in a fresh process and compiled once the process
+    # has spent its interpreted budget (many small games); the answers agree.
+    from perfectplay._util import jit
+
+    monkeypatch.delenv("PERFECTPLAY_NO_JIT", raising=False)
+    chain = GameGraph.from_lists([[i + 1] for i in range(299)] + [[]])
+    # 600 items stay interpreted whether or not numba or a kernel is loaded already.
+    monkeypatch.setattr(jit, "budget_spent", lambda: False)
+    interpreted = solve_retrograde(chain)
+    monkeypatch.setattr(jit, "budget_spent", lambda: True)
+    compiled = solve_retrograde(chain)
+    assert not isinstance(interpreted.value, np.ndarray)
+    assert isinstance(compiled.value, np.ndarray)
+    assert list(interpreted.value) == compiled.value.tolist()
+    assert list(interpreted.remoteness) == compiled.remoteness.tolist()

@@ -20,8 +20,10 @@ algorithm in one place::
     >>> isinstance(total, Kernel), total.py_func([4, 5])
     (True, 9)
 
-A kernel may call another kernel only through numba: pass the inner one's
-``.dispatcher()`` as an argument, or keep helpers in a module that imports numba itself.
+A step that several kernels (or one kernel twice) share is a :func:`helper`: a plain
+function when an interpreted kernel calls it, numba's compiled twin inside a compiled
+kernel (numba types the helper object as its dispatcher, so the calling kernel still
+loads from the on-disk cache; a dispatcher passed as an argument would not).
 Set ``PERFECTPLAY_NO_JIT=1`` to run every kernel uncompiled (debugging, coverage).
 """
 
@@ -37,10 +39,12 @@ from typing import Any
 
 __all__ = [
     "INTERPRETED_BUDGET",
+    "Helper",
     "Kernel",
     "budget_spent",
     "compile_for",
     "interpreted_modules",
+    "helper",
     "interpreted_seconds",
     "kernel",
 ]
@@ -96,6 +100,7 @@ def _import_numba() -> Any:
         _avoid_avx512_miscompile()
     import numba
 
+    _type_helpers_as_dispatchers()
     if (
         "numba.np.arraymath" not in sys.modules
         and "scipy.linalg" not in sys.modules
@@ -176,6 +181,66 @@ class Kernel:
 
     def __repr__(self) -> str:
         return f"<kernel {self.py_func.__module__}.{self.__name__}>"
+
+
+class Helper:
+    """A function kernels call: itself from Python, its compiled twin inside numba."""
+
+    def __init__(self, func: Callable[..., Any], **options: Any) -> None:
+        self.py_func = func
+        self.options = options
+        self._dispatcher: Any = None
+        self.__doc__ = func.__doc__
+        self.__name__ = func.__name__
+        self.__wrapped__ = func
+
+    def dispatcher(self) -> Any:
+        """The numba dispatcher (compiled into the kernels that call it)."""
+        if self._dispatcher is None:
+            numba = _import_numba()
+            self._dispatcher = numba.njit(cache=True, **self.options)(self.py_func)
+        return self._dispatcher
+
+    def __call__(self, *args: Any) -> Any:
+        return self.py_func(*args)
+
+    def __repr__(self) -> str:
+        return f"<kernel helper {self.py_func.__module__}.{self.__name__}>"
+
+
+def helper(func: Callable[..., Any] | None = None, **options: Any) -> Any:
+    """Decorator for a step kernels share: ``@helper`` or ``@helper(boundscheck=False)``.
+
+    >>> @helper
+    ... def bump(xs, i):
+    ...     xs[i] += 1
+    >>> @kernel
+    ... def bump_all(xs):
+    ...     for i in range(len(xs)):
+    ...         bump(xs, i)
+    ...     return xs
+    >>> bump_all.run([1, 2], compiled=False), isinstance(bump, Helper)
+    ([2, 3], True)
+    """
+    if func is None:
+        return lambda f: Helper(f, **options)
+    return Helper(func, **options)
+
+
+_helpers_typed = [False]
+
+
+def _type_helpers_as_dispatchers() -> None:
+    """Teach numba (once) that a :class:`Helper` met as a global is its dispatcher."""
+    if _helpers_typed[0]:
+        return
+    from numba.extending import typeof_impl
+
+    @typeof_impl.register(Helper)
+    def _typeof_helper(value: Helper, context: Any) -> Any:
+        return typeof_impl(value.dispatcher(), context)
+
+    _helpers_typed[0] = True
 
 
 def compile_for(size: int, threshold: int, *kernels: Kernel, warm_threshold: int = 2_000) -> bool:

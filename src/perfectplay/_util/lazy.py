@@ -9,16 +9,20 @@ and the ``__dir__`` that lists the names anyway, so ``dir()``, tab completion an
 >>> getattr_, dir_ = lazy_exports("perfectplay", {"InputError": "perfectplay.errors"})
 >>> getattr_("InputError").__name__, "InputError" in dir_()
 ('InputError', True)
+
+:func:`lazy_package` takes the exports as one ``module -> names`` table and derives
+``__all__`` as well, so a package names each export once for the runtime (and once more
+in its ``TYPE_CHECKING`` imports, which is what type checkers read).
 """
 
 from __future__ import annotations
 
 import importlib
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-__all__ = ["lazy_exports"]
+__all__ = ["lazy_exports", "lazy_package"]
 
 
 def lazy_exports(
@@ -41,3 +45,24 @@ def lazy_exports(
         return sorted(present | set(exports))
 
     return __getattr__, __dir__
+
+
+def lazy_package(
+    package: str, modules: Mapping[str, Iterable[str]]
+) -> tuple[list[str], Callable[[str], Any], Callable[[], list[str]]]:
+    """``(__all__, __getattr__, __dir__)`` for ``package`` exporting, from each module of
+    ``modules``, the names listed; a module name starting with a dot is relative to the
+    package (``".cli"``). ``__all__`` lists the names in the table's order.
+
+    >>> all_, getattr_, dir_ = lazy_package("perfectplay", {".errors": ["ModelError"]})
+    >>> all_, getattr_("ModelError").__name__, "ModelError" in dir_()
+    (['ModelError'], 'ModelError', True)
+    """
+    exports: dict[str, str] = {}
+    for module, names in modules.items():
+        where = package + module if module.startswith(".") else module
+        for name in names:
+            if name in exports:
+                raise ValueError(f"{package}: {name} is exported twice")
+            exports[name] = where
+    return list(exports), *lazy_exports(package, exports)

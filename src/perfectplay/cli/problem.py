@@ -10,12 +10,29 @@ and exit status 2). The problem adds its own flags and its ``run`` hook
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from collections.abc import Mapping
+from typing import Any
 
 from perfectplay.cli.common import ArgumentParser, make_parser, read_input, run, source_name
 from perfectplay.problems import Problem
 
 EXAMPLE_NAME = "<example>"
+
+
+def answer_json(fields: Mapping[str, Any], explanation: str | None = None) -> str:
+    """One answer of a ``--json`` run as one line: the problem's fields, then
+    ``"explanation"`` (what ``--explain`` prints, without its final newlines) when given.
+
+    >>> answer_json({"winner": "Alice"}, "Alice moves first.\\n")
+    '{"winner": "Alice", "explanation": "Alice moves first."}'
+    >>> answer_json({"winner": "Bob"})
+    '{"winner": "Bob"}'
+    """
+    if explanation is None:
+        return json.dumps(fields)
+    return json.dumps({**fields, "explanation": explanation.rstrip("\n")})
 
 
 def parser_for(problem: Problem) -> ArgumentParser:

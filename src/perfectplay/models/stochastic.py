@@ -38,6 +38,7 @@ Fraction(16, 27)
 from __future__ import annotations
 
 import time
+from array import array
 from collections.abc import Callable, Hashable, Mapping
 from fractions import Fraction
 from math import lcm
@@ -45,6 +46,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from perfectplay.errors import ModelError, PerfectplayError
 from perfectplay.models.base import StochasticGameModel, UnknownStateError
+from perfectplay.models.explore import _sparing_collector
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -94,6 +96,7 @@ def _start(model: Any) -> Any:
     return s() if callable(s) else s
 
 
+@_sparing_collector
 def explore_stochastic(
     model: Any,
     *,
@@ -115,7 +118,9 @@ def explore_stochastic(
 
     from perfectplay._util.progress import Progress
     from perfectplay.graphs.stochastic import StochasticGraph
+    from perfectplay.models.explore import _CHECK_MASK as check_mask
     from perfectplay.models.explore import SpaceLimitError, describe, model_name
+    from perfectplay.models.explore import _settle as settle
 
     name = model_name(getattr(model, "inner", model))  # a fixed strategy's wrapper: the game
     meter = Progress(f"exploring {name}") if progress else None
@@ -129,25 +134,31 @@ def explore_stochastic(
     start = _start(model)
     reps = [start]
     ids = {canonical(start) if canonical else start: 0}
-    results: list[Fraction | None] = []
-    choice_ptr = [0]
-    outcome_ptr = [0]
+    # The finished states and their values (most states are not finished).
+    ends: list[int] = []
+    end_values: list[Fraction] = []
+    # Typed buffers: numpy reads them without a conversion per item.
+    choice_ptr = array("q", [0])
+    outcome_ptr = array("q", [0])
     move_list: list[Any] = []
-    target: list[int] = []
+    target = array("i")
     weight: list[Any] = []
     passes: list[Any] = []
-    ids_get, reps_append = ids.get, reps.append
+    intern, reps_append = ids.setdefault, reps.append
     target_append, weight_append, passes_append = target.append, weight.append, passes.append
+    n = 1  # states numbered so far
     i = 0
     try:
-        while i < len(reps):
+        while i < n:
             s = reps[i]
             i += 1
             if meter is not None and not i & 4095:
                 meter.update(i, "positions", len(reps))
             r = outcome(s) if outcome is not None else None
             if r is None:
-                ms = list(moves_of(s))
+                ms = moves_of(s)
+                if type(ms) is not list:
+                    ms = list(ms)
                 if len(ms) > max_per_call:
                     raise SpaceLimitError(
                         f"{name}.moves({describe(s)}) gave more than {max_per_call}"
@@ -156,25 +167,27 @@ def explore_stochastic(
                     r = no_moves
             else:
                 r = _result(r, s, f"{name}.outcome")
-            results.append(r)
             if r is not None:
+                ends.append(i - 1)
+                end_values.append(r)
                 choice_ptr.append(len(move_list))
                 continue
             for m in ms:
                 got = chances(s, m)
-                if isinstance(got, Mapping):
+                if type(got) is not list and isinstance(got, Mapping):
                     got = [(t, w, f) for (t, f), w in got.items()]
                 first = len(target)
                 # Weights and flags are checked in bulk after the exploration.
                 for t, w, f in got:
-                    j = ids_get(canonical(t) if canonical is not None else t)
-                    if j is None:
-                        j = len(reps)
-                        if j >= max_states:
+                    j = intern(t if canonical is None else canonical(t), n)
+                    if j == n:
+                        if not n & check_mask:
+                            settle()
+                        if n >= max_states:
                             raise SpaceLimitError(
                                 f"{name} has more than {max_states:,} states (--max-states)"
                             )
-                        ids[canonical(t) if canonical is not None else t] = j
+                        n += 1
                         reps_append(t)
                     target_append(j)
                     weight_append(w)
@@ -194,23 +207,21 @@ def explore_stochastic(
         ) from None
     if meter is not None:
         meter.done(f"{len(reps):,} positions, {len(move_list):,} moves")
-    scale = lcm(2, *{r.denominator for r in results if r is not None})
-    terminal = np.fromiter((r is not None for r in results), np.bool_, len(results))
-    tval = np.fromiter(
-        (0 if r is None else int(r * scale) for r in results), np.int64, len(results)
-    )
-    op = np.asarray(outcome_ptr, np.int64)
-    cp = np.asarray(choice_ptr, np.int64)
+    scale = lcm(2, *{r.denominator for r in end_values})
+    terminal = np.zeros(n, np.bool_)
+    terminal[ends] = True
+    tval = np.zeros(n, np.int64)
+    tval[ends] = [r.numerator * (scale // r.denominator) for r in end_values]
+    op = np.frombuffer(outcome_ptr, np.int64)
+    cp = np.frombuffer(choice_ptr, np.int64)
     w_arr = _weights(weight, op, cp, reps, move_list, name)
-    f_arr = np.asarray(passes)
-    if f_arr.dtype != np.bool_:
-        f_arr = np.fromiter((bool(f) for f in passes), np.bool_, len(passes))
+    f_arr = np.fromiter(passes, np.bool_, len(passes))  # each flag's truth value
     graph = StochasticGraph(
         terminal=terminal,
         terminal_value=tval,
         choice_ptr=cp,
         outcome_ptr=op,
-        target=np.asarray(target, np.int32),
+        target=np.frombuffer(target, np.int32),
         weight=w_arr,
         passes=f_arr,
         scale=scale,
@@ -233,12 +244,14 @@ def _weights(
         p = int(np.searchsorted(cp, c, side="right")) - 1
         return f"{name}.chances({describe(reps[p])}, {describe(moves[c])})"
 
-    try:
-        arr = np.asarray(weight)
-    except (ValueError, TypeError, OverflowError):
-        arr = np.asarray(weight, dtype=object)
-    if arr.dtype.kind in "iu" and (arr.size == 0 or arr.min() > 0):
-        return arr.astype(np.int64)
+    if set(map(type, weight)) <= {int}:  # the usual case, read in one pass
+        try:
+            arr = np.frombuffer(array("q", weight), np.int64)
+        except OverflowError:
+            pass
+        else:
+            if arr.size == 0 or arr.min() > 0:
+                return arr
     out = list(weight)
     for c in range(len(op) - 1):
         lo, hi = int(op[c]), int(op[c + 1])

@@ -86,7 +86,7 @@ import heapq
 
 import numpy as np
 
-from perfectplay._util.jit import compile_for, kernel
+from perfectplay._util.jit import compile_for, helper, kernel
 from perfectplay._util.memory import require
 from perfectplay._util.progress import Progress
 from perfectplay.errors import ResourceLimitError
@@ -423,7 +423,10 @@ def _order_and_profile(
     b = np.concatenate([cols, rows])
     keep = a != b
     a, b = a[keep], b[keep]
-    key = np.unique(a * m + b)
+    # Sorted and deduplicated by hand: numpy 2.4's np.unique without return_* arguments
+    # takes a hash path about 100x slower than sorting on a million keys.
+    key = np.sort(a * m + b)
+    key = key[np.concatenate(([True], key[1:] != key[:-1]))] if key.size else key
     a, b = key // m, key % m
     sptr = np.zeros(m + 1, np.int64)
     np.cumsum(np.bincount(a, minlength=m), out=sptr[1:])
@@ -433,6 +436,29 @@ def _order_and_profile(
     first = np.arange(m, dtype=np.int64)
     np.minimum.at(first, inv[a], inv[b])
     return perm, inv, first
+
+
+@helper
+def _scatter(j, cols, vals, lo, hi, factor, w, mark, touched, nt, heap):
+    """Subtract ``factor * vals[e]`` from the work row ``w`` at ``cols[e]`` for ``e`` in
+    ``lo..hi``, skipping the diagonal ``j``. An entry met for the first time in row ``j``
+    is marked, zeroed and listed in ``touched``, and an entry left of the diagonal is
+    pushed on ``heap`` (it still has to be eliminated). Returns the new count of
+    ``touched`` entries. The one step of :func:`_gth_solve` that reads a row of ``Q``
+    and each earlier row of ``U`` alike."""
+    for e in range(lo, hi):
+        i = cols[e]
+        if i == j:
+            continue
+        if mark[i] != j:
+            mark[i] = j
+            w[i] = 0.0
+            touched[nt] = i
+            nt += 1
+            if i < j:
+                heapq.heappush(heap, i)
+        w[i] -= factor * vals[e]
+    return nt
 
 
 @kernel
@@ -469,36 +495,13 @@ def _gth_solve(ptr, col, q, leak, rhs, capacity):
     stored = 0
     u_ptr[0] = 0
     for j in range(n):
-        nt = 0
-        for e in range(ptr[j], ptr[j + 1]):
-            i = col[e]
-            if i == j:
-                continue
-            if mark[i] != j:
-                mark[i] = j
-                w[i] = 0.0
-                touched[nt] = i
-                nt += 1
-                if i < j:
-                    heapq.heappush(heap, i)
-            w[i] -= q[e]
+        nt = _scatter(j, col, q, ptr[j], ptr[j + 1], 1.0, w, mark, touched, 0, heap)
         while len(heap) > 0:
             k = heapq.heappop(heap)
             lk = w[k] / piv[k]  # <= 0
             s[j] -= lk * s[k]
             y[j] -= lk * y[k]
-            for e in range(u_ptr[k], u_ptr[k + 1]):
-                i = u_col[e]
-                if i == j:
-                    continue
-                if mark[i] != j:
-                    mark[i] = j
-                    w[i] = 0.0
-                    touched[nt] = i
-                    nt += 1
-                    if i < j:
-                        heapq.heappush(heap, i)
-                w[i] -= lk * u_val[e]
+            nt = _scatter(j, u_col, u_val, u_ptr[k], u_ptr[k + 1], lk, w, mark, touched, nt, heap)
         p = s[j]
         for t in range(nt):
             i = touched[t]
@@ -774,8 +777,11 @@ def _best_choices(
         has = np.diff(graph.choice_ptr) > 0
         low[has] = np.minimum.reduceat(vals, starts)
         at = np.flatnonzero(vals == low[owner])
-        nodes, where = np.unique(owner[at], return_index=True)
-        first[nodes] = at[where]
+        # ``owner`` is sorted (choices are stored node by node), so each node's first
+        # best choice is where its run starts (np.unique would sort it again).
+        nodes = owner[at]
+        opens = np.concatenate((nodes[:1] >= 0, nodes[1:] != nodes[:-1]))
+        first[nodes[opens]] = at[opens]
     return low, first
 
 

@@ -46,7 +46,7 @@ from __future__ import annotations
 from array import array
 from typing import Any
 
-from perfectplay._util.jit import kernel
+from perfectplay._util.jit import compile_for, kernel
 from perfectplay.graphs.game import GameGraph, GameSolution, Value
 
 #: Graphs with at most this many positions + moves are solved by the kernels' Python
@@ -231,11 +231,13 @@ def solve_retrograde(
     Args:
         graph: the game graph.
         compiled: run the numba-compiled kernels (``True``), their Python source
-            (``False``), or decide by size (``None``: compiled above
-            :data:`COMPILE_THRESHOLD` positions + moves, above
-            :data:`LOOPY_COMPILE_THRESHOLD` when the graph has a cycle, or above
-            :data:`WARM_COMPILE_THRESHOLD` once a kernel is loaded in this process). A
-            caller about to solve many graphs passes ``True`` to pay numba's start-up once.
+            (``False``), or decide by size (``None``: the package's one rule,
+            :func:`~perfectplay._util.jit.compile_for`, with :data:`COMPILE_THRESHOLD`
+            positions + moves, :data:`LOOPY_COMPILE_THRESHOLD` when the graph has a
+            cycle, and :data:`WARM_COMPILE_THRESHOLD` once a kernel is loaded in this
+            process; a process that has already spent its interpreted budget on many
+            small games compiles all but tiny ones). A caller about to solve many graphs
+            passes ``True`` to pay numba's start-up once.
         method: ``"auto"`` (try the acyclic fast path, fall back to the loopy algorithm
             when a cycle is found), ``"acyclic"`` (raise ``ValueError`` on a cycle) or
             ``"loopy"`` (always the general algorithm).
@@ -250,12 +252,17 @@ def solve_retrograde(
         raise ValueError(f"unknown method {method!r}")
     size = graph.n_positions + graph.n_moves
     if compiled is None:
-        from perfectplay._util.jit import budget_spent
-
-        # Warm: the start-up is paid, or many small games have added up to real work.
-        warm = acyclic_kernel.loaded or loopy_kernel.loaded or budget_spent()
-        compiled = size > (WARM_COMPILE_THRESHOLD if warm else COMPILE_THRESHOLD)
-        if not compiled and method != "acyclic" and size > LOOPY_COMPILE_THRESHOLD:
+        kernels = (acyclic_kernel, loopy_kernel)
+        compiled = compile_for(
+            size, COMPILE_THRESHOLD, *kernels, warm_threshold=WARM_COMPILE_THRESHOLD
+        )
+        if (
+            not compiled
+            and method != "acyclic"
+            and compile_for(
+                size, LOOPY_COMPILE_THRESHOLD, *kernels, warm_threshold=WARM_COMPILE_THRESHOLD
+            )
+        ):
             # Interpreted, the loopy algorithm costs about three times the acyclic one:
             # try the acyclic path interpreted, and compile if the graph has a cycle.
             solution = _acyclic_python(graph) if method == "auto" else None

@@ -22,39 +22,28 @@ result and its decoder), :mod:`.report` (the output), :mod:`.cli` (the registry 
 Only the standard library is imported here: numpy loads when :func:`solve` runs.
 """
 
+# ruff: noqa: F401 (the TYPE_CHECKING imports are this package's exports)
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from perfectplay._util.lazy import lazy_exports
+from perfectplay._util.lazy import lazy_package
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # what mypy reads (the names are re-exported)
     from perfectplay.problems._template.cli import PROBLEM
     from perfectplay.problems._template.instance import Instance, parse
     from perfectplay.problems._template.report import explain, format
     from perfectplay.problems._template.solution import Solution, solve
 
-__all__ = [
-    "PROBLEM",
-    "Instance",
-    "Solution",
-    "explain",
-    "format",
-    "parse",
-    "solve",
-]
-
 # The names load on first use: the registry imports this package on its way to cli.py, and
-# `perfectplay --help` must not pay for the solver.
-__getattr__, __dir__ = lazy_exports(
+# `perfectplay --help` must not pay for the solver. The imports above are what mypy reads;
+# tests/problems/test_template.py checks that they and this table agree.
+__all__, __getattr__, __dir__ = lazy_package(
     __name__,
     {
-        "PROBLEM": "perfectplay.problems._template.cli",
-        "Instance": "perfectplay.problems._template.instance",
-        "Solution": "perfectplay.problems._template.solution",
-        "explain": "perfectplay.problems._template.report",
-        "format": "perfectplay.problems._template.report",
-        "parse": "perfectplay.problems._template.instance",
-        "solve": "perfectplay.problems._template.solution",
+        ".cli": ["PROBLEM"],
+        ".instance": ["Instance", "parse"],
+        ".report": ["explain", "format"],
+        ".solution": ["Solution", "solve"],
     },
 )

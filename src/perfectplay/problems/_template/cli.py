@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from perfectplay.problems import Problem
 
@@ -27,6 +26,8 @@ def add_options(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, text: str) -> str:
     """Parse, solve, and return what to print (heavy modules load only here)."""
+    from perfectplay.cli.problem import answer_json
+
     from .instance import parse
     from .report import explain, format
     from .solution import solve
@@ -34,8 +35,9 @@ def run(args: argparse.Namespace, text: str) -> str:
     solution = solve(parse(text))
     if args.json:
         inst = solution.instance
-        return json.dumps({"faces": inst.faces, "target": inst.target,
-                           "answer": format(solution), "expected_rolls": solution.value})
+        fields = {"faces": inst.faces, "target": inst.target,
+                  "answer": format(solution), "expected_rolls": solution.value}
+        return answer_json(fields, explain(solution) if args.explain else None)
     return explain(solution) if args.explain else format(solution)
 
 

@@ -19,13 +19,14 @@ Modules: :mod:`.instance` (the input format), :mod:`.layout` (numbering and symm
 The names below load lazily, so importing this package is cheap.
 """
 
+# ruff: noqa: F401 (the TYPE_CHECKING imports are this package's exports)
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from perfectplay._util.lazy import lazy_exports
+from perfectplay._util.lazy import lazy_package
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # what mypy reads (the names are re-exported)
     from perfectplay.problems.alea.cli import PROBLEM
     from perfectplay.problems.alea.example import EXAMPLE_DICE, EXAMPLE_WORDS
     from perfectplay.problems.alea.instance import Instance, parse
@@ -39,37 +40,23 @@ if TYPE_CHECKING:
         symmetry_counts,
     )
 
-__all__ = [
-    "PROBLEM",
-    "EXAMPLE_DICE",
-    "EXAMPLE_WORDS",
-    "AleaSolution",
-    "FirstRoll",
-    "Instance",
-    "Keep",
-    "format_answer",
-    "parse",
-    "solve",
-    "solve_instance",
-    "symmetry_counts",
-]
-
 # The names load on first use: the registry imports this package on its way to cli.py, and
-# `perfectplay --help` must not pay for the solver.
-__getattr__, __dir__ = lazy_exports(
+# `perfectplay --help` must not pay for the solver. The imports above are what mypy reads;
+# tests/problems/test_template.py checks that they and this table agree.
+__all__, __getattr__, __dir__ = lazy_package(
     __name__,
     {
-        "PROBLEM": "perfectplay.problems.alea.cli",
-        "EXAMPLE_DICE": "perfectplay.problems.alea.example",
-        "EXAMPLE_WORDS": "perfectplay.problems.alea.example",
-        "AleaSolution": "perfectplay.problems.alea.solution",
-        "FirstRoll": "perfectplay.problems.alea.solution",
-        "Instance": "perfectplay.problems.alea.instance",
-        "Keep": "perfectplay.problems.alea.solution",
-        "format_answer": "perfectplay.problems.alea.report",
-        "parse": "perfectplay.problems.alea.instance",
-        "solve": "perfectplay.problems.alea.solution",
-        "solve_instance": "perfectplay.problems.alea.solution",
-        "symmetry_counts": "perfectplay.problems.alea.solution",
+        ".cli": ["PROBLEM"],
+        ".example": ["EXAMPLE_DICE", "EXAMPLE_WORDS"],
+        ".instance": ["Instance", "parse"],
+        ".report": ["format_answer"],
+        ".solution": [
+            "AleaSolution",
+            "FirstRoll",
+            "Keep",
+            "solve",
+            "solve_instance",
+            "symmetry_counts",
+        ],
     },
 )

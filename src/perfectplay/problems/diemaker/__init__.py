@@ -19,46 +19,30 @@ that none exists.
 ['Ex11', '(WE)x28', 'W', '(NS)x27', '(SN)x22', '(WE)x10']
 """
 
+# ruff: noqa: F401 (the TYPE_CHECKING imports are this package's exports)
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from perfectplay._util.lazy import lazy_exports
+from perfectplay._util.lazy import lazy_package
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # what mypy reads (the names are re-exported)
     from perfectplay.problems.diemaker.cli import PROBLEM
     from perfectplay.problems.diemaker.instance import Dataset, Instance, parse
     from perfectplay.problems.diemaker.model import DieModel
     from perfectplay.problems.diemaker.report import explain, format
     from perfectplay.problems.diemaker.solution import Solution, find, solve
 
-__all__ = [
-    "PROBLEM",
-    "Dataset",
-    "DieModel",
-    "Instance",
-    "Solution",
-    "explain",
-    "find",
-    "format",
-    "parse",
-    "solve",
-]
-
 # The names load on first use: the registry imports this package on its way to cli.py, and
-# `perfectplay --help` must not pay for the solver.
-__getattr__, __dir__ = lazy_exports(
+# `perfectplay --help` must not pay for the solver. The imports above are what mypy reads;
+# tests/problems/test_template.py checks that they and this table agree.
+__all__, __getattr__, __dir__ = lazy_package(
     __name__,
     {
-        "PROBLEM": "perfectplay.problems.diemaker.cli",
-        "Dataset": "perfectplay.problems.diemaker.instance",
-        "DieModel": "perfectplay.problems.diemaker.model",
-        "Instance": "perfectplay.problems.diemaker.instance",
-        "Solution": "perfectplay.problems.diemaker.solution",
-        "explain": "perfectplay.problems.diemaker.report",
-        "find": "perfectplay.problems.diemaker.solution",
-        "format": "perfectplay.problems.diemaker.report",
-        "parse": "perfectplay.problems.diemaker.instance",
-        "solve": "perfectplay.problems.diemaker.solution",
+        ".cli": ["PROBLEM"],
+        ".instance": ["Dataset", "Instance", "parse"],
+        ".model": ["DieModel"],
+        ".report": ["explain", "format"],
+        ".solution": ["Solution", "find", "solve"],
     },
 )

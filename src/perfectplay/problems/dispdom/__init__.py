@@ -27,13 +27,14 @@ The write-up with the proofs: ``archive/codechef/starters/DISPDOM-disappearing-d
 (2, 2, 7)
 """
 
+# ruff: noqa: F401 (the TYPE_CHECKING imports are this package's exports)
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from perfectplay._util.lazy import lazy_exports
+from perfectplay._util.lazy import lazy_package
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # what mypy reads (the names are re-exported)
     from perfectplay.problems.dispdom.cli import PROBLEM
     from perfectplay.problems.dispdom.instance import MAX_D, MAX_N, Instance, parse
     from perfectplay.problems.dispdom.model import (
@@ -46,43 +47,16 @@ if TYPE_CHECKING:
     from perfectplay.problems.dispdom.report import explain, format
     from perfectplay.problems.dispdom.solution import PLAYERS, Solution, solve
 
-__all__ = [
-    "PROBLEM",
-    "MAX_D",
-    "MAX_N",
-    "PLAYERS",
-    "DispdomModel",
-    "Instance",
-    "Solution",
-    "canonical",
-    "explain",
-    "format",
-    "next_states",
-    "parse",
-    "segments",
-    "solve",
-    "split_table",
-]
-
 # The names load on first use: the registry imports this package on its way to cli.py, and
-# `perfectplay --help` must not pay for the solver.
-__getattr__, __dir__ = lazy_exports(
+# `perfectplay --help` must not pay for the solver. The imports above are what mypy reads;
+# tests/problems/test_template.py checks that they and this table agree.
+__all__, __getattr__, __dir__ = lazy_package(
     __name__,
     {
-        "PROBLEM": "perfectplay.problems.dispdom.cli",
-        "MAX_D": "perfectplay.problems.dispdom.instance",
-        "MAX_N": "perfectplay.problems.dispdom.instance",
-        "PLAYERS": "perfectplay.problems.dispdom.solution",
-        "DispdomModel": "perfectplay.problems.dispdom.model",
-        "Instance": "perfectplay.problems.dispdom.instance",
-        "Solution": "perfectplay.problems.dispdom.solution",
-        "canonical": "perfectplay.problems.dispdom.model",
-        "explain": "perfectplay.problems.dispdom.report",
-        "format": "perfectplay.problems.dispdom.report",
-        "next_states": "perfectplay.problems.dispdom.model",
-        "parse": "perfectplay.problems.dispdom.instance",
-        "segments": "perfectplay.problems.dispdom.model",
-        "solve": "perfectplay.problems.dispdom.solution",
-        "split_table": "perfectplay.problems.dispdom.model",
+        ".cli": ["PROBLEM"],
+        ".instance": ["MAX_D", "MAX_N", "Instance", "parse"],
+        ".model": ["DispdomModel", "canonical", "next_states", "segments", "split_table"],
+        ".report": ["explain", "format"],
+        ".solution": ["PLAYERS", "Solution", "solve"],
     },
 )

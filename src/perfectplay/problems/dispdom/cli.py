@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from perfectplay.problems import Problem
 
@@ -39,14 +38,13 @@ def add_options(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, text: str) -> str:
+    from perfectplay.cli.problem import answer_json
     from perfectplay.problems import dispdom as game
 
     solution = game.solve(game.parse(text))
     if args.json:
-        obj = {"winner": game.format(solution)}
-        if args.explain:
-            obj["explanation"] = game.explain(solution)
-        return json.dumps(obj)
+        why = game.explain(solution) if args.explain else None
+        return answer_json({"winner": game.format(solution)}, why)
     return game.explain(solution) if args.explain else game.format(solution)
 
 

@@ -42,48 +42,30 @@ Modules: :mod:`.instance` (the input), :mod:`.build` (the graph), :mod:`.solutio
 [((510,), 'WIN', 2), ((3,), 'LOSE', 5)]
 """
 
+# ruff: noqa: F401 (the TYPE_CHECKING imports are this package's exports)
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from perfectplay._util.lazy import lazy_exports
+from perfectplay._util.lazy import lazy_package
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # what mypy reads (the names are re-exported)
     from perfectplay.problems.fivehundredeleven.build import Model
     from perfectplay.problems.fivehundredeleven.cli import PROBLEM
     from perfectplay.problems.fivehundredeleven.instance import FULL, MAX_CARDS, Instance, parse
     from perfectplay.problems.fivehundredeleven.report import explain, format
     from perfectplay.problems.fivehundredeleven.solution import FirstMove, Solution, solve
 
-__all__ = [
-    "FULL",
-    "MAX_CARDS",
-    "PROBLEM",
-    "FirstMove",
-    "Instance",
-    "Model",
-    "Solution",
-    "explain",
-    "format",
-    "parse",
-    "solve",
-]
-
 # The names load on first use: the registry imports this package on its way to cli.py, and
-# `perfectplay --help` must not pay for the solver.
-__getattr__, __dir__ = lazy_exports(
+# `perfectplay --help` must not pay for the solver. The imports above are what mypy reads;
+# tests/problems/test_template.py checks that they and this table agree.
+__all__, __getattr__, __dir__ = lazy_package(
     __name__,
     {
-        "FULL": "perfectplay.problems.fivehundredeleven.instance",
-        "MAX_CARDS": "perfectplay.problems.fivehundredeleven.instance",
-        "PROBLEM": "perfectplay.problems.fivehundredeleven.cli",
-        "FirstMove": "perfectplay.problems.fivehundredeleven.solution",
-        "Instance": "perfectplay.problems.fivehundredeleven.instance",
-        "Model": "perfectplay.problems.fivehundredeleven.build",
-        "Solution": "perfectplay.problems.fivehundredeleven.solution",
-        "explain": "perfectplay.problems.fivehundredeleven.report",
-        "format": "perfectplay.problems.fivehundredeleven.report",
-        "parse": "perfectplay.problems.fivehundredeleven.instance",
-        "solve": "perfectplay.problems.fivehundredeleven.solution",
+        ".build": ["Model"],
+        ".cli": ["PROBLEM"],
+        ".instance": ["FULL", "MAX_CARDS", "Instance", "parse"],
+        ".report": ["explain", "format"],
+        ".solution": ["FirstMove", "Solution", "solve"],
     },
 )

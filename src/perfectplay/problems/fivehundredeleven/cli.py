@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from perfectplay.problems import Problem
 
@@ -34,6 +33,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, text: str) -> str:
+    from perfectplay.cli.problem import answer_json
     from perfectplay.problems.fivehundredeleven.instance import parse
     from perfectplay.problems.fivehundredeleven.report import explain, format
     from perfectplay.problems.fivehundredeleven.solution import solve
@@ -53,7 +53,7 @@ def run(args: argparse.Namespace, text: str) -> str:
             ]
             obj["line"] = [{"player": who, "card": card, "memory": memory}
                            for who, card, memory in solution.line()]
-        return json.dumps(obj)
+        return answer_json(obj)  # --explain's details are fields of their own here
     return explain(solution) if args.explain else format(solution)
 
 

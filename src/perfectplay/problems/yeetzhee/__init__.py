@@ -16,13 +16,14 @@ Case #1: 4.700000000
 Case #2: 9.000000000
 """
 
+# ruff: noqa: F401 (the TYPE_CHECKING imports are this package's exports)
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from perfectplay._util.lazy import lazy_exports
+from perfectplay._util.lazy import lazy_package
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # what mypy reads (the names are re-exported)
     from perfectplay.problems.yeetzhee.cli import PROBLEM
     from perfectplay.problems.yeetzhee.instance import Instance, parse
     from perfectplay.problems.yeetzhee.report import explain, format, format_output
@@ -34,35 +35,15 @@ if TYPE_CHECKING:
         solve_instance,
     )
 
-__all__ = [
-    "PROBLEM",
-    "Instance",
-    "Outcome",
-    "Rule",
-    "Solution",
-    "explain",
-    "format",
-    "format_output",
-    "parse",
-    "solve",
-    "solve_instance",
-]
-
 # The names load on first use: the registry imports this package on its way to cli.py, and
-# `perfectplay --help` must not pay for the solver.
-__getattr__, __dir__ = lazy_exports(
+# `perfectplay --help` must not pay for the solver. The imports above are what mypy reads;
+# tests/problems/test_template.py checks that they and this table agree.
+__all__, __getattr__, __dir__ = lazy_package(
     __name__,
     {
-        "PROBLEM": "perfectplay.problems.yeetzhee.cli",
-        "Instance": "perfectplay.problems.yeetzhee.instance",
-        "Outcome": "perfectplay.problems.yeetzhee.solution",
-        "Rule": "perfectplay.problems.yeetzhee.solution",
-        "Solution": "perfectplay.problems.yeetzhee.solution",
-        "explain": "perfectplay.problems.yeetzhee.report",
-        "format": "perfectplay.problems.yeetzhee.report",
-        "format_output": "perfectplay.problems.yeetzhee.report",
-        "parse": "perfectplay.problems.yeetzhee.instance",
-        "solve": "perfectplay.problems.yeetzhee.solution",
-        "solve_instance": "perfectplay.problems.yeetzhee.solution",
+        ".cli": ["PROBLEM"],
+        ".instance": ["Instance", "parse"],
+        ".report": ["explain", "format", "format_output"],
+        ".solution": ["Outcome", "Rule", "Solution", "solve", "solve_instance"],
     },
 )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from typing import Any
@@ -146,6 +145,7 @@ def run(args: argparse.Namespace, text: str) -> str:
 
 def _json(args: argparse.Namespace, i: int, sol: Any) -> str:
     """Case ``i`` as one JSON object on one line."""
+    from perfectplay.cli.problem import answer_json
     from perfectplay.cli.reports import fraction_text
 
     obj: dict = {
@@ -156,12 +156,12 @@ def _json(args: argparse.Namespace, i: int, sol: Any) -> str:
     if args.exact:
         obj["exact"] = fraction_text(sol.exact_policy().exact_value())
         obj["verified_optimal"] = True
-    if args.explain:
-        chosen = sol.exact_policy() if args.exact else sol
-        obj["explanation"] = chosen.explain().rstrip("\n")
     if args.distribution is not None:
         obj["distribution"] = {"within": sol.distribution(args.distribution)[1:].tolist()}
-    return json.dumps(obj)
+    why = None
+    if args.explain:
+        why = (sol.exact_policy() if args.exact else sol).explain()
+    return answer_json(obj, why)
 
 
 PROBLEM = Problem(
