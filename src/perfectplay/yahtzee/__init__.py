@@ -10,46 +10,25 @@
 :func:`score_distribution` (the exact distribution of the final score).
 """
 
+# ruff: noqa: F401 (the TYPE_CHECKING imports are this package's exports)
 from typing import TYPE_CHECKING
 
-from perfectplay._util.lazy import lazy_exports
+from perfectplay._util.lazy import lazy_package
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # what mypy reads (the names are re-exported)
     from perfectplay.yahtzee.distribution import ScoreDistribution, score_distribution
     from perfectplay.yahtzee.game import ScorecardGame
     from perfectplay.yahtzee.ruleset import RULES, Category, Rules, rules
     from perfectplay.yahtzee.simulate import SimulationResult
     from perfectplay.yahtzee.solution import Card, Situation, YahtzeeOption, YahtzeeSolution, solve
 
-__all__ = [
-    "RULES",
-    "Card",
-    "Category",
-    "Rules",
-    "ScoreDistribution",
-    "ScorecardGame",
-    "SimulationResult",
-    "Situation",
-    "YahtzeeOption",
-    "YahtzeeSolution",
-    "rules",
-    "score_distribution",
-    "solve",
-]
-
-_MODULES = {
-    "perfectplay.yahtzee.distribution": ["ScoreDistribution", "score_distribution"],
-    "perfectplay.yahtzee.game": ["ScorecardGame"],
-    "perfectplay.yahtzee.simulate": ["SimulationResult"],
-    "perfectplay.yahtzee.ruleset": ["RULES", "Category", "Rules", "rules"],
-    "perfectplay.yahtzee.solution": [
-        "Card",
-        "Situation",
-        "YahtzeeOption",
-        "YahtzeeSolution",
-        "solve",
-    ],
-}
-__getattr__, __dir__ = lazy_exports(
-    __name__, {name: module for module, names in _MODULES.items() for name in names}
+__all__, __getattr__, __dir__ = lazy_package(
+    __name__,
+    {
+        ".distribution": ["ScoreDistribution", "score_distribution"],
+        ".game": ["ScorecardGame"],
+        ".ruleset": ["RULES", "Category", "Rules", "rules"],
+        ".simulate": ["SimulationResult"],
+        ".solution": ["Card", "Situation", "YahtzeeOption", "YahtzeeSolution", "solve"],
+    },
 )

@@ -14,13 +14,14 @@ situation format a person types (:mod:`.instance`), the table solved or read fro
 Only the standard library is imported here: numpy loads when a table is solved or read.
 """
 
+# ruff: noqa: F401 (the TYPE_CHECKING imports are this package's exports)
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from perfectplay._util.lazy import lazy_exports
+from perfectplay._util.lazy import lazy_package
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # what mypy reads (the names are re-exported)
     from perfectplay.problems.yahtzee.cli import PROBLEM
     from perfectplay.problems.yahtzee.instance import (
         Instance,
@@ -32,37 +33,14 @@ if TYPE_CHECKING:
     from perfectplay.problems.yahtzee.report import advice_text, format, summary
     from perfectplay.problems.yahtzee.solution import Answer, answer, solve
 
-__all__ = [
-    "PROBLEM",
-    "Answer",
-    "Instance",
-    "Line",
-    "advice_text",
-    "answer",
-    "format",
-    "parse",
-    "parse_situation",
-    "resolve_rules",
-    "solve",
-    "summary",
-]
-
 # The names load on first use: the registry imports this package on its way to cli.py, and
 # `perfectplay --help` must not pay for the solver.
-__getattr__, __dir__ = lazy_exports(
+__all__, __getattr__, __dir__ = lazy_package(
     __name__,
     {
-        "PROBLEM": "perfectplay.problems.yahtzee.cli",
-        "Answer": "perfectplay.problems.yahtzee.solution",
-        "Instance": "perfectplay.problems.yahtzee.instance",
-        "Line": "perfectplay.problems.yahtzee.instance",
-        "advice_text": "perfectplay.problems.yahtzee.report",
-        "answer": "perfectplay.problems.yahtzee.solution",
-        "format": "perfectplay.problems.yahtzee.report",
-        "parse": "perfectplay.problems.yahtzee.instance",
-        "parse_situation": "perfectplay.problems.yahtzee.instance",
-        "resolve_rules": "perfectplay.problems.yahtzee.instance",
-        "solve": "perfectplay.problems.yahtzee.solution",
-        "summary": "perfectplay.problems.yahtzee.report",
+        ".cli": ["PROBLEM"],
+        ".instance": ["Instance", "Line", "parse", "parse_situation", "resolve_rules"],
+        ".report": ["advice_text", "format", "summary"],
+        ".solution": ["Answer", "answer", "solve"],
     },
 )
