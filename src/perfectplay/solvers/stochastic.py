@@ -77,6 +77,25 @@ def _solve(k0, lo, hi, best, endless, stats, order, comp_ptr, choice_ptr, outcom
            weight, passes, terminal, draw, fixed, tol, stall_sweeps, max_sweeps, eps):  # fmt: skip
     # Solves components k0, k0+1, ... in place; returns after the first component where
     # play can go on for ever (the caller settles it), else the number of components.
+
+    def bounds(c, lo, hi):
+        # The mover's value of chance node c from bounds (lo, hi) of its successors: a
+        # passing outcome swaps them. Called with lo for both, it is the plain value.
+        sl = 0.0
+        sh = 0.0
+        tw = 0
+        for e in range(outcome_ptr[c], outcome_ptr[c + 1]):
+            t = target[e]
+            w = weight[e]
+            tw += w
+            if passes[e]:
+                sl += w * (1.0 - hi[t])
+                sh += w * (1.0 - lo[t])
+            else:
+                sl += w * lo[t]
+                sh += w * hi[t]
+        return sl / tw, sh / tw
+
     sweeps = 0
     worst = stats[1]
     for k in range(k0, comp_ptr.shape[0] - 1):
@@ -102,21 +121,7 @@ def _solve(k0, lo, hi, best, endless, stats, order, comp_ptr, choice_ptr, outcom
                 bh = -1.0
                 arg = -1
                 for c in range(c0, c1):
-                    sl = 0.0
-                    sh = 0.0
-                    tw = 0
-                    for e in range(outcome_ptr[c], outcome_ptr[c + 1]):
-                        t = target[e]
-                        w = weight[e]
-                        tw += w
-                        if passes[e]:
-                            sl += w * (1.0 - hi[t])
-                            sh += w * (1.0 - lo[t])
-                        else:
-                            sl += w * lo[t]
-                            sh += w * hi[t]
-                    sl /= tw
-                    sh /= tw
+                    sl, sh = bounds(c, lo, hi)
                     if sl > bl:
                         bl = sl
                         arg = c
@@ -173,17 +178,7 @@ def _solve(k0, lo, hi, best, endless, stats, order, comp_ptr, choice_ptr, outcom
                 bl = -1.0
                 arg = -1
                 for c in range(c0, c1):
-                    sl = 0.0
-                    tw = 0
-                    for e in range(outcome_ptr[c], outcome_ptr[c + 1]):
-                        t = target[e]
-                        w = weight[e]
-                        tw += w
-                        if passes[e]:
-                            sl += w * (1.0 - lo[t])
-                        else:
-                            sl += w * lo[t]
-                    sl = (1.0 - eps) * sl / tw + eps * draw
+                    sl = (1.0 - eps) * bounds(c, lo, lo)[0] + eps * draw
                     # ties (within noise) go to the choice held so far
                     if sl > bl + 1e-15 or (c == best[s] and sl >= bl - 1e-15):
                         bl = sl
