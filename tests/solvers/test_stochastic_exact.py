@@ -204,3 +204,13 @@ def test_elimination_order_keeps_hub_fill_small():
     perm, first = _elimination_order(m, pr, pc)
     assert sorted(perm.tolist()) == list(range(m))
     assert int((np.arange(m) - first).sum()) <= 4 * m
+
+
+def test_exact_values_that_would_not_fit_are_refused_in_one_line(monkeypatch):
+    from perfectplay.errors import ResourceLimitError
+
+    sol = solve_stochastic_model(Pig(goal=30))
+    monkeypatch.setenv("PERFECTPLAY_MEMORY_LIMIT", "200K")
+    with pytest.raises(ResourceLimitError, match=r"exact evaluation of [0-9,]+ positions") as e:
+        exact_stochastic(sol.graph, sol.solution.best_choice)
+    assert "\n" not in str(e.value)
