@@ -346,7 +346,6 @@ def _elimination_order(m: int, pr: list[int], pc: list[int]) -> tuple[np.ndarray
 
     ptr = np.array(pr, np.int64)
     col = np.array(pc, np.int64)
-    perm, _, first = _order_and_profile(m, ptr, col, compiled=m > 2000)
     post = _dfs_postorder(m, pr, pc)
     inv = np.empty(m, np.int64)
     inv[post] = np.arange(m)
@@ -355,7 +354,11 @@ def _elimination_order(m: int, pr: list[int], pc: list[int]) -> tuple[np.ndarray
     first_post = np.arange(m, dtype=np.int64)
     np.minimum.at(first_post, a, b)
     np.minimum.at(first_post, b, a)
-    if int((np.arange(m) - first_post).sum()) < int((np.arange(m) - first).sum()):
+    envelope = int((np.arange(m) - first_post).sum())
+    if envelope <= 2 * len(pc) + m:  # at most about the entries again: good enough
+        return post, first_post
+    perm, _, first = _order_and_profile(m, ptr, col, compiled=m > 2000)
+    if envelope < int((np.arange(m) - first).sum()):
         return post, first_post
     return perm, first
 
