@@ -301,7 +301,7 @@ def _evaluate_acyclic(
             g = gcd(n, d)
             num[c], den[c] = n // g, d // g
             continue
-        g = gcd(n, k)
+        g = gcd(n, k) if k != 1 else 1  # (a gcd with 1 still reads all of n)
         num[c] = n // g if g != 1 else n
         # The same int object as a successor's denominator where K cancels: long
         # denominators are shared, not copied, between the values that have them.
@@ -512,8 +512,8 @@ def _solve_cycle(
         d_acc *= rk[k]
         if d_acc < 0:
             n_acc, d_acc = -n_acc, -d_acc
-        g = gcd(n_acc, d_acc)
-        vn[k], vd[k] = n_acc // g, d_acc // g
+        g = gcd(n_acc, d_acc) if d_acc != 1 else 1
+        vn[k], vd[k] = (n_acc // g, d_acc // g) if g != 1 else (n_acc, d_acc)
     # Non-singular: some node of the (strongly connected) component leaves it with positive
     # probability, so the chain is proper there and the solution is its value.
     if not reduce:
