@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import time
 from array import array
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
 from math import lcm
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -308,7 +308,7 @@ class StochasticModelSolution:
         self.solve_seconds = solve_seconds
         self.fixed = fixed
         self.solver = solution.method
-        self._exact: list[Fraction] | None = None
+        self._exact: Sequence[Fraction] | None = None
 
     @property
     def n_positions(self) -> int:
@@ -413,7 +413,7 @@ class StochasticModelSolution:
                 out[n] = 0.5
         return out
 
-    def exact_values(self) -> list[Fraction]:
+    def exact_values(self) -> Sequence[Fraction]:
         """Every position's exact value under the solved strategy pair, verified optimal:
         raises :class:`~perfectplay.errors.ModelError` if a choice would improve a value."""
         if self._exact is None:
@@ -425,7 +425,7 @@ class StochasticModelSolution:
             )
 
             values = exact_stochastic(self.graph, self.solution.best_choice)
-            bad = verify_stochastic(self.graph, values, self.fixed)
+            bad = verify_stochastic(self.graph, values, self.fixed, self.solution.best_choice)
             endless = self.solution.endless
             if not bad and endless is not None and endless.any():
                 fixed = self.fixed if self.fixed is not None else [-1] * self.n_positions

@@ -41,17 +41,25 @@ Fraction(1, 2)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
 from perfectplay._util.jit import compile_for, kernel
+from perfectplay._util.memory import require
 from perfectplay.errors import ModelError
-from perfectplay.graphs._csr import strong_components
+from perfectplay.graphs._csr import strong_components, transpose
 from perfectplay.graphs.stochastic import StochasticGraph, StochasticSolution
 
-__all__ = ["DEFAULT_TOL", "exact_stochastic", "solve_stochastic", "verify_stochastic"]
+__all__ = [
+    "DEFAULT_TOL",
+    "PairValues",
+    "exact_stochastic",
+    "solve_stochastic",
+    "verify_stochastic",
+]
 
 #: Default stopping gap of interval iteration (a proven bound on each value's error).
 DEFAULT_TOL = 1e-12
@@ -59,6 +67,9 @@ DEFAULT_TOL = 1e-12
 ENDLESS_EPS = 1e-3
 #: Largest end component checked by a dense linear solve.
 MAX_ENDLESS = 3_000
+# Float chance values closer than this (plus the sum's rounding bound) to their position's
+# value are compared exactly in verify_stochastic.
+_VERIFY_MARGIN = 1e-12
 
 
 @kernel
@@ -66,6 +77,25 @@ def _solve(k0, lo, hi, best, endless, stats, order, comp_ptr, choice_ptr, outcom
            weight, passes, terminal, draw, fixed, tol, stall_sweeps, max_sweeps, eps):  # fmt: skip
     # Solves components k0, k0+1, ... in place; returns after the first component where
     # play can go on for ever (the caller settles it), else the number of components.
+
+    def bounds(c, lo, hi):
+        # The mover's value of chance node c from bounds (lo, hi) of its successors: a
+        # passing outcome swaps them. Called with lo for both, it is the plain value.
+        sl = 0.0
+        sh = 0.0
+        tw = 0
+        for e in range(outcome_ptr[c], outcome_ptr[c + 1]):
+            t = target[e]
+            w = weight[e]
+            tw += w
+            if passes[e]:
+                sl += w * (1.0 - hi[t])
+                sh += w * (1.0 - lo[t])
+            else:
+                sl += w * lo[t]
+                sh += w * hi[t]
+        return sl / tw, sh / tw
+
     sweeps = 0
     worst = stats[1]
     for k in range(k0, comp_ptr.shape[0] - 1):
@@ -91,21 +121,7 @@ def _solve(k0, lo, hi, best, endless, stats, order, comp_ptr, choice_ptr, outcom
                 bh = -1.0
                 arg = -1
                 for c in range(c0, c1):
-                    sl = 0.0
-                    sh = 0.0
-                    tw = 0
-                    for e in range(outcome_ptr[c], outcome_ptr[c + 1]):
-                        t = target[e]
-                        w = weight[e]
-                        tw += w
-                        if passes[e]:
-                            sl += w * (1.0 - hi[t])
-                            sh += w * (1.0 - lo[t])
-                        else:
-                            sl += w * lo[t]
-                            sh += w * hi[t]
-                    sl /= tw
-                    sh /= tw
+                    sl, sh = bounds(c, lo, hi)
                     if sl > bl:
                         bl = sl
                         arg = c
@@ -162,17 +178,7 @@ def _solve(k0, lo, hi, best, endless, stats, order, comp_ptr, choice_ptr, outcom
                 bl = -1.0
                 arg = -1
                 for c in range(c0, c1):
-                    sl = 0.0
-                    tw = 0
-                    for e in range(outcome_ptr[c], outcome_ptr[c + 1]):
-                        t = target[e]
-                        w = weight[e]
-                        tw += w
-                        if passes[e]:
-                            sl += w * (1.0 - lo[t])
-                        else:
-                            sl += w * lo[t]
-                    sl = (1.0 - eps) * sl / tw + eps * draw
+                    sl = (1.0 - eps) * bounds(c, lo, lo)[0] + eps * draw
                     # ties (within noise) go to the choice held so far
                     if sl > bl + 1e-15 or (c == best[s] and sl >= bl - 1e-15):
                         bl = sl
@@ -477,13 +483,143 @@ def endless_violations(
     return out
 
 
+@kernel
+def _reach_back(rptr, rsrc, seed):
+    # Every node with a path to a seed node (the seeds included), by a stack over the
+    # reversed edges.
+    n = seed.shape[0]
+    out = seed.copy()
+    stack = np.empty(n, np.int64)
+    top = 0
+    for v in range(n):
+        if seed[v]:
+            stack[top] = v
+            top += 1
+    while top > 0:
+        top -= 1
+        v = stack[top]
+        for k in range(rptr[v], rptr[v + 1]):
+            u = rsrc[k]
+            if not out[u]:
+                out[u] = True
+                stack[top] = u
+                top += 1
+    return out
+
+
+def _pair_chain(
+    graph: StochasticGraph, choice: Any, compiled: bool
+) -> tuple[list[int], list[int], np.ndarray, np.ndarray, np.ndarray]:
+    """The Markov chain of a strategy pair as the integer system of
+    :func:`~perfectplay.analysis.exact.chain_values`, in units of ``1 / scale``:
+    ``W x_p = sum_keep w x_t + sum_pass w (scale - x_t)`` at a position choosing a chance
+    node of total weight ``W``; terminal positions are their value, positions without a
+    choice 0, and positions that cannot end under the pair the draw."""
+    n = graph.n_positions
+    ch = np.asarray(choice, np.int64)
+    if ch.shape != (n,):
+        raise ModelError(f"the strategy must give one chance node per position ({n})")
+    cp, op = graph.choice_ptr, graph.outcome_ptr
+    live = ~graph.terminal & (ch >= 0)
+    bad = live & ((ch < cp[:-1]) | (ch >= cp[1:]))
+    if bad.any():
+        p = int(np.flatnonzero(bad)[0])
+        raise ModelError(f"chance node {int(ch[p])} is not a choice of position {p}")
+    c = np.where(live, ch, 0)
+    count = np.where(live, op[c + 1] - op[c], 0)
+    ptr = np.zeros(n + 1, np.int64)
+    np.cumsum(count, out=ptr[1:])
+    edge = np.repeat(op[c] - ptr[:-1], count) + np.arange(int(ptr[-1]))
+    idx = graph.target[edge].astype(np.int32)
+    w = graph.weight[edge]
+    passes = graph.passes[edge]
+    rptr, rsrc, _ = transpose(ptr, idx, n, edges=False, compiled=compiled)
+    ends = _reach_back.run(rptr, rsrc, ~live, compiled=compiled)
+    # A position that cannot end loses its edges: it is a constant, the draw.
+    drop = np.repeat(~ends, count)
+    keep_count = np.where(ends, count, 0)
+    ptr[1:] = np.cumsum(keep_count)
+    idx, w, passes = idx[~drop], w[~drop], passes[~drop]
+    owner = np.repeat(np.arange(n), keep_count)
+    total = np.where(live & ends, np.bincount(owner, w, minlength=n).astype(np.int64), 1)
+    passed = np.bincount(owner[passes], w[passes], minlength=n).astype(np.int64)
+    constant = np.where(graph.terminal, graph.terminal_value, 0)
+    constant = np.where(live & ~ends, int(graph.draw_value or 0), constant)
+    # Python ints: scale * passed may leave int64 on long games.
+    const_l = [
+        int(a) + graph.scale * int(b)
+        for a, b in zip(constant.tolist(), passed.tolist(), strict=True)
+    ]
+    return const_l, total.tolist(), ptr, idx, np.where(passes, -w, w)
+
+
+class PairValues(Sequence[Fraction]):
+    """Exact values of a strategy pair, by position: ``values[p]`` is a
+    :class:`~fractions.Fraction` in lowest terms, made on first access.
+
+    Long games have long denominators (Pig to 100: about 70,000 bits), and bringing every
+    position's value to lowest terms would cost a gcd of such numbers each (quadratic in
+    their length in Python); the values are kept as ``numerators[p] / denominators[p]``,
+    not necessarily reduced, and compared or rounded from those. Equal to a list of the
+    same Fractions.
+
+    >>> from perfectplay.graphs.stochastic import StochasticGraph
+    >>> g = StochasticGraph.from_lists([False, True], [[[(1, 1, False), (0, 1, True)]], []],
+    ...                                terminal_value=[0, 1], scale=1, draw_value=0)
+    >>> v = exact_stochastic(g, [0, -1])
+    >>> isinstance(v, PairValues), v[0], len(v), v.floats().tolist()
+    (True, Fraction(2, 3), 2, [0.6666666666666666, 1.0])
+    """
+
+    def __init__(self, numerators: list[int], denominators: list[int]) -> None:
+        self.numerators = numerators
+        self.denominators = denominators
+        self._made: dict[int, Fraction] = {}
+
+    def __len__(self) -> int:
+        return len(self.numerators)
+
+    @overload
+    def __getitem__(self, p: int) -> Fraction: ...
+    @overload
+    def __getitem__(self, p: slice) -> list[Fraction]: ...
+    def __getitem__(self, p: int | slice) -> Fraction | list[Fraction]:
+        if isinstance(p, slice):
+            return [self[i] for i in range(*p.indices(len(self)))]
+        p = int(p)
+        if p < 0:
+            p += len(self)
+        f = self._made.get(p)
+        if f is None:
+            f = self._made[p] = Fraction(self.numerators[p], self.denominators[p])
+        return f
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, PairValues):
+            other = list(other)
+        return isinstance(other, list) and list(self) == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        if len(self) <= 20:  # small games read as the list they equal
+            return repr(list(self))
+        return f"<PairValues: {len(self):,} positions, start {self[0]!s:.40}...>"
+
+    def floats(self) -> np.ndarray:
+        """Correctly rounded floats of every value (Python's ``int / int`` is)."""
+        return np.array([a / b for a, b in zip(self.numerators, self.denominators, strict=True)])
+
+
 def exact_stochastic(
-    graph: StochasticGraph, choice: np.ndarray, *, compiled: bool = False
-) -> list[Fraction]:
+    graph: StochasticGraph, choice: np.ndarray, *, compiled: bool | None = None
+) -> PairValues:
     """Exact values of the strategy pair ``choice`` (a chance node per non-terminal
-    position): the absorption values of its Markov chain in rationals, one linear system
-    per strongly connected component, solved by sparse Gaussian elimination in the
-    component's order (closed recurrent classes of non-terminal positions: the draw value).
+    position): the absorption values of its Markov chain in rationals (positions that
+    cannot end under the pair: the draw value), by
+    :func:`~perfectplay.analysis.exact.chain_values`: a topological order off cycles,
+    sparse fraction-free integer elimination on each strongly connected component of the
+    pair's graph (in Pig, the positions of one score pair the busts cycle through).
 
     >>> from perfectplay.graphs.stochastic import StochasticGraph
     >>> g = StochasticGraph.from_lists([False, True], [[[(1, 1, False), (0, 1, True)]], []],
@@ -491,124 +627,43 @@ def exact_stochastic(
     >>> exact_stochastic(g, [0, -1])            # v = 1/2 + (1 - v)/2
     [Fraction(2, 3), Fraction(1, 1)]
     """
+    from perfectplay.analysis.exact import chain_values
+
     n = graph.n_positions
-    ch = [int(c) for c in choice]
+    if compiled is None:
+        compiled = compile_for(graph.n_outcomes, 20_000, _reach_back)
+    # Index arrays, the chain's edges and the lists of Python ints (about 40 bytes an
+    # outcome, 300 a position); the big integers of long games come on top.
+    require(graph.n_outcomes * 40 + n * 300, f"exact evaluation of {n:,} positions")
+    constant, total, ptr, idx, w = _pair_chain(graph, choice, compiled)
+    num, den = chain_values(constant, total, ptr, idx, w, unit="positions", reduce=False)
+    if 0 in den:  # pragma: no cover - a proper chain's system is never singular
+        raise ModelError(f"singular system at position {den.index(0)}")
     scale = graph.scale
-    draw = Fraction(int(graph.draw_value or 0), scale)
-    values: list[Any] = [None] * n
-    ptr, idx = graph.position_adjacency()
-    comp, _, order, comp_ptr = strong_components(ptr, idx, compiled=compiled)
-    op, tg, wt, ps = (graph.outcome_ptr.tolist(), graph.target.tolist(), graph.weight.tolist(),
-                      graph.passes.tolist())  # fmt: skip
-    term, tval = graph.terminal.tolist(), graph.terminal_value.tolist()
-    order_l, cptr = order.tolist(), comp_ptr.tolist()
-    comp_l = comp.tolist()
-    for k in range(len(cptr) - 1):
-        members = [s for s in order_l[cptr[k] : cptr[k + 1]]]
-        rows: dict[int, dict[int, Fraction]] = {}
-        rhs: dict[int, Fraction] = {}
-        inside: dict[int, list[int]] = {}
-        for s in members:
-            if term[s]:
-                values[s] = Fraction(tval[s], scale)
-                continue
-            c = ch[s]
-            if c < 0:
-                values[s] = Fraction(0)
-                continue
-            total = sum(wt[op[c] : op[c + 1]])
-            row: dict[int, Fraction] = {s: Fraction(1)}
-            b = Fraction(0)
-            nbrs = []
-            for e in range(op[c], op[c + 1]):
-                t, f = tg[e], Fraction(wt[e], total)
-                if ps[e]:
-                    b += f
-                    f = -f
-                if comp_l[t] == k and not term[t]:
-                    row[t] = row.get(t, Fraction(0)) - f
-                    nbrs.append(t)
-                else:
-                    b += f * values[t]
-            rows[s], rhs[s] = row, b
-            inside[s] = nbrs
-        if not rows:
-            continue
-        # Positions that cannot leave the component under the pair never end: draws.
-        leaves = {s for s in rows if len(inside[s]) < op[ch[s] + 1] - op[ch[s]]}
-        rev: dict[int, list[int]] = {}
-        for s, nb in inside.items():
-            for t in nb:
-                rev.setdefault(t, []).append(s)
-        stack = list(leaves)
-        while stack:
-            t = stack.pop()
-            for s in rev.get(t, ()):
-                if s not in leaves:
-                    leaves.add(s)
-                    stack.append(s)
-        for s in list(rows):
-            if s not in leaves:
-                values[s] = draw
-                del rows[s]
-        for s in rows:  # the draws are constants of the other rows
-            row = rows[s]
-            for t in [t for t in row if t not in rows]:
-                rhs[s] -= row.pop(t) * draw
-        for s, v in _sparse_solve(rows, rhs, [s for s in members if s in rows]).items():
-            values[s] = v
-    return values
-
-
-def _sparse_solve(
-    rows: dict[int, dict[int, Fraction]], rhs: dict[int, Fraction], order: list[int]
-) -> dict[int, Fraction]:
-    """Solve ``sum(rows[s][t] * x[t]) = rhs[s]`` (row ``s`` pivots on ``x[s]``) by Gaussian
-    elimination in ``order``, touching only the rows that hold each pivot's variable."""
-    holders: dict[int, set[int]] = {}
-    for s, row in rows.items():
-        for t in row:
-            holders.setdefault(t, set()).add(s)
-    done: list[int] = []
-    for p in order:
-        row = rows[p]
-        piv = row.get(p)
-        if not piv:
-            raise ModelError(f"singular system at position {p} (a strategy that never ends?)")
-        for s in holders.get(p, set()) - {p}:
-            if s in done:
-                continue
-            other = rows[s]
-            f = other.pop(p) / piv
-            for t, a in row.items():
-                if t == p:
-                    continue
-                v = other.get(t, Fraction(0)) - f * a
-                if v:
-                    other[t] = v
-                    holders.setdefault(t, set()).add(s)
-                else:
-                    other.pop(t, None)
-                    holders.get(t, set()).discard(s)
-            rhs[s] -= f * rhs[p]
-        holders.pop(p, None)
-        done.append(p)
-    x: dict[int, Fraction] = {}
-    for p in reversed(done):
-        row = rows[p]
-        acc = rhs[p] - sum(a * x[t] for t, a in row.items() if t != p)
-        x[p] = acc / row[p]
-    return x
+    if scale != 1:
+        # Many positions share one denominator object: scale each distinct one once.
+        scaled: dict[int, int] = {}
+        den = [scaled.get(id(d)) or scaled.setdefault(id(d), d * scale) for d in den]
+    return PairValues(num, den)
 
 
 def verify_stochastic(
-    graph: StochasticGraph, values: list[Fraction], fixed: np.ndarray | None = None
+    graph: StochasticGraph,
+    values: Sequence[Fraction],
+    fixed: np.ndarray | None = None,
+    choice: np.ndarray | None = None,
 ) -> list[tuple[int, int, Fraction]]:
     """The choices that would improve an exact value: ``(position, chance node, gain)``
     for every free position and choice whose exact value exceeds the position's (empty:
     neither player can improve anything, so ``values`` is a fixed point of the game's
     optimality equation; where every strategy pair ends play with probability one that
-    fixed point is unique, hence the game's value).
+    fixed point is unique, hence the game's value). ``choice``: the strategy pair that
+    ``values`` are the exact values of (:func:`exact_stochastic`); its chance nodes are
+    worth their position's value by construction and are not compared again.
+
+    Vectorised: every chance node's value is first computed in floats from the correctly
+    rounded values, and only the choices within :data:`_VERIFY_MARGIN` of their
+    position's value (an error bound of that float sum) are compared exactly.
 
     >>> from perfectplay.graphs.stochastic import StochasticGraph
     >>> g = StochasticGraph.from_lists([False, True, True],
@@ -616,13 +671,40 @@ def verify_stochastic(
     >>> verify_stochastic(g, exact_stochastic(g, [0, -1, -1]))
     [(0, 1, Fraction(1, 2))]
     """
+    n = graph.n_positions
+    if len(values) != n:
+        raise ModelError(f"values must give one value per position ({n})")
+    # Correctly rounded (int / int is): each float within 2**-53 of a value in [0, 1].
+    if isinstance(values, PairValues):
+        fv = values.floats()
+    else:
+        fv = np.array([v.numerator / v.denominator for v in values], np.float64)
+    op = graph.outcome_ptr
+    nc = graph.n_chance
+    tv = fv[graph.target]
+    part = graph.weight * np.where(graph.passes, 1.0 - tv, tv)
+    start = op[:-1]
+    nonempty = op[1:] > start
+    fc = np.zeros(nc)
+    tw = np.zeros(nc)
+    if nonempty.any():
+        fc[nonempty] = np.add.reduceat(part, start[nonempty])
+        tw[nonempty] = np.add.reduceat(graph.weight.astype(np.float64), start[nonempty])
+    fc = np.divide(fc, tw, out=np.zeros(nc), where=tw > 0)
+    owner = np.repeat(np.arange(n), np.diff(graph.choice_ptr))
+    free = ~graph.terminal[owner]
+    if fixed is not None:
+        free &= np.asarray(fixed)[owner] < 0
+    if choice is not None:
+        free[np.asarray(choice, np.int64)[np.asarray(choice) >= 0]] = False
+    # Each product and sum rounds once (relative 2**-53) on numbers at most 1 in all.
+    deg = int(np.diff(op).max()) if nc else 0
+    margin = _VERIFY_MARGIN + (deg + 4) * 2.0**-50
+    cand = np.flatnonzero(free & (fc > fv[owner] - margin))
     out = []
-    cp = graph.choice_ptr.tolist()
-    for s in range(graph.n_positions):
-        if graph.terminal[s] or (fixed is not None and fixed[s] >= 0):
-            continue
-        for c in range(cp[s], cp[s + 1]):
-            gain = graph.chance_value(c, values) - values[s]
-            if gain > 0:
-                out.append((s, c, gain))
+    for c in cand.tolist():
+        s = int(owner[c])
+        gain = graph.chance_value(c, values) - values[s]
+        if gain > 0:
+            out.append((s, c, gain))
     return out
