@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import reprlib
 
-__all__ = ["PerfectplayError", "InputError", "ModelError", "ResourceLimitError"]
+__all__ = ["PerfectplayError", "InputError", "ModelError", "ResourceLimitError", "RulesError"]
 
 _REPR = reprlib.Repr()
 _REPR.maxstring = _REPR.maxother = _REPR.maxlong = 40
@@ -57,6 +57,11 @@ class InputError(PerfectplayError, ValueError):
 
 class ModelError(PerfectplayError):
     """A user's game model misbehaved: raised, returned something malformed, or is too large."""
+
+
+class RulesError(ModelError, ValueError):
+    """A user's rule set cannot be played: a scoring function failed or returned
+    something other than an int, or the dice it asks for cannot be built."""
 
 
 class ResourceLimitError(PerfectplayError, MemoryError):

@@ -468,3 +468,45 @@ def test_simulate_american_from_a_table(capsys, table):
 def test_bad_simulation_arguments(capsys, argv, message):
     code, _, err = run(capsys, os.devnull, *argv)
     assert code == 2 and message in err and err.count("\n") == 1
+
+
+BROKEN = """\
+import sys
+from perfectplay.yahtzee import Category, Rules
+RAISES = Rules("raises", (Category("boom", lambda d: 1 // 0),), dice=2, upper_threshold=0)
+FLOAT = Rules("float", (Category("half", lambda d: sum(d) / 2),), dice=2, upper_threshold=0)
+EXITS = Rules("exits", (Category("out", lambda d: sys.exit(3)),), dice=2, upper_threshold=0)
+HUGE = Rules("huge", (Category("x", sum),), dice=16, faces=64, upper_threshold=0)
+WIDE = Rules("wide", tuple(Category.upper(1, f"u{i}") for i in range(20)),
+             upper_threshold=10000, upper_bonus=5)
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("RAISES", "category 'boom' failed for 1 1: ZeroDivisionError: integer division"),
+        ("FLOAT", "category 'half' scored 1.0 for 1 1; scores must be ints"),
+        ("EXITS", "category 'out' failed for 1 1: SystemExit: 3"),
+        ("HUGE", "rules 'huge': 16 dice with 64 faces have"),
+        ("WIDE", "needs about"),
+    ],
+)
+def test_a_users_broken_rules_are_one_line(capsys, tmp_path, monkeypatch, name, message):
+    monkeypatch.setenv("PERFECTPLAY_MEMORY_LIMIT", "2G")
+    spec = write(tmp_path, "broken.py", BROKEN) + f":{name}"
+    code, out, err = run(capsys, os.devnull, "--rules", spec)
+    assert code == 2 and out == "" and message in err and err.count("\n") == 1
+    code, out, err = run(capsys, "advise", "--rules", spec, "dice 1 1; rolls 0")
+    assert code == 2 and out == "" and err.count("\n") == 1
+
+
+def test_reachable_upper_totals_are_checked_before_they_are_allocated(monkeypatch):
+    from perfectplay.errors import ResourceLimitError
+    from perfectplay.yahtzee import Category, Rules, ScorecardGame
+
+    monkeypatch.setenv("PERFECTPLAY_MEMORY_LIMIT", "1G")
+    wide = Rules("wide", tuple(Category.upper(1, f"u{i}") for i in range(20)),
+                 upper_threshold=10000, upper_bonus=5)
+    with pytest.raises(ResourceLimitError, match="reachable upper totals of wide"):
+        assert ScorecardGame(wide).upper_reach is None  # never reached: refused first

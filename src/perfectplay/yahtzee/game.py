@@ -20,6 +20,8 @@ from functools import cached_property
 
 import numpy as np
 
+from perfectplay._util.memory import require
+from perfectplay.errors import RulesError, short_repr
 from perfectplay.lattice import TurnLattice
 from perfectplay.yahtzee.ruleset import Rules
 
@@ -31,21 +33,31 @@ class ScorecardGame:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.lattice = lat = TurnLattice(rules.dice, rules.faces, rules.rolls)
+        try:
+            self.lattice = lat = TurnLattice(rules.dice, rules.faces, rules.rolls)
+        except (TypeError, ValueError) as exc:
+            raise RulesError(f"rules {rules.name!r}: {exc}") from None
         cats = rules.categories
         self.n_categories = n_cat = len(cats)
         hands = [lat.dice_of(h) for h in range(lat.n_hands)]
         score = np.zeros((n_cat, lat.n_hands), dtype=np.int64)
         for c, cat in enumerate(cats):
             for h, dice in enumerate(hands):
-                v = cat.score(dice)
+                shown = " ".join(map(str, dice))
+                try:
+                    v = cat.score(dice)
+                except (Exception, SystemExit, GeneratorExit) as exc:
+                    raise RulesError(
+                        f"category {cat.name!r} failed for {shown}: {type(exc).__name__}: "
+                        f"{short_repr(str(exc)) if len(str(exc)) > 60 else exc}"
+                    ) from None
                 if isinstance(v, bool) or not isinstance(v, int | np.integer):
-                    raise ValueError(
-                        f"category {cat.name!r} scored {v!r} for {' '.join(map(str, dice))}; "
+                    raise RulesError(
+                        f"category {cat.name!r} scored {short_repr(v)} for {shown}; "
                         "scores must be ints"
                     )
                 if not -(10**6) <= v <= 10**6:
-                    raise ValueError(f"category {cat.name!r} scored {v} for {dice}: out of range")
+                    raise RulesError(f"category {cat.name!r} scored {v} for {shown}: out of range")
                 score[c, h] = int(v)
         self.score = score
         # Each box's distinct scores ("classes"): the value of a box for a hand only
@@ -66,7 +78,7 @@ class ScorecardGame:
         if rules.has_upper_bonus:
             self.threshold, self.bonus = rules.upper_threshold, rules.upper_bonus
             if (score[self.upper] < 0).any():
-                raise ValueError(
+                raise RulesError(
                     "upper boxes must not score negative points when there is an upper bonus"
                 )
         else:
@@ -114,6 +126,10 @@ class ScorecardGame:
         upper_bits = [c for c in range(self.n_categories) if self.upper[c]]
         if n_u == 1:
             return np.ones((1 << self.n_categories, 1), dtype=np.bool_)
+        require(
+            ((1 << self.n_categories) + (1 << len(upper_bits))) * n_u,
+            f"the reachable upper totals of {self.rules.name}",
+        )
         sub = np.zeros((1 << len(upper_bits), n_u), dtype=np.bool_)
         sub[0, 0] = True
         for m in range(1, 1 << len(upper_bits)):
