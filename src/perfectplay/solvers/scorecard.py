@@ -54,6 +54,13 @@ _JOKER = {"none": 0, "free": 1, "forced": 2}
 
 
 @njit(cache=True, boundscheck=False, inline="always")
+def _decode(s: int, n_u: int, n_y: int) -> tuple[int, int, int]:
+    """``(mask, upper, kind)`` of state number ``s`` inside kernels (the numbering of
+    :meth:`perfectplay.yahtzee.game.ScorecardGame.decode`)."""
+    return s // (n_y * n_u), (s // n_y) % n_u, s % n_y
+
+
+@njit(cache=True, boundscheck=False, inline="always")
 def _place(
     V: Any,
     nm: int,
@@ -254,10 +261,7 @@ def _solve_states(
         lo = b * batch
         hi = min(n_states, lo + batch)
         for j in range(hi - lo):
-            s = states[lo + j]
-            y = s % n_y
-            u = (s // n_y) % n_u
-            mask = s // (n_y * n_u)
+            mask, u, y = _decode(states[lo + j], n_u, n_y)
             _final_values(
                 cur,
                 j,

@@ -46,7 +46,7 @@ import numpy as np
 from perfectplay._util.memory import require
 from perfectplay._util.progress import Progress
 from perfectplay.errors import InputError
-from perfectplay.solvers.scorecard import BATCH, _arguments, _final_values, _place
+from perfectplay.solvers.scorecard import BATCH, _arguments, _decode, _final_values, _place
 from perfectplay.solvers.turns import njit, prange
 from perfectplay.yahtzee._policy import best_keeps, choose_box, keep_tables, point_tables
 from perfectplay.yahtzee.solution import Card, YahtzeeSolution
@@ -199,9 +199,9 @@ def _outcomes(
         w = np.empty((n_cat, width))
         boxes = np.empty(n_cat, dtype=np.int64)
         for j in range(nb):
-            s = states[lo + j]
+            mask, u, y = _decode(states[lo + j], n_u, n_y)
             _final_values(
-                cur, j, V, s // (n_y * n_u), (s // n_y) % n_u, s % n_y, score, cls,
+                cur, j, V, mask, u, y, score, cls,
                 cls_score, n_cls, upper, thr, bonus, n_u, n_y, kind_box, kind_bonus, joker,
                 joker_score, face_box, kind_hand, cv,
             )  # fmt: skip
@@ -287,9 +287,7 @@ def _box_outcomes(
     best box, grouped by (box, points class); returns their number."""
     n_cat, n_hands = score.shape
     width = cls_score.shape[1]
-    y = s % n_y
-    u = (s // n_y) % n_u
-    mask = s // (n_y * n_u)
+    mask, u, y = _decode(s, n_u, n_y)
     special = kind_box >= 0 and ((mask >> kind_box) & 1) == 1
     n_open = 0
     for b in range(n_cat):

@@ -31,7 +31,7 @@ import numpy as np
 
 from perfectplay._util.memory import require
 from perfectplay.errors import InputError
-from perfectplay.solvers.scorecard import BATCH, _arguments, _final_values
+from perfectplay.solvers.scorecard import BATCH, _arguments, _decode, _final_values
 from perfectplay.solvers.turns import njit, prange
 from perfectplay.yahtzee._policy import best_keep, choose_box, keep_tables, point_tables
 from perfectplay.yahtzee.solution import Card, YahtzeeSolution
@@ -154,9 +154,9 @@ def _play(
             out[lo + j] = so_far
         for turn in range(n_turns):
             for j in range(nb):
-                s = states[j]
+                mask, u, y = _decode(states[j], n_u, n_y)
                 _final_values(
-                    cur, j, V, s // (n_y * n_u), (s // n_y) % n_u, s % n_y, score, cls,
+                    cur, j, V, mask, u, y, score, cls,
                     cls_score, n_cls, upper, thr, bonus, n_u, n_y, kind_box, kind_bonus, joker,
                     joker_score, face_box, kind_hand, cv,
                 )  # fmt: skip
@@ -175,9 +175,9 @@ def _play(
                             f += 1
                         k = add[k, f]
                     hand = k - base
-                s = states[j]
+                mask, u, y = _decode(states[j], n_u, n_y)
                 _, p, states[j] = choose_box(
-                    cv, V, Vz, Vn, s // (n_y * n_u), (s // n_y) % n_u, s % n_y, hand, score,
+                    cv, V, Vz, Vn, mask, u, y, hand, score,
                     upper, thr, bonus, n_u, n_y, kind_box, kind_bonus, joker, joker_score,
                     face_box, kind_hand,
                 )  # fmt: skip
