@@ -42,9 +42,10 @@ __all__ = [
     "Helper",
     "Kernel",
     "budget_spent",
+    "charge_interpreted",
     "compile_for",
-    "interpreted_modules",
     "helper",
+    "interpreted_modules",
     "interpreted_seconds",
     "kernel",
 ]
@@ -72,6 +73,17 @@ def budget_spent() -> bool:
     True
     """
     return _interpreted[0] >= INTERPRETED_BUDGET and _interpreted[1] > 0
+
+
+def charge_interpreted(seconds: float, repeated: bool) -> None:
+    """Add to the process's account of interpreted kernel time (what :func:`budget_spent`
+    reads) work that ran outside a :class:`Kernel`, such as the modules of
+    :func:`interpreted_modules`; ``repeated`` says the same work already ran that way.
+
+    >>> charge_interpreted(0.0, repeated=False)
+    """
+    _interpreted[0] += seconds
+    _interpreted[1] += repeated
 
 
 def interpreted_seconds() -> float:

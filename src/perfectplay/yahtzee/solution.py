@@ -32,6 +32,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from perfectplay._util.jit import charge_interpreted
 from perfectplay.errors import InputError
 from perfectplay.yahtzee.game import ScorecardGame
 from perfectplay.yahtzee.ruleset import Rules
@@ -114,7 +115,8 @@ class YahtzeeSolution:
         The first queries of a process run the solver's own kernels as plain Python (a few
         milliseconds each, and no numba start-up); once they add up to
         :data:`~perfectplay._util.jit.INTERPRETED_BUDGET` seconds, or when a solve in this
-        process has loaded the compiled kernels, the compiled ones answer."""
+        process has loaded the compiled kernels, the compiled ones answer (the time counts
+        in the process-wide account of :func:`perfectplay._util.jit.budget_spent`)."""
         g = self.game
         lat = g.lattice
         state, hand, so_far = situation_state(g, situation)
@@ -161,7 +163,8 @@ class YahtzeeSolution:
                 label = " ".join(map(str, dice)) if dice else "nothing"
                 out.append(YahtzeeOption(f"keep {label}", so_far + float(kv[k]), dice, None))
         if not hasattr(sc.box_values, "py_func"):
-            _spent[0] += time.perf_counter() - t0
+            charge_interpreted(time.perf_counter() - t0, repeated=_queries[0] > 0)
+            _queries[0] += 1
         out.sort(key=lambda o: -o.value)
         return out
 
@@ -358,8 +361,9 @@ def situation_state(game: ScorecardGame, situation: Situation) -> tuple[int, int
     return state, hand, so_far
 
 
-# Seconds spent answering queries with the interpreted kernels (see YahtzeeSolution.options).
-_spent = [0.0]
+# Queries answered with the interpreted kernels (their time goes to the process-wide
+# account of `_util.jit`, see YahtzeeSolution.options), and those kernels' modules.
+_queries = [0]
 _interpreted: list[Any] = []
 
 
@@ -369,10 +373,10 @@ def _kernels() -> tuple[Any, Any]:
     query then costs milliseconds instead of numba's start-up)."""
     import sys
 
-    from perfectplay._util.jit import INTERPRETED_BUDGET, interpreted_modules
+    from perfectplay._util.jit import budget_spent, interpreted_modules
 
     compiled = "perfectplay.solvers.scorecard" in sys.modules
-    if compiled or _spent[0] >= INTERPRETED_BUDGET:
+    if compiled or budget_spent():
         from perfectplay.solvers import scorecard, turns
 
         return turns, scorecard
