@@ -412,8 +412,9 @@ def fingerprint(game: ScorecardGame) -> str:
     return h.hexdigest()
 
 
-def solve(rules: Rules | str = "american") -> YahtzeeSolution:
-    """Solve a rule set (a :class:`Rules` or a built-in name) by tiered backward induction.
+def solve(rules: Rules | str | ScorecardGame = "american") -> YahtzeeSolution:
+    """Solve a rule set (a :class:`Rules`, a built-in name, or one already compiled to a
+    :class:`ScorecardGame`) by tiered backward induction.
 
     >>> from perfectplay.yahtzee.ruleset import Category, Rules
     >>> one_roll = Rules("chance", (Category("chance", sum),), dice=2, rolls=1, upper_threshold=0)
@@ -424,5 +425,5 @@ def solve(rules: Rules | str = "american") -> YahtzeeSolution:
 
     if isinstance(rules, str):
         rules = builtin_rules(rules)
-    game = ScorecardGame(rules)
+    game = rules if isinstance(rules, ScorecardGame) else ScorecardGame(rules)
     return YahtzeeSolution(game, solve_all(game))

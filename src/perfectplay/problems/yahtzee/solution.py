@@ -67,9 +67,9 @@ def solve(
     else:
         from perfectplay.yahtzee.ruleset import rules as builtin
 
-        rules = rules or builtin("american")
-        key = fingerprint(ScorecardGame(rules))
-        table = _SOLVED.get(key) or solve_rules(rules)
+        game = ScorecardGame(rules or builtin("american"))
+        key = fingerprint(game)
+        table = _SOLVED.get(key) or solve_rules(game)
         _SOLVED[key] = table
     if save is not None:
         try:
