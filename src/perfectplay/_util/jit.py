@@ -153,14 +153,14 @@ def _avoid_avx512_miscompile() -> None:
     )
 
 
-class Kernel:
-    """A Python function with a lazily compiled numba twin (see the module docstring)."""
+class _Compilable:
+    """A Python function and its numba twin, compiled (or loaded from the on-disk cache)
+    on first use: what :class:`Kernel` and :class:`Helper` share."""
 
     def __init__(self, func: Callable[..., Any], **options: Any) -> None:
         self.py_func = func
         self.options = options
         self._dispatcher: Any = None
-        self._interpreted_calls = 0
         self.__doc__ = func.__doc__
         self.__name__ = func.__name__
         self.__wrapped__ = func
@@ -171,6 +171,14 @@ class Kernel:
             numba = _import_numba()
             self._dispatcher = numba.njit(cache=True, **self.options)(self.py_func)
         return self._dispatcher
+
+
+class Kernel(_Compilable):
+    """A Python function with a lazily compiled numba twin (see the module docstring)."""
+
+    def __init__(self, func: Callable[..., Any], **options: Any) -> None:
+        super().__init__(func, **options)
+        self._interpreted_calls = 0
 
     @property
     def loaded(self) -> bool:
@@ -195,23 +203,9 @@ class Kernel:
         return f"<kernel {self.py_func.__module__}.{self.__name__}>"
 
 
-class Helper:
-    """A function kernels call: itself from Python, its compiled twin inside numba."""
-
-    def __init__(self, func: Callable[..., Any], **options: Any) -> None:
-        self.py_func = func
-        self.options = options
-        self._dispatcher: Any = None
-        self.__doc__ = func.__doc__
-        self.__name__ = func.__name__
-        self.__wrapped__ = func
-
-    def dispatcher(self) -> Any:
-        """The numba dispatcher (compiled into the kernels that call it)."""
-        if self._dispatcher is None:
-            numba = _import_numba()
-            self._dispatcher = numba.njit(cache=True, **self.options)(self.py_func)
-        return self._dispatcher
+class Helper(_Compilable):
+    """A function kernels call: itself from Python, its compiled twin inside numba (the
+    dispatcher is compiled into the kernels that call it)."""
 
     def __call__(self, *args: Any) -> Any:
         return self.py_func(*args)
