@@ -249,7 +249,7 @@ def test_interpreted_modules_leave_the_process_as_it_was():
     env = os.environ.get("PERFECTPLAY_NO_JIT")
     turns, scorecard = interpreted_modules("perfectplay.solvers.turns",
                                            "perfectplay.solvers.scorecard")
-    assert scorecard.reroll is turns.reroll and not hasattr(scorecard.box_values, "py_func")
+    assert scorecard.turn_values is turns.turn_values and not hasattr(scorecard.box_values, "py_func")
     assert {n: sys.modules.get(n) for n in before} == before
     assert os.environ.get("PERFECTPLAY_NO_JIT") == env
     import perfectplay.solvers as solvers

@@ -40,7 +40,7 @@ import numpy as np
 
 from perfectplay._util.memory import require
 from perfectplay._util.progress import Progress
-from perfectplay.solvers.turns import njit, prange, reroll
+from perfectplay.solvers.turns import njit, prange, turn_values
 
 if TYPE_CHECKING:
     from perfectplay.yahtzee.game import ScorecardGame
@@ -258,6 +258,7 @@ def _solve_states(
         E = np.empty((n_keeps, batch))
         M = np.empty((n_keeps, batch))
         cv = np.empty(max(cls_score.shape[1], score.shape[0]))
+        vals = np.empty(batch)
         lo = b * batch
         hi = min(n_states, lo + batch)
         for j in range(hi - lo):
@@ -286,13 +287,9 @@ def _solve_states(
                 kind_hand,
                 cv,
             )
-        for _ in range(rolls - 1):
-            reroll(cur, E, M, add, remove, face_prob)
+        turn_values(cur, E, M, add, remove, face_prob, hand_prob, rolls, vals)
         for j in range(hi - lo):
-            t = 0.0
-            for h in range(n_hands):
-                t += hand_prob[h] * cur[h, j]
-            V[states[lo + j]] = t
+            V[states[lo + j]] = vals[j]
 
 
 def _arguments(game: ScorecardGame) -> tuple[Any, ...]:

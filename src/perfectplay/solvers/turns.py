@@ -15,6 +15,11 @@ inline; this module imports numba when it is imported, so callers import it lazi
 [0.75]
 >>> keep_values(lat, np.array([0.0, 1.0])).tolist()       # keep nothing, tails, heads
 [[0.5, 0.0, 1.0]]
+>>> cur, out = np.array([[0.0], [1.0]]), np.empty(1)
+>>> turn_values(cur, np.empty((3, 1)), np.empty((3, 1)), lat.add, lat.remove,
+...             lat.face_prob, lat.hand_prob, lat.n_rolls, out)
+>>> out.tolist()
+[0.75]
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ import numpy as np
 if TYPE_CHECKING:
     from perfectplay.lattice import TurnLattice
 
-__all__ = ["evaluate_batch", "keep_values", "reroll"]
+__all__ = ["evaluate_batch", "keep_values", "reroll", "turn_values"]
 
 prange: Any
 if os.environ.get("PERFECTPLAY_NO_JIT"):
@@ -79,6 +84,29 @@ def reroll(cur: Any, E: Any, M: Any, add: Any, remove: Any, face_prob: Any) -> N
             cur[h, b] = M[base + h, b]
 
 
+@njit(cache=True, boundscheck=False)
+def turn_values(
+    cur: Any,
+    E: Any,
+    M: Any,
+    add: Any,
+    remove: Any,
+    face_prob: Any,
+    hand_prob: Any,
+    rolls: int,
+    out: Any,
+) -> None:
+    """``out[b]``: the value of a turn whose hands end worth ``cur[h, b]`` (the rerolls,
+    then the mean over the first roll); ``cur``, ``E`` and ``M`` are overwritten."""
+    for _ in range(rolls - 1):
+        reroll(cur, E, M, add, remove, face_prob)
+    for b in range(out.shape[0]):
+        s = 0.0
+        for h in range(cur.shape[0]):
+            s += hand_prob[h] * cur[h, b]
+        out[b] = s
+
+
 @njit(cache=True, parallel=True, boundscheck=False)
 def _evaluate(
     final: Any, add: Any, remove: Any, face_prob: Any, hand_prob: Any, rolls: int, batch: int
@@ -95,13 +123,7 @@ def _evaluate(
         for b in range(hi - lo):
             for h in range(n_hands):
                 cur[h, b] = final[lo + b, h]
-        for _ in range(rolls - 1):
-            reroll(cur, E, M, add, remove, face_prob)
-        for b in range(hi - lo):
-            s = 0.0
-            for h in range(n_hands):
-                s += hand_prob[h] * cur[h, b]
-            out[lo + b] = s
+        turn_values(cur, E, M, add, remove, face_prob, hand_prob, rolls, out[lo:hi])
     return out
 
 
