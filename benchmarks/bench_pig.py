@@ -81,21 +81,7 @@ def _value(out: bytes) -> float | None:
 
 
 def _openspiel_python() -> str | None:
-    venv = common.CACHE / "openspiel-venv"
-    python = venv / "bin" / "python"
-    if not python.exists():
-        try:
-            subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
-            subprocess.run(
-                [str(python), "-m", "pip", "install", "-q", "open-spiel"],
-                check=True,
-                timeout=900,
-                capture_output=True,
-            )
-        except (subprocess.SubprocessError, OSError):
-            return None
-    ok = subprocess.run([str(python), "-c", "import pyspiel"], capture_output=True)
-    return str(python) if ok.returncode == 0 else None
+    return common.reference_python("open-spiel", "pyspiel")
 
 
 def run(quick: bool) -> list[Row]:

@@ -91,21 +91,7 @@ print(len(cases) / (t3 - t2), t1 - t0, t2 - t1)
 
 def yatzy_python() -> str | None:
     """The Python of a virtual environment with ``yatzy-solver`` (made on first use)."""
-    venv = common.CACHE / "yatzy-solver-venv"
-    python = venv / "bin" / "python"
-    if not python.exists():
-        try:
-            subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
-            subprocess.run(
-                [str(python), "-m", "pip", "install", "-q", "yatzy-solver"],
-                check=True,
-                timeout=900,
-                capture_output=True,
-            )
-        except (subprocess.SubprocessError, OSError):
-            return None
-    ok = subprocess.run([str(python), "-c", "import yatzy_solver"], capture_output=True)
-    return str(python) if ok.returncode == 0 else None
+    return common.reference_python("yatzy-solver", "yatzy_solver")
 
 
 def random_situations(rules_name: str, n: int, seed: int) -> list[tuple[dict, list, int]]:

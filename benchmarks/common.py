@@ -167,5 +167,26 @@ def compile_reference(name: str, source: str, lang: str = "c++") -> Path | None:
     return binary
 
 
+def reference_python(package: str, module: str) -> str | None:
+    """The Python of a virtual environment under :data:`CACHE` with the public solver
+    ``package`` installed (made on first use; importable as ``module``), or ``None`` when
+    it cannot be installed. Reference solvers never become dependencies."""
+    venv = CACHE / f"{package}-venv"
+    python = venv / "bin" / "python"
+    if not python.exists():
+        try:
+            subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+            subprocess.run(
+                [str(python), "-m", "pip", "install", "-q", package],
+                check=True,
+                timeout=900,
+                capture_output=True,
+            )
+        except (subprocess.SubprocessError, OSError):
+            return None
+    ok = subprocess.run([str(python), "-c", f"import {module}"], capture_output=True)
+    return str(python) if ok.returncode == 0 else None
+
+
 def fmt_ratio(r: float | None) -> str:
     return "reference unavailable" if r is None else f"{r:.2f}x"
