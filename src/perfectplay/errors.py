@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import reprlib
 
-__all__ = ["PerfectplayError", "InputError", "ModelError", "ResourceLimitError", "RulesError"]
+__all__ = ["PerfectplayError", "InputError", "ModelError", "ResourceLimitError", "RulesError",
+           "UnknownStateError", "UnsupportedError"]
 
 _REPR = reprlib.Repr()
 _REPR.maxstring = _REPR.maxother = _REPR.maxlong = 40
@@ -59,6 +60,13 @@ class ModelError(PerfectplayError):
     """A user's game model misbehaved: raised, returned something malformed, or is too large."""
 
 
+class UnknownStateError(PerfectplayError, KeyError):
+    """A queried state was not reached from the game's start (or is not in the table)."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else "unknown state"
+
+
 class RulesError(ModelError, ValueError):
     """A user's rule set cannot be played: a scoring function failed or returned
     something other than an int, or the dice it asks for cannot be built."""
@@ -66,6 +74,11 @@ class RulesError(ModelError, ValueError):
 
 class ResourceLimitError(PerfectplayError, MemoryError):
     """A computation was refused because it would not fit in memory (or another set limit)."""
+
+
+class UnsupportedError(PerfectplayError, NotImplementedError):
+    """A solved game was asked a question its kind cannot answer (exact values of a
+    Yahtzee table, an outcome distribution of a game without dice); the message says why."""
 
 
 class UnsupportedObjectiveError(PerfectplayError, ValueError):

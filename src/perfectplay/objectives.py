@@ -26,10 +26,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["MIN_COST", "Objective"]
+__all__ = ["MIN_COST", "WIN_CHANCE", "Objective"]
 
 Sense = Literal["min", "max"]
-Measure = Literal["cost", "score", "probability"]
+Measure = Literal["cost", "score", "probability", "outcome"]
 
 
 @dataclass(frozen=True)
@@ -47,9 +47,10 @@ class Objective:
     def __post_init__(self) -> None:
         if self.sense not in ("min", "max"):
             raise ValueError(f"sense must be 'min' or 'max', not {self.sense!r}")
-        if self.measure not in ("cost", "score", "probability"):
+        if self.measure not in ("cost", "score", "probability", "outcome"):
             raise ValueError(
-                f"measure must be 'cost', 'score' or 'probability', not {self.measure!r}"
+                "measure must be 'cost', 'score', 'probability' or 'outcome', not "
+                f"{self.measure!r}"
             )
 
     @classmethod
@@ -67,6 +68,17 @@ class Objective:
         """Maximise (or minimise) the probability of the event the terminal values mark
         (terminal values between 0 and 1; a play that never ends counts as 0)."""
         return cls(sense, "probability", unit)
+
+    @classmethod
+    def outcome(cls) -> Objective:
+        """A game without dice: the best outcome for the player to move (win, then tie,
+        then draw, then lose), won soonest and lost latest. Its values are outcomes with
+        remoteness, not numbers: only results use it, no graph solver.
+
+        >>> Objective.outcome().describe()
+        'maximise outcome'
+        """
+        return cls("max", "outcome", "outcome")
 
     @property
     def orient(self) -> int:
@@ -109,7 +121,7 @@ class Objective:
         >>> Objective.score().noun, Objective.probability().noun
         ('expected score', 'probability')
         """
-        if self.measure == "probability":
+        if self.measure in ("probability", "outcome"):
             return self.unit
         return f"expected {self.unit}"
 
@@ -120,3 +132,6 @@ class Objective:
 
 MIN_COST = Objective.cost()
 """The default objective: minimise the expected number of rolls (total cost)."""
+
+WIN_CHANCE = Objective.probability("max", "winning chance")
+"""Two players with dice: the player to move maximises their chance of winning."""

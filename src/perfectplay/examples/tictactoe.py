@@ -15,10 +15,11 @@ smallest of their eight rotations and reflections (``canonical``), which leaves 
 (Result(value=<Outcome.TIE: 3>, remoteness=9), 5478)
 >>> sol.value("XX.OO....")            # X to move completes the top row
 Result(value=<Outcome.WIN: 4>, remoteness=1)
->>> sol.best_moves("X........")       # after a corner opening only the centre saves O
+>>> sol.best("X........")       # after a corner opening only the centre saves O
 [4]
->>> sol.moves("X........")[1]
-MoveValue(move=1, value=<Outcome.LOSE: 1>, remoteness=6)
+>>> second = sol.options("X........")[1]
+>>> second.action, second.value, second.regret
+(1, Result(value=<Outcome.LOSE: 1>, remoteness=6), 0.5)
 """
 
 from __future__ import annotations

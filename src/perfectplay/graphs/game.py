@@ -352,12 +352,24 @@ class GameSolution:
         return tally
 
 
-def _move_rank(m: Move) -> tuple[int, int]:
-    # Smaller is better: wins and ties hurry, losses delay, draws have no remoteness.
-    if m.value == Outcome.WIN:
-        return (0, m.remoteness)
-    if m.value == Outcome.TIE:
-        return (1, m.remoteness)
-    if m.value == Outcome.DRAW:
+def move_rank(value: Outcome, remoteness: int | None) -> tuple[int, int]:
+    """The one order of moves, smaller is better for the mover: wins and ties hurry
+    (fewest moves first), then draws, then losses delay (most moves first). A draw's
+    remoteness (``None`` or ``-1``) is not read.
+
+    >>> sorted([(Outcome.LOSE, 2), (Outcome.DRAW, None), (Outcome.WIN, 3)],
+    ...        key=lambda m: move_rank(*m))[0]
+    (<Outcome.WIN: 4>, 3)
+    """
+    r = remoteness or 0
+    if value == Outcome.WIN:
+        return (0, r)
+    if value == Outcome.TIE:
+        return (1, r)
+    if value == Outcome.DRAW:
         return (2, 0)
-    return (3, -m.remoteness)
+    return (3, -r)
+
+
+def _move_rank(m: Move) -> tuple[int, int]:
+    return move_rank(m.value, m.remoteness)

@@ -34,10 +34,10 @@ from perfectplay.models.base import (
 )
 from perfectplay.models.solve import solve_model
 from perfectplay.objectives import MIN_COST, Objective
-from perfectplay.results import TIE_TOLERANCE, MoveValue, Option, Outcome, Result, is_tie
+from perfectplay.results.options import TIE_TOLERANCE, Option, Outcome, Result, is_tie
 
 if TYPE_CHECKING:
-    from perfectplay.models.table import SolvedTable, load_solution
+    from perfectplay.results.table import SolvedTable, load_solution
 
 __all__ = [
     "LOSE",
@@ -47,7 +47,6 @@ __all__ = [
     "WIN",
     "ChanceModel",
     "GameModel",
-    "MoveValue",
     "Objective",
     "Option",
     "Outcome",
@@ -68,5 +67,5 @@ __all__ = [
 # The table module needs numpy; small two-player models are solved without it.
 __getattr__, __dir__ = lazy_exports(
     __name__,
-    {"SolvedTable": "perfectplay.models.table", "load_solution": "perfectplay.models.table"},
+    {"SolvedTable": "perfectplay.results.table", "load_solution": "perfectplay.results.table"},
 )

@@ -32,7 +32,7 @@ from collections.abc import Hashable, Iterable, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from perfectplay.errors import ModelError, PerfectplayError
+from perfectplay.errors import ModelError, PerfectplayError, UnknownStateError  # noqa: F401  (its home before errors)
 
 __all__ = [
     "WIN",
@@ -51,13 +51,6 @@ Move = Any
 Weight = int | Fraction
 
 WIN, LOSE, TIE = "win", "lose", "tie"
-
-
-class UnknownStateError(PerfectplayError, KeyError):
-    """A queried state was not reached from the model's start."""
-
-    def __str__(self) -> str:  # KeyError would quote the message
-        return str(self.args[0]) if self.args else "unknown state"
 
 
 @runtime_checkable

@@ -20,10 +20,10 @@ fractions verified optimal.
 ...         fresh = [(c,) for c in "HT"] if kept else [(a, b) for a in "HT" for b in "HT"]
 ...         return [(tuple(sorted(kept + f)), 1) for f in fresh]
 >>> sol = solve_chance_model(TwoCoins())
->>> round(sol.start_value, 12), sol.solver, sol.exact_value()
+>>> round(sol.start_value, 12), sol.solver, sol.exact()
 (2.666666666667, 'label-setting', Fraction(8, 3))
->>> [(o.choice, round(o.value, 9)) for o in sol.options(("H", "T"))]
-[(('H',), 2.0), ((), 2.666666667)]
+>>> [(o.action, round(o.value, 9), round(o.regret, 9)) for o in sol.options(("H", "T"))]
+[(('H',), 2.0, 0.0), ((), 2.666666667, 0.666666667)]
 """
 
 from __future__ import annotations
@@ -48,30 +48,25 @@ from perfectplay.models.explore import (
     model_name,
 )
 from perfectplay.objectives import Objective
-from perfectplay.results import TIE_TOLERANCE as TIE_TOLERANCE  # its former home
-from perfectplay.results import (
-    ChanceResult,
-    ExactValues,
-    Option,
-    best_of,
-    rank_options,
-)
+from perfectplay.results.graph import ChanceResult, ExactValues
+from perfectplay.results.options import Option, rank_options
+from perfectplay.results.surface import Solution
 
 if TYPE_CHECKING:
     from pathlib import Path
 
 
 __all__ = [
-    "TIE_TOLERANCE",
     "ChanceModelSolution",
     "Option",
     "solve_chance_graph",
     "solve_chance_model",
 ]
 
-class ChanceModelSolution:
+class ChanceModelSolution(Solution):
     """The solved model: a :class:`~perfectplay.results.ChanceResult` plus the model's
-    state index, so every query takes the user's own states and choices.
+    state index, so every query takes the user's own states and choices (the
+    :class:`~perfectplay.results.surface.Solution` surface).
 
     Attributes:
         model: the user's model.
@@ -98,7 +93,7 @@ class ChanceModelSolution:
         self.exploration = exploration
         self.solution = solution
         self.result = ChanceResult(exploration.graph, solution)
-        self.solver = solver
+        self._solver = solver
         self.explore_seconds = exploration.seconds
         self.solve_seconds = solve_seconds
 
@@ -120,6 +115,12 @@ class ChanceModelSolution:
     @property
     def name(self) -> str:
         return model_name(self.model)
+
+    @property
+    def solver(self) -> str:
+        """The method that ran: ``"label-setting"``, ``"backward-induction"`` or
+        ``"policy-iteration"`` (:func:`~perfectplay.solvers.solve_chance`)."""
+        return self._solver
 
     # -- values ------------------------------------------------------------------------
     @property
@@ -145,13 +146,18 @@ class ChanceModelSolution:
             )
         return i
 
-    def value(self, state: Any) -> float:
-        """Optimal expected outcome from ``state`` (by default the remaining cost: 0 at a
-        goal, ``inf`` if no goal is reachable)."""
-        return self.result.value(self.state_id(state))
+    def value(self, state: Any = None) -> float:
+        """Optimal expected outcome from ``state`` (the start when omitted; by default the
+        remaining cost: 0 at a goal, ``inf`` if no goal is reachable)."""
+        return self.result.value(None if state is None else self.state_id(state))
+
+    def is_over(self, state: Any) -> bool:
+        """Whether ``state`` is a goal (the game is over)."""
+        return self.result.is_terminal(self.state_id(state))
 
     def is_goal(self, state: Any) -> bool:
-        return self.result.is_terminal(self.state_id(state))
+        """The same as :meth:`is_over`."""
+        return self.is_over(state)
 
     def items(self) -> Iterator[tuple[Any, float]]:
         """Every solved state (one per class: the first met) with its value, by id."""
@@ -185,25 +191,26 @@ class ChanceModelSolution:
         return out
 
     def options(self, state: Any) -> list[Option]:
-        """Every choice of ``state`` (the model's own objects) with its value, best first.
+        """Every choice of ``state`` (the model's own objects) with its value and regret,
+        best first.
 
         Empty at a goal. Choices that land on the same roll are listed once; equal values
-        list the policy's choice first (:func:`~perfectplay.results.rank_options`).
+        list the policy's choice first (:func:`~perfectplay.results.options.rank_options`).
         """
         x = self.state_id(state)
         if self.result.is_terminal(x):
             return []
         mine = self._choices(state)
         values = self.solution.chance_value
-        cs = list(mine)
         r = self.result
-        ranked = rank_options(cs, [float(values[c]) for c in cs], r.policy(x), r.maximise)
-        return [Option(mine[o.choice], o.value) for o in ranked]
-
-    def best(self, state: Any) -> list[Any]:
-        """The optimal choices of ``state`` (several when they tie:
-        :func:`~perfectplay.results.is_tie`); empty at a goal or where none reaches one."""
-        return best_of(self.options(state), self.result.maximise)
+        policy = r.policy(x)
+        rolls = list(mine)
+        return rank_options(
+            [mine[c] for c in rolls],
+            [float(values[c]) for c in rolls],
+            mine.get(policy) if policy is not None else None,
+            r.maximise,
+        )
 
     def policy_choice(self, state: Any) -> Any | None:
         """The single choice the solver's policy takes in ``state`` (its representative).
@@ -226,7 +233,7 @@ class ChanceModelSolution:
         """Total cost of ``runs`` seeded games played with the optimal policy (int64)."""
         return self.result.simulate(runs, seed)
 
-    def exact(self) -> ExactValues:
+    def exact_values(self) -> ExactValues:
         """Exact values of the optimal policy by node id, verified optimal in rational
         arithmetic (:class:`~perfectplay.results.ExactValues`: ``.value`` is a
         :class:`~fractions.Fraction`, or ``None`` when the goal is unreachable).
@@ -250,20 +257,25 @@ class ChanceModelSolution:
                 f"does not count as 0 yet ({exc})"
             ) from None
 
-    def exact_value(self, state: Any = None) -> Fraction | None:
-        """Exact expected cost from ``state`` (the start when omitted); ``None`` for infinity."""
-        ex = self.exact()
+    def exact(self, state: Any = None) -> Fraction | None:
+        """Exact value from ``state`` (the start when omitted), verified optimal in rational
+        arithmetic; ``None`` for infinity."""
+        ex = self.exact_values()
         if state is None:
             return ex.value
         return ex[self.state_id(state)]
 
+    def exact_value(self, state: Any = None) -> Fraction | None:
+        """The same as :meth:`exact`."""
+        return self.exact(state)
+
     # -- output --------------------------------------------------------------------------
-    def export(self, path: str | Path, exact: bool = False) -> Path:
-        """Write the solved table to ``path`` (``.npz``, see :mod:`~perfectplay.models.table`).
+    def save(self, path: str | Path, *, exact: bool = False) -> Path:
+        """Write the solved table to ``path`` (``.npz``, see :mod:`~perfectplay.results.table`).
 
         With ``exact=True`` the table also holds every state's exact value.
         """
-        from perfectplay.models.table import export_chance
+        from perfectplay.results.table import export_chance
 
         return export_chance(self, path, exact=exact)
 

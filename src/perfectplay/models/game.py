@@ -15,8 +15,9 @@ solver's Python source and never import numpy or numba.
 >>> sol = solve_game_model(Nim())
 >>> sol.start_value, str(sol.value(3))
 (Result(value=<Outcome.LOSE: 1>, remoteness=2), 'WIN in 1')
->>> sol.moves(3)[0]
-MoveValue(move=3, value=<Outcome.WIN: 4>, remoteness=1)
+>>> o = sol.options(3)[0]
+>>> o.action, str(o.value), o.state, o.best
+(3, 'WIN in 1', 0, True)
 >>> [(n, str(v)) for n, v in sol.items()]
 [(4, 'LOSE in 2'), (3, 'WIN in 1'), (2, 'WIN in 1'), (1, 'WIN in 1'), (0, 'LOSE in 0')]
 """
@@ -39,7 +40,10 @@ from perfectplay.models.explore import (
     explore_game,
     model_name,
 )
-from perfectplay.results import GameResult, MoveValue, Result, best_moves, rank_moves
+from perfectplay.objectives import Objective
+from perfectplay.results.graph import GameResult
+from perfectplay.results.options import Option, Result, rank_moves
+from perfectplay.results.surface import Solution
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -48,11 +52,13 @@ if TYPE_CHECKING:
 #: The word of each outcome, as the command line prints it.
 VALUE_NAMES = {v: str(v) for v in Outcome}
 
-__all__ = ["VALUE_NAMES", "GameModelSolution", "MoveValue", "Result", "solve_game_model"]
+__all__ = ["VALUE_NAMES", "GameModelSolution", "Result", "solve_game_model"]
 
 
-class GameModelSolution:
-    """The solved game: value and remoteness of every reachable position.
+class GameModelSolution(Solution):
+    """The solved game: value and remoteness of every reachable position (the
+    :class:`~perfectplay.results.surface.Solution` surface; values are
+    :class:`~perfectplay.results.options.Result`).
 
     Attributes:
         model: the user's model.
@@ -94,6 +100,11 @@ class GameModelSolution:
     def solver(self) -> str:
         return f"solve_retrograde ({self.solution.method})"
 
+    @property
+    def objective(self) -> Objective:
+        """The best outcome for the player to move (:meth:`Objective.outcome`)."""
+        return Objective.outcome()
+
     def position_id(self, position: Any) -> int:
         """Dense id of ``position``; :class:`UnknownStateError` if it was not reached."""
         try:
@@ -111,9 +122,14 @@ class GameModelSolution:
         """Value of the start position for the player to move first."""
         return self.result.value()
 
-    def value(self, position: Any) -> Result:
-        """Outcome and remoteness of ``position`` for the player to move."""
-        return self.result.value(self.position_id(position))
+    def value(self, position: Any = None) -> Result:
+        """Outcome and remoteness of ``position`` (the start when omitted) for the player
+        to move."""
+        return self.result.value(None if position is None else self.position_id(position))
+
+    def is_over(self, position: Any) -> bool:
+        """Whether the game is over in ``position``."""
+        return self.result.is_terminal(self.position_id(position))
 
     def items(self) -> Iterator[tuple[Any, Result]]:
         """Every solved position (one per class: the first met) with its value, by id."""
@@ -152,33 +168,39 @@ class GameModelSolution:
             out.append((move, c))
         return out
 
-    def moves(self, position: Any) -> list[MoveValue]:
-        """Every move of ``position`` with its value for the mover, best first.
+    def options(self, position: Any) -> list[Option]:
+        """Every move of ``position`` (the model's own objects) with its value for the
+        mover and the position it leads to, best first (quick wins, quick ties, draws, slow
+        losses); empty at a finished position."""
+        listed = self.listed_moves(position)
+        reps = self.exploration.reps
+        return rank_moves(
+            [m for m, _ in listed],
+            [self.result.move_value(c) for _, c in listed],
+            states=[reps[c] for _, c in listed],
+        )
 
-        Empty at a finished position. The moves are the model's own objects.
-        """
-        return rank_moves([self.result.move_value(m, c) for m, c in self.listed_moves(position)])
-
-    def options(self, position: Any) -> list[MoveValue]:
-        """The same as :meth:`moves` (the name every solution and table shares)."""
-        return self.moves(position)
+    def moves(self, position: Any) -> list[Option]:
+        """The same as :meth:`options`."""
+        return self.options(position)
 
     def best_moves(self, position: Any) -> list[Any]:
-        """The moves that achieve the position's value and remoteness."""
-        return best_moves(self.moves(position))
-
-    def best(self, position: Any) -> list[Any]:
-        """The same as :meth:`best_moves` (the name every solution and table shares)."""
-        return self.best_moves(position)
+        """The same as :meth:`best`."""
+        return self.best(position)
 
     def counts(self) -> dict[Outcome, int]:
         """How many positions are won, lost, tied and drawn for the player to move."""
         return self.result.counts()
 
-    def export(self, path: str | Path) -> Path:
-        """Write the solved table to ``path`` (``.npz``); see :mod:`perfectplay.models.table`."""
-        from perfectplay.models.table import export_game
+    def save(self, path: str | Path, *, exact: bool = False) -> Path:
+        """Write the solved table to ``path`` (``.npz``); see :mod:`perfectplay.results.table`.
+        A game without dice has no values to make exact: ``exact`` is refused."""
+        from perfectplay.results.table import export_game
 
+        if exact:
+            from perfectplay.errors import UnsupportedError
+
+            raise UnsupportedError(f"{self.name}: a game without dice has no exact values")
         return export_game(self, path)
 
     def summary(self) -> str:

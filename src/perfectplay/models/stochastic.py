@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import time
 from array import array
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from math import lcm
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -47,6 +47,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from perfectplay.errors import ModelError, PerfectplayError
 from perfectplay.models.base import StochasticGameModel, UnknownStateError
 from perfectplay.models.explore import _sparing_collector
+from perfectplay.objectives import WIN_CHANCE, Objective
+from perfectplay.results.options import Option, rank_options
+from perfectplay.results.surface import Solution
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -57,7 +60,6 @@ if TYPE_CHECKING:
     from perfectplay.graphs.stochastic import StochasticGraph, StochasticSolution
 
 __all__ = [
-    "MoveOption",
     "StochasticGameModel",
     "StochasticModelSolution",
     "explore_stochastic",
@@ -270,20 +272,15 @@ def _weights(
     return np.asarray(out, np.int64)
 
 
-class MoveOption(NamedTuple):
-    """One move of a state with the mover's winning chance after it."""
-
-    move: Any
-    value: float
-
-
-class StochasticModelSolution:
-    """A solved :class:`StochasticGameModel`: values, options and strategies by state.
+class StochasticModelSolution(Solution):
+    """A solved :class:`StochasticGameModel`: values, options and strategies by state (the
+    :class:`~perfectplay.results.surface.Solution` surface; values are the winning chance
+    of the player to move).
 
     >>> from perfectplay.examples.pig import Piglet
     >>> sol = solve_stochastic_model(Piglet(goal=2))
-    >>> [o.move for o in sol.options((0, 0, 1))], sol.best_move((0, 0, 1))
-    (['roll', 'hold'], 'roll')
+    >>> [(o.action, round(o.regret, 6)) for o in sol.options((0, 0, 1))], sol.best_move((0, 0, 1))
+    ([('roll', 0.0), ('hold', 0.114286)], 'roll')
     """
 
     kind = "stochastic"
@@ -300,15 +297,28 @@ class StochasticModelSolution:
         from perfectplay.models.explore import model_name
 
         self.model = model
-        self.name = model_name(getattr(model, "inner", model))
+        self._name = model_name(getattr(model, "inner", model))
         self.exploration = exploration
         self.graph = exploration.graph
         self.solution = solution
         self.explore_seconds = explore_seconds
         self.solve_seconds = solve_seconds
         self.fixed = fixed
-        self.solver = solution.method
         self._exact: Sequence[Fraction] | None = None
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def solver(self) -> str:
+        """The method that ran (:func:`~perfectplay.solvers.stochastic.solve_stochastic`)."""
+        return self.solution.method
+
+    @property
+    def objective(self) -> Objective:
+        """The winning chance of the player to move, maximised by both players."""
+        return WIN_CHANCE
 
     @property
     def n_positions(self) -> int:
@@ -335,15 +345,24 @@ class StochasticModelSolution:
         p = 0 if state is None else self.position_id(state)
         return float(self.solution.value[p])
 
-    def options(self, state: Any) -> list[MoveOption]:
-        """Every move of ``state`` with the mover's winning chance after it."""
+    def options(self, state: Any) -> list[Option]:
+        """Every move of ``state`` with the mover's winning chance after it, best first
+        (the solved strategy's move first among equal chances)."""
         p = self.position_id(state)
         g, v = self.graph, self.solution.value
-        cp = g.choice_ptr
-        return [
-            MoveOption(self.exploration.moves[c], float(g.chance_value(c, v)))
-            for c in range(int(cp[p]), int(cp[p + 1]))
-        ]
+        cs = range(int(g.choice_ptr[p]), int(g.choice_ptr[p + 1]))
+        moves = [self.exploration.moves[c] for c in cs]
+        best = int(self.solution.best_choice[p])
+        return rank_options(
+            moves,
+            [float(g.chance_value(c, v)) for c in cs],
+            self.exploration.moves[best] if best >= 0 else None,
+            maximise=True,
+        )
+
+    def states(self) -> Iterator[Any]:
+        """Every solved state (one per class: the first met), by position."""
+        return iter(self.exploration.reps)
 
     def best_move(self, state: Any = None) -> Any:
         """The move the solved strategy plays in ``state`` (``None``: game over)."""
@@ -352,15 +371,24 @@ class StochasticModelSolution:
         return None if c < 0 else self.exploration.moves[c]
 
     def is_over(self, state: Any) -> bool:
+        """Whether the game is over in ``state``."""
         return bool(self.graph.terminal[self.position_id(state)])
 
-    def export(self, path: str | Path, exact: bool = False) -> Path:
-        """Write the solved table to ``path`` (``.npz``, see :mod:`~perfectplay.models.table`):
+    def distribution(self, k_max: int) -> MoveDistribution:
+        """The same as :meth:`move_distribution`."""
+        return self.move_distribution(k_max)
+
+    def exact(self, state: Any = None) -> Fraction:
+        """The exact value of ``state`` (default: the start), verified optimal."""
+        return self.exact_value(state)
+
+    def save(self, path: str | Path, *, exact: bool = False) -> Path:
+        """Write the solved table to ``path`` (``.npz``, see :mod:`~perfectplay.results.table`):
         every position with its value, solved move and every move's value; with
         ``exact=True`` also the exact values (verified first). Read it back with
         :func:`~perfectplay.models.load_solution`, which answers ``value``, ``options``,
         ``best_move`` and ``exact_value`` without solving again."""
-        from perfectplay.models.table import export_stochastic
+        from perfectplay.results.table import export_stochastic
 
         return export_stochastic(self, path, exact=exact)
 
@@ -378,9 +406,9 @@ class StochasticModelSolution:
 
         return move_distribution(self.graph, self.solution.best_choice, k_max)
 
-    def simulate(self, games: int, seed: int = 0, max_steps: int = 1_000_000) -> Any:
-        """Play ``games`` games from the start with the solved strategies (both players),
-        seeded; returns ``float64[games]``: the first mover's result (1 win, 0 loss,
+    def simulate(self, runs: int, seed: int = 0, max_steps: int = 1_000_000) -> Any:
+        """Play ``runs`` games from the start with the solved strategies (both players),
+        seeded; returns ``float64[runs]``: the first mover's result (1 win, 0 loss,
         1/2 tie, or a terminal's probability; 1/2 for a game cut at ``max_steps``).
 
         >>> from perfectplay.examples.pig import Piglet
@@ -396,8 +424,8 @@ class StochasticModelSolution:
         op, tg, ps = g.outcome_ptr.tolist(), g.target.tolist(), g.passes.tolist()
         cum = [np.cumsum(g.weight[op[c] : op[c + 1]]) for c in range(g.n_chance)]
         term, tval = g.terminal.tolist(), (g.terminal_value / g.scale).tolist()
-        out = np.empty(games)
-        for n in range(games):
+        out = np.empty(runs)
+        for n in range(runs):
             p, first = 0, True
             for _ in range(max_steps):
                 if term[p] or best[p] < 0:

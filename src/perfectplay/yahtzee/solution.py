@@ -13,10 +13,11 @@ to fill after the last roll) with its expected final score, best first.
 >>> round(sol.value(), 6)
 22.589853
 >>> card = Card(filled={"ones": 2})      # twos now make the upper total 6: the bonus
->>> [(o.action, round(o.value, 3)) for o in sol.options(Situation(card, (2, 2, 3), rolls_left=0))]
+>>> [(o.label, round(o.value, 3)) for o in sol.options(Situation(card, (2, 2, 3), rolls_left=0))]
 [('score twos', 23.0), ('score chance', 18.163)]
->>> sol.options(Situation(card, (2, 2, 3), rolls_left=1))[0].action
-'keep 2 2'
+>>> best = sol.options(Situation(card, (2, 2, 3), rolls_left=1))[0]
+>>> best.label, best.action.keep, best.best
+('keep 2 2', (2, 2), True)
 """
 
 from __future__ import annotations
@@ -28,12 +29,17 @@ import os
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
 
+from perfectplay._util.atomic import atomic_writer
 from perfectplay._util.jit import charge_interpreted
 from perfectplay.errors import InputError
+from perfectplay.objectives import Objective
+from perfectplay.results.options import Option, rank_options
+from perfectplay.results.surface import Solution
 from perfectplay.yahtzee.game import ScorecardGame
 from perfectplay.yahtzee.ruleset import Rules
 from perfectplay.yahtzee.ruleset import rules as builtin_rules
@@ -41,6 +47,7 @@ from perfectplay.yahtzee.ruleset import rules as builtin_rules
 __all__ = [
     "Card",
     "Situation",
+    "YahtzeeAction",
     "YahtzeeOption",
     "YahtzeeSolution",
     "card_state",
@@ -80,34 +87,105 @@ class Situation:
     rolls_left: int
 
 
-class YahtzeeOption(NamedTuple):
-    """One option: ``"keep 3 3"`` (then reroll the rest) or ``"score fives"``; ``value`` is
-    the expected final score after it under optimal play (the score so far included)."""
+class YahtzeeAction(str):
+    """What a player does in a Yahtzee situation, as the text a person reads and types
+    (``"keep 3 3"``: keep those dice and reroll the rest; ``"score fives"``: fill a box),
+    with ``keep`` (the faces kept) or ``box`` (the box's name) for programs.
 
-    action: str
-    value: float
+    >>> a = YahtzeeAction.keeping((3, 3))
+    >>> a, a.keep, a.box, a == "keep 3 3"
+    ('keep 3 3', (3, 3), None, True)
+    """
+
     keep: tuple[Any, ...] | None
     box: str | None
 
+    @classmethod
+    def keeping(cls, dice: tuple[Any, ...]) -> YahtzeeAction:
+        action = cls("keep " + (" ".join(map(str, dice)) if dice else "nothing"))
+        action.keep, action.box = dice, None
+        return action
 
-class YahtzeeSolution:
-    """The solved table of one rule set (see the module docstring)."""
+    @classmethod
+    def scoring(cls, box: str) -> YahtzeeAction:
+        action = cls(f"score {box}")
+        action.keep, action.box = None, box
+        return action
+
+
+#: Options of a Yahtzee situation are the surface's :class:`Option` (their ``action`` a
+#: :class:`YahtzeeAction`); the name is kept for one release.
+YahtzeeOption = Option
+
+#: What the Yahtzee family maximises: the expected final score, in points.
+SCORE = Objective.score(unit="points")
+
+
+class YahtzeeSolution(Solution):
+    """The solved table of one rule set (see the module docstring): a
+    :class:`~perfectplay.results.surface.Solution` whose states are a :class:`Card` (the
+    start of a turn) or a :class:`Situation` (dice showing), valued in expected final
+    score (the score so far included)."""
+
+    kind = "scorecard"
 
     def __init__(self, game: ScorecardGame, values: np.ndarray) -> None:
         self.game = game
         self.rules: Rules = game.rules
         self.values = values
 
+    @property
+    def name(self) -> str:
+        return self.rules.name
+
+    @property
+    def objective(self) -> Objective:
+        return SCORE
+
+    @property
+    def solver(self) -> str:
+        return "tiered backward induction over the turn lattice"
+
+    def states(self) -> Any:
+        """Every scorecard between turns that the table values, as a :class:`Card` (filled
+        boxes without their points, the upper total, whether the n-of-a-kind box scored),
+        in table order."""
+        names = [c.name for c in self.rules.categories]
+        for state in range(self.game.n_states):
+            mask, u, y = self.game.decode(state)
+            filled: dict[str, int | None] = {
+                n: None for i, n in enumerate(names) if mask >> i & 1
+            }
+            yield Card(filled=filled, upper=int(u), kind_holds=bool(y), score=0)
+
+    def distribution(self, k_max: int | None = None) -> Any:
+        """The exact distribution of the final score from the empty card
+        (:func:`~perfectplay.yahtzee.distribution.score_distribution`; ``k_max`` is not
+        needed: the support is finite)."""
+        from perfectplay.yahtzee.distribution import score_distribution
+
+        return score_distribution(self)
+
+    def simulate(self, runs: int, seed: int = 0) -> Any:
+        """``runs`` seeded games from the empty card
+        (:func:`~perfectplay.yahtzee.simulate.simulate`)."""
+        from perfectplay.yahtzee.simulate import simulate
+
+        return simulate(self, runs, seed)
+
     # --- values -------------------------------------------------------------------------
 
-    def value(self, card: Card | None = None) -> float:
-        """Expected final score under optimal play from the start of a turn with ``card``
-        (the empty card by default; the score so far included)."""
-        card = card or Card()
-        state, so_far = self._state(card)
-        return so_far + float(self.values[state])
+    def value(self, state: Card | Situation | None = None) -> float:
+        """Expected final score under optimal play from the start of a turn with a
+        :class:`Card` (the empty card by default), or from a :class:`Situation` (its best
+        option's value); the score so far included."""
+        if isinstance(state, Situation):
+            return self.options(state)[0].value
+        card = state or Card()
+        number, so_far = self._state(card)
+        return so_far + float(self.values[number])
 
-    def options(self, situation: Situation) -> list[YahtzeeOption]:
+    def options(self, situation: Situation) -> list[Option]:
         """Every option of ``situation`` with its expected final score, best first: the
         keeps (every distinct sub-multiset of the dice, keeping all included) while rerolls
         are left, the legal boxes after the last roll.
@@ -125,7 +203,8 @@ class YahtzeeSolution:
         turns, sc = _kernels()
         t0 = time.perf_counter()
         args = sc._arguments(g)
-        out: list[YahtzeeOption] = []
+        actions: list[YahtzeeAction] = []
+        values: list[float] = []
         if r == 0:
             vals = np.empty(max(g.n_categories, g.cls_score.shape[1]))
             sc.box_values(
@@ -150,27 +229,20 @@ class YahtzeeSolution:
             )
             for c, cat in enumerate(self.rules.categories):
                 if vals[c] > -math.inf:
-                    out.append(
-                        YahtzeeOption(f"score {cat.name}", so_far + float(vals[c]), None, cat.name)
-                    )
+                    actions.append(YahtzeeAction.scoring(cat.name))
+                    values.append(so_far + float(vals[c]))
         else:
             final = np.zeros((lat.n_hands, 1))
             cv = np.empty(max(g.n_categories, g.cls_score.shape[1]))
             sc._final_values(final, 0, self.values, mask, u, y, *args[:15], cv)
             kv = turns.keep_values(lat, np.ascontiguousarray(final[:, 0]))[r - 1]
             for k in lat.keeps_of(hand):
-                dice = lat.keep_dice(k)
-                label = " ".join(map(str, dice)) if dice else "nothing"
-                out.append(YahtzeeOption(f"keep {label}", so_far + float(kv[k]), dice, None))
+                actions.append(YahtzeeAction.keeping(lat.keep_dice(k)))
+                values.append(so_far + float(kv[k]))
         if not hasattr(sc.box_values, "py_func"):
             charge_interpreted(time.perf_counter() - t0, repeated=_queries[0] > 0)
             _queries[0] += 1
-        out.sort(key=lambda o: -o.value)
-        return out
-
-    def best(self, situation: Situation) -> YahtzeeOption:
-        """The best option of ``situation`` (the first of :meth:`options`)."""
-        return self.options(situation)[0]
+        return rank_options(actions, values, maximise=True, labels=[str(a) for a in actions])
 
     # --- scorecards ---------------------------------------------------------------------
 
@@ -180,9 +252,14 @@ class YahtzeeSolution:
 
     # --- files --------------------------------------------------------------------------
 
-    def save(self, path: str | os.PathLike[str]) -> None:
+    def save(self, path: str | os.PathLike[str], *, exact: bool = False) -> Path:
         """Write the table to ``path`` (a header naming the rules and their fingerprint, the
-        values, a SHA-256 checksum); :meth:`load` refuses a file of other rules."""
+        values, a SHA-256 checksum), whole or not at all; :meth:`load` refuses a file of
+        other rules. The values are floats: ``exact`` is refused."""
+        if exact:
+            from perfectplay.errors import UnsupportedError
+
+            raise UnsupportedError(f"{self.name}: a Yahtzee table holds float values only")
         payload = np.ascontiguousarray(self.values, dtype="<f8").tobytes()
         header = {
             "format": _FORMAT,
@@ -191,8 +268,12 @@ class YahtzeeSolution:
             "states": int(self.values.shape[0]),
             "sha256": hashlib.sha256(payload).hexdigest(),
         }
-        with open(path, "wb") as fh:
-            fh.write(_MAGIC + json.dumps(header).encode() + b"\n" + payload)
+        try:
+            with atomic_writer(path) as fh:
+                fh.write(_MAGIC + json.dumps(header).encode() + b"\n" + payload)
+        except OSError as exc:
+            raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
+        return Path(path)
 
     @classmethod
     def load(

@@ -145,10 +145,10 @@ def option_json(option: YahtzeeOption) -> dict[str, Any]:
     """An option as JSON: ``action``, ``value`` (a float), ``keep`` (the dice kept, or
     ``None``), ``box`` (the box filled, or ``None``)."""
     return {
-        "action": option.action,
+        "action": str(option.action),
         "value": option.value,
-        "keep": None if option.keep is None else [_face(d) for d in option.keep],
-        "box": option.box,
+        "keep": None if option.action.keep is None else [_face(d) for d in option.action.keep],
+        "box": option.action.box,
     }
 
 
@@ -197,7 +197,7 @@ def advice_json(
         "situation": situation_json(situation),
         "score_known": not _score_unknown(situation),
         "value": options[0].value,
-        "best": options[0].action,
+        "best": str(options[0].action),
         "options": [option_json(o) for o in shown],
         "more_options": len(options) - len(shown),
     }

@@ -1,17 +1,13 @@
-"""The one query surface of a solved graph: :class:`ChanceResult` and :class:`GameResult`.
+"""Results by node id: :class:`ChanceResult` and :class:`GameResult`.
 
 A solver returns arrays (:class:`~perfectplay.graphs.chance.ChanceSolution`,
-:class:`~perfectplay.graphs.game.GameSolution`); a *result* wraps a graph with its solution
-and answers every question about it, keyed by node id, with the same names for every
-graph kind: ``value``, ``options`` (every choice with its value, best first), ``best``
-(all optimal choices), ``items`` (every node with its value) and ``export``; chance
-results add ``exact``, ``distribution``, ``quantile`` and ``simulate``, game results
-``counts``. A model's solution (:mod:`perfectplay.models`) is a result plus the model's
-state index, and a gallery solution is a result plus its problem's decoder: both translate
-their own states to node ids and ask the result.
-
-Floats are compared with one rule, :func:`is_tie` (:data:`TIE_TOLERANCE`); exact values
-(:meth:`ChanceResult.exact`) decide ties exactly.
+:class:`~perfectplay.graphs.game.GameSolution`); a result wraps a graph with its solution
+and answers every question about it keyed by node id: ``value``, ``options`` (every
+choice with its value and regret, best first, ties marked; see
+:mod:`perfectplay.results.options`), ``best``, ``items``; chance results add ``exact``,
+``distribution``, ``quantile`` and ``simulate``, game results ``counts``. The solutions of
+models, rule sets and tables (:class:`~perfectplay.results.surface.Solution`) translate
+their own states to node ids and ask these.
 
 Values follow Bertsekas and Tsitsiklis, "An analysis of stochastic shortest path
 problems", Math. Oper. Res. 16 (1991) for chance graphs, and retrograde analysis with
@@ -22,8 +18,8 @@ remoteness for game graphs (see :mod:`perfectplay.solvers.retrograde`).
 >>> g = ChanceGraph.from_lists(      # roll a die until it shows a six; 0 start, 1 six, 2 other
 ...     goal=[False, True, False], choices=[[0], [], [0]], outcomes=[[(1, 1), (2, 5)]])
 >>> r = ChanceResult(g, solve_retry(g))
->>> r.value(), r.options(2), r.best(2), r.exact().value
-(6.0, [Option(choice=0, value=6.0)], [0], Fraction(6, 1))
+>>> r.value(), [(o.action, o.value) for o in r.options(2)], r.best(2), r.exact().value
+(6.0, [(0, 6.0)], [0], Fraction(6, 1))
 >>> list(r.items())
 [(0, 6.0), (1, 0.0), (2, 6.0)]
 >>> from perfectplay.graphs.game import GameGraph
@@ -37,157 +33,28 @@ remoteness for game graphs (see :mod:`perfectplay.solvers.retrograde`).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from perfectplay.graphs.game import NOT_TERMINAL, GameGraph, GameSolution, Outcome
+from perfectplay.results.options import (
+    Option,
+    Result,
+    best_actions,
+    move_result,
+    rank_moves,
+    rank_options,
+    result_of,
+)
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     import numpy as np
 
     from perfectplay.analysis.exact import ExactSolution
     from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
 
-__all__ = [
-    "TIE_TOLERANCE",
-    "ChanceResult",
-    "ExactValues",
-    "GameResult",
-    "MoveValue",
-    "Option",
-    "Outcome",
-    "Result",
-    "is_tie",
-    "is_maximising",
-    "rank_options",
-    "rank_moves",
-]
-
-TIE_TOLERANCE = 1e-9
-"""The one float tie rule of the package: two values tie when they differ by at most this
-much relative to the larger magnitude (absolute below 1).
-
-The solvers' floats carry about 1e-12 relative error, so values that are really equal
-always tie, while real differences in the gallery and the examples are far larger; where a
-decision must be right beyond doubt, :meth:`ChanceResult.exact` decides in rationals."""
-
-
-def is_tie(a: float, b: float) -> bool:
-    """Whether two float values are equal up to :data:`TIE_TOLERANCE` (infinities tie only
-    with themselves).
-
-    >>> is_tie(1.0, 1.0 + 1e-12), is_tie(1.0, 1.001), is_tie(math.inf, math.inf)
-    (True, False, True)
-    """
-    if a == b:
-        return True
-    if not (math.isfinite(a) and math.isfinite(b)):
-        return False
-    return abs(a - b) <= TIE_TOLERANCE * max(1.0, abs(a), abs(b))
-
-
-def is_maximising(graph: Any) -> bool:
-    """Whether the graph's objective maximises (no objective: minimise expected cost).
-
-    Reads ``graph.objective.sense`` when the graph has one; ``"max"``, ``"maximise"`` and an
-    enum member named so all count.
-    """
-    objective = getattr(graph, "objective", None)
-    sense = getattr(objective, "sense", "min")
-    text = str(getattr(sense, "value", getattr(sense, "name", sense))).lower()
-    return text.startswith("max")
-
-
-class Option(NamedTuple):
-    """One choice and the value of taking it (for a model: the model's own choice object;
-    for a result: the chance node id)."""
-
-    choice: Any
-    value: float
-
-
-class Result(NamedTuple):
-    """A position's outcome for the player to move and its remoteness (``None``: a draw)."""
-
-    value: Outcome
-    remoteness: int | None
-
-    def __str__(self) -> str:
-        word = str(self.value).upper()
-        return word if self.remoteness is None else f"{word} in {self.remoteness}"
-
-
-class MoveValue(NamedTuple):
-    """A move (a model's own object, or for a result the child node id) and what it is
-    worth to the player making it (remoteness counts the move; ``None`` for a draw)."""
-
-    move: Any
-    value: Outcome
-    remoteness: int | None
-
-
-def rank_options(
-    choices: Sequence[Any], values: Sequence[float], policy: Any, maximise: bool = False
-) -> list[Option]:
-    """Options best first: by value in the objective's sense, the policy's choice first
-    among equal values, then in the order given. Shared by results, model solutions and
-    loaded tables so that all three order alike.
-
-    >>> rank_options(["a", "b", "c"], [2.0, 1.0, 1.0], "c")
-    [Option(choice='c', value=1.0), Option(choice='b', value=1.0), Option(choice='a', value=2.0)]
-    """
-    sign = -1.0 if maximise else 1.0
-    order = sorted(
-        range(len(choices)), key=lambda k: (sign * values[k], choices[k] != policy)
-    )
-    return [Option(choices[k], float(values[k])) for k in order]
-
-
-def best_of(options: list[Option], maximise: bool = False) -> list[Any]:
-    """The choices tied (:func:`is_tie`) with the first option; none when the best value
-    is infinite in the wrong direction (no goal can be reached)."""
-    if not options:
-        return []
-    top = options[0].value
-    if top == (-math.inf if maximise else math.inf):
-        return []
-    return [o.choice for o in options if is_tie(o.value, top)]
-
-
-def move_value(move: Any, child_value: int, child_remoteness: int) -> MoveValue:
-    """A move valued for its mover from the child's outcome for the opponent."""
-    v = Outcome(int(child_value)).for_opponent()
-    return MoveValue(move, v, None if v == Outcome.DRAW else int(child_remoteness) + 1)
-
-
-def _move_rank(m: MoveValue) -> tuple[int, int]:
-    # Smaller is better: wins and ties hurry, losses delay, draws have no remoteness.
-    r = m.remoteness or 0
-    if m.value == Outcome.WIN:
-        return (0, r)
-    if m.value == Outcome.TIE:
-        return (1, r)
-    if m.value == Outcome.DRAW:
-        return (2, 0)
-    return (3, -r)
-
-
-def rank_moves(moves: list[MoveValue]) -> list[MoveValue]:
-    """Moves best first for the mover: quick wins, quick ties, draws, slow losses (stable)."""
-    return sorted(moves, key=_move_rank)
-
-
-def best_moves(ranked: list[MoveValue]) -> list[Any]:
-    """The moves of a best-first list that achieve the position's outcome and remoteness."""
-    return [m.move for m in ranked if _move_rank(m) == _move_rank(ranked[0])] if ranked else []
-
-
-def result_of(value: int, remoteness: int) -> Result:
-    v = Outcome(int(value))
-    return Result(v, None if v == Outcome.DRAW else int(remoteness))
+__all__ = ["ChanceResult", "ExactValues", "GameResult"]
 
 
 class ExactValues:
@@ -259,12 +126,12 @@ class ChanceResult:
 
     @property
     def maximise(self) -> bool:
-        return is_maximising(self.graph)
+        return self.graph.objective.sense == "max"
 
     @property
     def unit(self) -> str:
         """What a value counts, for text (``"rolls"`` without an objective that says)."""
-        return str(getattr(getattr(self.graph, "objective", None), "unit", "rolls"))
+        return self.graph.objective.unit
 
     def value(self, node: int | None = None) -> float:
         """Value of decision node ``node`` (the start when omitted)."""
@@ -281,7 +148,7 @@ class ChanceResult:
 
     def options(self, node: int) -> list[Option]:
         """Every choice (chance node id) of ``node`` with its value, best first (empty at a
-        terminal node); see :func:`rank_options` for the order of equal values."""
+        terminal node); see :func:`~perfectplay.results.options.rank_options`."""
         if self.is_terminal(node):
             return []
         choices = [int(c) for c in self.graph.choices(node)]
@@ -289,8 +156,9 @@ class ChanceResult:
         return rank_options(choices, values, self.policy(node), self.maximise)
 
     def best(self, node: int) -> list[int]:
-        """All optimal choices of ``node``, ties by :func:`is_tie`."""
-        return best_of(self.options(node), self.maximise)
+        """All optimal choices of ``node`` (ties by
+        :func:`~perfectplay.results.options.is_tie`)."""
+        return best_actions(self.options(node))
 
     def items(self) -> Iterator[tuple[int, float]]:
         """Every decision node with its value, by id."""
@@ -325,16 +193,6 @@ class ChanceResult:
 
         return simulate(self.graph, self.solution, runs, seed)
 
-    def export(self, path: str | Path, exact: bool = False, name: str = "graph") -> Path:
-        """Write the solved table (keys: node ids) to ``path``; read it with
-        :func:`perfectplay.models.load_solution`. Returns the path written."""
-        from perfectplay.models.table import write_chance_table
-
-        n, m = self.graph.n_decision, self.graph.n_chance
-        return write_chance_table(
-            path, self, name, [repr(x) for x in range(n)], [repr(c) for c in range(m)], exact
-        )
-
 
 class GameResult:
     """A solved :class:`~perfectplay.graphs.game.GameGraph`, queried by position id.
@@ -364,20 +222,21 @@ class GameResult:
     def is_terminal(self, node: int) -> bool:
         return self.graph.terminal[node] != NOT_TERMINAL
 
-    def move_value(self, move: Any, child: int) -> MoveValue:
-        """``move`` (any label) leading to position ``child``, valued for the mover."""
-        return move_value(move, self.solution.value[child], self.solution.remoteness[child])
+    def move_value(self, child: int) -> Result:
+        """The value, for the mover, of a move to position ``child``."""
+        return move_result(self.solution.value[child], self.solution.remoteness[child])
 
-    def options(self, node: int) -> list[MoveValue]:
-        """Every move of ``node`` (labelled by the child position) with its value, best
-        first; empty at a terminal position."""
+    def options(self, node: int) -> list[Option]:
+        """Every move of ``node`` (its action and state: the child position) with its value,
+        best first; empty at a terminal position."""
         if self.is_terminal(node):
             return []
-        return rank_moves([self.move_value(int(c), int(c)) for c in self.graph.moves(node)])
+        children = [int(c) for c in self.graph.moves(node)]
+        return rank_moves(children, [self.move_value(c) for c in children], states=children)
 
     def best(self, node: int) -> list[int]:
         """The child positions of the moves that achieve ``node``'s value and remoteness."""
-        return best_moves(self.options(node))
+        return best_actions(self.options(node))
 
     def counts(self) -> dict[Outcome, int]:
         """How many positions have each outcome for the player to move."""
@@ -386,16 +245,3 @@ class GameResult:
     def items(self) -> Iterator[tuple[int, Result]]:
         """Every position with its value, by id."""
         return ((p, self.value(p)) for p in range(self.graph.n_positions))
-
-    def export(self, path: str | Path, name: str = "graph") -> Path:
-        """Write the solved table (keys: position ids, moves: child ids) to ``path``."""
-        from perfectplay.models.table import write_game_table
-
-        n = self.graph.n_positions
-
-        def listed(p: int) -> list[tuple[Any, int]]:
-            return [(int(c), int(c)) for c in self.graph.moves(p)]
-
-        return write_game_table(path, self, name, [repr(p) for p in range(n)], listed)
-
-

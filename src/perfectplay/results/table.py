@@ -54,18 +54,20 @@ tables of two-player dice games are version 3, which older readers refuse by nam
 Best choices are stated for the first state met with each key (its representative): with
 a ``canonical`` method, a symmetric state may need the mirrored choice.
 
+A loaded table is a :class:`~perfectplay.results.surface.Solution` like the live one:
+
 >>> import tempfile, pathlib
 >>> from perfectplay.models import solve_model
 >>> from perfectplay.examples.five_dice import FiveDice
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "dice.npz"
->>> _ = solve_model(FiveDice(dice=3)).export(path)
+>>> _ = solve_model(FiveDice(dice=3)).save(path)
 >>> table = load_solution(path)
 >>> round(table.value((1, 1, 2)), 6), table.best((1, 1, 2))
 (6.0, [(1, 1)])
 >>> table.value((7, 7, 7))
 Traceback (most recent call last):
 ...
-perfectplay.models.base.UnknownStateError: (7, 7, 7) is not in the table of FiveDice
+perfectplay.errors.UnknownStateError: (7, 7, 7) is not in the table of FiveDice
 """
 
 from __future__ import annotations
@@ -81,10 +83,19 @@ from typing import Any
 
 import numpy as np
 
+from perfectplay._util.atomic import atomic_writer
 from perfectplay._util.ints import long_ints
-from perfectplay.errors import InputError, ModelError
-from perfectplay.models.explore import describe, model_attribute
-from perfectplay.objectives import MIN_COST, Objective
+from perfectplay.errors import InputError, ModelError, UnknownStateError, short_repr
+from perfectplay.objectives import MIN_COST, WIN_CHANCE, Objective
+from perfectplay.results.options import (
+    Option,
+    label_of,
+    move_result,
+    rank_moves,
+    rank_options,
+    result_of,
+)
+from perfectplay.results.surface import Solution
 
 __all__ = [
     "SolvedTable",
@@ -121,7 +132,7 @@ def key_text(key: Any, what: str = "key") -> str:
     """
     if not _is_plain(key):
         raise ModelError(
-            f"cannot export the {what} {describe(key)}: keys must be ints, floats, strings, "
+            f"cannot export the {what} {short_repr(key)}: keys must be ints, floats, strings, "
             "bytes, bools, None or tuples of those (give the model a canonical() method "
             "that returns such a tuple)"
         )
@@ -203,7 +214,7 @@ def _save(path: str | Path, arrays: dict[str, Any]) -> Path:
     if path.suffix != ".npz":
         path = path.with_name(path.name + ".npz")  # np.savez would append it silently
     try:
-        with open(path, "wb") as fh:
+        with atomic_writer(path) as fh:
             np.savez_compressed(fh, **arrays)
     except OSError as exc:
         raise InputError(f"cannot write {path}: {exc.strerror}") from None
@@ -380,24 +391,17 @@ class TableRow:
     best: list[Any]
 
 
-class SolvedTable:
-    """A solved table read back from disk; it answers the queries of a live solution.
+class SolvedTable(Solution):
+    """A solved table read back from disk: a :class:`~perfectplay.results.surface.Solution`
+    that answers as the live solution it was saved from, without the model.
 
     When loaded with the model (``load_solution(path, model)``) queries take the model's
-    own states and apply its ``canonical`` method; otherwise they take stored keys. The
-    answers have the types a live solution gives: chance tables answer ``value`` with a
-    float, ``exact_value`` with a :class:`~fractions.Fraction`, ``options`` with
-    :class:`~perfectplay.results.Option` records and ``best`` with the list of optimal
-    choices (the model's own objects, decoded); game tables answer ``value`` with a
-    :class:`~perfectplay.results.Result`, ``moves``/``options`` with
-    :class:`~perfectplay.results.MoveValue` records and ``best``/``best_moves`` with the
-    optimal moves; tables of two-player dice games (``kind == "stochastic"``) answer as a
-    :class:`~perfectplay.models.stochastic.StochasticModelSolution`: ``value`` with the
-    mover's winning chance, ``options`` with
-    :class:`~perfectplay.models.stochastic.MoveOption` records in the model's order,
-    ``best_move`` with the move the solved strategy plays, ``is_over`` and (exported
-    with ``exact=True``) ``exact_value``. An unknown state raises
-    :class:`~perfectplay.models.base.UnknownStateError`.
+    own states and apply its ``canonical`` method; otherwise they take stored keys. Values
+    are floats (chance and two-player dice tables) or
+    :class:`~perfectplay.results.options.Result` (games without dice); options are
+    :class:`~perfectplay.results.options.Option` records, best first, whose actions are the
+    stored choices and moves decoded (:func:`key_value`). An unknown state raises
+    :class:`~perfectplay.errors.UnknownStateError`.
     """
 
     def __init__(self, data: dict[str, np.ndarray], canonical: Any = None) -> None:
@@ -411,31 +415,51 @@ class SolvedTable:
         self.keys = _unblob(data["keys"], n, "keys")
         self._index: dict[str, int] | None = None
         self.exact_texts: list[str] | None = None
+        self.maximise = False
+        self._solver = "table"
         if self.kind == "chance":
             self.maximise = bool(data["maximise"]) if "maximise" in data else False
-            self.objective = _objective(data)
+            self._objective = _objective(data)
             self.choice_keys = _unblob(
                 data["choice_keys"], len(data["choice_value"]), "choice_keys"
             )
             self.exact_texts = _unblob(data["exact"], n, "exact") if "exact" in data else None
         elif self.kind == "stochastic":
+            self._objective = WIN_CHANCE
+            self.maximise = True
             self.move_keys = _unblob(data["move_keys"], len(data["move_value"]), "move_keys")
             self.exact_texts = _unblob(data["exact"], n, "exact") if "exact" in data else None
-            self.solver = str(data["solver"])
+            self._solver = str(data["solver"])
             self.bound = float(data["bound"])
-        elif "move_keys" in data:
-            self.move_keys = _unblob(data["move_keys"], len(data["move_child"]), "move_keys")
-        else:  # version 1: one best move per position
-            self.best_moves_v1 = _unblob(data["best_moves"], n, "best_moves")
+        else:
+            self._objective = Objective.outcome()
+            if "move_keys" in data:
+                self.move_keys = _unblob(data["move_keys"], len(data["move_child"]), "move_keys")
+            else:  # version 1: one best move per position
+                self.best_moves_v1 = _unblob(data["best_moves"], n, "best_moves")
+
+    # -- the surface -------------------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        return self.model_name
+
+    @property
+    def objective(self) -> Objective:
+        return self._objective
+
+    @property
+    def solver(self) -> str:
+        """The solver that made the table (stored by two-player dice tables; ``"table"``
+        for the others, which do not record it)."""
+        return self._solver
 
     def __len__(self) -> int:
         return len(self.keys)
 
     def index(self, key: Any) -> int:
         """Row of ``key`` (a model state when loaded with the model); an
-        :class:`~perfectplay.models.base.UnknownStateError` if absent."""
-        from perfectplay.models.base import UnknownStateError
-
+        :class:`~perfectplay.errors.UnknownStateError` if absent."""
         if self._canonical is not None:
             key = self._canonical(key)
         if self._index is None:
@@ -446,27 +470,28 @@ class SolvedTable:
             with long_ints():
                 i = self._index.get(repr(key))
         if i is None:
-            raise UnknownStateError(f"{describe(key)} is not in the table of {self.model_name}")
+            raise UnknownStateError(f"{short_repr(key)} is not in the table of {self.model_name}")
         return i
+
+    def _row(self, key: Any) -> int:
+        return self.start if key is None else self.index(key)
 
     def _value(self, i: int) -> Any:
         v = self._data["value"][i]
         if self.kind in ("chance", "stochastic"):
             return float(v)
-        from perfectplay.results import result_of
-
         return result_of(int(v), int(self._data["remoteness"][i]))
 
-    def _options(self, i: int) -> list[Any]:
-        from perfectplay.results import move_value, rank_moves, rank_options
-
+    def _options(self, i: int) -> list[Option]:
         d = self._data
         if self.kind == "stochastic":
-            from perfectplay.models.stochastic import MoveOption
-
             lo, hi = int(d["move_ptr"][i]), int(d["move_ptr"][i + 1])
-            mv = d["move_value"]
-            return [MoveOption(key_value(self.move_keys[c]), float(mv[c])) for c in range(lo, hi)]
+            moves = [key_value(self.move_keys[c]) for c in range(lo, hi)]
+            values = [float(v) for v in d["move_value"][lo:hi]]
+            policy = int(d["best"][i])
+            return rank_options(
+                moves, values, moves[policy - lo] if policy >= lo else None, maximise=True
+            )
         if self.kind == "chance":
             if "choice_ptr" not in d:
                 raise InputError("this table (version 1) holds only the policy's choice")
@@ -474,82 +499,67 @@ class SolvedTable:
                 return []
             lo, hi = int(d["choice_ptr"][i]), int(d["choice_ptr"][i + 1])
             cs = [int(c) for c in d["choice_idx"][lo:hi]]
+            choices = [key_value(self.choice_keys[c]) for c in cs]
             values = [float(d["choice_value"][c]) for c in cs]
-            ranked = rank_options(cs, values, int(d["best"][i]), self.maximise)
-            return [o._replace(choice=key_value(self.choice_keys[o.choice])) for o in ranked]
+            best = int(d["best"][i])
+            policy = choices[cs.index(best)] if best in cs else None
+            return rank_options(choices, values, policy, self.maximise)
         if "move_ptr" not in d:
             raise InputError("this table (version 1) holds only one best move per position")
         lo, hi = int(d["move_ptr"][i]), int(d["move_ptr"][i + 1])
         val, rem = d["value"], d["remoteness"]
-        return rank_moves(
-            [
-                move_value(key_value(self.move_keys[e]), val[c], rem[c])
-                for e, c in zip(range(lo, hi), d["move_child"][lo:hi].tolist(), strict=True)
-            ]
-        )
+        children = d["move_child"][lo:hi].tolist()
+        moves = [key_value(self.move_keys[e]) for e in range(lo, hi)]
+        states = [key_value(self.keys[c]) for c in children]
+        return rank_moves(moves, [move_result(val[c], rem[c]) for c in children], states=states)
 
     def _best(self, i: int) -> list[Any]:
-        from perfectplay.results import best_moves, best_of
-
         d = self._data
         if self.kind == "stochastic":
             c = int(d["best"][i])
             return [] if c < 0 else [key_value(self.move_keys[c])]
-        if self.kind == "chance":
-            if "choice_ptr" not in d:
-                c = int(d["best"][i])
-                return [] if c < 0 else [key_value(self.choice_keys[c])]
-            return best_of(self._options(i), self.maximise)
-        if "move_ptr" not in d:
+        if self.kind == "chance" and "choice_ptr" not in d:
+            c = int(d["best"][i])
+            return [] if c < 0 else [key_value(self.choice_keys[c])]
+        if self.kind == "game" and "move_ptr" not in d:
             text = self.best_moves_v1[i]
             return [key_value(text)] if text else []
-        return best_moves(self._options(i))
+        return [o.action for o in self._options(i) if o.best]
 
-    def value(self, key: Any) -> Any:
-        """The value of ``key``: a float (chance) or a :class:`~perfectplay.results.Result`."""
-        return self._value(self.index(key))
+    def value(self, state: Any = None) -> Any:
+        """The value of ``state`` (the start when omitted): a float (chance, two-player
+        dice) or a :class:`~perfectplay.results.options.Result` (a game without dice)."""
+        return self._value(self._row(state))
 
-    def options(self, key: Any) -> list[Any]:
-        """Every choice or move of ``key`` with its value, best first (as a live solution)."""
-        return self._options(self.index(key))
+    def options(self, state: Any) -> list[Option]:
+        """Every choice or move of ``state`` with its value, best first (as the live
+        solution gives them)."""
+        return self._options(self.index(state))
 
-    def moves(self, key: Any) -> list[Any]:
-        """Game tables: every move of ``key`` with its value, best first."""
-        return self._options(self.index(key))
+    def best(self, state: Any) -> list[Any]:
+        """All optimal choices or moves of ``state``; for a two-player dice table the move
+        the solved strategy plays; empty where the game is over."""
+        return self._best(self.index(state))
 
-    def best(self, key: Any) -> list[Any]:
-        """All optimal choices (chance) or moves (game) of ``key``; empty where none."""
-        return self._best(self.index(key))
+    def is_over(self, state: Any) -> bool:
+        """Whether the game is over in ``state`` (a goal, a finished game)."""
+        i = self.index(state)
+        if self.kind == "chance":
+            return bool(self._data["goal"][i])
+        return bool(self._data["terminal"][i])
 
-    def best_moves(self, key: Any) -> list[Any]:
-        """Game tables: the moves that achieve the value and remoteness of ``key``."""
-        return self._best(self.index(key))
+    def exact(self, state: Any = None) -> Fraction | None:
+        """Exact value of ``state`` (the start when omitted) as a
+        :class:`~fractions.Fraction`, ``None`` for infinity; needs a table saved with
+        ``exact=True``."""
+        if self.exact_texts is None:
+            from perfectplay.errors import UnsupportedError
 
-    def best_move(self, key: Any = None) -> Any:
-        """Stochastic tables: the move the solved strategy plays in ``key`` (the start when
-        omitted); ``None`` where the game is over."""
-        best = self._best(self.start if key is None else self.index(key))
-        return best[0] if best else None
-
-    def is_over(self, key: Any) -> bool:
-        """Stochastic tables: whether the game is over in ``key``."""
-        return bool(self._data["terminal"][self.index(key)])
-
-    def is_goal(self, key: Any) -> bool:
-        """Chance tables: whether ``key`` is a goal (the game is over)."""
-        return bool(self._data["goal"][self.index(key)])
-
-    def exact_value(self, key: Any = None) -> Fraction | None:
-        """Exact value of ``key`` (the start when omitted) as a :class:`~fractions.Fraction`,
-        ``None`` for infinity; needs a table exported with ``exact=True``."""
-        if self.kind not in ("chance", "stochastic") or self.exact_texts is None:
-            raise InputError("this table has no exact values (export with exact=True)")
-        text = self.exact_texts[self.start if key is None else self.index(key)]
+            raise UnsupportedError(
+                f"the table of {self.model_name} has no exact values (save it with exact=True)"
+            )
+        text = self.exact_texts[self._row(state)]
         return None if text == "inf" else Fraction(text)
-
-    def exact(self, key: Any) -> Fraction | None:
-        """The same as :meth:`exact_value` (the name older tables' users call)."""
-        return self.exact_value(key)
 
     def counts(self) -> dict[Any, int]:
         """Game tables: how many positions have each outcome."""
@@ -560,13 +570,6 @@ class SolvedTable:
             tally[Outcome(int(v))] = int(k)
         return tally
 
-    @property
-    def start_value(self) -> Any:
-        return self._value(self.start)
-
-    def row(self, i: int) -> TableRow:
-        return TableRow(key_value(self.keys[i]), self._value(i), self._best(i))
-
     def items(self) -> Iterator[tuple[Any, Any]]:
         """Every stored key with its value, in row order (as ``solution.items()``)."""
         return ((key_value(self.keys[i]), self._value(i)) for i in range(len(self)))
@@ -574,6 +577,42 @@ class SolvedTable:
     def states(self) -> Iterator[Any]:
         """Every stored key, in row order."""
         return (key_value(k) for k in self.keys)
+
+    def save(self, path: str | Path, *, exact: bool = False) -> Path:
+        """Write the table again to ``path`` (as it was read: ``exact`` cannot add exact
+        values a table does not hold)."""
+        if exact and self.exact_texts is None:
+            from perfectplay.errors import UnsupportedError
+
+            raise UnsupportedError(f"the table of {self.model_name} has no exact values")
+        return _save(path, self._data)
+
+    # -- the names tables answered before the surface was one --------------------------
+
+    def moves(self, key: Any) -> list[Option]:
+        """The same as :meth:`options`."""
+        return self.options(key)
+
+    def best_moves(self, key: Any) -> list[Any]:
+        """The same as :meth:`best`."""
+        return self.best(key)
+
+    def best_move(self, key: Any = None) -> Any:
+        """The move the solved strategy plays in ``key`` (the start when omitted); ``None``
+        where the game is over."""
+        best = self._best(self._row(key))
+        return best[0] if best else None
+
+    def is_goal(self, key: Any) -> bool:
+        """The same as :meth:`is_over`."""
+        return self.is_over(key)
+
+    def exact_value(self, key: Any = None) -> Fraction | None:
+        """The same as :meth:`exact`."""
+        return self.exact(key)
+
+    def row(self, i: int) -> TableRow:
+        return TableRow(key_value(self.keys[i]), self._value(i), self._best(i))
 
     def __iter__(self) -> Iterator[TableRow]:
         return (self.row(i) for i in range(len(self)))
@@ -614,7 +653,10 @@ def load_solution(path: str | Path, model: Any = None) -> SolvedTable:
         raise InputError(f"{path}: not a perfectplay solution file")
     if int(data.get("version", -1)) > VERSION:
         raise InputError(f"{path}: written by a newer perfectplay (version {data['version']})")
-    canonical = model_attribute(model, "canonical") if model is not None else None
+    try:
+        canonical = getattr(model, "canonical", None) if model is not None else None
+    except Exception as exc:  # a property of the user's model that raises
+        raise ModelError(f"reading the model's canonical method raised {exc!r}") from exc
     if not callable(canonical):
         canonical = None
     elif str(data.get("kind", "")) == "stochastic" and bool(np.any(data.get("strategies", False))):

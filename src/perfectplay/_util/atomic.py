@@ -1,0 +1,62 @@
+"""Files written whole or not at all.
+
+:func:`atomic_writer` opens a temporary file beside the target; when the block ends
+without an error the file is flushed to disk and renamed over the target in one step
+(:func:`os.replace`), so a reader sees the old file or the new one, never half of one;
+two writers of one path leave one of the two whole files (the last renamed wins); an
+error or a kill leaves the old file as it was and no temporary file behind (a kill -9
+leaves at most a ``.NAME.*.tmp`` file, which never looks like the finished one).
+
+>>> import tempfile, pathlib
+>>> target = pathlib.Path(tempfile.mkdtemp()) / "table.bin"
+>>> with atomic_writer(target) as fh:
+...     _ = fh.write(b"new")
+>>> target.read_bytes()
+b'new'
+>>> try:
+...     with atomic_writer(target) as fh:
+...         _ = fh.write(b"half")
+...         raise RuntimeError("disk full")
+... except RuntimeError:
+...     pass
+>>> target.read_bytes(), sorted(p.name for p in target.parent.iterdir())
+(b'new', ['table.bin'])
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO
+
+__all__ = ["atomic_writer", "write_bytes"]
+
+
+@contextlib.contextmanager
+def atomic_writer(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
+    """A binary file to write ``path`` through (see the module docstring)."""
+    target = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        # mkstemp creates 0600; a table is as readable as any file the user writes.
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically."""
+    with atomic_writer(path) as fh:
+        fh.write(data)
