@@ -374,7 +374,7 @@ def test_exit_in_a_callback_is_a_model_error(models, obj, how, message):
 
 def test_long_integers_print_and_export_whole(models, tmp_path):
     from perfectplay._util.ints import long_ints
-    from perfectplay.models.table import load_solution
+    from perfectplay.results.table import load_solution
 
     big = 10**5000
     with long_ints():

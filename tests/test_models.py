@@ -124,7 +124,9 @@ def test_dodgem_4x4_is_a_draw():
     assert sol.start_value == Result(Outcome.DRAW, None)
     counts = sol.counts()
     assert counts[Outcome.DRAW] > 0 and counts[Outcome.WIN] > 0 and counts[Outcome.LOSE] > 0
-    assert all(m.value in (Outcome.DRAW, Outcome.LOSE) for m in sol.moves(sol.exploration.reps[0]))
+    assert all(
+        m.value.value in (Outcome.DRAW, Outcome.LOSE) for m in sol.moves(sol.exploration.reps[0])
+    )
 
 
 # -- Alea Iacta Est as a user model, against an independent dense policy iteration ----------
@@ -482,11 +484,11 @@ def test_random_game_models_agree_with_a_level_solver():
             moves = sol.moves(p)
             if moves:  # the best move achieves the value; every move is valued from its child
                 top = moves[0]
-                assert (top.value, top.remoteness) == tuple(expected[p])
+                assert tuple(top.value) == tuple(expected[p])
                 for mv in moves:
                     child = expected[m.children[p][mv.move]]
                     flip = {W: L, L: W}.get(child.value, child.value)
-                    assert mv.value == flip
+                    assert mv.value.value == flip
                     assert mv.remoteness == (
                         None if child.remoteness is None else child.remoteness + 1
                     )

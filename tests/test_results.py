@@ -20,13 +20,12 @@ from perfectplay.results import (
     ChanceResult,
     ExactValues,
     GameResult,
-    MoveValue,
     Option,
     Result,
-    is_maximising,
     is_tie,
     rank_options,
 )
+from perfectplay.results.options import best_actions, move_result
 from perfectplay.solvers.policy_iteration import solve_ssp
 from perfectplay.solvers.retrograde import solve_retrograde
 
@@ -54,15 +53,15 @@ def test_outcome_is_the_one_enum_with_words_at_the_edge():
     assert str(Result(Outcome.WIN, 3)) == "WIN in 3" and str(Result(Outcome.DRAW, None)) == "DRAW"
 
 
-def test_sense_is_read_from_the_objective():
-    assert not is_maximising(types.SimpleNamespace())  # no objective: minimise cost
-    for sense in ("max", "maximise", "MAX"):
-        g = types.SimpleNamespace(objective=types.SimpleNamespace(sense=sense))
-        assert is_maximising(g)
-    assert not is_maximising(types.SimpleNamespace(objective=types.SimpleNamespace(sense="min")))
+def test_ranking_marks_ties_and_measures_regret_in_the_objectives_sense():
     ranked = rank_options(["a", "b", "c"], [1.0, 3.0, 3.0], "c", maximise=True)
-    assert [o.choice for o in ranked] == ["c", "b", "a"]
-    assert results.best_of(ranked, maximise=True) == ["c", "b"]
+    assert [o.action for o in ranked] == ["c", "b", "a"]
+    assert best_actions(ranked) == ["c", "b"]
+    assert [o.regret for o in ranked] == [0.0, 0.0, 2.0]
+    ranked = rank_options(["a", "b"], [1.0, 3.0])  # minimise
+    assert [(o.action, o.regret, o.best) for o in ranked] == [("a", 0.0, True), ("b", 2.0, False)]
+    hopeless = rank_options(["a", "b"], [math.inf, 2.0], maximise=True)
+    assert [(o.action, o.regret) for o in hopeless] == [("b", 0.0), ("a", math.inf)]
 
 
 # -- chance results ---------------------------------------------------------------------------
@@ -209,10 +208,10 @@ def test_game_result_queries_agree_with_minimax(tmp_path):
             assert sorted(m.move for m in opts) == sorted(int(c) for c in g.moves(p))
             for m in opts:
                 cs, cr = minimax(g, m.move, memo)
-                assert m == MoveValue(m.move, WORD[-cs], cr + 1)
+                assert m.value == Result(WORD[-cs], cr + 1) and m.state == m.action
             if opts:
-                assert (opts[0].value, opts[0].remoteness) == (value.value, value.remoteness)
-                assert all(r.options(p)[0][1:] == r.move_value(b, b)[1:] for b in r.best(p))
+                assert opts[0].value == value and opts[0].best
+                assert all(opts[0].value == r.move_value(b) for b in r.best(p))
         assert r.counts() == tally
         if k % 25 == 0:
             table = load_solution(r.export(tmp_path / f"g{k}.npz"))
@@ -225,5 +224,5 @@ def test_loopy_game_values_are_draws_without_remoteness():
     g = GameGraph.from_lists([[1], [0]])  # two positions passing the turn forever
     r = GameResult(g, solve_retrograde(g))
     assert r.value() == Result(Outcome.DRAW, None) and r.best(0) == [1]
-    assert r.options(0) == [MoveValue(1, Outcome.DRAW, None)]
+    assert [(o.action, o.value) for o in r.options(0)] == [(1, Result(Outcome.DRAW, None))]
 

@@ -237,7 +237,7 @@ def test_tables_of_fixed_strategies_load_with_the_model(tmp_path):
 
 def test_moves_that_are_not_plain_values_are_refused_on_export(tmp_path):
     from perfectplay.errors import ModelError
-    from perfectplay.models.table import key_texts
+    from perfectplay.results.table import key_texts
 
     class Boxed(Piglet):
         def moves(self, s):

@@ -57,6 +57,12 @@ def atomic_writer(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
 
 
 def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically."""
+    """Write ``data`` to ``path`` atomically (see :func:`atomic_writer`).
+
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "note.txt"
+    >>> write_bytes(path, b"whole"); path.read_bytes()
+    b'whole'
+    """
     with atomic_writer(path) as fh:
         fh.write(data)

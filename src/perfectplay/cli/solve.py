@@ -495,8 +495,7 @@ def _report_game(sol: Any, queries: list[Any]) -> None:
         width = max(len("move"), *(len(repr(m.move)) for m in moves))
         print(f"  {'move':<{width}}  value for the mover")
         for m in moves:
-            word = str(m.value).upper()
-            shown = word if m.remoteness is None else f"{word} in {m.remoteness}"
+            shown = str(m.value)
             mark = "  best" if repr(m.move) in best_moves else ""
             print(f"  {m.move!r:<{width}}  {shown}{mark}")
 

@@ -49,6 +49,8 @@ from perfectplay.results.options import (
 )
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     import numpy as np
 
     from perfectplay.analysis.exact import ExactSolution
@@ -193,6 +195,18 @@ class ChanceResult:
 
         return simulate(self.graph, self.solution, runs, seed)
 
+    def save(self, path: str | Path, exact: bool = False, name: str = "graph") -> Path:
+        """Write the solved table (keys: node ids) to ``path``; read it with
+        :func:`perfectplay.load`. Returns the path written."""
+        from perfectplay.results.table import write_chance_table
+
+        n, m = self.graph.n_decision, self.graph.n_chance
+        return write_chance_table(
+            path, self, name, [repr(x) for x in range(n)], [repr(c) for c in range(m)], exact
+        )
+
+    export = save
+
 
 class GameResult:
     """A solved :class:`~perfectplay.graphs.game.GameGraph`, queried by position id.
@@ -245,3 +259,16 @@ class GameResult:
     def items(self) -> Iterator[tuple[int, Result]]:
         """Every position with its value, by id."""
         return ((p, self.value(p)) for p in range(self.graph.n_positions))
+
+    def save(self, path: str | Path, name: str = "graph") -> Path:
+        """Write the solved table (keys: position ids, moves: child ids) to ``path``."""
+        from perfectplay.results.table import write_game_table
+
+        n = self.graph.n_positions
+
+        def listed(p: int) -> list[tuple[Any, int]]:
+            return [(int(c), int(c)) for c in self.graph.moves(p)]
+
+        return write_game_table(path, self, name, [repr(p) for p in range(n)], listed)
+
+    export = save

@@ -27,8 +27,8 @@ Written this way the game goes through the shared explorer and retrograde solver
 >>> sol = solve_model(DispdomModel("0000011000", k=2), progress=False)
 >>> str(sol.start_value.value), sol.start_value.remoteness, sol.n_positions
 ('win', 3, 5)
->>> [(m.move, str(m.value)) for m in sol.moves((2, 5))]   # cover the 2, or leave a live 2
-[((2, ()), 'win'), ((5, (2,)), 'win')]
+>>> [(m.action, str(m.value)) for m in sol.options((2, 5))]   # cover the 2, or leave a live 2
+[((2, ()), 'WIN in 3'), ((5, (2,)), 'WIN in 3')]
 """
 
 from __future__ import annotations
