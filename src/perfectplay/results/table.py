@@ -488,9 +488,9 @@ class SolvedTable(Solution):
             lo, hi = int(d["move_ptr"][i]), int(d["move_ptr"][i + 1])
             moves = [key_value(self.move_keys[c]) for c in range(lo, hi)]
             values = [float(v) for v in d["move_value"][lo:hi]]
-            policy = int(d["best"][i])
+            played = int(d["best"][i])
             return rank_options(
-                moves, values, moves[policy - lo] if policy >= lo else None, maximise=True
+                moves, values, moves[played - lo] if played >= lo else None, maximise=True
             )
         if self.kind == "chance":
             if "choice_ptr" not in d:

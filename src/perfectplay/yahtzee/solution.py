@@ -180,7 +180,7 @@ class YahtzeeSolution(Solution):
         :class:`Card` (the empty card by default), or from a :class:`Situation` (its best
         option's value); the score so far included."""
         if isinstance(state, Situation):
-            return self.options(state)[0].value
+            return float(self.options(state)[0].value)
         card = state or Card()
         number, so_far = self._state(card)
         return so_far + float(self.values[number])
