@@ -14,7 +14,8 @@ import sys
 from typing import Any
 
 from perfectplay.cli.common import int_arg, make_parser, path_arg, quote_token, run
-from perfectplay.errors import InputError, short_repr
+from perfectplay.errors import InputError
+from perfectplay.models.loading import has_object, load_model
 
 DESCRIPTION = """\
 Solve a game modelled in Python (perfectplay.models): a chance model (one player, dice:
@@ -142,7 +143,7 @@ def main(argv: list[str]) -> int:
         )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress or timings")
     args = parser.parse_args(argv)
-    name = args.model.rsplit(":", 1)[0] if _has_object(args.model) else args.model
+    name = args.model.rsplit(":", 1)[0] if has_object(args.model) else args.model
     return run(lambda: _main_long_ints(args), name)
 
 
@@ -152,11 +153,6 @@ def _main_long_ints(args: Any) -> int:
 
     with long_ints():
         return _main(args)
-
-
-def _has_object(spec: str) -> bool:
-    head, sep, tail = spec.rpartition(":")
-    return bool(sep and head and tail.isidentifier())
 
 
 def _literal(text: str, what: str) -> Any:
@@ -176,71 +172,6 @@ def _params(items: list[str]) -> dict[str, Any]:
             raise InputError(f"--param {quote_token(item)}: expected NAME=VALUE")
         out[key.strip()] = _literal(value.strip(), f"--param {key.strip()}:")
     return out
-
-
-def load_model(spec: str, params: dict[str, Any] | None = None) -> Any:
-    """The model named by ``MODULE[:OBJECT]`` (see the module docstring)."""
-    import importlib
-    import importlib.util
-    import os
-    from pathlib import Path
-
-    from perfectplay.errors import ModelError
-    from perfectplay.models.explore import USER_MODULE_PREFIX
-
-    params = params or {}
-    module_ref, obj_name = spec.rsplit(":", 1) if _has_object(spec) else (spec, None)
-    is_path = module_ref.endswith(".py") or os.sep in module_ref or "/" in module_ref
-    try:
-        if is_path:
-            path = Path(module_ref)
-            if path.is_dir():
-                raise InputError("is a directory; give a .py file, e.g. mygame.py:MyGame")
-            if not path.is_file():
-                raise InputError("no such file")
-            mod_name = USER_MODULE_PREFIX + "".join(c if c.isalnum() else "_" for c in path.stem)
-            loader_spec = importlib.util.spec_from_file_location(mod_name, path)
-            if loader_spec is None or loader_spec.loader is None:
-                raise InputError("cannot load this file as a Python module")
-            module = importlib.util.module_from_spec(loader_spec)
-            sys.modules[mod_name] = module
-            # Let the model import modules that sit next to it.
-            sys.path.insert(0, str(path.resolve().parent))
-            loader_spec.loader.exec_module(module)
-        else:
-            module = importlib.import_module(module_ref)
-    except InputError:
-        raise
-    except SyntaxError as exc:
-        raise InputError(f"syntax error: {exc.msg}", line=exc.lineno) from None
-    except ModuleNotFoundError as exc:
-        if not is_path and exc.name and module_ref.startswith(exc.name):
-            raise InputError(f"no module named {quote_token(exc.name)}") from None
-        raise ModelError(f"importing {module_ref} failed: {exc}") from exc
-    except Exception as exc:
-        raise ModelError(f"importing {module_ref} failed: {type(exc).__name__}: {exc}") from exc
-    if obj_name is None:
-        if params:
-            raise InputError("--param needs MODULE:OBJECT naming a class or function")
-        return module
-    if not hasattr(module, obj_name):
-        raise InputError(f"module {quote_token(module_ref)} has no {quote_token(obj_name)}")
-    obj = getattr(module, obj_name)
-    if isinstance(obj, type) or (callable(obj) and not _looks_like_model(obj)):
-        try:
-            return obj(**params)
-        except Exception as exc:
-            args = ", ".join(f"{k}={short_repr(v)}" for k, v in params.items())
-            # The model's own message may echo a huge argument: its start is enough.
-            why = str(exc) if len(str(exc)) <= 200 else str(exc)[:200] + "..."
-            raise InputError(f"{obj_name}({args}) failed: {type(exc).__name__}: {why}") from None
-    if params:
-        raise InputError(f"--param given, but {obj_name} is not a class or function")
-    return obj
-
-
-def _looks_like_model(obj: Any) -> bool:
-    return any(callable(getattr(obj, n, None)) for n in ("roll", "play"))
 
 
 def _main(args: Any) -> int:
@@ -348,7 +279,7 @@ def _fmt(v: float) -> str:
 def _json_chance(sol: Any, args: Any, table: dict[str, Any] | None) -> None:
     import json
 
-    from perfectplay.cli.reports import fraction_text
+    from perfectplay.text.numbers import fraction_text
 
     g = sol.graph
     v = sol.start_value
@@ -367,7 +298,7 @@ def _json_chance(sol: Any, args: Any, table: dict[str, Any] | None) -> None:
     if args.exact:
         out["exact"] = fraction_text(sol.exact_value(), obj)
     if args.distribution:
-        from perfectplay.cli.reports import distribution_json
+        from perfectplay.reports import distribution_json
 
         out["distribution"] = distribution_json(g, sol.solution, args.distribution)
         out["distribution"]["unit"] = _unit(sol)
@@ -397,7 +328,7 @@ def _report_chance(sol: Any, args: Any, queries: list[Any]) -> None:
         f"start value: {_fmt(v)}" + ("  (the goal cannot be reached)" if v == float("inf") else "")
     )
     if args.exact:
-        from perfectplay.cli.reports import fraction_text
+        from perfectplay.text.numbers import fraction_text
 
         print(f"exact: {fraction_text(sol.exact_value(), g.objective)}  (verified optimal)")
     first = sol.policy_choice(sol.exploration.state_reps[0])
@@ -418,7 +349,7 @@ def _query_chance(sol: Any, state: Any, exact: bool) -> None:
     noun = _noun(obj)
     line = f"state {state!r}: {noun} {_fmt(value)}"
     if exact:
-        from perfectplay.cli.reports import fraction_text
+        from perfectplay.text.numbers import fraction_text
 
         line += f" = {fraction_text(sol.exact_value(state), obj)}"
     if sol.is_goal(state):
@@ -455,7 +386,7 @@ def _unit(sol: Any) -> str:
 
 
 def _distribution(sol: Any, k_max: int) -> None:
-    from perfectplay.cli.reports import distribution_report
+    from perfectplay.reports import distribution_report
 
     print()
     print(distribution_report(sol.graph, sol.solution, k_max, unit=_unit(sol)))
@@ -503,7 +434,7 @@ def _report_game(sol: Any, queries: list[Any]) -> None:
 
 def _load_function(spec: str, flag: str) -> Any:
     """The function named by ``MODULE:FUNC`` (a path to a .py file or a module name)."""
-    if not _has_object(spec):
+    if not has_object(spec):
         raise InputError(f"{flag} {quote_token(spec)}: expected MODULE:FUNC")
     module_ref, name = spec.rsplit(":", 1)
     module = load_model(module_ref)
@@ -517,7 +448,7 @@ def _solve_stochastic(model: Any, args: Any, queries: list[Any]) -> int:
     import json
     import time
 
-    from perfectplay.cli.reports import (
+    from perfectplay.reports import (
         fraction_text,
         move_distribution_json,
         move_distribution_report,
@@ -623,7 +554,7 @@ def query_stochastic(sol: Any, state: Any, exact: bool = False) -> str:
       'roll'  0.714285714  best
       'hold'  0.600000000
     """
-    from perfectplay.cli.reports import fraction_text
+    from perfectplay.text.numbers import fraction_text
 
     line = f"state {state!r}: winning chance {sol.value(state):.9f} for the player to move"
     if exact:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from perfectplay.cli.common import input_lines, quote_token
+from perfectplay.text.parse import input_lines, quote_token
 from perfectplay.errors import InputError
 
 #: The largest die: the graph has three nodes whatever F is; the limit keeps weights small.

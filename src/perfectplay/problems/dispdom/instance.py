@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from perfectplay.cli.common import int_in_range, iter_lines, quote_token, split_tokens
+from perfectplay.text.parse import int_in_range, iter_lines, quote_token, split_tokens
 from perfectplay.errors import InputError, short_repr
 
 #: Largest strip accepted. The canonical state space grows like the number of partitions of

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from perfectplay.cli.common import int_in_range, iter_tokens, quote_token
+from perfectplay.text.parse import int_in_range, iter_tokens, quote_token
 from perfectplay.errors import InputError, short_repr
 
 MAX_CARDS = 50
