@@ -31,7 +31,6 @@ from perfectplay.cli.common import (
 from perfectplay.problems import Problem
 from perfectplay.problems import answer_json as _answer_fields
 from perfectplay.text.arguments import digits_arg, positive_arg
-from perfectplay.text.numbers import DIGITS
 
 __all__ = [
     "EXAMPLE_NAME", "answer_json", "input_name", "input_text", "main", "parser_for", "solve_text"
@@ -76,11 +75,10 @@ def parser_for(problem: Problem) -> ArgumentParser:
         parser.add_argument("--exact", action="store_true", help=problem.exact_help)
     if problem.add_options is not None:
         problem.add_options(parser)
-    if problem.digits:
+    if problem.digits is not None:
         parser.add_argument(
-            "--digits", type=digits_arg, default=DIGITS, metavar="N",
-            help=f"decimals of the numbers printed (default {DIGITS}; the official answer "
-            "keeps its own format unless N is given)",
+            "--digits", type=digits_arg, default=problem.digits, metavar="N",
+            help=f"decimals of the numbers printed (default {problem.digits})",
         )
     add_quiet(parser)
     return parser

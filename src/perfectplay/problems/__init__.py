@@ -84,7 +84,8 @@ class Problem(NamedTuple):
             ``distribution`` blocks.
         explain_help, exact_help, distribution_help: the help of ``--explain``,
             ``--exact`` and ``--distribution K``; ``None``: the problem has no such flag.
-        digits: whether ``--digits N`` (decimals of the floats printed) applies.
+        digits: the decimals of the floats the answer prints by default; ``--digits N``
+            changes them (``None``: the answer has no floats, and no such flag).
         add_options: adds the problem's own flags to an argparse parser (importing only
             argparse and :mod:`perfectplay.text.arguments`).
         check: ``check(options)``: a usage error as one message (``None``: all is well),
@@ -118,7 +119,7 @@ class Problem(NamedTuple):
     explain_help: str | None = None
     exact_help: str | None = None
     distribution_help: str | None = None
-    digits: bool = False
+    digits: int | None = None
     add_options: Callable[[argparse.ArgumentParser], None] | None = None
     check: Callable[[Options], str | None] | None = None
     read: Callable[[Options], str] | None = None

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from perfectplay.problems import Options, Problem, answer_json
+from perfectplay.text.numbers import DIGITS
 
 DESCRIPTION = """\
 A die with F faces is rolled until it shows T or more; every roll counts. Prints the
@@ -66,5 +67,5 @@ PROBLEM = Problem(
     explain=explain,
     to_json=to_json,
     explain_help="also say why",
-    digits=True,
+    digits=DIGITS,
 )

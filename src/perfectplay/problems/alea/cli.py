@@ -16,6 +16,7 @@ from perfectplay.errors import InputError, PerfectplayError
 from perfectplay.problems import Options, Problem
 from perfectplay.problems.alea.example import example_text
 from perfectplay.text.arguments import positive_arg
+from perfectplay.text.numbers import DIGITS
 
 DESCRIPTION = """\
 ICPC World Finals 2023 problem K, "Alea Iacta Est". Roll d dice with a symbol on each
@@ -308,7 +309,7 @@ ADVISE = Problem(
     format=_advise_format,
     to_json=_advise_json,
     exact_help="add each option's exact value",
-    digits=True,
+    digits=DIGITS,
     add_options=_advise_options,
 )
 
@@ -328,7 +329,7 @@ PROBLEM = Problem(
     explain_help="also explain the optimal first move in words",
     distribution_help="also P(word within k rolls) for k = 1..K, the median and 90th percentile",
     exact_help="print the answer as an exact fraction p/q, verified optimal",
-    digits=True,
+    digits=DIGITS,
     add_options=add_options,
     usage=USAGE,
     subcommands={"advise": ADVISE},

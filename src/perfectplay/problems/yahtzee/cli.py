@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 from perfectplay.errors import InputError, PerfectplayError
 from perfectplay.problems import Options, Problem
 from perfectplay.text.arguments import int_arg, path_arg, positive_arg
+from perfectplay.problems.yahtzee.report import SCORE_DIGITS
 from perfectplay.text.parse import quote_token
 
 DESCRIPTION = """\
@@ -233,7 +234,7 @@ def format(solved: Solved, options: Options) -> str:
     from perfectplay.problems.yahtzee.report import format
 
     lines, _ = _play_reports(options, solved.table)
-    return "\n".join([format(solved.table, solved.answers), *lines])
+    return "\n".join([format(solved.table, solved.answers, options.digits), *lines])
 
 
 def to_json(solved: Solved, options: Options) -> list[dict[str, Any]]:
@@ -283,10 +284,10 @@ def _advise_format(solved: Solved, options: Options) -> str:
 
     top = None if options.all else options.top
     blocks = [
-        advice_text(solved.table, line.situation, found, top)
+        advice_text(solved.table, line.situation, found, top, options.digits)
         for line, found in zip(solved.instance.situations, solved.answers, strict=True)
     ]
-    return summary(solved.table) + "\n" + "\n\n".join(blocks)
+    return summary(solved.table, options.digits) + "\n" + "\n\n".join(blocks)
 
 
 def _advise_json(solved: Solved, options: Options) -> list[dict[str, Any]]:
@@ -352,6 +353,7 @@ ADVISE = Problem(
     read=_advise_read,
     input_name=_advise_name,
     with_file=False,
+    digits=SCORE_DIGITS,
 )
 
 PROBLEM = Problem(
@@ -369,4 +371,5 @@ PROBLEM = Problem(
     usage=USAGE,
     subcommands={"advise": ADVISE},
     input_optional=True,
+    digits=SCORE_DIGITS,
 )

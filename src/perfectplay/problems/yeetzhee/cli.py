@@ -11,6 +11,7 @@ from typing import Any
 from perfectplay.errors import InputError
 from perfectplay.problems import Options, Problem, answer_json
 from perfectplay.text.arguments import int_arg
+from perfectplay.text.numbers import DIGITS
 
 DESCRIPTION = """\
 Kick Start 2020 Round F, Yeetzhee: N dice with M faces are rolled one at a time; after each
@@ -186,6 +187,6 @@ PROBLEM = Problem(
     distribution_help="one case: P(target reached within k rolls) for k = 1..K, median, "
     "90th percentile",
     exact_help="exact fractions p/q, with the policy verified optimal in rational arithmetic",
-    digits=True,
+    digits=DIGITS,
     add_options=add_options,
 )
