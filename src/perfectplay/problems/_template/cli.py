@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from perfectplay.problems import Options, Problem, answer_json
+from perfectplay.problems import Options, Problem, answer_json, hook
 from perfectplay.text.numbers import DIGITS
 
 DESCRIPTION = """\
@@ -21,17 +21,9 @@ examples:
   perfectplay NAME --example --explain          the answer and why"""
 
 
-def parse(text: str, options: Options) -> Any:
-    """The instance (heavy modules load only in the hooks)."""
-    from .instance import parse
-
-    return parse(text)
-
-
-def solve(instance: Any, options: Options) -> Any:
-    from .solution import solve
-
-    return solve(instance)
+# Hooks of functions that need no option; each imports its module when it runs.
+parse = hook(".instance:parse", __package__)
+solve = hook(".solution:solve", __package__)
 
 
 def format(solution: Any, options: Options) -> str:

@@ -212,10 +212,11 @@ def advice_json(
 
 
 def simulation_text(result: SimulationResult, bins: int = 12) -> str:
-    """The --simulate report: the statistics, then a histogram of the scores as bars."""
+    """The --simulate report: the statistics (estimates: 6 decimals, as every command
+    writes a simulation's), then a histogram of the scores as bars."""
     head = (
-        f"simulated {result.games:,} games (seed {result.seed}): mean {result.mean:.4f}, "
-        f"standard deviation {result.std:.4f}, standard error {result.standard_error:.4f}"
+        f"simulated {result.games:,} games (seed {result.seed}): mean {result.mean:.6f}, "
+        f"standard deviation {result.std:.6f}, standard error {result.standard_error:.6f}"
     )
     counts, edges = result.histogram(bins)
     top = max(int(counts.max()), 1)
