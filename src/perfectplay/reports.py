@@ -84,14 +84,16 @@ def distribution_report(
     # outcome of the play, which may be 0 ("at most k").
     cost = graph.objective.measure == "cost"
     lines = [f"{unit:>{width}}  " + ("P(done within)" if cost else "P(outcome <= k)")]
-    lines += [f"{k:>{width}}  {decimal_text(cdf[k], digits)}" for k in range(1 if cost else 0, k_max + 1)]
+    first = 1 if cost else 0
+    lines += [f"{k:>{width}}  {decimal_text(cdf[k], digits)}" for k in range(first, k_max + 1)]
     mean = solution.value
     if math.isinf(mean):
         endless = fraction_text(None, graph.objective)
         lines.append(f"mean {endless} {unit}: the goal cannot be reached")
     else:
         lines.append(
-            f"mean {decimal_text(mean, digits)} {unit}, median {percentile_text(graph, solution, 0.5)}, "
+            f"mean {decimal_text(mean, digits)} {unit}, "
+            f"median {percentile_text(graph, solution, 0.5)}, "
             f"90th percentile {percentile_text(graph, solution, 0.9)}"
         )
     return "\n".join(lines)

@@ -543,9 +543,9 @@ def _solve_stochastic(model: Any, args: Any, queries: list[Any]) -> int:
     import json
     import time
 
+    from perfectplay.models.stochastic import solve_stochastic_model
     from perfectplay.reports import move_distribution_json, move_distribution_report
     from perfectplay.text.numbers import fraction_text
-    from perfectplay.models.stochastic import solve_stochastic_model
 
     first = second = None
     if args.strategy:

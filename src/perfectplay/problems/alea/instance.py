@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from perfectplay.errors import InputError
 from perfectplay.text.parse import (
     INT_LIMIT,
     WHITESPACE,
@@ -28,7 +29,6 @@ from perfectplay.text.parse import (
     quote_token,
     unify_line_ends,
 )
-from perfectplay.errors import InputError
 
 FACES = 6
 MAX_DICE = 6

@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 import textwrap
 
-from perfectplay.text.numbers import DIGITS, fraction_text
 from perfectplay.problems.alea.solution import AleaSolution, Keep, roll_symbols
+from perfectplay.text.numbers import DIGITS, fraction_text
 
 
 def format_answer(value: float, digits: int = DIGITS) -> str:

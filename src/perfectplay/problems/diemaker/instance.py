@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from perfectplay.text.parse import INT_LIMIT, int_token, iter_lines, quote_token, split_tokens
 from perfectplay.errors import InputError
+from perfectplay.text.parse import INT_LIMIT, int_token, iter_lines, quote_token, split_tokens
 
 MAX_TARGET = 5000  #: the problem's limit on each t
 MAX_DATASETS = 40  #: the problem's limit on the number of datasets

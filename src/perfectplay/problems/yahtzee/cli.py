@@ -11,8 +11,8 @@ from typing import Any, NamedTuple
 
 from perfectplay.errors import InputError, PerfectplayError
 from perfectplay.problems import Options, Problem
-from perfectplay.text.arguments import int_arg, path_arg, positive_arg
 from perfectplay.problems.yahtzee.report import SCORE_DIGITS
+from perfectplay.text.arguments import int_arg, path_arg, positive_arg
 from perfectplay.text.parse import quote_token
 
 DESCRIPTION = """\

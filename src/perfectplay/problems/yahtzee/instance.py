@@ -36,8 +36,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from perfectplay.text.parse import int_token, iter_lines, quote_token, split_tokens
 from perfectplay.errors import InputError
+from perfectplay.text.parse import int_token, iter_lines, quote_token, split_tokens
 
 if TYPE_CHECKING:
     from perfectplay.yahtzee.game import ScorecardGame

@@ -15,8 +15,8 @@ import operator
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from perfectplay.text.parse import INT_LIMIT, int_token, iter_lines, quote_token, split_tokens
 from perfectplay.errors import InputError, short_repr
+from perfectplay.text.parse import INT_LIMIT, int_token, iter_lines, quote_token, split_tokens
 
 #: The contest's limits, enforced on the command line's official input.
 MAX_CASES = 100
