@@ -219,3 +219,16 @@ def test_every_gallery_entry_runs_through_hooks():
             assert isinstance(entry, Problem)
             assert callable(entry.parse) and callable(entry.solve) and callable(entry.format)
             assert entry.to_json is not None, f"{entry.name}: --json needs to_json"
+
+
+def test_plot_without_matplotlib_is_refused_before_any_work(capsys, monkeypatch, tmp_path):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "matplotlib" else real(name, *a))
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    code, out, err = run(capsys, "yahtzee", str(empty), "--distribution", "--plot", "d.png")
+    assert code == 2 and out == ""
+    assert err == "perfectplay: --plot needs matplotlib: pip install 'perfectplay[plot]'\n"

@@ -62,9 +62,10 @@ def parser_for(problem: Problem) -> ArgumentParser:
         parser.add_argument(
             "--example", action="store_true", help="solve the built-in example input instead"
         )
-    parser.add_argument(
-        "--json", action="store_true", help="print one JSON object per answer (one a line)"
-    )
+    if problem.to_json is not None:
+        parser.add_argument(
+            "--json", action="store_true", help="print one JSON object per answer (one a line)"
+        )
     if problem.explain_help is not None:
         parser.add_argument("--explain", action="store_true", help=problem.explain_help)
     if problem.distribution_help is not None:
@@ -129,17 +130,17 @@ def _write(out: str | Iterable[str]) -> None:
 def solve_text(problem: Problem, args: argparse.Namespace, text: str) -> None:
     """Parse ``text``, solve it and print the answer as ``args`` ask (the hooks' order)."""
     solution = problem.solve(problem.parse(text, args), args)
-    if args.json:
-        if problem.to_json is None:
-            raise AssertionError(f"{problem.name} has no to_json hook")
+    if getattr(args, "json", False) and problem.to_json is not None:
         for obj in problem.to_json(solution, args):
             if isinstance(obj, Mapping):
                 sys.stdout.write(json.dumps(obj) + "\n")
             else:
                 _write(obj)
         return
-    explain = getattr(args, "explain", False) and problem.explain is not None
-    answer = problem.explain(solution, args) if explain else problem.format(solution, args)  # type: ignore[misc]
+    if getattr(args, "explain", False) and problem.explain is not None:
+        answer = problem.explain(solution, args)
+    else:
+        answer = problem.format(solution, args)
     blocks: list[str] = []
     if getattr(args, "exact", False) and problem.exact is not None:
         blocks.append(problem.exact(solution, args))

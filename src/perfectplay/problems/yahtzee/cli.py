@@ -195,6 +195,15 @@ def _table(args: argparse.Namespace, rules: Any) -> Any:
     return solve(rules, load=args.load, save=args.save)
 
 
+def _check_plotting() -> None:
+    """Refuse ``--plot`` before any work when matplotlib is missing (the distribution
+    takes half a minute to compute; the refusal should not wait for it)."""
+    import importlib.util
+
+    if importlib.util.find_spec("matplotlib") is None:
+        raise PerfectplayError("--plot needs matplotlib: pip install 'perfectplay[plot]'")
+
+
 class Parsed(NamedTuple):
     """The input read against its rules, and the table when ``--load`` gave it."""
 
@@ -215,6 +224,8 @@ def parse(text: str, options: Options) -> Parsed:
 
     if options.plot and not options.distribution:
         raise PerfectplayError("--plot draws the distribution: add --distribution")
+    if options.plot:
+        _check_plotting()
     rules = _rules(options)
     table = _table(options, rules)
     return Parsed(parse(text, table.game if table is not None else rules), table)
