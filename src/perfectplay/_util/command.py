@@ -16,6 +16,23 @@ Exit statuses: 0 success, 1 the output could not be written (a full disk, a clos
 terminal; see :func:`guarded`), 2 bad input, a bad option or a refused computation,
 130 interrupted. A reader that closes the pipe early (``| head -1``) is not an error.
 Only the standard library is imported.
+
+>>> parser = make_parser("demo", "A demo command.")
+>>> isinstance(parser, ArgumentParser), parser.prog
+(True, 'perfectplay demo')
+>>> source_name(None), source_name("-"), source_name("cases.in")
+('<stdin>', '<stdin>', 'cases.in')
+>>> read_input("no/such/file")
+Traceback (most recent call last):
+...
+perfectplay.errors.InputError: no such file
+>>> def body():
+...     raise InputError("expected a number", line=3)
+>>> run(body, "cases.in")  # and on stderr: perfectplay: cases.in:3: expected a number
+2
+>>> guarded(lambda: print("answer"))
+answer
+0
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ separates tokens) and :func:`int_token` (what spells an integer), with
 :func:`int_in_range` and :func:`quote_token` for the messages of
 :class:`~perfectplay.errors.InputError`. Only the standard library is imported.
 
->>> [token for token, line in iter_tokens("3\n 1 +02\n")], int_in_range("+07", "N", 1, 50)
+>>> [token for token, line in iter_tokens("3\\n 1 +02\\n")], int_in_range("+07", "N", 1, 50)
 (['3', '1', '+02'], 7)
 """
 

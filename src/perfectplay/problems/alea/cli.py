@@ -29,7 +29,7 @@ symbols; symbols are A-Z and 0-9, 1 <= d <= 6, 1 <= w <= 200000."""
 
 USAGE = """\
 perfectplay alea [FILE] [--example] [--explain] [--distribution K] [--exact] [--json]
-                        [--stats] [--symmetry {all,faces,dice,none}]
+                        [--stats] [--symmetry {all,faces,dice,none}] [--digits N] [-q]
        perfectplay alea advise [FILE] --roll SYMBOLS [--top N | --all] [--exact] [--json]"""
 
 EXAMPLES = """\

@@ -38,8 +38,9 @@ file.py:NAME naming a perfectplay.yahtzee.Rules written in Python (docs/yahtzee.
 USAGE = """\
 perfectplay yahtzee [FILE] [--example] [--rules NAME] [--load TABLE] [--save TABLE] [--json]
                           [--simulate N [--seed S]] [--distribution [--plot FILE]]
+                          [--digits N] [-q]
        perfectplay yahtzee advise SITUATION [--rules NAME] [--load TABLE] [--save TABLE]
-                          [--top N | --all] [--json]
+                          [--top N | --all] [--json] [--digits N] [-q]
        perfectplay yahtzee advise (--file FILE | -) [...]"""
 
 EXAMPLES = """\
