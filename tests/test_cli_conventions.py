@@ -96,19 +96,32 @@ def test_json_carries_the_queries_of_a_chance_model(capsys):
 
 def test_json_carries_the_queries_of_a_two_player_dice_game(capsys):
     code, out, _ = run(
-        capsys, "solve", PIGLET, "-p", "goal=2", "--json", "--exact", "-q",
-        "--query", "(0, 0, 1)",
+        capsys,
+        "solve",
+        PIGLET,
+        "-p",
+        "goal=2",
+        "--json",
+        "--exact",
+        "-q",
+        "--query",
+        "(0, 0, 1)",
     )
     (query,) = one_object(out)["queries"]
     assert code == 0 and query["exact"] == "5/7"
-    assert [(o["move"], o["best"]) for o in query["options"]] == [("'roll'", True),
-                                                                 ("'hold'", False)]
+    assert [(o["move"], o["best"]) for o in query["options"]] == [
+        ("'roll'", True),
+        ("'hold'", False),
+    ]
 
 
-@pytest.mark.parametrize("argv", [
-    ("alea", "--example", "--json", "--explain", "--distribution", "2"),
-    ("alea", "advise", "--example", "--roll", "PXRES", "--json"),
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("alea", "--example", "--json", "--explain", "--distribution", "2"),
+        ("alea", "advise", "--example", "--roll", "PXRES", "--json"),
+    ],
+)
 def test_alea_json_is_one_line(capsys, argv):
     code, out, _ = run(capsys, *argv)
     assert code == 0 and isinstance(one_object(out), dict)
@@ -204,8 +217,10 @@ def test_the_library_never_imports_its_command_line():
         path.relative_to(SRC).as_posix()
         for path in sorted(SRC.rglob("*.py"))
         if not path.relative_to(SRC).as_posix().startswith(("cli/", "site/", "__main__.py"))
-        and any(m == "perfectplay.cli" or m.startswith("perfectplay.cli.")
-                for m in imported_modules(path))
+        and any(
+            m == "perfectplay.cli" or m.startswith("perfectplay.cli.")
+            for m in imported_modules(path)
+        )
     ]
     assert not offenders, f"import perfectplay.cli outside cli/: {offenders}"
 
@@ -225,8 +240,11 @@ def test_plot_without_matplotlib_is_refused_before_any_work(capsys, monkeypatch,
     import importlib.util
 
     real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec",
-                        lambda name, *a: None if name == "matplotlib" else real(name, *a))
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "matplotlib" else real(name, *a),
+    )
     empty = tmp_path / "empty.txt"
     empty.write_text("")
     code, out, err = run(capsys, "yahtzee", str(empty), "--distribution", "--plot", "d.png")

@@ -171,8 +171,7 @@ def move_distribution_report(
     if math.isfinite(dist.mean):
         median, p90 = _move_percentile(dist, 0.5), _move_percentile(dist, 0.9)
         lines.append(
-            f"mean {decimal_text(dist.mean, digits)} {unit}, median {median}, "
-            f"90th percentile {p90}"
+            f"mean {decimal_text(dist.mean, digits)} {unit}, median {median}, 90th percentile {p90}"
         )
     else:
         median = _move_percentile(dist, 0.5)

@@ -33,7 +33,13 @@ from perfectplay.problems import answer_json as _answer_fields
 from perfectplay.text.arguments import digits_arg, positive_arg
 
 __all__ = [
-    "EXAMPLE_NAME", "answer_json", "input_name", "input_text", "main", "parser_for", "solve_text"
+    "EXAMPLE_NAME",
+    "answer_json",
+    "input_name",
+    "input_text",
+    "main",
+    "parser_for",
+    "solve_text",
 ]
 
 EXAMPLE_NAME = "<example>"
@@ -56,7 +62,9 @@ def parser_for(problem: Problem) -> ArgumentParser:
         parser.usage = problem.usage.removeprefix("usage: ")
     if problem.with_file:
         parser.add_argument(
-            "file", nargs="?", metavar="FILE",
+            "file",
+            nargs="?",
+            metavar="FILE",
             help="input in the official format (stdin if omitted or -)",
         )
         parser.add_argument(
@@ -78,7 +86,10 @@ def parser_for(problem: Problem) -> ArgumentParser:
         problem.add_options(parser)
     if problem.digits is not None:
         parser.add_argument(
-            "--digits", type=digits_arg, default=problem.digits, metavar="N",
+            "--digits",
+            type=digits_arg,
+            default=problem.digits,
+            metavar="N",
             help=f"decimals of the numbers printed (default {problem.digits})",
         )
     add_quiet(parser)
@@ -169,8 +180,7 @@ def main(problem: Problem, argv: list[str]) -> int:
         # Nothing was given and nobody is typing on purpose: say how to give input.
         parser.print_usage(sys.stderr)
         print(
-            f"perfectplay {problem.name}: give FILE, pipe the input to stdin, or use "
-            "--example",
+            f"perfectplay {problem.name}: give FILE, pipe the input to stdin, or use --example",
             file=sys.stderr,
         )
         return 2

@@ -17,8 +17,9 @@ read ``docs/adding-a-problem.md``):
 :data:`REGISTRY` maps each command name to its :class:`Problem`. It is discovered from the
 subpackages of this package (names starting with ``_`` are skipped), so adding a problem
 edits neither this file, nor the command line, nor the site. Discovery imports only each
-package's ``cli.py``, which imports nothing but the standard library: ``perfectplay
---help`` stays instant.
+package's ``cli.py``, which imports the standard library, this module and
+:mod:`perfectplay.text` (no numpy, no numba; its hooks import the solver when they run):
+``perfectplay --help`` stays instant.
 
 >>> from perfectplay.problems import REGISTRY, discover
 >>> REGISTRY["alea"].title
@@ -184,10 +185,16 @@ def discover(path: Iterable[str] | None = None, prefix: str = f"{__name__}.") ->
     names: set[str] = set()
     for base in __path__ if path is None else path:
         with os.scandir(base) as entries:
-            names.update(e.name for e in entries
-                         if e.is_dir() and os.path.isfile(os.path.join(e.path, "__init__.py")))
-    return {name: _entry(name, prefix) for name in sorted(names)
-            if name.isidentifier() and not name.startswith("_")}
+            names.update(
+                e.name
+                for e in entries
+                if e.is_dir() and os.path.isfile(os.path.join(e.path, "__init__.py"))
+            )
+    return {
+        name: _entry(name, prefix)
+        for name in sorted(names)
+        if name.isidentifier() and not name.startswith("_")
+    }
 
 
 def get(name: str) -> Problem | None:
@@ -214,8 +221,9 @@ def _entry(name: str, prefix: str) -> Problem:
     if not isinstance(problem, Problem):
         raise TypeError(f"{module.__name__} has no PROBLEM entry (a Problem)")
     if problem.name != name:
-        raise ValueError(f"{module.__name__}: PROBLEM.name {problem.name!r} is not "
-                         f"the package name {name!r}")
+        raise ValueError(
+            f"{module.__name__}: PROBLEM.name {problem.name!r} is not the package name {name!r}"
+        )
     return problem
 
 

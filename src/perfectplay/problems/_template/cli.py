@@ -40,8 +40,12 @@ def explain(solution: Any, options: Options) -> str:
 
 def to_json(solution: Any, options: Options) -> list[dict[str, Any]]:
     inst = solution.instance
-    fields = {"faces": inst.faces, "target": inst.target,
-              "answer": format(solution, options), "expected_rolls": solution.value}
+    fields = {
+        "faces": inst.faces,
+        "target": inst.target,
+        "answer": format(solution, options),
+        "expected_rolls": solution.value,
+    }
     return [answer_json(fields, explain(solution, options) if options.explain else None)]
 
 

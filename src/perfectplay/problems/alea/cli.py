@@ -262,20 +262,23 @@ def _top(options: Options) -> int | None:
 def _advise_format(advice: Advice, options: Options) -> str:
     from perfectplay.problems.alea.report import advice_text
 
-    return advice_text(advice.sol, advice.roll, top=_top(options), exact=options.exact,
-                       digits=options.digits)
+    return advice_text(
+        advice.sol, advice.roll, top=_top(options), exact=options.exact, digits=options.digits
+    )
 
 
 def _advise_json(advice: Advice, options: Options) -> list[dict[str, Any]]:
     sol, roll, top = advice.sol, advice.roll, _top(options)
     opts = sol.options(roll, exact=options.exact) if sol.possible else []
-    return [{
-        "roll": roll,
-        "word": sol.word_for(roll),
-        "expected_rolls": sol.roll_value(roll) if sol.possible else None,
-        "options": [_keep_json(o) for o in (opts if top is None else opts[:top])],
-        "more_options": max(0, len(opts) - top) if top is not None else 0,
-    }]
+    return [
+        {
+            "roll": roll,
+            "word": sol.word_for(roll),
+            "expected_rolls": sol.roll_value(roll) if sol.possible else None,
+            "options": [_keep_json(o) for o in (opts if top is None else opts[:top])],
+            "more_options": max(0, len(opts) - top) if top is not None else 0,
+        }
+    ]
 
 
 def _advise_options(parser: argparse.ArgumentParser) -> None:

@@ -37,6 +37,7 @@ EXAMPLE_INPUT = """\
 0 0 0 0 0 0
 """
 
+
 def add_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--full", action="store_true", help="print the whole sequence instead of p..q"
@@ -99,8 +100,14 @@ def _json_chunks(
 ) -> Iterator[str]:
     from perfectplay.problems.diemaker.report import IMPOSSIBLE, explain
 
-    head = {"dataset": i, "line": d.line, "targets": list(d.targets), "first": first,
-            "last": last, "possible": solution is not None}
+    head = {
+        "dataset": i,
+        "line": d.line,
+        "targets": list(d.targets),
+        "first": first,
+        "last": last,
+        "possible": solution is not None,
+    }
     yield json.dumps(head)[:-1] + ', "answer": "'
     if solution is None:
         yield IMPOSSIBLE

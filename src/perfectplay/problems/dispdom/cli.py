@@ -52,7 +52,7 @@ PROBLEM = Problem(
     explain=explain,
     to_json=to_json,
     explain_help="also print who wins the plain game and in how many moves, the winner's "
-        "first move, one optimal line of play and the number of canonical states",
+    "first move, one optimal line of play and the number of canonical states",
     # A strip is at most 64 cells: a larger input is refused before it is read whole.
     max_input_bytes=1 << 20,
 )

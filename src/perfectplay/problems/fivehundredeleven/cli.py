@@ -37,12 +37,17 @@ def to_json(solution: Any, options: Options) -> list[dict[str, Any]]:
     }
     if options.explain:  # --explain's details are fields of their own here
         obj["first_moves"] = [
-            {"cards": list(m.cards), "memory": m.memory, "value": m.value.name.lower(),
-             "cards_played": m.remoteness}
+            {
+                "cards": list(m.cards),
+                "memory": m.memory,
+                "value": m.value.name.lower(),
+                "cards_played": m.remoteness,
+            }
             for m in solution.first_moves()
         ]
-        obj["line"] = [{"player": who, "card": card, "memory": memory}
-                       for who, card, memory in solution.line()]
+        obj["line"] = [
+            {"player": who, "card": card, "memory": memory} for who, card, memory in solution.line()
+        ]
     return [obj]
 
 
@@ -59,5 +64,5 @@ PROBLEM = Problem(
     explain=explain,
     to_json=to_json,
     explain_help="also print a winning first card (or each first card and its refutation), "
-        "the length of the game and one optimal line of play",
+    "the length of the game and one optimal line of play",
 )

@@ -314,11 +314,15 @@ def _advise_json(solved: Solved, options: Options) -> list[dict[str, Any]]:
 
 def _advise_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "situation", nargs="?", metavar="SITUATION",
-        help="one situation, e.g. \"dice 1 3 3 5 6; rolls left 2\" (- reads them from stdin)",
+        "situation",
+        nargs="?",
+        metavar="SITUATION",
+        help='one situation, e.g. "dice 1 3 3 5 6; rolls left 2" (- reads them from stdin)',
     )
     parser.add_argument(
-        "--file", type=path_arg, metavar="FILE",
+        "--file",
+        type=path_arg,
+        metavar="FILE",
         help="advise on every situation of FILE (the input format; - for stdin)",
     )
     _table_options(parser)

@@ -152,8 +152,12 @@ def to_json(found: Cases, options: Options) -> Iterator[dict[str, Any]]:
 
     for i, sol in found.solved():
         obj: dict[str, Any] = {
-            "case": i, "n": sol.n, "m": sol.m, "groups": list(sol.groups),
-            "answer": _value(sol, options), "expected_rolls": sol.value,
+            "case": i,
+            "n": sol.n,
+            "m": sol.m,
+            "groups": list(sol.groups),
+            "answer": _value(sol, options),
+            "expected_rolls": sol.value,
             "groupings": sol.n_groupings,
         }
         if options.exact:
