@@ -8,6 +8,7 @@ problems keep the format their statement requires (each problem's ``report.py`` 
 
 >>> decimal_text(2 / 3), decimal_text(2 / 3, 3), decimal_text(float("inf"))
 ('0.666666667', '0.667', 'inf')
+>>> from fractions import Fraction
 >>> fraction_text(Fraction(47, 10)), fraction_text(Fraction(3)), fraction_text(None)
 ('47/10', '3', 'inf')
 """
@@ -15,9 +16,13 @@ problems keep the format their statement requires (each problem's ``report.py`` 
 from __future__ import annotations
 
 import math
-from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from perfectplay.objectives import MIN_COST, Objective
+if TYPE_CHECKING:  # fractions and the objectives load when a value is written, not before:
+    # the command line's options read this module, and `--help` must stay instant.
+    from fractions import Fraction
+
+    from perfectplay.objectives import Objective
 
 __all__ = ["DIGITS", "MAX_DIGITS", "decimal_text", "fraction_text", "probability_text"]
 
@@ -44,10 +49,15 @@ def probability_text(p: float, digits: int = DIGITS) -> str:
     return "0" if p == 0 else decimal_text(p, digits)
 
 
-def fraction_text(value: Fraction | None, objective: Objective = MIN_COST) -> str:
+def fraction_text(value: Fraction | None, objective: Objective | None = None) -> str:
     """``p/q`` (``p`` alone for an integer), or the objective's value of a play that never
-    ends for ``None`` (``inf`` when minimising a cost: no goal reachable)."""
+    ends for ``None`` (``inf`` when minimising a cost, the default objective: no goal
+    reachable)."""
     if value is None:
+        if objective is None:
+            from perfectplay.objectives import MIN_COST
+
+            objective = MIN_COST
         endless = objective.endless
         return ("-inf" if endless < 0 else "inf") if math.isinf(endless) else f"{endless:g}"
     if value.denominator == 1:
