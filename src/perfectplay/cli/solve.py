@@ -488,15 +488,14 @@ def _json_game(sol: Any, table: dict[str, Any] | None, queries: list[Any]) -> No
 
 def _query_game_json(sol: Any, position: Any) -> dict[str, Any]:
     value = sol.value(position)
-    best = set(map(repr, sol.best_moves(position)))
     return {
         "position": repr(position),
         "value": value.value.name.lower(),
         "remoteness": value.remoteness,
         "moves": [
-            {"move": repr(m.move), "value": m.value.name.lower(), "remoteness": m.remoteness,
-             "best": repr(m.move) in best}
-            for m in sol.moves(position)
+            {"move": repr(m.action), "value": m.value.value.name.lower(),
+             "remoteness": m.value.remoteness, "regret": m.regret, "best": m.best}
+            for m in sol.options(position)
         ],
     }
 
