@@ -164,43 +164,24 @@ def explore_game(
                 where = "moves"
                 listed = moves(position)
                 before = len(children)
-                if (
-                    (type(listed) is list or type(listed) is tuple)
-                    and len(listed) <= short
-                    and before + len(listed) <= max_edges
-                ):
-                    for move in listed:
-                        where = "play"
-                        child = play(position, move)
-                        where = "canonical_play"
-                        key = child if canonical is None else canonical(child)
-                        c = intern(key, n)
-                        if c == n:
-                            n += 1
-                            keys.append(key)
-                            reps.append(child)
-                            if not c & CHECK_MASK or c >= max_states:
-                                budget.check(n, len(children), reps, keys)
-                        children.append(c)
-                else:
-                    edges_left = budget.begin("moves", (position,), 0, before)
-                    for move in listed:
-                        edges_left -= 1
-                        if edges_left < 0:
-                            edges_left = budget.refill(n, reps, keys)
-                        where = "play"
-                        child = play(position, move)
-                        where = "canonical_play"
-                        key = child if canonical is None else canonical(child)
-                        c = intern(key, n)
-                        if c == n:
-                            n += 1
-                            keys.append(key)
-                            reps.append(child)
-                            if not c & CHECK_MASK or c >= max_states:
-                                budget.check(n, len(children), reps, keys)
-                        children.append(c)
-                        where = "moves"
+                if type(listed) is not list and type(listed) is not tuple:  # may never end
+                    listed = budget.counted("moves", (position,), listed, before, reps, keys)
+                elif len(listed) > short or before + len(listed) > max_edges:
+                    budget.take("moves", (position,), len(listed), before, reps, keys)
+                for move in listed:
+                    where = "play"
+                    child = play(position, move)
+                    where = "canonical_play"
+                    key = child if canonical is None else canonical(child)
+                    c = intern(key, n)
+                    if c == n:
+                        n += 1
+                        keys.append(key)
+                        reps.append(child)
+                        if not c & CHECK_MASK or c >= max_states:
+                            budget.check(n, len(children), reps, keys)
+                    children.append(c)
+                    where = "moves"
                 terminal.append(NOT_TERMINAL if len(children) > before else no_moves)
             indptr.append(len(children))
             i += 1

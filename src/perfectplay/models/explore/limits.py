@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import sys
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -167,6 +168,48 @@ class Budget:
         self.mark = self.used
         self.chunk = min(self.chunk_size, self.max_edges - self.used, self.max_per_call)
         return self.chunk
+
+    def counted(
+        self,
+        method: str,
+        args: tuple[Any, ...],
+        items: Iterable[Any],
+        used: int,
+        sample: list[Any],
+        keys: list[Any],
+    ) -> Iterator[Any]:
+        """The items of a callback that may never end (a generator), counted as they are
+        read: the first item past a limit raises. ``used``: the items consumed before.
+
+        >>> import itertools
+        >>> budget = Budget("M", ExploreLimits(max_per_call=5), "states", progress=False)
+        >>> len(list(budget.counted("roll", (0,), range(5), 0, [0], [0])))
+        5
+        >>> list(budget.counted("roll", (0,), itertools.count(), 5, [0], [0]))
+        Traceback (most recent call last):
+        perfectplay.models.explore.limits.SpaceLimitError: M.roll(0) gave more than 5 outcomes ...
+        """
+        left = self.begin(method, args, 0, used)
+        for item in items:
+            left -= 1
+            if left < 0:
+                left = self.refill(len(sample), sample, keys)
+            yield item
+
+    def take(
+        self,
+        method: str,
+        args: tuple[Any, ...],
+        count: int,
+        used: int,
+        sample: list[Any],
+        keys: list[Any],
+    ) -> None:
+        """A list of ``count`` items from one callback, counted at once: refused when it
+        crosses a limit. ``used``: the items consumed before."""
+        left = self.begin(method, args, 0, used)
+        if count > left:
+            self.refill(len(sample), sample, keys, left - count)
 
     def _call_text(self) -> str:
         return call_text(self.name, *self.call) if self.call[0] else self.name

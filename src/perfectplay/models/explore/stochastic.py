@@ -115,28 +115,68 @@ def explore_stochastic(
     Traceback (most recent call last):
     perfectplay.models.explore.limits.SpaceLimitError: Endless.chances(0, 'go') gave more than 100 outcomes in one call ...
     """  # noqa: E501
-    import numpy as np
+    hooks = _read_dice_model(model)
+    limits = ExploreLimits.of(
+        limits, max_states=max_states, max_edges=max_edges, max_per_call=max_per_call
+    )
+    budget = Budget(hooks.name, limits, "positions", progress)
+    index = StateIndex(hooks.canonical)
+    reps: list[Any] = []
+    add_start(read_start(model), hooks.name, hooks.canonical, index, reps)
+    found = _walk(hooks, budget, index, reps)
+    budget.done(f"{len(reps):,} positions, {len(found.moves):,} moves")
+    budget.check(len(reps), len(found.moves) + len(found.target), reps, index._keys)
+    graph = _graph(found, reps, hooks.name)
+    return StochasticExploration(graph, reps, index._ids, found.moves, hooks.canonical)
 
-    from perfectplay.graphs.stochastic import StochasticGraph
 
+class _DiceHooks(NamedTuple):
+    """A two-player dice model's callbacks and settings, read once."""
+
+    name: str
+    outcome: Callable[..., Any] | None
+    moves: Callable[..., Any]
+    chances: Callable[..., Any]
+    canonical: Callable[..., Any] | None
+    no_moves: Fraction  # the result of a mover without moves
+
+
+def _read_dice_model(model: Any) -> _DiceHooks:
     inner = model_attribute(model, "inner")  # a fixed strategy's wrapper: the game's name
     name = model_name(model if inner is None else inner)
     outcome = method(model, "outcome", required=False)
-    moves_of = method(model, "moves")
+    moves = method(model, "moves")
     chances = model_attribute(model, "chances")
     if not callable(chances):
         raise ModelError(f"{name} has no chances(state, move) method")
     canonical = method(model, "canonical", required=False)
     declared = model_attribute(model, "no_moves")
     no_moves = game_result("lose" if declared is None else declared, "(any)", f"{name}.no_moves")
-    limits = ExploreLimits.of(
-        limits, max_states=max_states, max_edges=max_edges, max_per_call=max_per_call
-    )
-    budget = Budget(name, limits, "positions", progress)
+    return _DiceHooks(name, outcome, moves, chances, canonical, no_moves)
+
+
+class _Found(NamedTuple):
+    """What :func:`_walk` read, in the graph's order (weights and flags as given)."""
+
+    ends: list[int]  # the finished states
+    end_values: list[Fraction]  # and their values
+    choice_ptr: array[int]
+    outcome_ptr: array[int]
+    moves: list[Any]  # the move of each chance node
+    target: array[int]
+    weight: list[Any]
+    passes: list[Any]
+
+
+def _walk(hooks: _DiceHooks, budget: Budget, index: StateIndex, reps: list[Any]) -> _Found:
+    """Visit every state from the start (numbered 0 in ``index`` already), breadth-first.
+
+    One loop, with the model's callbacks and the buffers' methods in locals: it runs
+    once per outcome. Each stage records in ``where`` what it is doing, for the message
+    of a callback that fails.
+    """
+    name, outcome, moves_of, chances, canonical, no_moves = hooks
     meter = budget.meter
-    index = StateIndex(canonical)
-    reps: list[Any] = []
-    add_start(read_start(model), name, canonical, index, reps)
     ids, keys = index._ids, index._keys
     # The finished states and their values (most states are not finished).
     ends: list[int] = []
@@ -150,8 +190,11 @@ def explore_stochastic(
     passes: list[Any] = []
     intern, reps_append, keys_append = ids.setdefault, reps.append, keys.append
     target_append, weight_append, passes_append = target.append, weight.append, passes.append
-    max_states = limits.max_states
-    edges_left = budget.chunk
+    max_states, max_edges = budget.max_states, budget.max_edges
+    # A list this short cannot cross any limit but max_edges, so it is read without
+    # counting items one by one; other iterables are counted as they come.
+    short = min(budget.chunk_size, budget.max_per_call)
+    n_moves = 0  # moves listed so far: the edges are the moves and their outcomes
     n = 1  # states numbered so far
     i = 0
     where, s, m, item, t = "", None, None, None, None
@@ -167,20 +210,13 @@ def explore_stochastic(
                 r = outcome(s)
             if r is None:
                 where = "moves"
-                listed = moves_of(s)
-                edges_left = budget.begin("moves", (s,), edges_left)
-                if type(listed) is list or type(listed) is tuple:
-                    ms = listed
-                    edges_left -= len(ms)
-                    if edges_left < 0:
-                        edges_left = budget.refill(n, reps, keys, edges_left)
-                else:  # counted as it comes: a generator may never stop
-                    ms = []
-                    for m in listed:
-                        edges_left -= 1
-                        if edges_left < 0:
-                            edges_left = budget.refill(n, reps, keys)
-                        ms.append(m)
+                ms = moves_of(s)
+                used = n_moves + len(target)
+                if type(ms) is not list and type(ms) is not tuple:  # may never end
+                    ms = list(budget.counted("moves", (s,), ms, used, reps, keys))
+                elif len(ms) > short or used + len(ms) > max_edges:
+                    budget.take("moves", (s,), len(ms), used, reps, keys)
+                n_moves += len(ms)
                 if not ms:
                     r = no_moves
             else:
@@ -193,15 +229,16 @@ def explore_stochastic(
             for m in ms:
                 where = "chances"
                 got = chances(s, m)
-                edges_left = budget.begin("chances", (s, m), edges_left)
-                if type(got) is not list and isinstance(got, Mapping):
-                    got = _triples(name, (s, m), got)
+                used = n_moves + len(target)
+                if type(got) is not list:  # read as it comes: a generator may never end
+                    if isinstance(got, Mapping):
+                        got = _triples(name, (s, m), got)
+                    got = budget.counted("chances", (s, m), got, used, reps, keys)
+                elif len(got) > short or used + len(got) > max_edges:
+                    budget.take("chances", (s, m), len(got), used, reps, keys)
                 first = len(target)
                 # Weights and flags are checked in bulk after the exploration.
                 for item in got:
-                    edges_left -= 1
-                    if edges_left < 0:
-                        edges_left = budget.refill(n, reps, keys)
                     where = "unpack"
                     t, w, f = item
                     where = "canonical_chance"
@@ -212,7 +249,7 @@ def explore_stochastic(
                         reps_append(t)
                         keys_append(key)
                         if not j & CHECK_MASK or j >= max_states:
-                            budget.check(n, len(move_list) + len(target), reps, keys)
+                            budget.check(n, n_moves + len(target), reps, keys)
                     target_append(j)
                     weight_append(w)
                     passes_append(f)
@@ -235,29 +272,36 @@ def explore_stochastic(
         args = (s,) if where in ("outcome", "moves") else (s, m)
         value = t if where == "canonical_chance" else None
         raise callback_error(name, where, args, exc, canonical is not None, value) from exc
-    budget.done(f"{len(reps):,} positions, {len(move_list):,} moves")
-    budget.check(n, len(move_list) + len(target), reps, keys)
+    return _Found(ends, end_values, choice_ptr, outcome_ptr, move_list, target, weight, passes)
+
+
+def _graph(found: _Found, reps: list[Any], name: str) -> StochasticGraph:
+    """The graph's arrays: results over a common scale, weights scaled per move."""
+    import numpy as np
+
+    from perfectplay.graphs.stochastic import StochasticGraph
+
+    n, ends, end_values = len(reps), found.ends, found.end_values
     scale = lcm(2, *{r.denominator for r in end_values})
     terminal = np.zeros(n, np.bool_)
     terminal[ends] = True
     tval = np.zeros(n, np.int64)
     tval[ends] = [r.numerator * (scale // r.denominator) for r in end_values]
-    op = np.frombuffer(outcome_ptr, np.int64)
-    cp = np.frombuffer(choice_ptr, np.int64)
-    w_arr = _weights(weight, op, cp, reps, move_list, name)
-    f_arr = np.fromiter(passes, np.bool_, len(passes))  # each flag's truth value
-    graph = StochasticGraph(
+    op = np.frombuffer(found.outcome_ptr, np.int64)
+    cp = np.frombuffer(found.choice_ptr, np.int64)
+    w_arr = _weights(found.weight, op, cp, reps, found.moves, name)
+    f_arr = np.fromiter(found.passes, np.bool_, len(found.passes))  # each flag's truth value
+    return StochasticGraph(
         terminal=terminal,
         terminal_value=tval,
         choice_ptr=cp,
         outcome_ptr=op,
-        target=np.frombuffer(target, np.int32),
+        target=np.frombuffer(found.target, np.int32),
         weight=w_arr,
         passes=f_arr,
         scale=scale,
         draw_value=scale // 2,
     )
-    return StochasticExploration(graph, reps, ids, move_list, canonical)
 
 
 def _weights(
