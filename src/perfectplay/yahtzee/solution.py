@@ -326,6 +326,8 @@ class YahtzeeSolution(Solution):
             raise InputError(f"{path}: truncated table (the file changed while read)")
         if hashlib.sha256(raw).hexdigest() != header.get("sha256"):
             raise InputError(f"{path}: checksum mismatch (corrupt table)")
+        if not np.isfinite(values).all():  # a forged file with a checksum to match
+            raise InputError(f"{path}: forged table (values that are not finite numbers)")
         return cls(game, values.astype(np.float64, copy=False))
 
 def card_state(game: ScorecardGame, card: Card) -> tuple[int, int]:
