@@ -1,7 +1,7 @@
 """Solved Yahtzee-family games: the value of every scorecard and every option.
 
 :func:`solve` builds the table of a rule set by tiered backward induction
-(:mod:`perfectplay.solvers.scorecard`); :class:`YahtzeeSolution` answers from it: the
+(:mod:`perfectplay.yahtzee.solver`); :class:`YahtzeeSolution` answers from it: the
 optimal expected final score of the empty card, the expected remaining score of any
 scorecard, and every option of a situation (which dice to keep before a reroll, which box
 to fill after the last roll) with its expected final score, best first.
@@ -122,32 +122,13 @@ class YahtzeeSolution:
         state, hand, so_far = situation_state(g, situation)
         mask, u, y = g.decode(state)
         r = situation.rolls_left
-        turns, sc = _kernels()
+        lk, sk = _kernels()
         t0 = time.perf_counter()
-        args = sc._arguments(g)
+        arrays = g.arrays
         out: list[YahtzeeOption] = []
         if r == 0:
             vals = np.empty(max(g.n_categories, g.cls_score.shape[1]))
-            sc.box_values(
-                vals,
-                self.values,
-                mask,
-                u,
-                y,
-                hand,
-                g.score,
-                g.upper,
-                g.threshold,
-                g.bonus,
-                g.n_upper_values,
-                g.n_kind_values,
-                g.kind_box,
-                self.rules.kind_bonus,
-                sc._JOKER[self.rules.joker],
-                g.joker_score,
-                g.face_box,
-                g.kind_hand,
-            )
+            sk.box_values(vals, self.values, mask, u, y, hand, arrays)
             for c, cat in enumerate(self.rules.categories):
                 if vals[c] > -math.inf:
                     out.append(
@@ -156,13 +137,13 @@ class YahtzeeSolution:
         else:
             final = np.zeros((lat.n_hands, 1))
             cv = np.empty(max(g.n_categories, g.cls_score.shape[1]))
-            sc._final_values(final, 0, self.values, mask, u, y, *args[:15], cv)
-            kv = turns.keep_values(lat, np.ascontiguousarray(final[:, 0]))[r - 1]
+            sk.final_values(final, 0, self.values, mask, u, y, arrays, cv)
+            kv = lk.keep_values(np.ascontiguousarray(final[:, 0]), lat.arrays)[r - 1]
             for k in lat.keeps_of(hand):
                 dice = lat.keep_dice(k)
                 label = " ".join(map(str, dice)) if dice else "nothing"
                 out.append(YahtzeeOption(f"keep {label}", so_far + float(kv[k]), dice, None))
-        if not hasattr(sc.box_values, "py_func"):
+        if not hasattr(sk.box_values, "py_func"):
             charge_interpreted(time.perf_counter() - t0, repeated=_queries[0] > 0)
             _queries[0] += 1
         out.sort(key=lambda o: -o.value)
@@ -247,6 +228,7 @@ class YahtzeeSolution:
             raise InputError(f"{path}: checksum mismatch (corrupt table)")
         return cls(game, values.astype(np.float64, copy=False))
 
+
 def card_state(game: ScorecardGame, card: Card) -> tuple[int, int]:
     """The state number of ``card`` and the points scored so far; :class:`InputError` for
     a card the rules cannot reach (the one place these checks live: the situation parser
@@ -316,8 +298,11 @@ def card_state(game: ScorecardGame, card: Card) -> tuple[int, int]:
         raise InputError(
             f"the {rules.categories[g.kind_box].name} box is open, so it holds no bonus yet"
         )
-    most = sum(int(g.cls_score[c, : g.n_cls[c]].max()) for c in range(g.n_categories)
-               if mask >> c & 1 and g.upper[c])
+    most = sum(
+        int(g.cls_score[c, : g.n_cls[c]].max())
+        for c in range(g.n_categories)
+        if mask >> c & 1 and g.upper[c]
+    )
     u = min(upper, g.threshold) if g.n_upper_values > 1 else 0
     if upper > most or not g.upper_reach[mask, u]:
         raise InputError(f"the filled upper boxes cannot total {upper}")
@@ -368,21 +353,22 @@ _interpreted: list[Any] = []
 
 
 def _kernels() -> tuple[Any, Any]:
-    """``(turns, scorecard)``: the compiled kernel modules once a solve has loaded them or
-    the interpreted queries have spent the budget, else their interpreted copies (one
-    query then costs milliseconds instead of numba's start-up)."""
+    """``(lattice kernels, scorecard kernels)``: the compiled kernel modules once a solve
+    has loaded them or the interpreted queries have spent the budget, else their
+    interpreted copies (one query then costs milliseconds instead of numba's start-up)."""
     import sys
 
     from perfectplay._util.jit import budget_spent, interpreted_modules
 
-    compiled = "perfectplay.solvers.scorecard" in sys.modules
+    compiled = "perfectplay.yahtzee.kernels" in sys.modules
     if compiled or budget_spent():
-        from perfectplay.solvers import scorecard, turns
+        from perfectplay.lattice import kernels as lattice_kernels
+        from perfectplay.yahtzee import kernels
 
-        return turns, scorecard
+        return lattice_kernels, kernels
     if not _interpreted:
         _interpreted.extend(
-            interpreted_modules("perfectplay.solvers.turns", "perfectplay.solvers.scorecard")
+            interpreted_modules("perfectplay.lattice.kernels", "perfectplay.yahtzee.kernels")
         )
     return _interpreted[0], _interpreted[1]
 
@@ -421,7 +407,7 @@ def solve(rules: Rules | str | ScorecardGame = "american") -> YahtzeeSolution:
     >>> round(solve(one_roll).value(), 9)          # two dice rolled once
     7.0
     """
-    from perfectplay.solvers.scorecard import solve_all
+    from perfectplay.yahtzee.solver import solve_all
 
     if isinstance(rules, str):
         rules = builtin_rules(rules)
