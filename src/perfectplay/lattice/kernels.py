@@ -22,6 +22,10 @@ so that :func:`perfectplay._util.jit.interpreted_modules` gets their Python copi
 >>> turn_values(cur, np.empty((3, 1)), np.empty((3, 1)), lat.arrays, out)
 >>> out.tolist()
 [0.75]
+>>> cur = np.array([[0.0], [1.0]])                       # one reroll step, by hand
+>>> reroll(cur, np.empty((3, 1)), np.empty((3, 1)), lat.arrays)
+>>> cur.ravel().tolist()                                 # tails: reroll; heads: keep
+[0.5, 1.0]
 """
 
 from __future__ import annotations
@@ -54,7 +58,14 @@ if not os.environ.get("PERFECTPLAY_NO_JIT"):
 
 def njit(**options: Any) -> Callable[[_F], _F]:
     """``numba.njit(**options)``, or the function itself when this module was imported
-    with ``PERFECTPLAY_NO_JIT`` set (``prange`` is then ``range``)."""
+    with ``PERFECTPLAY_NO_JIT`` set (``prange`` is then ``range``).
+
+    >>> @njit(boundscheck=False)
+    ... def twice(x):
+    ...     return 2 * x
+    >>> twice(21)
+    42
+    """
     if _numba is None:
         return lambda f: f
     return cast("Callable[[_F], _F]", _numba.njit(**options))

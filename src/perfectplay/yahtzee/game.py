@@ -49,8 +49,8 @@ class ScorecardArrays(NamedTuple):
 
     >>> from perfectplay.yahtzee.ruleset import rules
     >>> a = ScorecardGame(rules("american")).arrays
-    >>> a.threshold, a.n_upper_values, a.joker, int(a.is_kind.sum()), a.cls_t.shape
-    (63, 64, 1, 6, (252, 13))
+    >>> isinstance(a, ScorecardArrays), a.threshold, a.joker, int(a.is_kind.sum()), a.cls_t.shape
+    (True, 63, 1, 6, (252, 13))
     """
 
     score: NDArray[np.int64]

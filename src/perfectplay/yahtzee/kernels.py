@@ -25,6 +25,18 @@ as Python (:mod:`perfectplay.lattice.kernels`).
 >>> solve_states(V, np.array([g.state_index(0, 0, 0)]), g.arrays, g.lattice.arrays)
 >>> float(V[0])                                  # max of two coins 1/2: 1.75
 1.75
+>>> decode(g.state_index(0, 0, 0), g.arrays)    # (filled boxes, upper total, kind)
+(0, 0, 0)
+>>> place(V, 1, 0, 0, 0, 2, g.arrays)            # 2 points, then the full card: 0
+2.0
+>>> out = np.empty(1)
+>>> box_values(out, V, 0, 0, 0, 1, g.arrays)      # hand 1 (1 2) in the box: 2 points
+>>> out.tolist()
+[2.0]
+>>> final = np.empty((g.lattice.n_hands, 1))
+>>> final_values(final, 0, V, 0, 0, 0, g.arrays, np.empty(2))
+>>> final[:, 0].tolist()                          # hands 1 1, 1 2, 2 2
+[1.0, 2.0, 2.0]
 """
 
 from __future__ import annotations

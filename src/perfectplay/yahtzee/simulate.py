@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -37,6 +37,8 @@ from perfectplay.yahtzee.kernels import BATCH, decode, final_values
 from perfectplay.yahtzee.solution import Card, YahtzeeSolution
 
 if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
     from perfectplay.lattice.arrays import LatticeArrays
     from perfectplay.yahtzee.game import ScorecardArrays
 
@@ -44,6 +46,17 @@ __all__ = ["SimulationResult", "simulate"]
 
 #: Games whose uniforms are drawn at once (bounds the memory of a long run, not its result).
 CHUNK = 8192
+
+
+class DiceArrays(NamedTuple):
+    """What the games read to roll the dice, beside the lattice's record: the cumulative
+    face weights, the keeps of each hand (``TurnLattice.roll_to_keep``: ``keeps[ptr[h] :
+    ptr[h + 1]]``) and each keep's number of dice."""
+
+    face_cum: NDArray[np.float64]
+    ptr: NDArray[np.int64]
+    keeps: NDArray[np.int32]
+    keep_size: NDArray[np.int64]
 
 
 @dataclass(frozen=True)
@@ -114,14 +127,12 @@ def _play(
     Vn: Any,
     start: int,
     so_far: int,
-    dice: Any,
+    dice: DiceArrays,
     g: ScorecardArrays,
     lat: LatticeArrays,
 ) -> None:
-    """Play game ``i`` with the uniforms ``draws[i]`` into ``out[i]``; ``dice`` is
-    ``(face_cum, rk_ptr, rk_keep, keep_size)``: the cumulative face weights, the keeps
-    of each hand (``TurnLattice.roll_to_keep``) and each keep's number of dice."""
-    face_cum, rk_ptr, rk_keep, keep_size = dice
+    """Play game ``i`` with the uniforms ``draws[i]`` into ``out[i]``."""
+    face_cum, keep_size = dice.face_cum, dice.keep_size
     add = lat.add
     rolls = lat.rolls
     n_games, n_turns, _, n_dice = draws.shape
@@ -152,7 +163,7 @@ def _play(
                 hand = 0
                 for roll in range(rolls):
                     if roll > 0:
-                        k = best_keep(Es[rolls - 1 - roll], j, hand, rk_ptr, rk_keep)
+                        k = best_keep(Es[rolls - 1 - roll], j, hand, dice.ptr, dice.keeps)
                     for d in range(n_dice - keep_size[k]):
                         x = draws[gi, turn, roll, d] * total_weight
                         f = 0
@@ -190,9 +201,8 @@ def simulate(
     lat = game.lattice
     require(16 * game.n_states, f"simulating {game.rules.name}")
     Vz, Vn = point_tables(game)
-    rk_ptr, rk_keep = lat.roll_to_keep
     face_cum = np.cumsum(lat.face_weight).astype(np.float64)
-    dice = (face_cum, rk_ptr, rk_keep, lat.keep_size.astype(np.int64))
+    dice = DiceArrays(face_cum, *lat.roll_to_keep, lat.keep_size.astype(np.int64))
     V, g, turn = solution.values, game.arrays, lat.arrays
     start, so_far = solution._state(card or Card())
     open_boxes = game.n_categories - bin(game.decode(start)[0]).count("1")
