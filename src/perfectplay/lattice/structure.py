@@ -264,7 +264,7 @@ class TurnLattice:
         >>> float(lat.evaluate(np.arange(1.0, 7.0)))   # reroll 1-3, keep 4-6: (3 * 3.5 + 15) / 6
         4.25
         """
-        from perfectplay.lattice import kernels
+        from perfectplay.lattice.kernels import evaluate_batch
 
         arr = np.ascontiguousarray(final, dtype=np.float64)
         if arr.shape[-1:] != (self.n_hands,) or arr.ndim not in (1, 2):
@@ -272,7 +272,7 @@ class TurnLattice:
                 f"final values must have shape (H,) or (B, H), H = {self.n_hands}, not {arr.shape}"
             )
         batch = arr.reshape(-1, self.n_hands)
-        out = kernels.evaluate_batch(batch, self.arrays)
+        out = evaluate_batch(batch, self.arrays)
         return float(out[0]) if arr.ndim == 1 else out
 
     def keep_values(self, final: Any) -> np.ndarray:
@@ -285,12 +285,12 @@ class TurnLattice:
         >>> lat.keep_values(np.arange(1.0, 7.0))[0].tolist()
         [3.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
         """
-        from perfectplay.lattice import kernels
+        from perfectplay.lattice.kernels import keep_values
 
         arr = np.ascontiguousarray(final, dtype=np.float64)
         if arr.shape != (self.n_hands,):
             raise ValueError(f"final values must have shape ({self.n_hands},), not {arr.shape}")
-        out: np.ndarray = kernels.keep_values(arr, self.arrays)
+        out: np.ndarray = keep_values(arr, self.arrays)
         return out
 
     def __repr__(self) -> str:

@@ -362,8 +362,8 @@ def _kernels() -> tuple[Any, Any]:
 
     compiled = "perfectplay.yahtzee.kernels" in sys.modules
     if compiled or budget_spent():
-        from perfectplay.lattice import kernels as lattice_kernels
-        from perfectplay.yahtzee import kernels
+        import perfectplay.lattice.kernels as lattice_kernels
+        import perfectplay.yahtzee.kernels as kernels
 
         return lattice_kernels, kernels
     if not _interpreted:
