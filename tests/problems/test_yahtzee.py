@@ -244,17 +244,18 @@ def test_user_rules_file_matches_the_brute_force_twin(tmp_path):
 def test_interpreted_modules_leave_the_process_as_it_was():
     from perfectplay._util.jit import interpreted_modules
 
-    before = {n: sys.modules.get(n) for n in ("perfectplay.solvers.turns",
-                                              "perfectplay.solvers.scorecard")}
+    before = {n: sys.modules.get(n) for n in ("perfectplay.lattice.kernels",
+                                              "perfectplay.yahtzee.kernels")}
     env = os.environ.get("PERFECTPLAY_NO_JIT")
-    turns, scorecard = interpreted_modules("perfectplay.solvers.turns",
-                                           "perfectplay.solvers.scorecard")
-    assert scorecard.turn_values is turns.turn_values and not hasattr(scorecard.box_values, "py_func")
+    turns, scorecard = interpreted_modules("perfectplay.lattice.kernels",
+                                           "perfectplay.yahtzee.kernels")
+    assert scorecard.turn_values is turns.turn_values
+    assert not hasattr(scorecard.box_values, "py_func")
     assert {n: sys.modules.get(n) for n in before} == before
     assert os.environ.get("PERFECTPLAY_NO_JIT") == env
-    import perfectplay.solvers as solvers
+    import perfectplay.yahtzee as yahtzee
 
-    assert getattr(solvers, "scorecard", None) is before["perfectplay.solvers.scorecard"]
+    assert getattr(yahtzee, "kernels", None) is before["perfectplay.yahtzee.kernels"]
 
 
 QUERY = """\

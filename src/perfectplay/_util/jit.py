@@ -287,16 +287,16 @@ def interpreted_modules(*names: str) -> tuple[ModuleType, ...]:
     """Fresh copies of kernel modules whose numba decorators are no-ops, without numba.
 
     Modules that import numba themselves (their kernels call each other inline, such as
-    :mod:`perfectplay.solvers.scorecard`) honour ``PERFECTPLAY_NO_JIT`` when they are
+    :mod:`perfectplay.yahtzee.kernels`) honour ``PERFECTPLAY_NO_JIT`` when they are
     imported. This imports ``names`` in order with that variable set, so a later name
     that imports an earlier one gets the interpreted copy, then puts ``sys.modules``, the
     parent packages' attributes and the environment back as they were: the process's
     own (compiled) modules are untouched, and numba is not imported. For one-off small
     work, where numba's start-up (0.3-0.5 s) would cost more than the work itself.
 
-    >>> (copy,) = interpreted_modules("perfectplay.solvers.turns")
+    >>> (copy,) = interpreted_modules("perfectplay.lattice.kernels")
     >>> copy.reroll.__module__, hasattr(copy.reroll, "py_func")
-    ('perfectplay.solvers.turns', False)
+    ('perfectplay.lattice.kernels', False)
     """
     saved = {name: sys.modules.pop(name, None) for name in names}
     parents: dict[str, tuple[ModuleType | None, str, Any]] = {}

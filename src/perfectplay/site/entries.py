@@ -55,7 +55,7 @@ OPTIONAL = {
 #: The parts of perfectplay an entry's page shows when its package imports them.
 CORE = (
     "graphs/", "solvers/", "analysis/", "models/", "objectives.py", "results.py",
-    "lattice.py", "yahtzee/",
+    "lattice.py", "lattice/", "yahtzee/",
 )
 PROBLEMS = "src/perfectplay/problems"
 DEFAULT_TIMEOUT = 120.0
