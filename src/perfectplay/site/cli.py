@@ -6,6 +6,7 @@ at once and works without the ``site`` extra installed.
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -36,7 +37,7 @@ examples:
 """
 
 
-def _parser():
+def _parser() -> argparse.ArgumentParser:
     parser = make_parser("site", DESCRIPTION, EXAMPLES)
     sub = parser.add_subparsers(dest="action", metavar="ACTION")
     sub.required = True
@@ -95,7 +96,7 @@ def _parser():
     return parser
 
 
-def _reference(args) -> int:
+def _reference(args: argparse.Namespace) -> int:
     from perfectplay.site.reference import stale, write
 
     root = _root(args)
@@ -110,26 +111,26 @@ def _reference(args) -> int:
     return 0
 
 
-def _root(args) -> Path:
+def _root(args: argparse.Namespace) -> Path:
     from perfectplay.site.errors import SiteError
     from perfectplay.site.repo import find_root
 
     if args.root is not None:
-        root = args.root.resolve()
+        root: Path = args.root.resolve()
         if not (root / "archive").is_dir() and not (root / "site.toml").is_file():
             raise SiteError(
                 "", str(args.root), "not an archive: no archive/ folder and no site.toml"
             )
         return root
-    root = find_root()
-    if root is None:
+    found = find_root()
+    if found is None:
         raise SiteError(
             "",
             str(Path.cwd()),
             "no repository here (a folder with archive/ "
             "and pyproject.toml): run inside the checkout or pass --root",
         )
-    return root
+    return found
 
 
 def _count(n: int, one: str, many: str = "") -> str:
@@ -137,14 +138,12 @@ def _count(n: int, one: str, many: str = "") -> str:
 
 
 def _port(text: str) -> int:
-    import argparse
-
     if not text.isdigit() or not 0 <= int(text) <= 65535:
         raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {text[:20]!r}")
     return int(text)
 
 
-def _build(args) -> Path:
+def _build(args: argparse.Namespace) -> Path:
     try:
         from perfectplay.site.build import build
     except ImportError as exc:
@@ -171,7 +170,7 @@ def _build(args) -> Path:
     return result.out
 
 
-def _new(args) -> int:
+def _new(args: argparse.Namespace) -> int:
     from perfectplay.site.starter import create
 
     files = create(args.folder)
@@ -183,7 +182,7 @@ def _new(args) -> int:
     return 0
 
 
-def _serve(args) -> int:
+def _serve(args: argparse.Namespace) -> int:
     from perfectplay.site.serve import serve
 
     if args.no_build:

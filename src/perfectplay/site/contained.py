@@ -78,7 +78,7 @@ def describe_size(n: int) -> str:
     return f"{n} bytes"
 
 
-def _kill_group(proc: subprocess.Popen) -> None:
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
@@ -143,7 +143,7 @@ def run_contained(
 
 
 def _collect(
-    proc: subprocess.Popen, start: float, time_limit: float, output_limit: int
+    proc: subprocess.Popen[bytes], start: float, time_limit: float, output_limit: int
 ) -> Finished:
     assert proc.stdout is not None and proc.stderr is not None
     deadline = start + time_limit

@@ -18,6 +18,7 @@ import os
 import re
 import shutil
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -396,11 +397,18 @@ def load(
     )
 
 
-def _natural(name: str) -> list:
+def _natural(name: str) -> list[int | str]:
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
 
 
-def _samples(root, folder, entry_id, meta_rel, listed, fail) -> list[Sample]:
+def _samples(
+    root: Path,
+    folder: Path,
+    entry_id: str,
+    meta_rel: str,
+    listed: Any,
+    fail: Callable[[str, str | None], SiteError],
+) -> list[Sample]:
     """The samples named in meta, or every ``samples/*.in`` with its ``.ans`` when unnamed."""
     if listed is None:
         pairs = _pairs(root, folder, "samples", entry_id, "sample")
