@@ -37,9 +37,9 @@ def counted(monkeypatch):
     runs: list[str] = []
     real = site_checks.run_sample
 
-    def run_sample(root, entry, sample, argv=None):
+    def run_sample(root, entry, sample, argv=None, **sandbox):
         runs.append(entry.id)
-        return real(root, entry, sample, argv)
+        return real(root, entry, sample, argv, **sandbox)
 
     monkeypatch.setattr(site_checks, "run_sample", run_sample)
     return runs

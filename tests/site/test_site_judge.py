@@ -103,9 +103,9 @@ def test_tests_are_remembered_with_the_samples(tmp_path, monkeypatch, snapshot, 
     ran: list[str] = []
     real = site_checks.run_test
 
-    def run_test(root, entry, test, argv=None, checker=None):
+    def run_test(root, entry, test, argv=None, checker=None, **sandbox):
         ran.append(f"{entry.id}/{test.name}")
-        return real(root, entry, test, argv, checker)
+        return real(root, entry, test, argv, checker, **sandbox)
 
     monkeypatch.setattr(site_checks, "run_test", run_test)
     cache = tmp_path / "cache"

@@ -28,6 +28,7 @@ from perfectplay.site.pool import Pool, Work
 from perfectplay.site.rendering import Renderer
 from perfectplay.site.repo import Git
 from perfectplay.site.runners import default_cache
+from perfectplay.site.sandbox import jail_for
 from perfectplay.site.tree import Doc, Tree
 
 __all__ = ["BuildResult", "Builder", "build", "default_jobs", "judge_verdict"]
@@ -62,14 +63,14 @@ class Builder:
         config: Config | None = None,
         cache: Path | None = None,
         force: bool = False,
+        trust: bool = False,
     ) -> None:
         self.root = root
         self.config = config or load_config(root)
-        cache = cache or default_cache()
-        store = Store(cache / "records", force)
+        self.cache = cache = cache or default_cache()
+        self.trust = trust
+        self.store = Store(cache / "records", force)
         self.tree = Tree(root, self.config)
-        self.checks = Checks(self.tree, self.config, cache, store)
-        self.renderer = Renderer(self.tree, store)
         self.out = out
         self.jobs = jobs
         self.quiet = quiet
@@ -78,7 +79,12 @@ class Builder:
     def run(self) -> BuildResult:
         start = time.perf_counter()
         check_output(self.root, self.out)
-        entries = discover(self.root, self.config)
+        jail = jail_for(self.root, self.cache, self.trust)
+        self.checks = Checks(self.tree, self.config, self.cache, self.store, jail)
+        self.renderer = Renderer(self.tree, self.store, jail)
+        entries = discover(self.root, self.config, jail, self.jobs, self.store)
+        for e in entries:
+            self.tree.check_inside(e)
         docs = self.tree.docs()
         work = self._run_programs(entries, docs)
         rendered = self.renderer.bodies(entries, docs, work)
@@ -132,15 +138,19 @@ def build(
     quiet: bool = False,
     cache: Path | None = None,
     force: bool = False,
+    trust: bool = False,
 ) -> BuildResult:
     """Build the site of repository ``root`` into ``out`` (replaced whole, or left untouched
     when the build fails with :class:`SiteError`). ``cache`` holds compiled solutions and
     what an entry's checks gave, to skip entries unchanged since (default:
-    :func:`~perfectplay.site.runners.default_cache`); ``force`` reruns every entry."""
+    :func:`~perfectplay.site.runners.default_cache`); ``force`` reruns every entry. The
+    tree's programs run in a sandbox (:mod:`~perfectplay.site.sandbox`); where there is
+    none, the build refuses unless ``trust`` says the repository is trusted."""
     root = Path(root).resolve()
     builder = Builder(
         root, Path(out).resolve(), jobs or default_jobs(), quiet,
         cache=Path(cache).resolve() if cache is not None else None,
         force=force,
+        trust=trust,
     )
     return builder.run()

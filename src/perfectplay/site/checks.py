@@ -24,6 +24,7 @@ from perfectplay.site.samples import (
     run_test,
     time_bucket,
 )
+from perfectplay.site.sandbox import Jail
 from perfectplay.site.tree import Tree
 
 __all__ = ["Checks", "judge_verdict"]
@@ -54,11 +55,14 @@ def judge_verdict(tests: list[TestRun]) -> dict[str, Any] | None:
 class Checks:
     """The checks of one build: what to run, running it, and the records of earlier runs."""
 
-    def __init__(self, tree: Tree, config: Config, cache: Path, store: Store) -> None:
+    def __init__(
+        self, tree: Tree, config: Config, cache: Path, store: Store, jail: Jail | None = None
+    ) -> None:
         self.tree = tree
         self.root = tree.root
         self.config = config
-        self.runners = Runners(tree.root, cache, config.flags)
+        self.jail = jail
+        self.runners = Runners(tree.root, cache, config.flags, jail)
         self.store = store
         self.reused = 0  # entries whose runs came from the cache
         self._src_digest: str | None = None
@@ -123,27 +127,35 @@ class Checks:
         except (TypeError, KeyError, ValueError):
             return None
 
-    def _program(self, e: Entry, source: str, included: list[str]) -> tuple[str, ...]:
-        """The argv of a program of the entry run by its built-in runner (built if needed)."""
+    def _program(
+        self, e: Entry, source: str, included: list[str], headers: list[str]
+    ) -> tuple[tuple[str, ...], list[str]]:
+        """The argv of a program of the entry run by its built-in runner (built if needed),
+        and the folders its sandbox shows it."""
         runner = runner_for(source)
         assert runner is not None  # entries.load checked it
         files = [source, *included]
-        key = self.runners.key(runner, files, {f: self.tree.bytes(f) for f in files})
-        return self.runners.build(e.id, runner, source, key).argv
+        key = self.runners.key(runner, files, {f: self.tree.bytes(f) for f in files}, headers)
+        built = self.runners.build(e.id, runner, source, key)
+        return built.argv, [built.folder] if built.folder else []
 
     def _run_sample(self, e: Entry, sample: Sample) -> SampleRun:
-        argv = None
+        argv, folders = None, list[str]()
         if e.runner is not None and e.solution_file is not None:
-            argv = self._program(e, e.solution_file, e.included)
-        return run_sample(self.root, e, sample, argv)
+            argv, folders = self._program(e, e.solution_file, e.included, e.headers)
+        return run_sample(self.root, e, sample, argv, jail=self.jail, folders=folders)
 
     def _run_test(self, e: Entry, test: Sample) -> TestRun:
         argv = checker = None
+        folders: list[str] = []
         if e.runner is not None and e.solution_file is not None:
-            argv = self._program(e, e.solution_file, e.included)
+            argv, folders = self._program(e, e.solution_file, e.included, e.headers)
         if e.checker_file is not None:
-            checker = self._program(e, e.checker_file, e.checker_included)
-        return run_test(self.root, e, test, argv, checker)
+            checker, more = self._program(
+                e, e.checker_file, e.checker_included, e.checker_headers
+            )
+            folders += more
+        return run_test(self.root, e, test, argv, checker, jail=self.jail, folders=folders)
 
     # ---- what the next build may reuse ----------------------------------------------
     def key(self, e: Entry) -> str:
@@ -153,7 +165,7 @@ class Checks:
         run by Python also depends on the tree's ``src/``."""
         parts: list[str | bytes] = [
             builder_version(), sys.version, e.command, e.runner or "", str(e.compare),
-            repr(e.timeout), str(e.output_limit),
+            repr(e.timeout), str(e.output_limit), *e.headers, *e.checker_headers,
         ]
         files = [e.meta, *e.sources, *e.included, *([e.solution_file] if e.solution_file else [])]
         for s in e.samples:

@@ -7,6 +7,7 @@ at once and works without the ``site`` extra installed.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from pathlib import Path
 
@@ -72,6 +73,12 @@ def _parser() -> argparse.ArgumentParser:
             "--force",
             action="store_true",
             help="run every entry's checks again, even those unchanged since the last build",
+        )
+        p.add_argument(
+            "--trust",
+            action="store_true",
+            help="run the archive's programs without a sandbox where bubblewrap is missing "
+            "or cannot run (only for a repository you trust; see docs/own-archive.md)",
         )
         if name == "serve":
             p.add_argument("--port", type=_port, default=8000, help="port (0: any free port)")
@@ -155,9 +162,15 @@ def _build(args: argparse.Namespace) -> Path:
     out = args.out if args.out is not None else root / "site-out"
     if args.jobs is not None and not 1 <= args.jobs <= 64:
         raise PerfectplayError("site: --jobs must be between 1 and 64")
-    result = build(
-        root, out, jobs=args.jobs, quiet=args.quiet, cache=args.cache, force=args.force
-    )
+    # A TERM stops the build as Ctrl-C does: the programs it runs are killed with it.
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        result = build(
+            root, out, jobs=args.jobs, quiet=args.quiet, cache=args.cache, force=args.force,
+            trust=args.trust,
+        )
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     if not args.quiet:
         unchanged = f", {result.reused} unchanged since the last build" if result.reused else ""
         print(
@@ -168,6 +181,10 @@ def _build(args: argparse.Namespace) -> Path:
             file=sys.stderr,
         )
     return result.out
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def _new(args: argparse.Namespace) -> int:

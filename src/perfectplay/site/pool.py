@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from perfectplay._util.progress import Progress
+from perfectplay.site import contained
 
 __all__ = ["Pool", "Work", "done"]
 
@@ -49,8 +50,17 @@ class Pool:
     def __enter__(self) -> Pool:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.executor.shutdown(wait=True, cancel_futures=True)
+    def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
+        interrupted = kind is not None and not issubclass(kind, Exception)
+        if interrupted:
+            # Ctrl-C or a signal: every program still running is killed now, so the
+            # threads waiting on them end at once instead of at their time limits.
+            contained.stop_all()
+        try:
+            self.executor.shutdown(wait=True, cancel_futures=True)
+        finally:
+            if interrupted:
+                contained.resume()
 
     def submit(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> cf.Future[Any]:
         future = self.executor.submit(fn, *args, **kwargs)

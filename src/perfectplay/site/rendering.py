@@ -35,6 +35,8 @@ from perfectplay.site.highlight import (
 from perfectplay.site.links import relative_url, rewrite
 from perfectplay.site.pool import Pool, Work
 from perfectplay.site.samples import SampleRun, TestRun, time_bucket
+from perfectplay.site.sandbox import Jail
+from perfectplay.site.sanitize import POLICY, clean
 from perfectplay.site.tree import Doc, Tree
 
 __all__ = ["DIRECTIVES", "Pages", "Renderer", "plain_text"]
@@ -70,8 +72,9 @@ def _title_of(fragment: str, fallback: str) -> str:
 class Renderer:
     """The pages of one build, from the tree's files and the checks' results."""
 
-    def __init__(self, tree: Tree, store: Store) -> None:
+    def __init__(self, tree: Tree, store: Store, jail: Jail | None = None) -> None:
         self.tree = tree
+        self.jail = jail
         self.root = tree.root
         self.store = store
         self.commands: dict[str, str] = {}  # name -> summary, read when a page asks
@@ -153,10 +156,10 @@ class Renderer:
                 wanted = wanted or name == "cli-reference"
         if not wanted:
             return {}
-        helps = {"": pool.submit(help_text, self.root, ["--help"])}
-        self.commands = commands(self.root)
+        helps = {"": pool.submit(help_text, self.root, ["--help"], self.jail)}
+        self.commands = commands(self.root, self.jail)
         for name in self.commands:
-            helps[name] = pool.submit(help_text, self.root, [name, "--help"])
+            helps[name] = pool.submit(help_text, self.root, [name, "--help"], self.jail)
         return helps
 
     # ---- fragments and pages ---------------------------------------------------------
@@ -168,7 +171,7 @@ class Renderer:
         target = self.tree.target_for(entries, docs)
         for d in docs:
             body = rewrite(
-                work.docs[d.source].result(), root=self.root, source=d.source, page=d.url,
+                clean(work.docs[d.source].result()), root=self.root, source=d.source, page=d.url,
                 where="docs", target_for=target,
             )
             d.body = self._directives(highlight_fragment(body), work.helps)
@@ -178,7 +181,7 @@ class Renderer:
             parts = []
             for source, fragments in ((e.statement, work.statements), (e.solution, work.solutions)):
                 html_ = rewrite(
-                    fragments[e.id].result(), root=self.root, source=source, page=e.url,
+                    clean(fragments[e.id].result()), root=self.root, source=source, page=e.url,
                     where=e.id, target_for=target,
                 )
                 parts.append(highlight_fragment(html_))
@@ -287,7 +290,9 @@ class Renderer:
 
     def _render(self, template: str, page: str, context: dict[str, Any], **values: Any) -> str:
         base = relative_url(page, "index.html")[: -len("index.html")]
-        return self.env.get_template(template).render(page=page, base=base, **context, **values)
+        return self.env.get_template(template).render(
+            page=page, base=base, csp=POLICY, **context, **values
+        )
 
     def _entry_page(
         self,

@@ -15,7 +15,7 @@ from pathlib import Path, PurePosixPath
 
 from perfectplay.site.errors import SiteError
 
-__all__ = ["Change", "Git", "find_root", "rel", "repo_path"]
+__all__ = ["Change", "Git", "find_root", "inside", "rel", "repo_path"]
 
 
 def find_root(start: Path | None = None) -> Path | None:
@@ -63,6 +63,18 @@ def repo_path(root: Path, relative: str, where: str, cited_in: str, what: str) -
     return target
 
 
+def inside(root: Path, relative: str) -> bool:
+    """Whether repository path ``relative`` still lies inside ``root`` once every symbolic
+    link on the way is resolved (and outside ``.git``).
+
+    >>> inside(Path("/"), "etc")
+    True
+    """
+    base = _resolved(root)
+    target = (base / relative).resolve()
+    return target.is_relative_to(base) and ".git" not in target.relative_to(base).parts
+
+
 def rel(root: Path, path: Path) -> str:
     """``path`` relative to ``root``, POSIX style (the form pages and errors show)."""
     return path.resolve().relative_to(_resolved(root)).as_posix()
@@ -103,8 +115,11 @@ class Git:
     def _run(self, *args: str) -> str:
         env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
         try:
+            # A hostile .git/config could name programs git runs on its own: the file
+            # system monitor and hooks are switched off (the builder's git reads, never runs).
+            safe = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null"]
             res = subprocess.run(
-                ["git", "-C", str(self.root), *args],
+                ["git", *safe, "-C", str(self.root), *args],
                 capture_output=True,
                 env=env,
                 timeout=60,

@@ -15,7 +15,7 @@ from pathlib import Path
 from perfectplay.site.config import Config
 from perfectplay.site.entries import Entry
 from perfectplay.site.errors import SiteError
-from perfectplay.site.repo import Change
+from perfectplay.site.repo import Change, inside
 
 __all__ = ["Doc", "Shown", "Tree"]
 
@@ -66,6 +66,14 @@ class Tree:
             self.shown[path] = Shown(path, f"raw/{path}")
         return self.shown[path]
 
+    def check_inside(self, e: Entry) -> None:
+        """The files an entry's page shows whole (statement, write-up, solution) must lie
+        inside the repository once links are resolved: a link to ``/etc/passwd`` would
+        publish it in the page, its raw copy and the search index."""
+        for path in (e.statement, e.solution, *([e.solution_file] if e.solution_file else [])):
+            if not inside(self.root, path):
+                raise SiteError(e.id, path, "a link to a file outside the repository: refused")
+
     def docs(self) -> list[Doc]:
         """The documentation pages under ``docs/``, in the order ``docs/index.md`` links them."""
         folder = self.root / "docs"
@@ -76,6 +84,11 @@ class Tree:
             for p in folder.glob("*.md")
             if p.is_file()
         }
+        for d in found.values():
+            if not inside(self.root, d.source):
+                raise SiteError(
+                    "docs", d.source, "a link to a file outside the repository: refused"
+                )
         order = ["index"] if "index" in found else []
         if "index" in found:
             # The documentation's own index sets the order: pages in the order it links them.
