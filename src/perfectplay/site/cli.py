@@ -134,8 +134,8 @@ def _root(args: argparse.Namespace) -> Path:
         raise SiteError(
             "",
             str(Path.cwd()),
-            "no repository here (a folder with archive/ "
-            "and pyproject.toml): run inside the checkout or pass --root",
+            "no archive here: neither this folder nor one above it holds site.toml (or "
+            "archive/ and pyproject.toml); run inside your repository or pass --root",
         )
     return found
 

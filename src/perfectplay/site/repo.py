@@ -20,11 +20,10 @@ __all__ = ["Change", "Git", "find_root", "inside", "rel", "repo_path"]
 
 def find_root(start: Path | None = None) -> Path | None:
     """The nearest folder at or above ``start`` (default: the working directory) that holds
-    ``site.toml``, or ``archive/`` and ``pyproject.toml``; failing that, the checkout this
-    package runs from.
+    ``site.toml``, or ``archive/`` and ``pyproject.toml``; None when there is none (the
+    build then says so rather than build some other repository's site).
 
-    >>> root = find_root()
-    >>> root is None or (root / "archive").is_dir() or (root / "site.toml").is_file()
+    >>> find_root(Path("/")) is None
     True
     """
     here = (start or Path.cwd()).resolve()
@@ -33,10 +32,6 @@ def find_root(start: Path | None = None) -> Path | None:
             return folder
         if (folder / "archive").is_dir() and (folder / "pyproject.toml").is_file():
             return folder
-    # An editable install runs from src/perfectplay/site inside the checkout.
-    checkout = Path(__file__).resolve().parents[3]
-    if (checkout / "archive").is_dir() and (checkout / "pyproject.toml").is_file():
-        return checkout
     return None
 
 
