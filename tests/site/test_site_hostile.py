@@ -246,11 +246,13 @@ def test_includes_are_the_compilers_and_the_binary_follows_them(tmp_path, leftov
 
 
 @pytest.mark.parametrize(
-    "target", ["statement.md", "solution.tex", "solution.py", "docs"]
+    "target", ["statement.md", "solution.tex", "solution.py", "meta.toml", "docs"]
 )
 def test_a_shown_file_linked_outside_is_refused(tmp_path, target):
     repo = hostile_repo(tmp_path)
     secret = tmp_path / "secret.txt"
+    if target == "meta.toml":  # it must read as TOML to get as far as the page
+        secret.write_text((repo / PAGE / "meta.toml").read_text() + f'# {SECRET}\n')
     if target == "docs":
         (repo / "docs").mkdir()
         (repo / "docs" / "index.md").symlink_to(secret)

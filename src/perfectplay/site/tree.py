@@ -67,10 +67,11 @@ class Tree:
         return self.shown[path]
 
     def check_inside(self, e: Entry) -> None:
-        """The files an entry's page shows whole (statement, write-up, solution) must lie
-        inside the repository once links are resolved: a link to ``/etc/passwd`` would
-        publish it in the page, its raw copy and the search index."""
-        for path in (e.statement, e.solution, *([e.solution_file] if e.solution_file else [])):
+        """The files an entry's page shows whole (statement, write-up, solution, metadata)
+        must lie inside the repository once links are resolved: a link to ``/etc/passwd``
+        would publish it in the page, its raw copy and the search index."""
+        solution = [e.solution_file] if e.solution_file else []
+        for path in (e.statement, e.solution, *solution, e.meta):
             if not inside(self.root, path):
                 raise SiteError(e.id, path, "a link to a file outside the repository: refused")
 
