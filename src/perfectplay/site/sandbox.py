@@ -92,6 +92,19 @@ def unavailable() -> str | None:
 
 
 def _base_argv(read_only: Iterable[str]) -> list[str]:
+    argv = _system_argv()
+    for path in read_only:
+        argv += ["--ro-bind", path, path]
+    return argv
+
+
+def _system_argv() -> list[str]:
+    """bwrap, its namespaces and the system's folders (looked up once per process)."""
+    return list(_system_argv_once())
+
+
+@functools.cache
+def _system_argv_once() -> tuple[str, ...]:
     argv = [
         shutil.which("bwrap") or "bwrap",
         "--unshare-all", "--unshare-user", "--uid", str(UID), "--gid", str(UID),
@@ -106,17 +119,20 @@ def _base_argv(read_only: Iterable[str]) -> list[str]:
     for pattern in ETC:
         for path in sorted(glob.glob(pattern)):
             argv += ["--ro-bind", path, path]
-    for path in read_only:
-        argv += ["--ro-bind", path, path]
-    return argv
+    return tuple(argv)
 
 
 def _interpreter_folders() -> list[str]:
     """The folders the running interpreter and its packages live in (never ``/`` or a home
     folder, which would expose the user's files)."""
+    return list(_folders_of((sys.prefix, sys.base_prefix, sys.exec_prefix, *sys.path)))
+
+
+@functools.cache
+def _folders_of(entries: tuple[str, ...]) -> tuple[str, ...]:
     home = os.path.expanduser("~")
     found: list[str] = []
-    for entry in (sys.prefix, sys.base_prefix, sys.exec_prefix, *sys.path):
+    for entry in entries:
         if not entry or not os.path.isabs(entry) or not os.path.isdir(entry):
             continue
         path = os.path.realpath(entry)
@@ -124,7 +140,7 @@ def _interpreter_folders() -> list[str]:
             continue
         if not any(path == f or path.startswith(f + os.sep) for f in found):
             found = [f for f in found if not f.startswith(path + os.sep)] + [path]
-    return sorted(found)
+    return tuple(sorted(found))
 
 
 @dataclass(frozen=True)
