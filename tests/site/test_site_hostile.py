@@ -191,9 +191,7 @@ def leftovers():
     assert left == [], "processes of the build outlived it"
 
 
-def test_the_hostile_archive_builds_to_a_site_that_leaks_nothing(
-    tmp_path, monkeypatch, leftovers
-):
+def test_the_hostile_archive_builds_to_a_site_that_leaks_nothing(tmp_path, monkeypatch, leftovers):
     repo = hostile_repo(tmp_path)
     monkeypatch.setenv("SECRET_TOKEN", TOKEN)
     before = _snapshot(repo)
@@ -203,7 +201,8 @@ def test_the_hostile_archive_builds_to_a_site_that_leaks_nothing(
 
     texts = {
         p.relative_to(out).as_posix(): p.read_text("utf-8", "replace")
-        for p in out.rglob("*") if p.is_file() and not p.name.endswith((".woff2", ".png"))
+        for p in out.rglob("*")
+        if p.is_file() and not p.name.endswith((".woff2", ".png"))
     }
     passwd_line = Path("/etc/passwd").read_text().splitlines()[0]
     for name, text in texts.items():
@@ -221,11 +220,21 @@ def test_the_hostile_archive_builds_to_a_site_that_leaks_nothing(
         assert "default-src 'none'" in policy and "script-src 'self'" in policy, name
         scripts = re.findall(r"<script\b[^>]*>", text)
         assert all(re.fullmatch(r'<script src="[./]*assets/[\w.-]+\.js">', s) for s in scripts), (
-            name, scripts)
+            name,
+            scripts,
+        )
         visible = re.sub(r"<pre\b.*?</pre>", "", text, flags=re.S)  # code is shown escaped
         assert not re.search(r"<[a-z][^>]*\son[a-z]+\s*=", visible), name
-        for bad in ("javascript:", "file:", "evil.example", "@import", "<iframe", "action=\"http",
-                    "<style", "alert("):
+        for bad in (
+            "javascript:",
+            "file:",
+            "evil.example",
+            "@import",
+            "<iframe",
+            'action="http',
+            "<style",
+            "alert(",
+        ):
             assert bad not in visible, (name, bad)
     page = texts[f"archive/{PAGE.split('/', 1)[1]}/index.html"]
     assert 'href="https://example.org/fine"' in page and 'href="#statement-task"' in page
@@ -252,7 +261,7 @@ def test_a_shown_file_linked_outside_is_refused(tmp_path, target):
     repo = hostile_repo(tmp_path)
     secret = tmp_path / "secret.txt"
     if target == "meta.toml":  # it must read as TOML to get as far as the page
-        secret.write_text((repo / PAGE / "meta.toml").read_text() + f'# {SECRET}\n')
+        secret.write_text((repo / PAGE / "meta.toml").read_text() + f"# {SECRET}\n")
     if target == "docs":
         (repo / "docs").mkdir()
         (repo / "docs" / "index.md").symlink_to(secret)
@@ -272,7 +281,7 @@ def test_a_shown_file_linked_outside_is_refused(tmp_path, target):
 def test_an_include_outside_the_tree_is_refused(tmp_path, include):
     repo = hostile_repo(tmp_path)
     target = str(tmp_path / "secret.txt") if include == "SECRET" else include
-    (repo / INCLUDES / "digraph.h").write_text(f'#include <{target}>\nconstexpr int D = 4;\n')
+    (repo / INCLUDES / "digraph.h").write_text(f"#include <{target}>\nconstexpr int D = 4;\n")
     with pytest.raises(SiteError) as exc:
         build_site(repo, tmp_path / "out", cache=tmp_path / "cache")
     message = str(exc.value)
@@ -285,15 +294,32 @@ def _start_build(repo: Path, tmp_path: Path, sleep_in_main: bool = True) -> subp
     sleeper runs; the reader's solution then sleeps in the foreground too."""
     solution = repo / READER / "solution.py"
     if sleep_in_main:
-        solution.write_text(solution.read_text().replace(
-            "sys.stdin.read()\n", f"sys.stdin.read()\nimport time\ntime.sleep({SLEEPER})\n"))
+        solution.write_text(
+            solution.read_text().replace(
+                "sys.stdin.read()\n", f"sys.stdin.read()\nimport time\ntime.sleep({SLEEPER})\n"
+            )
+        )
     import perfectplay
 
     env = {**os.environ, "PYTHONPATH": str(Path(perfectplay.__file__).parents[1])}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "perfectplay", "site", "build", "--root", str(repo),
-         "--out", str(tmp_path / "out"), "--cache", str(tmp_path / "cache"), "--quiet"],
-        env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-m",
+            "perfectplay",
+            "site",
+            "build",
+            "--root",
+            str(repo),
+            "--out",
+            str(tmp_path / "out"),
+            "--cache",
+            str(tmp_path / "cache"),
+            "--quiet",
+        ],
+        env=env,
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 120
     while not _sleepers():
@@ -324,12 +350,23 @@ def test_refuses_without_a_sandbox_unless_trusted(tmp_path, monkeypatch, capsys,
 
     repo = own_archive(tmp_path)
     monkeypatch.setattr(sandbox, "unavailable", lambda: "bwrap is not installed")
-    argv = ["build", "--root", str(repo), "--out", str(tmp_path / "out"),
-            "--cache", str(tmp_path / "cache"), "--quiet"]
+    argv = [
+        "build",
+        "--root",
+        str(repo),
+        "--out",
+        str(tmp_path / "out"),
+        "--cache",
+        str(tmp_path / "cache"),
+        "--quiet",
+    ]
     assert site_main(argv) == 2
     lines = capsys.readouterr().err.strip().splitlines()
-    assert len(lines) == 1 and "refusing to run the archive's programs without a sandbox" in (
-        lines[0]) and "--trust" in lines[0], lines
+    assert (
+        len(lines) == 1
+        and "refusing to run the archive's programs without a sandbox" in (lines[0])
+        and "--trust" in lines[0]
+    ), lines
     assert not (tmp_path / "out").exists()
     assert site_main([*argv, "--trust"]) == 0  # a trusted tree runs without one
     assert (tmp_path / "out" / "index.html").is_file()
@@ -348,8 +385,13 @@ def test_a_fork_bomb_is_stopped(tmp_path):
         "print('all started')\n"
     )
     started = time.monotonic()
-    run = run_contained([sys.executable, "-c", code], b"", time_limit=60, output_limit=1000,
-                        jail=jail_for(tmp_path, None, False))
+    run = run_contained(
+        [sys.executable, "-c", code],
+        b"",
+        time_limit=60,
+        output_limit=1000,
+        jail=jail_for(tmp_path, None, False),
+    )
     assert run.forked and b"all started" not in run.stdout
     assert run.problem(60, 1000) == "started more processes than its sandbox allows"
     assert time.monotonic() - started < 30

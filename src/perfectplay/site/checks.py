@@ -104,9 +104,7 @@ class Checks:
         tests = [work.tests[(e.id, t.name)].result() for t in e.tests]
         return runs, tests
 
-    def _recorded(
-        self, e: Entry, record: Any
-    ) -> tuple[list[SampleRun], list[TestRun]] | None:
+    def _recorded(self, e: Entry, record: Any) -> tuple[list[SampleRun], list[TestRun]] | None:
         """The runs of a record, when it is one for this entry's samples and tests."""
         try:
             samples, tests = record["samples"], record["tests"]
@@ -116,8 +114,11 @@ class Checks:
                 return None
             return [
                 SampleRun(
-                    s, self.tree.text(s.input, e.id), self.tree.text(s.answer, e.id),
-                    str(x["output"]), str(x["verdict"]),
+                    s,
+                    self.tree.text(s.input, e.id),
+                    self.tree.text(s.answer, e.id),
+                    str(x["output"]),
+                    str(x["verdict"]),
                 )
                 for s, x in zip(e.samples, samples, strict=True)
             ], [
@@ -151,9 +152,7 @@ class Checks:
         if e.runner is not None and e.solution_file is not None:
             argv, folders = self._program(e, e.solution_file, e.included, e.headers)
         if e.checker_file is not None:
-            checker, more = self._program(
-                e, e.checker_file, e.checker_included, e.checker_headers
-            )
+            checker, more = self._program(e, e.checker_file, e.checker_included, e.checker_headers)
             folders += more
         return run_test(self.root, e, test, argv, checker, jail=self.jail, folders=folders)
 
@@ -164,8 +163,15 @@ class Checks:
         files, the files it shows or includes and the files its command names. A command
         run by Python also depends on the tree's ``src/``."""
         parts: list[str | bytes] = [
-            builder_version(), sys.version, e.command, e.runner or "", str(e.compare),
-            repr(e.timeout), str(e.output_limit), *e.headers, *e.checker_headers,
+            builder_version(),
+            sys.version,
+            e.command,
+            e.runner or "",
+            str(e.compare),
+            repr(e.timeout),
+            str(e.output_limit),
+            *e.headers,
+            *e.checker_headers,
         ]
         files = [e.meta, *e.sources, *e.included, *([e.solution_file] if e.solution_file else [])]
         for s in e.samples:
@@ -213,10 +219,15 @@ class Checks:
         """One hash of every file under ``src/`` (what a Python command may import)."""
         if self._src_digest is None:
             src = self.root / "src"
-            files = sorted(
-                p for p in src.rglob("*")
-                if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"
-            ) if src.is_dir() else []
+            files = (
+                sorted(
+                    p
+                    for p in src.rglob("*")
+                    if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"
+                )
+                if src.is_dir()
+                else []
+            )
             self._src_digest = digest(
                 part for p in files for part in (p.relative_to(src).as_posix(), p.read_bytes())
             )
@@ -233,5 +244,3 @@ def _record(runs: list[SampleRun], tests: list[TestRun]) -> dict[str, Any]:
             for t in tests
         ],
     }
-
-

@@ -24,19 +24,26 @@ def commands(root: Path, jail: Jail | None = None) -> dict[str, str]:
     reference documents the tree being built, not the perfectplay running the build.
     """
     code = "import json; from perfectplay.cli import commands; print(json.dumps(commands()))"
-    out = tree_python(root, ["-c", code], "src/perfectplay/problems/__init__.py",
-                      "the command registry", jail)
+    out = tree_python(
+        root, ["-c", code], "src/perfectplay/problems/__init__.py", "the command registry", jail
+    )
     try:
         found = json.loads(out)
     except ValueError:
-        raise SiteError("docs", "src/perfectplay/problems/__init__.py",
-                        "the command registry printed no JSON") from None
+        raise SiteError(
+            "docs", "src/perfectplay/problems/__init__.py", "the command registry printed no JSON"
+        ) from None
     return {str(name): str(summary) for name, summary in found.items()}
 
 
 def help_text(root: Path, args: list[str], jail: Jail | None = None) -> str:
-    return tree_python(root, ["-m", "perfectplay", *args], "src/perfectplay/cli/__init__.py",
-                       f"`perfectplay {' '.join(args)}`", jail)
+    return tree_python(
+        root,
+        ["-m", "perfectplay", *args],
+        "src/perfectplay/cli/__init__.py",
+        f"`perfectplay {' '.join(args)}`",
+        jail,
+    )
 
 
 def tree_python(
@@ -53,7 +60,11 @@ def tree_python(
         "PYTHONHASHSEED": "0",
     }
     run = run_contained(
-        [sys.executable, *argv], b"", time_limit=LIMIT, output_limit=16 << 20, env=env,
+        [sys.executable, *argv],
+        b"",
+        time_limit=LIMIT,
+        output_limit=16 << 20,
+        env=env,
         jail=jail or jail_for(root, None, trust=True),
     )
     if run.timed_out:

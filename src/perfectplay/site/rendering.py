@@ -96,11 +96,20 @@ class Renderer:
         for e in entries:
             tree.check_statement_headings(e)
             work.statements[e.id] = pool.submit(
-                self.convert, e.statement, e.id, tex=False, id_prefix="statement-",
+                self.convert,
+                e.statement,
+                e.id,
+                tex=False,
+                id_prefix="statement-",
                 strict_text=True,
             )
             work.solutions[e.id] = pool.submit(
-                self.convert, e.solution, e.id, tex=True, id_prefix="solution-", shift=1,
+                self.convert,
+                e.solution,
+                e.id,
+                tex=True,
+                id_prefix="solution-",
+                shift=1,
                 strict_text=True,
             )
         for d in docs:
@@ -120,8 +129,13 @@ class Renderer:
     def convert(self, source: str, where: str, **options: Any) -> str:
         """pandoc's HTML for ``source``, remembered by the file's bytes and the options."""
         key = digest(
-            [builder_version(), pandoc.version(), source, self.tree.bytes(source),
-             json.dumps(options, sort_keys=True)]
+            [
+                builder_version(),
+                pandoc.version(),
+                source,
+                self.tree.bytes(source),
+                json.dumps(options, sort_keys=True),
+            ]
         )
         html_ = self.store.get("pandoc", key)
         if isinstance(html_, str):
@@ -134,8 +148,9 @@ class Renderer:
         """A highlighted file (:func:`code_block`), remembered by its text and options."""
         import pygments
 
-        key = digest([builder_version(), pygments.__version__, text,
-                      json.dumps(options, sort_keys=True)])
+        key = digest(
+            [builder_version(), pygments.__version__, text, json.dumps(options, sort_keys=True)]
+        )
         html_ = self.store.get("highlight", key)
         if isinstance(html_, str):
             return html_
@@ -171,8 +186,12 @@ class Renderer:
         target = self.tree.target_for(entries, docs)
         for d in docs:
             body = rewrite(
-                clean(work.docs[d.source].result()), root=self.root, source=d.source, page=d.url,
-                where="docs", target_for=target,
+                clean(work.docs[d.source].result()),
+                root=self.root,
+                source=d.source,
+                page=d.url,
+                where="docs",
+                target_for=target,
             )
             d.body = self._directives(highlight_fragment(body), work.helps)
             d.title = _title_of(d.body, d.name)
@@ -181,8 +200,12 @@ class Renderer:
             parts = []
             for source, fragments in ((e.statement, work.statements), (e.solution, work.solutions)):
                 html_ = rewrite(
-                    clean(fragments[e.id].result()), root=self.root, source=source, page=e.url,
-                    where=e.id, target_for=target,
+                    clean(fragments[e.id].result()),
+                    root=self.root,
+                    source=source,
+                    page=e.url,
+                    where=e.id,
+                    target_for=target,
                 )
                 parts.append(highlight_fragment(html_))
             rendered[e.id] = (parts[0], parts[1])
@@ -220,8 +243,11 @@ class Renderer:
                     "kind": "entry",
                     "title": e.heading,
                     "meta": (
-                        f"classic game · {', '.join(e.techniques)}" if e.classic else
-                        f"{e.contest} {e.year or ''} · {', '.join(e.techniques)}".replace("  ", " ")
+                        f"classic game · {', '.join(e.techniques)}"
+                        if e.classic
+                        else f"{e.contest} {e.year or ''} · {', '.join(e.techniques)}".replace(
+                            "  ", " "
+                        )
                     ),
                     "text": plain_text(statement) + " " + plain_text(solution),
                 }
@@ -242,10 +268,14 @@ class Renderer:
             )
             manifest["docs"].append({"source": d.source, "url": d.url, "title": d.title})
         pages["index.html"] = self._render(
-            "index.html", "index.html", context, title="Archive",
+            "index.html",
+            "index.html",
+            context,
+            title="Archive",
             entries=[e for e in entries if not e.classic],
             games=[e for e in entries if e.classic],
-            verdicts=verdicts, judged=any(verdicts.values()),
+            verdicts=verdicts,
+            judged=any(verdicts.values()),
         )
         pages["search.html"] = self._render("search.html", "search.html", context, title="Search")
         return pages, search, manifest
@@ -380,8 +410,12 @@ class Renderer:
         }
         if tests:
             found["tests"] = [
-                {"name": t.name, "passed": t.passed, "time": time_bucket(t.seconds),
-                 "problem": t.problem}
+                {
+                    "name": t.name,
+                    "passed": t.passed,
+                    "time": time_bucket(t.seconds),
+                    "problem": t.problem,
+                }
                 for t in tests
             ]
         return found

@@ -44,8 +44,13 @@ ENVIRONMENT = {
 #: System folders bound read-only (a link such as Debian's /bin -> usr/bin stays a link).
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 #: The parts of /etc that compilers, the dynamic linker and the Java runtime read.
-ETC = ("/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
-       "/etc/java-*")
+ETC = (
+    "/etc/alternatives",
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/java-*",
+)
 #: The user id a program runs as inside its user namespace.
 UID = 65534
 
@@ -67,9 +72,14 @@ class Limits:
         ['prlimit', '--cpu=3', '--as=8589934592']
         """
         return [
-            "prlimit", f"--cpu={self.cpu_seconds}", f"--as={self.memory}",
-            f"--nproc={self.processes}", f"--fsize={self.file_size}",
-            f"--nofile={self.open_files}", "--core=0", "--",
+            "prlimit",
+            f"--cpu={self.cpu_seconds}",
+            f"--as={self.memory}",
+            f"--nproc={self.processes}",
+            f"--fsize={self.file_size}",
+            f"--nofile={self.open_files}",
+            "--core=0",
+            "--",
         ]
 
 
@@ -107,9 +117,22 @@ def _system_argv() -> list[str]:
 def _system_argv_once() -> tuple[str, ...]:
     argv = [
         shutil.which("bwrap") or "bwrap",
-        "--unshare-all", "--unshare-user", "--uid", str(UID), "--gid", str(UID),
-        "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-        "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
+        "--unshare-all",
+        "--unshare-user",
+        "--uid",
+        str(UID),
+        "--gid",
+        str(UID),
+        "--die-with-parent",
+        "--new-session",
+        "--cap-drop",
+        "ALL",
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--tmpfs",
+        "/tmp",
     ]
     for path in SYSTEM:
         if os.path.islink(path):
@@ -225,7 +248,9 @@ def jail_for(root: Path, cache: Path | None, trust: bool) -> Jail:
     if why is not None:
         if not trust:
             raise SiteError(
-                "", str(root), f"refusing to run the archive's programs without a sandbox: "
+                "",
+                str(root),
+                f"refusing to run the archive's programs without a sandbox: "
                 f"{why}; pass --trust to run them unsandboxed if you trust this repository",
             )
         return Jail(root, sandboxed=False)
