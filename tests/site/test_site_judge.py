@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("jinja2")
 pytest.importorskip("pygments")
 
-import perfectplay.site.build as site_build  # noqa: E402
+import perfectplay.site.checks as site_checks  # noqa: E402
 from perfectplay.site import SiteError, build_site  # noqa: E402
 from perfectplay.site.cli import main as site_main  # noqa: E402
 
@@ -101,13 +101,13 @@ def test_a_solution_that_hangs_on_a_test_fails_that_test_only(tmp_path, own_arch
 def test_tests_are_remembered_with_the_samples(tmp_path, monkeypatch, snapshot, own_archive):
     repo = own_archive(tmp_path)
     ran: list[str] = []
-    real = site_build.run_test
+    real = site_checks.run_test
 
-    def run_test(root, entry, test, argv=None, checker=None):
+    def run_test(root, entry, test, argv=None, checker=None, **sandbox):
         ran.append(f"{entry.id}/{test.name}")
-        return real(root, entry, test, argv, checker)
+        return real(root, entry, test, argv, checker, **sandbox)
 
-    monkeypatch.setattr(site_build, "run_test", run_test)
+    monkeypatch.setattr(site_checks, "run_test", run_test)
     cache = tmp_path / "cache"
     build_site(repo, tmp_path / "one", cache=cache)
     assert len(ran) == 6
