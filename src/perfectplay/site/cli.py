@@ -11,7 +11,7 @@ import signal
 import sys
 from pathlib import Path
 
-from perfectplay.cli.common import make_parser, run
+from perfectplay._util.command import make_parser, run
 from perfectplay.errors import PerfectplayError
 
 __all__ = ["main"]

@@ -59,8 +59,8 @@ OPTIONAL = {
 }
 #: The parts of perfectplay an entry's page shows when its package imports them.
 CORE = (
-    "graphs/", "solvers/", "analysis/", "models/", "objectives.py", "results.py",
-    "lattice.py", "lattice/", "yahtzee/",
+    "graphs/", "solvers/", "analysis/", "models/", "objectives.py", "results/", "lattice/",
+    "yahtzee/", "reports.py", "text/", "dice.py", "frontdoor.py",
 )
 PROBLEMS = "src/perfectplay/problems"
 #: ast.parse from several threads at once can fail in CPython 3.11 ("AST constructor
