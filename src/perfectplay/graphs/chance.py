@@ -92,6 +92,12 @@ class ChanceGraph:
 
     ``goal=`` is accepted for ``terminal=`` (terminal nodes worth 0, today's games) and
     :attr:`goal` reads :attr:`terminal`.
+
+    A graph is prepared once for every solver that reads it: :meth:`arrays` casts the
+    arrays to the kernels' dtypes once, and the analyses several solvers and their
+    conditions need are computed on first use and kept (:meth:`has_retry_property`,
+    :meth:`acyclic_order`, :meth:`end_components`, :meth:`safe_set`, and
+    :meth:`reverse` unless a one-shot caller declines to keep it).
     """
 
     __slots__ = (

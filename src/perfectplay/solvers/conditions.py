@@ -16,11 +16,11 @@ The conditions several proofs share are here; those of one proof are in its modu
 >>> g = ChanceGraph.from_lists([False, True], [[0], []], [[(1, 1)]],
 ...                            objective=Objective.score("max"))
 >>> MINIMISES.check(g)
-'the objective maximises (maximise the expected score)'
+'the objective maximises (maximise expected score)'
 >>> NO_RETRY_RULE.check(g) is None, PROBABILITY_RANGE.check(g) is None
 (True, True)
 >>> blockers(g, (MINIMISES, NO_RETRY_RULE))
-['the objective maximises (maximise the expected score)']
+['the objective maximises (maximise expected score)']
 """
 
 from __future__ import annotations
