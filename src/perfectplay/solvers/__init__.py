@@ -196,10 +196,16 @@ def solve_chance(
     """
     if method not in CHANCE_METHODS:
         raise ValueError(f"unknown method {method!r}; expected one of {', '.join(CHANCE_METHODS)}")
-    solvers = [s for s in chance_solvers() if method in ("auto", s.method)]
-    for solver in solvers:
+    import importlib
+
+    solvers = []
+    for name in CHANCE_SOLVERS:  # imported one by one: label-setting needs no other module
+        solver: ChanceSolver = importlib.import_module(name).SOLVER
+        if method not in ("auto", solver.method):
+            continue
         if solver.applies(graph):
             return solver.run(graph, {"progress": progress, "max_sweeps": max_sweeps})
+        solvers.append(solver)
     general = [s for s in solvers if s.general]
     if not general:  # a special-purpose method was forced
         reasons = solvers[0].blockers(graph)
