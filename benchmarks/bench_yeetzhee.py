@@ -143,7 +143,7 @@ def run(quick: bool) -> list[Row]:
                     f"{g.outcome_idx.shape[0]:,} outcome edges",
                     f"CLI {a}; build {t1 - t0:.3f} s, solve {t2 - t1:.3f} s",
                     f"plain Python {b.median:.3f} s", common.fmt_ratio(ratio),
-                    f"report (max rel diff {agree:.1e})"))
+                    f"report (max rel diff {agree:.1e})", process=f"{a} (the CLI)"))
     ex = common.time_command([*ours, "--exact", str(hard)], repeats=1 if quick else 3)
     rows.append(Row("yeetzhee", "hardest N=M=50, --exact (verified)",
                     f"{ex} peak {ex.peak_mib:.0f} MiB", "", "", "report"))

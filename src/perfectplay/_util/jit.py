@@ -64,6 +64,9 @@ _interpreted = [0.0, 0]
 # Once the budget is spent, only trivial work stays interpreted: the process has shown it
 # runs many kernels, so numba's start-up is paid once and each later call is cheap.
 _SPENT_THRESHOLD = 200
+# Seconds a process pays for numba's start-up: importing it and loading a cached kernel.
+# A kernel's ``threshold`` is the size whose interpreted run costs about as much.
+_STARTUP_SECONDS = 0.4
 
 
 def budget_spent() -> bool:
@@ -181,6 +184,11 @@ class Kernel(_Compilable):
         self._interpreted_calls = 0
 
     @property
+    def repeated(self) -> bool:
+        """Whether this kernel already ran interpreted in this process."""
+        return self._interpreted_calls > 0
+
+    @property
     def loaded(self) -> bool:
         """Whether the compiled twin is already in memory, so calling it costs no start-up."""
         return self._dispatcher is not None
@@ -258,7 +266,10 @@ def compile_for(size: int, threshold: int, *kernels: Kernel, warm_threshold: int
     is imported, and once any of ``kernels`` is loaded (the start-up already paid) only
     up to ``warm_threshold``; and once the process has spent :data:`INTERPRETED_BUDGET`
     seconds in interpreted kernels, nearly everything runs compiled (a ski-rental rule:
-    many small instances add up to work worth the start-up).
+    many small instances add up to work worth the start-up). A kernel that already ran
+    interpreted in this process (a file of instances) runs compiled as soon as this one
+    instance would spend what is left of the budget: after it the next would compile
+    anyway, so interpreting it first only adds its time to the start-up.
     ``PERFECTPLAY_NO_JIT=1`` always answers ``False``.
 
     >>> compile_for(10, 1000), compile_for(10**6, 1000)
@@ -270,6 +281,10 @@ def compile_for(size: int, threshold: int, *kernels: Kernel, warm_threshold: int
         return size > _SPENT_THRESHOLD
     if any(k.loaded for k in kernels):
         return size > warm_threshold
+    if any(k.repeated for k in kernels):
+        left = max(0.0, INTERPRETED_BUDGET - _interpreted[0])
+        if size > threshold * left / _STARTUP_SECONDS:
+            return True
     if "numba" in sys.modules:
         # numba is in: loading one more cached kernel costs about 0.05 s.
         return size > threshold // 4

@@ -242,9 +242,7 @@ def cost_distribution(graph: ChanceGraph, solution: ChanceSolution, k_max: int) 
 
 
 def _acyclic(graph: ChanceGraph) -> bool:
-    from perfectplay.solvers.backward import _compiled, acyclic_order
-
-    return not graph.retry and acyclic_order(graph, compiled=_compiled(graph)) is not None
+    return graph.acyclic_order() is not None
 
 
 def outcome_pmf(graph: ChanceGraph, solution: ChanceSolution) -> tuple[np.ndarray, np.ndarray]:
@@ -261,9 +259,7 @@ def outcome_pmf(graph: ChanceGraph, solution: ChanceSolution) -> tuple[np.ndarra
     >>> [a.tolist() for a in outcome_pmf(g, solve_backward(g))]
     [[2, 7], [0.75, 0.25]]
     """
-    from perfectplay.solvers.backward import _compiled, acyclic_order
-
-    order = acyclic_order(graph, compiled=_compiled(graph))
+    order = graph.acyclic_order()
     if order is None:
         raise UnsupportedObjectiveError("the outcome law by propagation needs an acyclic graph")
     nd = graph.n_decision

@@ -9,13 +9,15 @@ solver of every objective label-setting cannot take (zero costs, maximising).
 objective becomes the minimisation of its negation), solved as a minimisation, and turned
 back at the end. The oriented costs must be ``>= 0`` (zero allowed) on every roll a
 policy can cycle through (transient rolls may have any sign) and a play that never
-ends must be worth the worst value (``objective.endless``);
-:func:`~perfectplay.solvers.solve_chance` checks both before calling. Terminal nodes are
-worth their terminal values. Then three steps:
+ends must be worth the worst value (``objective.endless``): the conditions of
+:data:`SOLVER` at the end of the module (:data:`~perfectplay.solvers.conditions.BOUNDED`,
+:data:`PLAY_ENDS` for a probability), which :func:`~perfectplay.solvers.solve_chance`
+checks before calling. Terminal nodes are worth their terminal values. Then three steps:
 
 1. **Which nodes can finish at all.** A node has a finite value exactly when some policy
    reaches a terminal from it with probability one
-   (:func:`perfectplay.graphs._csr.safe_set`). Every other node gets ``endless``.
+   (:meth:`perfectplay.graphs.chance.ChanceGraph.safe_set`). Every other node gets
+   ``endless``.
 2. **A first proper policy**: walk back from the terminals breadth-first; each decision
    node picks a choice one step closer, and (with the retry rule) each roll keeps only
    outcomes closer to a terminal than the roll itself.
@@ -93,8 +95,18 @@ from perfectplay.errors import ResourceLimitError
 from perfectplay.graphs import _csr
 from perfectplay.graphs._csr import strong_components
 from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
+from perfectplay.solvers.conditions import BOUNDED, PROBABILITY_RANGE, ChanceSolver, Condition
 
-__all__ = ["COMPILE_THRESHOLD", "DENSE_SIZE", "MAX_SWEEPS", "solve_component", "solve_ssp"]
+__all__ = [
+    "COMPILE_THRESHOLD",
+    "DENSE_SIZE",
+    "ENDLESS",
+    "MAX_SWEEPS",
+    "PLAY_ENDS",
+    "SOLVER",
+    "solve_component",
+    "solve_ssp",
+]
 
 MAX_SWEEPS = 100_000
 """Default most Gauss-Seidel sweeps per evaluation of a cycle too wide for a direct
@@ -848,9 +860,7 @@ def solve_ssp(
     rch_ptr, rch_x, _ = _csr.transpose(
         graph.choice_ptr, graph.choice_idx, nc, edges=False, compiled=compiled
     )
-    safe_d, safe_c = _csr.safe_set(
-        graph, compiled=compiled, reverse=(rin_ptr, rin_c, rch_ptr, rch_x)
-    )
+    safe_d, safe_c = graph.safe_set(compiled=compiled, reverse=(rin_ptr, rin_c, rch_ptr, rch_x))
     best, accept = _first_policy.run(
         terminal, outcome_ptr, outcome_idx, rin_ptr, rin_c, rch_ptr, rch_x, safe_d, safe_c,
         bool(graph.retry), compiled=compiled,
@@ -899,3 +909,38 @@ def solve_ssp(
         graph=graph, decision_value=dval, chance_value=cval, best_choice=best, accept=accept,
         method="policy-iteration",
     )  # fmt: skip
+
+
+#: Why a probability whose plays may go on for ever is not policy iteration's to answer.
+ENDLESS = (
+    "some plays cannot end with probability one (endless plays), which a probability "
+    "objective supports only without the retry rule"
+)
+
+
+def _play_ends(graph: ChanceGraph) -> str | None:
+    # A probability counts an endless play as 0, which is not the worst value when
+    # minimising (the player would stay in an end component) nor, when maximising, as bad
+    # as policy iteration's proof needs unless every node can end.
+    obj = graph.objective
+    if obj.measure != "probability":
+        return None
+    if obj.sense == "min":
+        return ENDLESS if graph.end_components()[2] else None
+    safe_d, _ = graph.safe_set()
+    return None if bool(safe_d.all()) else ENDLESS
+
+
+#: A probability objective: every play can end (no end component when minimising, every
+#: node in the safe set when maximising), so a play that never ends is the worst value.
+PLAY_ENDS = Condition("plays that can end, for a probability", _play_ends)
+#: Policy iteration as :func:`~perfectplay.solvers.solve_chance` sees it: the general
+#: solver, whose failing conditions explain that no solver applies.
+SOLVER = ChanceSolver(
+    "policy-iteration",
+    "policy iteration",
+    (BOUNDED, PROBABILITY_RANGE, PLAY_ENDS),
+    solve_ssp,
+    options=("progress", "max_sweeps"),
+    general=True,
+)

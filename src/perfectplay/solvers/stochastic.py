@@ -52,6 +52,7 @@ from perfectplay._util.memory import require
 from perfectplay.errors import ModelError
 from perfectplay.graphs._csr import strong_components, transpose
 from perfectplay.graphs.stochastic import StochasticGraph, StochasticSolution
+from perfectplay.solvers.chain import chain_values
 
 __all__ = [
     "DEFAULT_TOL",
@@ -511,7 +512,7 @@ def _pair_chain(
     graph: StochasticGraph, choice: Any, compiled: bool
 ) -> tuple[list[int], list[int], np.ndarray, np.ndarray, np.ndarray]:
     """The Markov chain of a strategy pair as the integer system of
-    :func:`~perfectplay.analysis.exact.chain_values`, in units of ``1 / scale``:
+    :func:`~perfectplay.solvers.chain.chain_values`, in units of ``1 / scale``:
     ``W x_p = sum_keep w x_t + sum_pass w (scale - x_t)`` at a position choosing a chance
     node of total weight ``W``; terminal positions are their value, positions without a
     choice 0, and positions that cannot end under the pair the draw."""
@@ -617,7 +618,7 @@ def exact_stochastic(
     """Exact values of the strategy pair ``choice`` (a chance node per non-terminal
     position): the absorption values of its Markov chain in rationals (positions that
     cannot end under the pair: the draw value), by
-    :func:`~perfectplay.analysis.exact.chain_values`: a topological order off cycles,
+    :func:`~perfectplay.solvers.chain.chain_values`: a topological order off cycles,
     sparse fraction-free integer elimination on each strongly connected component of the
     pair's graph (in Pig, the positions of one score pair the busts cycle through).
 
@@ -627,8 +628,6 @@ def exact_stochastic(
     >>> exact_stochastic(g, [0, -1])            # v = 1/2 + (1 - v)/2
     [Fraction(2, 3), Fraction(1, 1)]
     """
-    from perfectplay.analysis.exact import chain_values
-
     n = graph.n_positions
     if compiled is None:
         compiled = compile_for(graph.n_outcomes, 20_000, _reach_back)
