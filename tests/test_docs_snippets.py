@@ -18,8 +18,8 @@ The conventions (also in docs/index.md, "Examples that run"):
   syntax: ````` ```sh {.norun reason="installs the package"} `````. Indented code blocks
   and fences without a kind are refused, so no block escapes by accident.
 - Commands run in a temporary folder per page, shared by the page's blocks, holding
-  copies of ``archive/``, ``tests/data/``, ``docs/examples/`` and ``samples/`` (the Alea
-  entry's samples, for docs/cli.md's ``samples/1.in``); ``perfectplay`` is this checkout's.
+  copies of ``archive/``, ``tests/data/``, ``docs/examples/`` and the few short names the
+  pages use for samples (:data:`NAMED_FILES`); ``perfectplay`` is this checkout's.
 - A page listed in :data:`SLOW_PAGES` is marked ``slow`` (``pytest -m "not slow"`` skips
   it).
 """
@@ -191,11 +191,23 @@ def command_env(bin_dir: Path) -> dict[str, str]:
     return env
 
 
+#: Files the pages name by a short name, and where each comes from in the tree.
+NAMED_FILES = {
+    "game.txt": "archive/icpc/2023/K-alea-iacta-est/samples/1.in",
+    "samples": "archive/icpc/2023/K-alea-iacta-est/samples",
+    "cases.in": "archive/kickstart/2020/F-yeetzhee/samples/1.in",
+    "situations.txt": "docs/examples/situations.txt",
+}
+
+
 def prepare(cwd: Path) -> None:
-    """The files the pages' commands name, copied so that no command can change the tree."""
+    """The files the pages' commands name, copied so that no command can change the tree:
+    ``archive/``, ``tests/data/``, ``docs/examples/`` and :data:`NAMED_FILES`."""
     for part in ("archive", "tests/data", "docs/examples"):
         shutil.copytree(ROOT / part, cwd / part)
-    shutil.copytree(ROOT / "archive/icpc/2023/K-alea-iacta-est/samples", cwd / "samples")
+    for name, source in NAMED_FILES.items():
+        copy = shutil.copytree if (ROOT / source).is_dir() else shutil.copyfile
+        copy(ROOT / source, cwd / name)
 
 
 def shell_commands(text: str) -> list[str]:
@@ -346,10 +358,10 @@ def test_block(page: str, index: int, workspace: Path) -> None:
     session = _session(page, workspace)
     found = _PAGE_BLOCKS[page]
     while session.done < index:  # blocks a test selection skipped: the page builds on them
-        run_block(found[session.done], session)
         session.done += 1
+        run_block(found[session.done - 1], session)
+    session.done = index + 1  # a failure is reported once, by its own test
     run_block(found[index], session)
-    session.done = index + 1
 
 
 @pytest.mark.parametrize("page", PAGES)
