@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -40,7 +39,9 @@ print(mul(2, 3), add(2.5, 1))  # compiles twice: the notice comes once
 
 
 def _env(cache: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("PERFECTPLAY_QUIET", "PERFECTPLAY_NO_JIT")}
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("PERFECTPLAY_QUIET", "PERFECTPLAY_NO_JIT")
+    }
     env["NUMBA_CACHE_DIR"] = str(cache)
     env["PYTHONPATH"] = os.pathsep.join(x for x in (SRC, env.get("PYTHONPATH")) if x)
     env.update(extra)
@@ -49,8 +50,12 @@ def _env(cache: Path, **extra: str) -> dict[str, str]:
 
 def _run(args: list[str], cache: Path, cwd: Path, **extra: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, *args], cwd=cwd, env=_env(cache, **extra), capture_output=True,
-        text=True, timeout=600,
+        [sys.executable, *args],
+        cwd=cwd,
+        env=_env(cache, **extra),
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
 
 
@@ -71,8 +76,9 @@ def test_no_notice_when_quiet(tmp_path: Path, how: str) -> None:
     script = tmp_path / "kernels.py"
     script.write_text(SCRIPT)
     extra = {"PERFECTPLAY_QUIET": "1"} if how.startswith("PERFECTPLAY") else {}
-    res = _run([str(script), "off" if how == "progress off" else "on"], tmp_path / "c", tmp_path,
-               **extra)
+    res = _run(
+        [str(script), "off" if how == "progress off" else "on"], tmp_path / "c", tmp_path, **extra
+    )
     assert res.returncode == 0 and res.stdout == "6 3.5\n", res.stderr
     assert "compiling" not in res.stderr, res.stderr
 

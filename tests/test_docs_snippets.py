@@ -10,9 +10,9 @@ The conventions (also in docs/index.md, "Examples that run"):
   ``console`` blocks show a terminal: a line ``$ COMMAND`` is run and the lines after it,
   up to the next ``$``, are its output on stdout and stderr together, compared like a
   doctest (``...`` matches anything). A command shown without output must exit 0. Lines
-  that depend on the machine are left out of the comparison: progress reports (a line
-  ``perfectplay: ... (1.2 s)`` or ``perfectplay: ... done in 1.2 s``) and the notice
-  before the first compile.
+  that depend on the machine are left out of both sides of the comparison: progress
+  reports (``perfectplay: ... (1.2 s)``, ``perfectplay: ... done in 1.2 s``), timings
+  (``perfectplay: time: ...``) and the notice before the first compile.
 - Other kinds (``text``, ``toml``, ...) are data and do not run.
 - A block that must not run says so in its fence with a reason, in pandoc's attribute
   syntax: ````` ```sh {.norun reason="installs the package"} `````. Indented code blocks
@@ -54,15 +54,42 @@ SLOW_PAGES = {
 PYTHON = {"python", "py", "pycon"}
 SHELL = {"sh", "bash", "shell"}
 CONSOLE = {"console"}
-DATA = {"text", "toml", "json", "jsonl", "yaml", "ini", "csv", "tex", "latex", "c", "cpp",
-        "diff", "html"}
+DATA = {
+    "text",
+    "toml",
+    "json",
+    "jsonl",
+    "yaml",
+    "ini",
+    "csv",
+    "tex",
+    "latex",
+    "c",
+    "cpp",
+    "diff",
+    "html",
+}
 
-# Machine-dependent lines of a command's output: progress reports and the compile notice.
+# Machine-dependent lines of a command's output, left out of what is shown and of what is
+# printed before they are compared: progress reports, timings and the compile notice.
 MACHINE_LINES = re.compile(
-    r"^perfectplay: (.*\(\d+(\.\d+)? s\)|.* done in \d+(\.\d+)? s\b.*"
+    r"^perfectplay: (.*\(\d+(\.\d+)? s\)|.* done in \d+(\.\d+)? s\b.*|time: .*"
     r"|compiling the solver kernels once.*)$"
 )
-FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})\s*(.*?)\s*$")
+# A fence, as CommonMark has it: a backtick fence's info string holds no backtick (so
+# ```` ```sh ```` in a line of text is inline code, not a fence).
+FENCE = re.compile(r"^ {0,3}(?:(`{3,})\s*([^`]*?)|(~{3,})\s*(.*?))\s*$")
+
+
+def _fence(line: str) -> tuple[str, str] | None:
+    """The fence and the info string of a fence line, else ``None``."""
+    found = FENCE.match(line)
+    if not found:
+        return None
+    ticks, info, tildes, tilde_info = found.groups()
+    return (ticks, info) if ticks else (tildes, tilde_info)
+
+
 CHECK = doctest.OutputChecker()
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
@@ -118,18 +145,21 @@ def blocks(page: str, text: str) -> list[Block]:
     lines = text.splitlines()
     i = 0
     while i < len(lines):
-        opening = FENCE.match(lines[i])
+        opening = _fence(lines[i])
         if not opening:
             i += 1
             continue
-        fence, info = opening.groups()
+        fence, info = opening
         body: list[str] = []
         j = i + 1
         while j < len(lines):
-            closing = FENCE.match(lines[j])
-            if closing and closing.group(1)[0] == fence[0] and len(closing.group(1)) >= len(
-                fence
-            ) and not closing.group(2):
+            closing = _fence(lines[j])
+            if (
+                closing
+                and closing[0][0] == fence[0]
+                and len(closing[0]) >= len(fence)
+                and not closing[1]
+            ):
                 break
             body.append(lines[j])
             j += 1
@@ -147,7 +177,7 @@ def indented_code(text: str) -> list[int]:
     previous = ""
     context = ""  # the last non-blank line before the blank run
     for number, line in enumerate(text.splitlines(), start=1):
-        if FENCE.match(line):
+        if _fence(line):
             fenced = not fenced
         elif not fenced and line.startswith("    ") and line.strip() and not previous.strip():
             in_list = re.match(r"\s*([-*+]|\d+\.)\s", context) or context.startswith(" ")
@@ -197,6 +227,7 @@ NAMED_FILES = {
     "samples": "archive/icpc/2023/K-alea-iacta-est/samples",
     "cases.in": "archive/kickstart/2020/F-yeetzhee/samples/1.in",
     "situations.txt": "docs/examples/situations.txt",
+    "orders.txt": "docs/examples/orders.txt",
 }
 
 
@@ -242,7 +273,7 @@ def console_steps(text: str) -> list[tuple[str, str]]:
     return [(cmd, "\n".join(out).rstrip() + "\n") for cmd, out in steps]
 
 
-def run_command(command: str, session: Session, timeout: float = 600) -> tuple[int, str]:
+def run_command(command: str, session: Session, timeout: float = 300) -> tuple[int, str]:
     proc = subprocess.run(
         ["bash", "-c", command],
         cwd=session.cwd,
@@ -267,7 +298,8 @@ def run_shell(block: Block, session: Session) -> None:
 def run_console(block: Block, session: Session) -> None:
     for command, want in console_steps(block.text):
         status, got = run_command(command, session)
-        shown = "\n".join(ln.rstrip() for ln in want.splitlines()) + "\n"
+        kept = [ln.rstrip() for ln in want.splitlines() if not MACHINE_LINES.match(ln)]
+        shown = "\n".join(kept) + "\n"
         if not shown.strip():
             if status != 0:
                 raise SnippetError(f"{block.name}: `{command}` exited {status}:\n{got}")

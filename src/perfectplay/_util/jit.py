@@ -146,7 +146,7 @@ def _notice_before_compiling() -> None:
 
     from perfectplay._util.progress import progress_enabled
 
-    class Notice(event.Listener):  # type: ignore[misc]
+    class Notice(event.Listener):
         def on_start(self, _event: Any) -> None:
             if _notice["shown"] or not progress_enabled() or os.environ.get("PERFECTPLAY_QUIET"):
                 return

@@ -96,6 +96,9 @@ def _parser():
 
 
 def _reference(args) -> int:
+    from perfectplay._util.extras import require
+
+    require("site", "site reference")  # it highlights code with pygments
     from perfectplay.site.reference import stale, write
 
     root = _root(args)

@@ -215,6 +215,10 @@ def run_command(args: argparse.Namespace, text: str) -> str:
 
     if args.plot and not args.distribution:
         raise PerfectplayError("--plot draws the distribution: add --distribution")
+    if args.plot:  # before the solve, not after it
+        from perfectplay._util.extras import require
+
+        require("plot", "--plot")
     rules = _rules(args)
     table = _table(args, rules)
     instance = parse(text, table.game if table is not None else rules)
