@@ -144,14 +144,12 @@ def _notice_before_compiling() -> None:
         return
     from numba.core import event
 
-    from perfectplay._util.progress import progress_enabled
+    from perfectplay._util.progress import notice
 
     class Notice(event.Listener):
         def on_start(self, _event: Any) -> None:
-            if _notice["shown"] or not progress_enabled() or os.environ.get("PERFECTPLAY_QUIET"):
-                return
-            _notice["shown"] = True
-            print(COMPILE_NOTICE, file=sys.stderr, flush=True)
+            if not _notice["shown"]:
+                _notice["shown"] = notice(COMPILE_NOTICE)
 
         def on_end(self, _event: Any) -> None:
             pass
