@@ -125,29 +125,6 @@ def test_every_command_numbers_lines_the_same_way(tmp_path):
         assert fragment in res.stderr, (command, res.stderr)
 
 
-def test_readme_python_examples_run_and_match_their_comments():
-    import re
-    from pathlib import Path
-
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
-    blocks = re.findall(r"```python\n(.*?)```", readme, re.DOTALL)
-    assert len(blocks) >= 2
-    for block in blocks:
-        namespace: dict = {}
-        for line in block.splitlines():
-            code, _, comment = line.partition("  # ")
-            if not code.strip():
-                continue
-            if code.startswith(("from ", "import ")) or "=" in code.split("(")[0]:
-                exec(code, namespace)
-                continue
-            value = eval(code, namespace)
-            # A comment that starts with a literal result is checked against the value.
-            shown = comment.split(" (")[0].split(": ")[0].strip()
-            if shown and shown[0] in "'0123456789F":
-                assert repr(value) == shown or str(value) == shown, (code, value, shown)
-
-
 def test_shared_message_helpers():
     from perfectplay.errors import short_repr
 

@@ -116,6 +116,7 @@ def _import_numba() -> Any:
     import numba
 
     _type_helpers_as_dispatchers()
+    _notice_before_compiling()
     if (
         "numba.np.arraymath" not in sys.modules
         and "scipy.linalg" not in sys.modules
@@ -127,6 +128,37 @@ def _import_numba() -> Any:
         finally:
             del sys.modules["scipy.linalg"]
     return numba
+
+
+#: Printed on stderr before the first compile of a process (a cache miss, not a load from
+#: the on-disk cache), when progress reports are on: the ``perfectplay`` command, not ``-q``.
+COMPILE_NOTICE = (
+    "perfectplay: compiling the solver kernels once (about 5 to 20 s); "
+    "later runs load them from the cache"
+)
+_notice = {"listening": False, "shown": False}
+
+
+def _notice_before_compiling() -> None:
+    """Listen (once) for numba's compile events, which fire only when no cached machine
+    code fits, and print :data:`COMPILE_NOTICE` at the first, so that the first run's
+    wait is not silent. The library stays silent unless progress is on."""
+    if _notice["listening"]:
+        return
+    from numba.core import event
+
+    from perfectplay._util.progress import notice
+
+    class Notice(event.Listener):
+        def on_start(self, _event: Any) -> None:
+            if not _notice["shown"]:
+                _notice["shown"] = notice(COMPILE_NOTICE)
+
+        def on_end(self, _event: Any) -> None:
+            pass
+
+    event.register("numba:compile", Notice())
+    _notice["listening"] = True
 
 
 def _avoid_avx512_miscompile() -> None:

@@ -104,6 +104,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _reference(args: argparse.Namespace) -> int:
+    from perfectplay._util.extras import require
+
+    require("site", "site reference")  # it highlights code with pygments
     from perfectplay.site.reference import stale, write
 
     root = _root(args)
