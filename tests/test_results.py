@@ -13,7 +13,7 @@ import pytest
 
 from perfectplay import results
 from perfectplay.graphs.chance import ChanceGraph
-from perfectplay.graphs.game import GameGraph, Outcome, Value
+from perfectplay.graphs.game import GameGraph, Outcome
 from perfectplay.models import UnknownStateError, load_solution
 from perfectplay.results import (
     TIE_TOLERANCE,
@@ -43,7 +43,6 @@ def test_is_tie_is_relative_above_one_and_absolute_below():
 
 
 def test_outcome_is_the_one_enum_with_words_at_the_edge():
-    assert Value is Outcome
     assert sorted(Outcome) == [Outcome.LOSE, Outcome.DRAW, Outcome.TIE, Outcome.WIN]
     for o in Outcome:
         assert Outcome.parse(str(o)) is o and f"{o}" == o.name.lower()
