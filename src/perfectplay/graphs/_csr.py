@@ -76,9 +76,10 @@ def _transpose(ptr, idx, n_targets, weight, payload):
 
 
 #: Largest number of edges the vectorised transpose handles when a compiled kernel is
-#: asked for: a stable radix sort by numpy needs no numba start-up (0.3-0.5 s) and runs
-#: within a few times the compiled counting sort while the targets fit in 16 bits.
-VECTOR_EDGES = 1 << 22
+#: asked for but not loaded yet: a stable radix sort by numpy needs no numba start-up
+#: (0.3-0.5 s, or 0.05 s for one more kernel) and costs about 1.5 times the compiled
+#: counting sort while the targets fit in 16 bits. A loaded kernel always runs.
+VECTOR_EDGES = 1 << 20
 
 
 def transpose(
@@ -96,8 +97,9 @@ def transpose(
     weights instead of their ids; with ``edges=False`` and no weight it is empty.
 
     ``compiled=False``, or a graph with at most 65,536 targets and
-    :data:`VECTOR_EDGES` edges, runs numpy's stable sort (:func:`_transpose_numpy`,
-    the same arrays, no numba); larger graphs run the compiled counting sort.
+    :data:`VECTOR_EDGES` edges while the compiled kernel is not loaded, runs numpy's
+    stable sort (:func:`_transpose_numpy`, the same arrays, no numba); otherwise the
+    compiled counting sort runs.
 
     >>> rptr, src, edge = transpose(np.array([0, 2, 3]), np.array([1, 1, 0]), 2, compiled=False)
     >>> rptr.tolist(), src.tolist(), edge.tolist()
@@ -106,7 +108,7 @@ def transpose(
     ptr = np.ascontiguousarray(ptr, np.int64)
     idx = np.ascontiguousarray(idx, np.int32)
     w = None if weight is None else np.ascontiguousarray(weight, np.int64)
-    small = n_targets <= 1 << 16 and idx.shape[0] <= VECTOR_EDGES
+    small = n_targets <= 1 << 16 and idx.shape[0] <= VECTOR_EDGES and not _transpose.loaded
     if not compiled or small:
         return _transpose_numpy(ptr, idx, int(n_targets), w, edges)
     return _transpose.run(
