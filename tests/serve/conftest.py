@@ -1,0 +1,70 @@
+"""Served games shared by the server's tests: solved once per session."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("starlette", reason="the serve extra is not installed (pip install -e '.[test]')")
+pytest.importorskip("httpx", reason="httpx is not installed (pip install -e '.[test]')")
+
+import perfectplay  # noqa: E402
+from perfectplay.examples.pig import Pig  # noqa: E402
+from perfectplay.examples.tictactoe import TicTacToe  # noqa: E402
+from perfectplay.yahtzee import Category, Rules  # noqa: E402
+
+#: A small rule set with every feature of the family: an upper bonus, an n-of-a-kind box
+#: with an extra bonus and jokers.
+MINI = Rules(
+    "mini",
+    (
+        Category.upper(1, "ones"),
+        Category.upper(2, "twos"),
+        Category.upper(3, "threes"),
+        Category("chance", sum),
+        Category("kind", lambda d: 30 if len(set(d)) == 1 else 0, joker=None),
+    ),
+    dice=3,
+    faces=3,
+    rolls=3,
+    upper_threshold=10,
+    upper_bonus=15,
+    kind_box="kind",
+    kind_bonus=50,
+    joker="free",
+)
+
+
+@pytest.fixture(scope="session")
+def mini_table():
+    return perfectplay.solve(MINI)
+
+
+@pytest.fixture(scope="session")
+def pig_solution():
+    return perfectplay.solve(Pig(goal=20))
+
+
+@pytest.fixture(scope="session")
+def tictactoe_solution():
+    return perfectplay.solve(TicTacToe())
+
+
+@pytest.fixture(scope="session")
+def games(mini_table, pig_solution, tictactoe_solution):
+    from perfectplay.serve.games import ModelGame, ScorecardTable
+
+    return [
+        ScorecardTable("yahtzee-mini", MINI, mini_table),
+        ModelGame("pig", pig_solution, "Pig(goal=20)"),
+        ModelGame("tictactoe", tictactoe_solution, "TicTacToe"),
+    ]
+
+
+@pytest.fixture(scope="session")
+def client(games):
+    from starlette.testclient import TestClient
+
+    from perfectplay.serve.app import create_app
+
+    with TestClient(create_app(games)) as c:
+        yield c
