@@ -175,6 +175,7 @@ def serve(games: list[ServedGame], host: str, port: int, browser: bool) -> int:
         sock.bind((host, port))
     except OSError as exc:
         raise PerfectplayError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    sock.listen(2048)  # connections made once the address is printed wait for the server
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if family == socket.AF_INET6 else host
     url = f"http://{shown}:{bound}/"
