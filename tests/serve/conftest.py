@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-pytest.importorskip("starlette", reason="the serve extra is not installed (pip install -e '.[test]')")
+pytest.importorskip(
+    "starlette", reason="the serve extra is not installed (pip install -e '.[test]')"
+)
 pytest.importorskip("httpx", reason="httpx is not installed (pip install -e '.[test]')")
+
+from tests.serve.mini_rules import MINI  # noqa: E402
 
 import perfectplay  # noqa: E402
 from perfectplay.examples.pig import Pig  # noqa: E402
 from perfectplay.examples.tictactoe import TicTacToe  # noqa: E402
-from tests.serve.mini_rules import MINI  # noqa: E402
-
 
 
 @pytest.fixture(scope="session")

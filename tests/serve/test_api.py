@@ -85,7 +85,9 @@ def test_a_played_yahtzee_game_scores_what_its_card_says(client):
     assert len(last["card"]["filled"]) == 5
 
 
-@pytest.mark.parametrize("game, fixture", [("pig", "pig_solution"), ("tictactoe", "tictactoe_solution")])
+@pytest.mark.parametrize(
+    "game, fixture", [("pig", "pig_solution"), ("tictactoe", "tictactoe_solution")]
+)
 def test_model_values_are_the_librarys(client, game, fixture, request):
     from perfectplay.results.table import key_value
 
@@ -106,7 +108,8 @@ def test_model_values_are_the_librarys(client, game, fixture, request):
 def test_pig_roll_outcomes_and_their_probabilities(client):
     got = client.post("/api/games/pig/apply", json={"state": "(0, 0, 3)", "action": "roll"}).json()
     assert [(c["state"], c["passes"]) for c in got["chances"]] == [
-        ("(0, 0, 0)", True), *[(f"(0, 0, {3 + f})", False) for f in range(2, 7)]
+        ("(0, 0, 0)", True),
+        *[(f"(0, 0, {3 + f})", False) for f in range(2, 7)],
     ]
     assert all(c["probability"] == pytest.approx(1 / 6) for c in got["chances"])
     hold = client.post("/api/games/pig/apply", json={"state": "(0, 0, 3)", "action": "hold"})
@@ -125,7 +128,10 @@ def test_parse_writes_the_state_back(client):
 
 def test_the_query_form_of_options(client):
     got = client.get("/api/games/pig/options", params={"state": "(0, 0, 15)"})
-    assert got.status_code == 200 and [o["action"] for o in got.json()["options"]] == ["roll", "hold"]
+    assert got.status_code == 200 and [o["action"] for o in got.json()["options"]] == [
+        "roll",
+        "hold",
+    ]
 
 
 BAD = [
@@ -138,9 +144,20 @@ BAD = [
     ("post", "/api/games/pig/apply", {"state": "(0, 0, 3)", "action": "fly"}, 400, "no option"),
     ("post", "/api/games/nope/options", {"state": "1"}, 404, "no game"),
     ("post", "/api/games/yahtzee-mini/options", {"situation": "dice 1 1 7; rolls 0"}, 400, "face"),
-    ("post", "/api/games/yahtzee-mini/options", {"situation": "filled ones=5"}, 400, "cannot score"),
-    ("post", "/api/games/yahtzee-mini/apply", {"situation": "filled -", "action": "x"}, 400,
-     "roll the dice first"),
+    (
+        "post",
+        "/api/games/yahtzee-mini/options",
+        {"situation": "filled ones=5"},
+        400,
+        "cannot score",
+    ),
+    (
+        "post",
+        "/api/games/yahtzee-mini/apply",
+        {"situation": "filled -", "action": "x"},
+        400,
+        "roll the dice first",
+    ),
     ("get", "/api/games/pig/apply", None, 405, "Method Not Allowed"),
     ("get", "/static/../app.py", None, 404, "Not Found"),
     ("get", "/static/app.py", None, 404, "no such file"),
@@ -171,7 +188,7 @@ def test_limits_and_headers(client):
     assert page.headers["content-security-policy"] == CSP
     assert "'unsafe-inline'" not in CSP and "script-src 'self'" in CSP
     assert page.headers["x-content-type-options"] == "nosniff"
-    assert "<script" in page.text and "src=\"/static/app.js\"" in page.text
+    assert "<script" in page.text and 'src="/static/app.js"' in page.text
 
 
 def test_a_failing_model_is_a_500_with_one_line(games):

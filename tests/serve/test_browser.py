@@ -49,7 +49,7 @@ def server(american, pig_solution, tictactoe_solution):
         ModelGame("pig", pig_solution, "Pig(goal=20)"),
         ModelGame("tictactoe", tictactoe_solution, "TicTacToe"),
     ]
-    sock = socket.socket()
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     config = uvicorn.Config(create_app(games, hosts=[]), log_level="warning")

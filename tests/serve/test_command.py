@@ -86,7 +86,9 @@ def test_refusals_are_one_line(args, message, capsys):
     assert main(["serve", "--no-browser", *args]) == 2
     err = capsys.readouterr().err  # progress lines, then the refusal in one line
     assert "Traceback" not in err and err.endswith("\n")
-    assert err.splitlines()[-1].startswith("perfectplay serve: ") and message in err.splitlines()[-1]
+    assert (
+        err.splitlines()[-1].startswith("perfectplay serve: ") and message in err.splitlines()[-1]
+    )
 
 
 def test_a_bad_port_is_a_usage_error(capsys):

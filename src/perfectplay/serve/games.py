@@ -23,7 +23,8 @@ started.
 '(0, 0, 0)'
 >>> [(o["action"], round(o["value"], 4)) for o in game.position("(0, 0, 1)")["options"]]
 [('roll', 0.7143), ('hold', 0.6)]
->>> [(c["state"], c["probability"], c["passes"]) for c in game.apply("(0, 0, 1)", "roll")["chances"]]
+>>> after = game.apply("(0, 0, 1)", "roll")["chances"]
+>>> [(c["state"], c["probability"], c["passes"]) for c in after]
 [('(0, 0, 0)', 0.5, True), ('(0, 0, 2)', 0.5, False)]
 """
 
@@ -93,6 +94,12 @@ class ServedGame(ABC):
     @abstractmethod
     def objective(self) -> Objective:
         """What the game's values optimise."""
+
+    @property
+    def ready(self) -> bool:
+        """Whether answers are quick (milliseconds): the server then computes them on its
+        event loop; a rule set still to solve is answered from a worker thread."""
+        return True
 
     @property
     def playable(self) -> bool:
@@ -265,8 +272,10 @@ class ScorecardTable(ServedGame):
         self._solving = threading.Lock()
         from perfectplay.lattice import TurnLattice
 
-        lattice = solution.game.lattice if solution is not None else TurnLattice(
-            rules.dice, rules.faces, rules.rolls
+        lattice = (
+            solution.game.lattice
+            if solution is not None
+            else TurnLattice(rules.dice, rules.faces, rules.rolls)
         )
         self._faces = [str(f) for f in lattice.labels]
 
@@ -289,6 +298,10 @@ class ScorecardTable(ServedGame):
     def solved(self) -> bool:
         """Whether the table is solved already."""
         return self._table is not None
+
+    @property
+    def ready(self) -> bool:
+        return self.solved
 
     @property
     def objective(self) -> Objective:

@@ -55,7 +55,9 @@ def load_model(spec: str, params: dict[str, Any]) -> Any:
 
     where, sep, name = spec.rpartition(":")
     if not (sep and where and name.isidentifier()):
-        raise InputError(f"{spec[:60]!r}: expected MODULE:OBJECT, e.g. perfectplay.examples.pig:Pig")
+        raise InputError(
+            f"{spec[:60]!r}: expected MODULE:OBJECT, e.g. perfectplay.examples.pig:Pig"
+        )
     try:
         if where.endswith(".py"):
             path = Path(where)
