@@ -22,6 +22,12 @@ def mini_table():
 
 
 @pytest.fixture(scope="session")
+def american():
+    """The American table, solved once for the session (seconds)."""
+    return perfectplay.solve("american")
+
+
+@pytest.fixture(scope="session")
 def pig_solution():
     return perfectplay.solve(Pig(goal=20))
 

@@ -225,3 +225,63 @@ def test_a_table_without_its_model_answers_but_cannot_roll(pig_solution, tmp_pat
         assert pos["options"] == [o.to_json() for o in pig_solution.options((0, 0, 15))]
         roll = c.post("/api/games/pig-table/apply", json={"state": "(0, 0, 15)", "action": "roll"})
         assert roll.status_code == 400 and "without its model" in roll.json()["error"]
+
+
+def test_american_values_are_the_commands(american, tmp_path, capsys):
+    from starlette.testclient import TestClient
+
+    from perfectplay.serve.app import create_app
+    from perfectplay.serve.games import ScorecardTable
+
+    path = american.save(tmp_path / "american.table")
+    game = ScorecardTable("yahtzee-american", american.rules, american)
+    rng = random.Random(5)
+    checked = 0
+    with TestClient(create_app([game])) as c:
+        for pos in _random_play(c, "yahtzee-american", rng, 40):
+            if "options" in pos and not pos["over"]:
+                advice = _advise(path, [], pos["state"], capsys)
+                got = [(o["action"], o["value"]) for o in pos["options"]]
+                assert got == [(o["action"], o["value"]) for o in advice["options"]]
+                checked += 1
+    assert checked > 15
+
+
+@pytest.mark.parametrize("name", ["american", "american-forced-joker", "american-no-joker",
+                                  "american-no-bonus", "yatzy"])  # fmt: skip
+def test_boxes_score_as_the_kernel_says_in_every_builtin_rule_set(name):
+    """The card after a box (points, jokers, bonuses) for random dice, five-of-a-kinds
+    often, checked against the scoring kernel's next state inside ``card_after``; the
+    scores add up to the card's. No solve is needed: the values play no part."""
+    from dataclasses import replace
+
+    import numpy as np
+
+    from perfectplay.serve.scorecard import card_after, situation_notation
+    from perfectplay.yahtzee import Card, Situation, rules
+    from perfectplay.yahtzee.game import ScorecardGame
+    from perfectplay.yahtzee.solution import YahtzeeSolution, card_state
+
+    game = ScorecardGame(rules(name))
+    table = YahtzeeSolution(game, np.zeros(game.n_states))
+    rng = random.Random(name)
+    kind_box, kind_bonus = game.rules.kind_box, game.rules.kind_bonus
+    for _ in range(8):
+        card, extra = Card(), 0
+        while len(card.filled) < game.n_categories:
+            face = rng.randint(1, 6)
+            dice = (face,) * 5 if rng.random() < 0.4 else tuple(rng.randint(1, 6) for _ in range(5))
+            now = Situation(card, tuple(sorted(dice)), 0)
+            allowed = [o.label.removeprefix("score ") for o in table.options(now)]
+            box = rng.choice(allowed)
+            if len(set(dice)) == 1 and (card.filled.get(kind_box) or 0) > 0:
+                extra += kind_bonus  # an extra five-of-a-kind while the box holds points
+            after = card_after(table, now, box)
+            assert set(after.filled) == set(card.filled) | {box}
+            gained = after.score - card_state(game, card)[1]
+            assert gained >= after.filled[box]  # the box's points, and any bonus
+            assert situation_notation(now).startswith("dice ")
+            card = after
+        # The boxes' points and the upper bonus, counted by the library from the card
+        # alone, plus the extra bonuses: the score card_after kept.
+        assert card_state(game, replace(card, score=None))[1] + extra == card.score

@@ -31,13 +31,6 @@ def _chromium() -> str | None:
 
 
 @pytest.fixture(scope="module")
-def american():
-    import perfectplay
-
-    return perfectplay.solve("american")
-
-
-@pytest.fixture(scope="module")
 def server(american, pig_solution, tictactoe_solution):
     import uvicorn
 
