@@ -38,13 +38,22 @@ def tictactoe_solution():
 
 
 @pytest.fixture(scope="session")
-def games(mini_table, pig_solution, tictactoe_solution):
+def alea_solution():
+    from perfectplay.problems.alea import EXAMPLE_DICE, EXAMPLE_WORDS, solve
+
+    return solve(list(EXAMPLE_DICE), list(EXAMPLE_WORDS))
+
+
+@pytest.fixture(scope="session")
+def games(mini_table, pig_solution, tictactoe_solution, alea_solution):
+    from perfectplay.serve.gallery import AleaGame
     from perfectplay.serve.games import ModelGame, ScorecardTable
 
     return [
         ScorecardTable("yahtzee-mini", MINI, mini_table),
         ModelGame("pig", pig_solution, "Pig(goal=20)"),
         ModelGame("tictactoe", tictactoe_solution, "TicTacToe"),
+        AleaGame("alea", alea_solution),
     ]
 
 

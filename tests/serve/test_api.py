@@ -50,8 +50,8 @@ def _random_play(client, game, rng, steps):
 
 def test_lists_the_games(client):
     games = client.get("/api/games").json()["games"]
-    assert [g["id"] for g in games] == ["yahtzee-mini", "pig", "tictactoe"]
-    assert [g["players"] for g in games] == [1, 2, 2]
+    assert [g["id"] for g in games] == ["yahtzee-mini", "pig", "tictactoe", "alea"]
+    assert [g["players"] for g in games] == [1, 2, 2, 1]
     assert games[1]["start"] == "(0, 0, 0)" and games[1]["objective"] == "maximise winning chance"
     assert client.get("/api/games/pig").json() == games[1]
 
@@ -285,3 +285,29 @@ def test_boxes_score_as_the_kernel_says_in_every_builtin_rule_set(name):
         # The boxes' points and the upper bonus, counted by the library from the card
         # alone, plus the extra bonuses: the score card_after kept.
         assert card_state(game, replace(card, score=None))[1] + extra == card.score
+
+
+def test_alea_values_are_the_problems(client, alea_solution):
+    pos = client.post("/api/games/alea/options", json={"state": "pxres"}).json()
+    keeps = alea_solution.options("PXRES")
+    assert pos["state"] == "PXRES" and not pos["over"] and pos["dice"] == list("PXRES")
+    assert [o["value"] for o in pos["options"]] == [k.expected_rolls for k in keeps]
+    assert [o["regret"] for o in pos["options"]] == pytest.approx(
+        [k.expected_rolls - keeps[0].expected_rolls for k in keeps]
+    )
+    assert pos["options"][0] == {
+        "action": "keep P R E S (dice 1 3 4 5), reroll die 2",
+        "value": 2.0,
+        "regret": 0.0,
+        "best": True,
+    }
+    start = client.post("/api/games/alea/options", json={"state": "-"}).json()
+    assert start["value"] == alea_solution.value and start["roll"]["template"] == "?????"
+    step = client.post("/api/games/alea/apply",
+                       json={"state": "PXRES", "action": pos["options"][1]["action"]})  # fmt: skip
+    assert step.json() == {"roll": {"template": "P??ES", "dice": [
+        {"die": 2, "faces": "AEHOXU"}, {"die": 3, "faces": "AISOLR"}]}}  # fmt: skip
+    done = client.post("/api/games/alea/options", json={"state": "PARES"}).json()
+    assert done["over"] and done["word"] == "PARSE" and done["value"] == 0.0
+    bad = client.post("/api/games/alea/options", json={"state": "PXREZ"})
+    assert bad.status_code == 400 and bad.json()["error"] == "die 5 (ABCSCC) has no face 'Z'"

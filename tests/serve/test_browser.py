@@ -31,16 +31,18 @@ def _chromium() -> str | None:
 
 
 @pytest.fixture(scope="module")
-def server(american, pig_solution, tictactoe_solution):
+def server(american, pig_solution, tictactoe_solution, alea_solution):
     import uvicorn
 
     from perfectplay.serve.app import create_app
+    from perfectplay.serve.gallery import AleaGame
     from perfectplay.serve.games import ModelGame, ScorecardTable
 
     games = [
         ScorecardTable("yahtzee-american", american.rules, american),
         ModelGame("pig", pig_solution, "Pig(goal=20)"),
         ModelGame("tictactoe", tictactoe_solution, "TicTacToe"),
+        AleaGame("alea", alea_solution),
     ]
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.bind(("127.0.0.1", 0))
@@ -71,10 +73,30 @@ def browser():
         b.close()
 
 
+# The page's dice, seeded: the same game (and the same screenshots) on every run.
+SEEDED = """
+(() => {
+  let a = 20261125;
+  Math.random = () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+})();
+"""
+
+
+def _context(browser, **options):
+    context = browser.new_context(**options)
+    context.add_init_script(SEEDED)
+    return context
+
+
 @pytest.fixture
 def page(browser, server):
     """A page of the server that records console errors and every request it makes."""
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    context = _context(browser, viewport={"width": 1200, "height": 900})
     pg = context.new_page()
     problems: list[str] = []
     pg.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
@@ -193,8 +215,37 @@ def test_a_record_pasted_back(page, server):
     assert page.locator("#history li").count() == 2
 
 
+def test_alea_rolled_by_hand_then_played_to_a_word(page, server):
+    page.goto(f"{server}/?game=alea")
+    page.check("#byhand")
+    page.click("#new")
+    page.wait_for_selector("#set-dice")
+    for i, face in enumerate("PXRES"):
+        page.locator("select.set-die").nth(i).select_option(face)
+    page.click("#set-dice")
+    expect(page.locator("#state")).to_have_text("PXRES")
+    best = page.locator("button.option").first
+    assert best.get_attribute("data-action") == "keep P R E S (dice 1 3 4 5), reroll die 2"
+    assert best.locator(".num").inner_text() == "2"  # expected rolls
+    best.click()
+    expect(page.locator("select.set-die")).to_have_count(1)
+    page.locator("select.set-die").select_option("A")
+    page.click("#set-dice")
+    expect(page.locator("#turn")).to_have_text("Game over")
+    assert page.locator("#value").inner_text() == "The dice spell PARSE"
+    page.uncheck("#byhand")
+    page.click("#new")  # rolled by the page now: play the best keep until a word shows
+    for _ in range(200):
+        if page.locator("#turn").inner_text() == "Game over":
+            break
+        before = page.locator("#history li").count()
+        page.keyboard.press("1")
+        expect(page.locator("#history li")).not_to_have_count(before)
+    assert page.locator("#value").inner_text().startswith("The dice spell ")
+
+
 def test_the_page_at_a_phones_width(browser, server):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    context = _context(browser, viewport={"width": 390, "height": 844}, is_mobile=True)
     pg = context.new_page()
     pg.goto(f"{server}/?game=yahtzee-american")
     pg.wait_for_selector("button.option")

@@ -78,6 +78,8 @@ def test_another_host_is_warned_about():
         (["perfectplay.examples.pig:Pig", "-p", "goal=0"], "Pig(...) failed: ValueError"),
         (["--rules", "klondike"], "unknown rules 'klondike'"),
         (["--load", "no/such/table.npz"], "no/such/table.npz: no such file"),
+        (["--alea", "no/such/alea.txt"], "no/such/alea.txt: No such file or directory"),
+        (["--alea", "tests/serve/mini_rules.py"], "tests/serve/mini_rules.py: "),
     ],
 )
 def test_refusals_are_one_line(args, message, capsys):

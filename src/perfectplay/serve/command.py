@@ -67,8 +67,13 @@ def parser() -> argparse.ArgumentParser:
         help="serve a saved table (a Yahtzee table or a model's .npz)",
     )  # fmt: skip
     p.add_argument(
+        "--alea", action="append", default=[], metavar="FILE",
+        help="an Alea Iacta Est instance in the official input format (dice, then words)",
+    )  # fmt: skip
+    p.add_argument(
         "--only", action="store_true",
-        help="serve only the games named here, not the other built-in rule sets",
+        help="serve only the games named here, not the built-in ones (the Yahtzee rule "
+        "sets, the Alea Iacta Est example)",
     )  # fmt: skip
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     p.add_argument("--port", type=_port, default=0, help="port to listen on (a free one)")
@@ -130,12 +135,40 @@ def build_games(args: argparse.Namespace) -> list[ServedGame]:
         title = name + (f"({', '.join(f'{k}={v!r}' for k, v in params.items())})" if params else "")
         _say(f"solving {title}...")
         add(ModelGame(slug(title), perfectplay.solve(model), title, model))
+    for path in args.alea:
+        add(_alea(path, path))
     named = {g.rules.name for g in games if isinstance(g, ScorecardTable)}
     if not args.only or not games:
+        if not args.alea:
+            add(_alea(None, "the statement's example"))
         for name, rules in RULES.items():
             if name not in named:
                 add(ScorecardTable(f"yahtzee-{slug(name)}", rules))
     return games
+
+
+def _alea(path: str | None, what: str) -> ServedGame:
+    """Alea Iacta Est: the instance in ``path`` (the official input), or the statement's
+    example."""
+    from perfectplay.problems.alea import EXAMPLE_DICE, EXAMPLE_WORDS, parse, solve_instance
+    from perfectplay.serve.gallery import AleaGame
+
+    _say(f"solving Alea Iacta Est, {what}...")
+    if path is None:
+        from perfectplay.problems.alea import solve
+
+        return AleaGame("alea", solve(list(EXAMPLE_DICE), list(EXAMPLE_WORDS)),
+                        "Alea Iacta Est (the statement's example)")  # fmt: skip
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read(1 << 26)
+    except OSError as exc:
+        raise InputError(f"{path}: {exc.strerror or exc}") from None
+    try:
+        instance = parse(text)
+    except InputError as exc:
+        raise InputError(f"{path}: {exc}") from None
+    return AleaGame("alea", solve_instance(instance), f"Alea Iacta Est ({path})")
 
 
 def _load(path: str, user_rules: list[Any]) -> Any:

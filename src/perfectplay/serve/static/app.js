@@ -43,11 +43,20 @@ async function guarded(work) {
   if (S.busy) return;
   S.busy = true;
   showError(null);
+  // Say so when an answer takes a while (a rule set solved on first use: seconds).
+  const slow = setTimeout(() => {
+    const solving = S.game && S.game.solved === false;
+    $("busy").textContent = solving ? "Solving these rules (about 10 s)..." : "Working...";
+    $("busy").hidden = false;
+  }, 300);
   try {
     await work();
   } catch (error) {
     showError(error);
   } finally {
+    clearTimeout(slow);
+    $("busy").hidden = true;
+    if (S.game && S.game.solved === false) S.game.solved = true;
     S.busy = false;
     render();
   }
@@ -77,8 +86,8 @@ function snapshot() {
 
 async function goto(state, player) {
   const pos = await optionsOf(state);
-  if (pos.chances && !pos.over) {
-    await chanceStep(pos.state, player, pos.chances, "The dice are rolled for a new turn.", pos);
+  if ((pos.chances || pos.roll) && !pos.over) {
+    await chanceStep(pos.state, player, pos.chances || pos.roll, "Roll the dice.", pos);
     return;
   }
   S.node = {type: "position", state: pos.state, player, pos};
@@ -100,12 +109,15 @@ async function decide(option) {
   if (next.state !== undefined) {
     await goto(next.state, next.passes ? 1 - node.player : node.player);
   } else {
-    await chanceStep(node.state, node.player, next.chances, `After ${option.action}:`, null);
+    await chanceStep(node.state, node.player, next.chances || next.roll,
+                     `After ${option.action}:`, null);
   }
 }
 
+// A roll: `chances` lists the outcomes with their probabilities, or (for many dice)
+// says which dice to roll: {template, dice: [{die, faces}]}, each face equally likely.
 async function chanceStep(state, player, chances, note, pos) {
-  if (chances.length === 1) {
+  if (Array.isArray(chances) && chances.length === 1) {
     await resolve(chances[0], player);
     return;
   }
@@ -118,12 +130,22 @@ async function chanceStep(state, player, chances, note, pos) {
 }
 
 function pick(chances) {
+  if (!Array.isArray(chances)) {
+    const faces = chances.dice.map((d) => d.faces[Math.floor(Math.random() * d.faces.length)]);
+    return {state: fillTemplate(chances, faces), passes: false};
+  }
   let r = Math.random();
   for (const c of chances) {
     r -= c.probability;
     if (r < 0) return c;
   }
   return chances[chances.length - 1];
+}
+
+// The roll's symbols: the kept ones where they are, `faces` (one per rolled die) for the rest.
+function fillTemplate(roll, faces) {
+  let k = 0;
+  return [...roll.template].map((c) => (c === "?" ? faces[k++] : c)).join("");
 }
 
 async function resolve(chance, player) {
@@ -280,7 +302,7 @@ function render() {
   } else if (pos.over) {
     $("turn").textContent = "Game over";
     $("value").textContent = twoPlayers() ? outcomeText(node.player, pos.number)
-      : `Final: ${fmt(pos.value)}`;
+      : pos.word ? `The dice spell ${pos.word}` : `Final: ${fmt(pos.value)}`;
   } else {
     $("turn").textContent = `${who} to choose` +
       (pos.rolls_left !== undefined ? ` (${pos.rolls_left} rolls left)` : "");
@@ -348,6 +370,23 @@ function drawChance(node) {
   const hand = $("hand");
   hand.replaceChildren();
   if (!$("byhand").checked) return;
+  if (!Array.isArray(node.chances)) {
+    // One choice per die rolled, from that die's faces.
+    const roll = node.chances;
+    const selects = roll.dice.map((d) => {
+      const s = el("select", {"aria-label": `die ${d.die}`, class: "set-die"});
+      for (const f of [...new Set(d.faces)]) s.append(el("option", {value: f}, f));
+      hand.append(s);
+      return s;
+    });
+    const set = el("button", {id: "set-dice"}, "Set these dice");
+    set.addEventListener("click", () => {
+      const state = fillTemplate(roll, selects.map((x) => x.value));
+      guarded(() => resolve({state, passes: false}, node.player));
+    });
+    hand.append(set);
+    return;
+  }
   const dice = node.chances[0].dice !== undefined;
   if (dice) {
     // Set the rolled dice by hand: one choice per die rolled.
