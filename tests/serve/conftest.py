@@ -9,7 +9,21 @@ pytest.importorskip(
 )
 pytest.importorskip("httpx", reason="httpx is not installed (pip install -e '.[test]')")
 
-from tests.serve.mini_rules import MINI  # noqa: E402
+
+def _mini():
+    # By its path: the file is also what `perfectplay serve --rules FILE:MINI` loads.
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location(
+        "serve_mini_rules", Path(__file__).with_name("mini_rules.py")
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.MINI
+
+
+MINI = _mini()
 
 import perfectplay  # noqa: E402
 from perfectplay.examples.pig import Pig  # noqa: E402

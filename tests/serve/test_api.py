@@ -311,3 +311,50 @@ def test_alea_values_are_the_problems(client, alea_solution):
     assert done["over"] and done["word"] == "PARSE" and done["value"] == 0.0
     bad = client.post("/api/games/alea/options", json={"state": "PXREZ"})
     assert bad.status_code == 400 and bad.json()["error"] == "die 5 (ABCSCC) has no face 'Z'"
+
+
+FUZZ = [
+    "",
+    " ",
+    "dice",
+    "dice ; rolls",
+    "dice 1 2 3; rolls left -1",
+    "dice 1 2 3; rolls left 99",
+    "dice 1 2 3; rolls left 1; filled ones=1 ones=1",
+    "filled",
+    "filled =",
+    "filled ones=x",
+    "score -5",
+    "bonus maybe",
+    "upper 1e9",
+    "rolls 1; dice 9 9 9",
+    "(" * 500 + ")" * 500,
+    "[1, 2",
+    "{}",
+    "None",
+    "1" * 1500,
+    "'\\x00'",
+    "b'abc'",
+    "float('nan')",
+    "-",
+    "?????",
+    "PXRE",
+    "pxres!",
+    "dice 1 2 3; rolls left 1; filled kind=31",
+    "filled chance=10; upper 2",
+]
+
+
+@pytest.mark.parametrize("game", ["yahtzee-mini", "pig", "tictactoe", "alea"])
+def test_garbage_states_are_a_4xx(client, game):
+    for text in FUZZ:
+        for route, body in (
+            ("options", {"state": text}),
+            ("parse", {"state": text}),
+            ("apply", {"state": text, "action": "roll"}),
+            ("apply", {"state": text, "action": ["x"]}),
+        ):
+            got = client.post(f"/api/games/{game}/{route}", json=body)
+            assert got.status_code in (200, 400), (route, text, got.text)
+            if got.status_code == 400:
+                assert list(got.json()) == ["error"] and "\n" not in got.text

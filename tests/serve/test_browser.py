@@ -229,6 +229,15 @@ def test_alea_rolled_by_hand_then_played_to_a_word(page, server):
     assert best.locator(".num").inner_text() == "2"  # expected rolls
     best.click()
     expect(page.locator("select.set-die")).to_have_count(1)
+    # A record copied while the roll waits ends with the choice; pasted back, it waits again.
+    record = page.locator("#record").input_value()
+    assert record.splitlines()[1:] == ["PXRES > keep P R E S (dice 1 3 4 5), reroll die 2"]
+    page.click("#new")
+    expect(page.locator("#history li")).to_have_count(0)
+    page.fill("#record", record)
+    page.click("#paste")
+    expect(page.locator("#history li")).to_have_count(1)
+    expect(page.locator("select.set-die")).to_have_count(1)
     page.locator("select.set-die").select_option("A")
     page.click("#set-dice")
     expect(page.locator("#turn")).to_have_text("Game over")

@@ -189,7 +189,9 @@ function recordText() {
   const lines = [`# perfectplay serve record: ${S.game.id}`];
   const who = (p) => (twoPlayers() ? `P${p + 1} ` : "");
   for (const d of S.log) lines.push(`${who(d.player)}${d.state} > ${d.action}`);
-  if (S.node) lines.push(`${who(S.node.player)}${S.node.state}`);
+  // A roll still to make after a choice is where that choice's line left off.
+  const rolling = S.node && S.node.type === "chance" && !S.node.pos;
+  if (S.node && !rolling) lines.push(`${who(S.node.player)}${S.node.state}`);
   return lines.join("\n");
 }
 
@@ -232,8 +234,15 @@ async function loadRecord(text) {
     });
   }
   const last = parseRecordLine(lines[lines.length - 1]);
-  if (last.action === null) await goto(last.state, last.player);
-  else snapshot();
+  if (last.action === null) {
+    await goto(last.state, last.player);
+    return;
+  }
+  // The record ends with a choice whose roll is still to come: make that choice again.
+  const entry = S.log.pop();
+  S.snaps.pop();
+  S.at = S.snaps.length - 1;
+  await decide(S.node.pos.options.find((o) => o.action === entry.action));
 }
 
 // ---- drawing ------------------------------------------------------------------------
