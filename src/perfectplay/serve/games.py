@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from perfectplay.errors import InputError, PerfectplayError, UnsupportedError
@@ -264,11 +264,17 @@ class ScorecardTable(ServedGame):
     )
 
     def __init__(
-        self, game_id: str, rules: Rules, solution: YahtzeeSolution | None = None, title: str = ""
+        self,
+        game_id: str,
+        rules: Rules,
+        solution: YahtzeeSolution | None = None,
+        title: str = "",
+        notify: Callable[[str], None] | None = None,
     ) -> None:
         super().__init__(game_id, title or f"Yahtzee: {rules.name} rules")
         self.rules = rules
         self._table = solution
+        self._notify = notify
         self._solving = threading.Lock()
         from perfectplay.lattice import TurnLattice
 
@@ -282,15 +288,13 @@ class ScorecardTable(ServedGame):
     @property
     def table(self) -> YahtzeeSolution:
         """The solved table: the one given, else solved on first use (seconds: the
-        request that needs it waits, and says so on the server's standard error)."""
+        request that needs it waits; ``notify`` hears of it, the command prints it)."""
         with self._solving:
             if self._table is None:
-                import sys
-
                 from perfectplay.yahtzee.solution import solve
 
-                print(f"perfectplay serve: solving {self.rules.name} rules (seconds)...",
-                      file=sys.stderr, flush=True)  # fmt: skip
+                if self._notify is not None:
+                    self._notify(f"solving {self.rules.name} rules (seconds)...")
                 self._table = solve(self.rules)
             return self._table
 

@@ -143,7 +143,7 @@ def build_games(args: argparse.Namespace) -> list[ServedGame]:
             add(_alea(None, "the statement's example"))
         for name, rules in RULES.items():
             if name not in named:
-                add(ScorecardTable(f"yahtzee-{slug(name)}", rules))
+                add(ScorecardTable(f"yahtzee-{slug(name)}", rules, notify=_say))
     return games
 
 
