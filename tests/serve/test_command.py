@@ -73,9 +73,9 @@ def test_another_host_is_warned_about():
     "args, message",
     [
         (["-p", "goal=3"], "-p sets a parameter of a model"),
-        (["perfectplay.examples.nothing:Pig"], "no module named 'perfectplay.examples.nothing'"),
+        (["perfectplay.examples.nothing:Pig"], "no module named 'perfectplay.examples"),
         (["perfectplay.examples.pig:Pig", "-p", "goal=x y"], "is not a Python literal"),
-        (["perfectplay.examples.pig:Pig", "-p", "goal=0"], "Pig(...) failed: ValueError"),
+        (["perfectplay.examples.pig:Pig", "-p", "goal=0"], "Pig(goal=0) failed: ValueError"),
         (["--rules", "klondike"], "unknown rules 'klondike'"),
         (["--load", "no/such/table.npz"], "no/such/table.npz: no such file"),
         (["--alea", "no/such/alea.txt"], "no/such/alea.txt: No such file or directory"),

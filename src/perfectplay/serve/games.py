@@ -43,7 +43,8 @@ if TYPE_CHECKING:
     from perfectplay.objectives import Objective
     from perfectplay.results.surface import Solution
     from perfectplay.yahtzee.ruleset import Rules
-    from perfectplay.yahtzee.solution import Situation, YahtzeeSolution
+    from perfectplay.yahtzee.cards import Situation
+    from perfectplay.yahtzee.solution import YahtzeeSolution
 
 __all__ = ["ModelGame", "ScorecardTable", "ServedGame", "value_json"]
 
@@ -328,7 +329,7 @@ class ScorecardTable(ServedGame):
     def parse(self, text: Any) -> Any:
         from perfectplay.problems.yahtzee.instance import parse_situation
         from perfectplay.serve.scorecard import parse_card
-        from perfectplay.yahtzee.solution import card_state
+        from perfectplay.yahtzee.cards import card_state
 
         text = _checked_text(text)
         if "dice" in text.lower():
@@ -339,7 +340,7 @@ class ScorecardTable(ServedGame):
 
     def text(self, state: Any) -> str:
         from perfectplay.serve.scorecard import card_notation, situation_notation
-        from perfectplay.yahtzee.solution import Situation
+        from perfectplay.yahtzee.cards import Situation
 
         return situation_notation(state) if isinstance(state, Situation) else card_notation(state)
 
@@ -359,7 +360,7 @@ class ScorecardTable(ServedGame):
         ]  # fmt: skip
 
     def position(self, text: Any) -> dict[str, Any]:
-        from perfectplay.yahtzee.solution import Situation, card_state
+        from perfectplay.yahtzee.cards import Situation, card_state
 
         state = self.parse(text)
         if isinstance(state, Situation):
@@ -391,13 +392,13 @@ class ScorecardTable(ServedGame):
         }
 
     def _card_json(self, card: Any) -> dict[str, Any]:
-        from perfectplay.yahtzee.solution import card_state
+        from perfectplay.yahtzee.cards import card_state
 
         return {"filled": dict(card.filled), "score": card_state(self.table.game, card)[1]}
 
     def apply(self, text: Any, action: Any) -> dict[str, Any]:
         from perfectplay.serve.scorecard import card_after
-        from perfectplay.yahtzee.solution import Situation
+        from perfectplay.yahtzee.cards import Situation
 
         state = self.parse(text)
         if not isinstance(state, Situation):

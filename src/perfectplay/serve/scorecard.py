@@ -12,7 +12,7 @@ library's own tables and kernels, adding no rule of its own:
 
 * the outcomes of a reroll with their probabilities (the lattice's ``keep_to_roll``);
 * the card after a box is filled (:func:`card_after`): the points come from the scoring
-  kernel :func:`perfectplay.solvers.scorecard.box_values`, the one place that applies the
+  kernel :func:`perfectplay.yahtzee.kernels.box_values`, the one place that applies the
   bonus and joker rules, and the result is checked against the kernel's next state.
 
 >>> from perfectplay.yahtzee.ruleset import Category, Rules
@@ -132,8 +132,8 @@ def card_after(table: YahtzeeSolution, situation: Situation, box: str) -> Card:
     bonus earned; :class:`InputError` where the rules do not allow the box."""
     import numpy as np
 
-    from perfectplay.solvers import scorecard
-    from perfectplay.yahtzee.solution import card_state, situation_state
+    from perfectplay.yahtzee import kernels
+    from perfectplay.yahtzee.cards import card_state, situation_state
 
     g = table.game
     rules = g.rules
@@ -149,11 +149,7 @@ def card_after(table: YahtzeeSolution, situation: Situation, box: str) -> Card:
     found = []
     for v in (zero, numbers):  # points (bonuses included), then points + next state number
         out = np.empty(max(g.n_categories, g.cls_score.shape[1]))
-        scorecard.box_values(
-            out, v, mask, u, y, hand, g.score, g.upper, g.threshold, g.bonus,
-            g.n_upper_values, g.n_kind_values, g.kind_box, rules.kind_bonus,
-            scorecard._JOKER[rules.joker], g.joker_score, g.face_box, g.kind_hand,
-        )  # fmt: skip
+        kernels.box_values(out, v, mask, u, y, hand, g.arrays)
         found.append(out[c])
     if found[0] == -np.inf:
         raise InputError(f"score {box}: the rules do not allow this box now")
