@@ -35,7 +35,7 @@ import sys
 import time
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 __all__ = [
     "INTERPRETED_BUDGET",
@@ -157,7 +157,7 @@ def _notice_before_compiling() -> None:
         def on_end(self, _event: Any) -> None:
             pass
 
-    event.register("numba:compile", Notice())
+    cast(Any, event).register("numba:compile", Notice())
     _notice["listening"] = True
 
 

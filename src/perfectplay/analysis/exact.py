@@ -71,6 +71,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -121,8 +122,16 @@ class ExactSolution:
 
 @kernel
 def _structure(
-    goal, choice_ptr, choice_idx, outcome_ptr, outcome_idx, outcome_weight, best, accept, retry
-):
+    goal: Any,
+    choice_ptr: Any,
+    choice_idx: Any,
+    outcome_ptr: Any,
+    outcome_idx: Any,
+    outcome_weight: Any,
+    best: Any,
+    accept: Any,
+    retry: Any,
+) -> Any:
     """Policy checks and the kept outcomes grouped by successor, in one pass each.
 
     The evaluation order and the safe set come from :mod:`perfectplay.graphs._csr`.
@@ -325,7 +334,9 @@ def exact_solution(
     return ExactSolution(graph=graph, solution=solution, numerators=num, denominators=den)
 
 
-def _evaluate(graph, best, accept):
+def _evaluate(
+    graph: ChanceGraph, best: np.ndarray, accept: np.ndarray
+) -> tuple[list[int], list[int], np.ndarray, np.ndarray]:
     """Exact chance values of the policy, plus the safe sets of the graph."""
     nc = graph.n_chance
     problem, where, total, term_ptr, term_idx, term_w, n_terms, kept_w, dead = _structure(
@@ -372,7 +383,15 @@ class _Found:
     edges: np.ndarray  # outcome edges whose keep/reroll decision is strictly wrong
 
 
-def _verify(graph, best, accept, num, den, safe_d, safe_c) -> _Found | None:
+def _verify(
+    graph: ChanceGraph,
+    best: np.ndarray,
+    accept: np.ndarray,
+    num: list[int],
+    den: list[int],
+    safe_d: np.ndarray,
+    safe_c: np.ndarray,
+) -> _Found | None:
     nd, nc = graph.n_decision, graph.n_chance
     none = np.zeros(0, np.int64)
     fc = _to_float(num, den)
@@ -466,7 +485,14 @@ def _verify(graph, best, accept, num, den, safe_d, safe_c) -> _Found | None:
     return _Found(messages[0], False, decisions, np.flatnonzero(wrong))
 
 
-def _improve(graph, best, accept, num, den, found: _Found):
+def _improve(
+    graph: ChanceGraph,
+    best: np.ndarray,
+    accept: np.ndarray,
+    num: list[int],
+    den: list[int],
+    found: _Found,
+) -> tuple[np.ndarray, np.ndarray]:
     """One round of exact policy improvement at the places the check flagged."""
     best = best.copy()
     accept = accept.copy()
@@ -480,7 +506,7 @@ def _improve(graph, best, accept, num, den, found: _Found):
     return best, accept
 
 
-def _less(num, den, a: int, b: int) -> bool:
+def _less(num: list[int], den: list[int], a: int, b: int) -> bool:
     """Exact ``V(a) < V(b)`` for chance nodes with finite values."""
     return num[a] * den[b] < num[b] * den[a]
 

@@ -438,7 +438,7 @@ def _unit(sol: Any) -> str:
     obj = sol.graph.objective
     if obj == MIN_COST:
         return "rolls" if getattr(sol.model, "cost", None) is None else "cost"
-    return obj.unit
+    return str(obj.unit)
 
 
 def _distribution(sol: Any, k_max: int, digits: int = DIGITS) -> None:

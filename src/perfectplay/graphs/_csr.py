@@ -30,6 +30,8 @@ these at the Python level and passes the arrays into its own kernel. Every funct
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import numpy as np
 
 from perfectplay._util.jit import kernel
@@ -46,7 +48,7 @@ __all__ = [
 
 
 @kernel
-def _transpose(ptr, idx, n_targets, weight, payload):
+def _transpose(ptr: Any, idx: Any, n_targets: Any, weight: Any, payload: Any) -> Any:
     # The third result carries each edge's weight (payload 2: saves a gather and an
     # edge-id array on the largest graphs), its id (1), or nothing (0: saves the memory).
     n = ptr.shape[0] - 1
@@ -111,10 +113,11 @@ def transpose(
     small = n_targets <= 1 << 16 and idx.shape[0] <= VECTOR_EDGES and not _transpose.loaded
     if not compiled or small:
         return _transpose_numpy(ptr, idx, int(n_targets), w, edges)
-    return _transpose.run(
+    out: tuple[np.ndarray, np.ndarray, np.ndarray] = _transpose.run(
         ptr, idx, int(n_targets), w if w is not None else np.empty(0, np.int64),
         2 if w is not None else int(edges), compiled=compiled,
     )  # fmt: skip
+    return out
 
 
 def _transpose_numpy(
@@ -172,8 +175,10 @@ def chance_reverse(
 
 
 @kernel
-def _safe_set(terminal, choice_ptr, outcome_ptr, outcome_idx, rin_ptr, rin_c, rch_ptr, rch_x,
-              retry):  # fmt: skip
+def _safe_set(
+    terminal: Any, choice_ptr: Any, outcome_ptr: Any, outcome_idx: Any, rin_ptr: Any, rin_c: Any,
+    rch_ptr: Any, rch_x: Any, retry: Any,
+) -> Any:  # fmt: skip
     nd = terminal.shape[0]
     nc = outcome_ptr.shape[0] - 1
     # Keep the nodes from which a terminal is reachable inside the kept set, and (no
@@ -284,10 +289,11 @@ def safe_nodes(
     ([False, True, False], [False])
     """
     rin_ptr, rin_c, rch_ptr, rch_x = reverse
-    return _safe_set.run(
+    out: tuple[np.ndarray, np.ndarray] = _safe_set.run(
         terminal, choice_ptr, outcome_ptr, outcome_idx, rin_ptr, rin_c, rch_ptr, rch_x,
         bool(retry), compiled=compiled,
     )  # fmt: skip
+    return out
 
 
 def combined(
@@ -309,7 +315,7 @@ def combined(
 
 
 @kernel
-def _tarjan(ptr, idx, include):
+def _tarjan(ptr: Any, idx: Any, include: Any) -> Any:
     n = ptr.shape[0] - 1
     index = np.empty(n, np.int64)
     low = np.empty(n, np.int64)
@@ -400,16 +406,17 @@ def strong_components(
     n = ptr.shape[0] - 1
     if include is None:
         include = np.ones(n, np.bool_)
-    return _tarjan.run(
+    out: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] = _tarjan.run(
         np.ascontiguousarray(ptr, np.int64),
         np.ascontiguousarray(idx, np.int32),
         np.ascontiguousarray(include, np.bool_),
         compiled=compiled,
     )
+    return out
 
 
 @kernel
-def _kahn(ptr, rptr, rsrc):
+def _kahn(ptr: Any, rptr: Any, rsrc: Any) -> Any:
     n = ptr.shape[0] - 1
     pending = np.empty(n, np.int64)
     order = np.empty(n, np.int32)
@@ -440,11 +447,11 @@ def topological_order(
     (``n`` smaller than the number of nodes)."""
     ptr = np.ascontiguousarray(ptr, np.int64)
     rptr, rsrc, _ = transpose(ptr, idx, ptr.shape[0] - 1, edges=False, compiled=compiled)
-    return _kahn.run(ptr, rptr, rsrc, compiled=compiled)
+    return cast(tuple[np.ndarray, int], _kahn.run(ptr, rptr, rsrc, compiled=compiled))
 
 
 @kernel
-def _ec_prune(ptr, idx, rptr, rsrc, nd, alive, comp):
+def _ec_prune(ptr: Any, idx: Any, rptr: Any, rsrc: Any, nd: Any, alive: Any, comp: Any) -> Any:
     n = ptr.shape[0] - 1
     # good[x]: choices of decision x alive and in x's component, at the round's start.
     good = np.zeros(n, np.int64)

@@ -44,7 +44,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -60,7 +60,7 @@ __all__ = ["ANALYSIS_THRESHOLD", "ChanceGraph", "ChanceSolution"]
 ANALYSIS_THRESHOLD = 200_000
 
 
-def _numerators(values: Sequence, n: int) -> tuple[list[Fraction], int]:
+def _numerators(values: Sequence[Any], n: int) -> tuple[list[Fraction], int]:
     """Exact rationals of ``values`` and the lcm of their denominators."""
     fr = [Fraction(v) for v in values]
     if len(fr) != n:
@@ -158,7 +158,7 @@ class ChanceGraph:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"ChanceGraph is immutable: cannot set {name}")
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         # Immutable slots: pickle and copy rebuild through the constructor.
         fields = {name: getattr(self, name) for name in self.__slots__ if name != "_cache"}
         return (_rebuild, (fields,))
@@ -262,7 +262,10 @@ class ChanceGraph:
         return rev
 
     def safe_set(
-        self, *, compiled: bool | None = None, reverse: tuple | None = None
+        self,
+        *,
+        compiled: bool | None = None,
+        reverse: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """``(safe_d, safe_c)``: the decision and chance nodes from which some policy
         reaches a terminal node with probability one (with the retry rule a roll is safe
@@ -346,7 +349,7 @@ class ChanceGraph:
     def total_weight(self) -> np.ndarray:
         """``int64[n_chance]``: sum of outcome weights of each chance node."""
         csum = np.concatenate(([0], np.cumsum(self.outcome_weight, dtype=np.int64)))
-        return csum[self.outcome_ptr[1:]] - csum[self.outcome_ptr[:-1]]
+        return cast(np.ndarray, csum[self.outcome_ptr[1:]] - csum[self.outcome_ptr[:-1]])
 
     def has_retry_property(self) -> bool:
         """True when every outcome ``x`` of every chance node ``c`` may choose ``c`` again.
@@ -466,7 +469,7 @@ class ChanceGraph:
         return g
 
 
-def _rebuild(fields: dict) -> ChanceGraph:
+def _rebuild(fields: dict[str, Any]) -> ChanceGraph:
     return ChanceGraph(**fields)
 
 

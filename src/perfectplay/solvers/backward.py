@@ -28,6 +28,8 @@ the module (:data:`SOLVER`), where :func:`~perfectplay.solvers.solve_chance` rea
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from perfectplay._util.jit import compile_for, kernel
@@ -61,8 +63,10 @@ def _compiled(graph: ChanceGraph) -> bool:
 
 
 @kernel
-def _sweep(order, nd, terminal, tval, choice_ptr, choice_idx, outcome_ptr, outcome_idx,
-           outcome_weight, cost, endless):  # fmt: skip
+def _sweep(
+    order: Any, nd: Any, terminal: Any, tval: Any, choice_ptr: Any, choice_idx: Any,
+    outcome_ptr: Any, outcome_idx: Any, outcome_weight: Any, cost: Any, endless: Any,
+) -> Any:  # fmt: skip
     nc = cost.shape[0]
     dv = np.empty(nd)
     cv = np.empty(nc)

@@ -23,6 +23,7 @@ It is a solver's building block, so it lives here, below both.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -35,8 +36,17 @@ __all__ = ["chain_values"]
 
 
 def _evaluate_acyclic(
-    order, cost_w, kept_w, dead, term_ptr, term_idx, term_w, num, den, reduce=True
-):
+    order: Any,
+    cost_w: Any,
+    kept_w: Any,
+    dead: Any,
+    term_ptr: Any,
+    term_idx: Any,
+    term_w: Any,
+    num: Any,
+    den: Any,
+    reduce: bool = True,
+) -> None:
     """Rational values in dependency order; ``den == 0`` marks infinity.
 
     Each value is ``(cost * W + sum_b n_b * num_b / den_b) / K``. The sum is kept over a
@@ -158,7 +168,17 @@ def _lcm(values: set[int]) -> int:
 
 
 def _solve_cycle(
-    comp, cost_w, kept_w, dead, term_ptr, term_idx, term_w, num, den, unit="nodes", reduce=True
+    comp: Any,
+    cost_w: Any,
+    kept_w: Any,
+    dead: Any,
+    term_ptr: Any,
+    term_idx: Any,
+    term_w: Any,
+    num: Any,
+    den: Any,
+    unit: str = "nodes",
+    reduce: bool = True,
 ) -> None:
     """Exact sparse Gaussian elimination over one strongly connected component.
 

@@ -85,6 +85,7 @@ property); ``docs/models.md`` shows it on Chutes and Ladders.
 from __future__ import annotations
 
 import heapq
+from typing import Any, cast
 
 import numpy as np
 
@@ -138,8 +139,10 @@ _MAX_ITERATIONS = 10_000
 
 
 @kernel
-def _first_policy(terminal, outcome_ptr, outcome_idx, rin_ptr, rin_c, rch_ptr, rch_x,
-                  safe_d, safe_c, retry):  # fmt: skip
+def _first_policy(
+    terminal: Any, outcome_ptr: Any, outcome_idx: Any, rin_ptr: Any, rin_c: Any, rch_ptr: Any,
+    rch_x: Any, safe_d: Any, safe_c: Any, retry: Any,
+) -> Any:  # fmt: skip
     """A proper policy on the safe nodes (step 2 of the module doc).
 
     Returns ``(best, accept)``. The safe set and the reverse adjacency come from
@@ -191,7 +194,9 @@ def _first_policy(terminal, outcome_ptr, outcome_idx, rin_ptr, rin_c, rch_ptr, r
 
 
 @kernel
-def _policy_graph(terminal, outcome_ptr, outcome_idx, best, accept, safe_c):
+def _policy_graph(
+    terminal: Any, outcome_ptr: Any, outcome_idx: Any, best: Any, accept: Any, safe_c: Any
+) -> Any:
     """CSR of the policy graph: an edge ``c -> best[x]`` for every kept non-terminal
     outcome ``x`` of a safe roll ``c`` (self-loops left out)."""
     nc = outcome_ptr.shape[0] - 1
@@ -232,9 +237,10 @@ def _components(
 
 @kernel
 def _back_substitute(
-    k0, comp, pos, order, comp_ptr, terminal, tval, outcome_ptr, outcome_idx, outcome_weight,
-    cost, best, accept, cval,
-):  # fmt: skip
+    k0: Any, comp: Any, pos: Any, order: Any, comp_ptr: Any, terminal: Any, tval: Any,
+    outcome_ptr: Any, outcome_idx: Any, outcome_weight: Any, cost: Any, best: Any, accept: Any,
+    cval: Any,
+) -> Any:  # fmt: skip
     """Evaluate components ``k0, k0+1, ...`` of one roll each into ``cval``.
 
     Stops at the first component of several rolls and returns its index (its system
@@ -275,9 +281,10 @@ def _back_substitute(
 
 @kernel
 def _component_system(
-    k, comp, pos, order, comp_ptr, terminal, tval, outcome_ptr, outcome_idx, outcome_weight,
-    cost, best, accept, cval,
-):  # fmt: skip
+    k: Any, comp: Any, pos: Any, order: Any, comp_ptr: Any, terminal: Any, tval: Any,
+    outcome_ptr: Any, outcome_idx: Any, outcome_weight: Any, cost: Any, best: Any, accept: Any,
+    cval: Any,
+) -> Any:  # fmt: skip
     """The linear system of component ``k`` in its local numbering (``pos[c]`` for roll
     ``c``): ``diag[i] v_i - sum q v_j = rhs[i]`` with the off-diagonal ``q`` (transition
     probabilities inside the component, duplicates allowed) in CSR ``(ptr, col, q)``.
@@ -339,7 +346,7 @@ def _component_system(
 
 
 @kernel
-def _rcm(ptr, idx):
+def _rcm(ptr: Any, idx: Any) -> Any:
     """Reverse Cuthill-McKee order of the undirected graph ``(ptr, idx)``: breadth-first
     from a pseudo-peripheral node (the far end of a first search from a node of least
     degree), neighbours by increasing degree, then reversed. Returns ``perm`` (new place
@@ -451,7 +458,19 @@ def _order_and_profile(
 
 
 @helper
-def _scatter(j, cols, vals, lo, hi, factor, w, mark, touched, nt, heap):
+def _scatter(
+    j: Any,
+    cols: Any,
+    vals: Any,
+    lo: Any,
+    hi: Any,
+    factor: Any,
+    w: Any,
+    mark: Any,
+    touched: Any,
+    nt: Any,
+    heap: Any,
+) -> Any:
     """Subtract ``factor * vals[e]`` from the work row ``w`` at ``cols[e]`` for ``e`` in
     ``lo..hi``, skipping the diagonal ``j``. An entry met for the first time in row ``j``
     is marked, zeroed and listed in ``touched``, and an entry left of the diagonal is
@@ -474,7 +493,7 @@ def _scatter(j, cols, vals, lo, hi, factor, w, mark, touched, nt, heap):
 
 
 @kernel
-def _gth_solve(ptr, col, q, leak, rhs, capacity):
+def _gth_solve(ptr: Any, col: Any, q: Any, leak: Any, rhs: Any, capacity: Any) -> Any:
     """Solve ``A x = rhs`` for the M-matrix ``A = diag - Q`` (``Q`` in CSR, rows summing
     with the diagonal to ``leak >= 0``) by sparse Gaussian elimination without pivoting
     and without a subtraction (the GTH form of elimination), in the given row order.
@@ -537,7 +556,9 @@ def _gth_solve(ptr, col, q, leak, rhs, capacity):
 
 
 @kernel
-def _gauss_seidel(diag, ptr, col, q, rhs, max_sweeps, tol):
+def _gauss_seidel(
+    diag: Any, ptr: Any, col: Any, q: Any, rhs: Any, max_sweeps: Any, tol: Any
+) -> Any:
     """Gauss-Seidel on ``diag v - Q v = rhs`` with a proven error bound.
 
     Sweeps ``v`` and, alongside, the expected number of steps ``t`` before play leaves
@@ -725,7 +746,7 @@ def solve_component(
             compiled=fast,
         )  # fmt: skip
         if err <= _ACCEPT_TOL:
-            return v
+            return cast(np.ndarray, v)
         if not dense_ok:
             reached = "no proven bound" if err == np.inf else f"a proven error of {err:.1e}"
             raise ResourceLimitError(

@@ -67,7 +67,17 @@ assert (Outcome.LOSE, Outcome.DRAW, Outcome.TIE, Outcome.WIN) == (1, 2, 3, 4)
 
 
 @kernel
-def acyclic_kernel(indptr, children, terminal, value, remoteness, score, stack, cursor, best):
+def acyclic_kernel(
+    indptr: Any,
+    children: Any,
+    terminal: Any,
+    value: Any,
+    remoteness: Any,
+    score: Any,
+    stack: Any,
+    cursor: Any,
+    best: Any,
+) -> Any:
     """Post-order evaluation; returns False (leaving partial output) if a cycle is found.
 
     ``score[c]`` ranks position ``c`` for the player who moves into it, larger is better,
@@ -144,7 +154,17 @@ def acyclic_kernel(indptr, children, terminal, value, remoteness, score, stack, 
 
 
 @kernel
-def loopy_kernel(indptr, children, terminal, value, remoteness, parent_ptr, parents, count, queue):
+def loopy_kernel(
+    indptr: Any,
+    children: Any,
+    terminal: Any,
+    value: Any,
+    remoteness: Any,
+    parent_ptr: Any,
+    parents: Any,
+    count: Any,
+    queue: Any,
+) -> Any:
     """Backward induction with child counting (see the module docstring).
 
     ``value`` must be all 0 and ``parent_ptr`` all 0 on entry.

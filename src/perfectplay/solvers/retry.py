@@ -64,6 +64,8 @@ of the label-setting order is in the archive write-ups
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from perfectplay._util.jit import compile_for, kernel
@@ -83,9 +85,10 @@ COMPILE_THRESHOLD = 100_000
 
 @kernel
 def _label_setting(
-    terminal, tval, choice_ptr, choice_idx, outcome_ptr, outcome_idx, outcome_weight, cost,
-    rin_ptr, rin_c, rin_w, rch_ptr, rch_dec, term_order, check_retry,
-):  # fmt: skip
+    terminal: Any, tval: Any, choice_ptr: Any, choice_idx: Any, outcome_ptr: Any, outcome_idx: Any,
+    outcome_weight: Any, cost: Any, rin_ptr: Any, rin_c: Any, rin_w: Any, rch_ptr: Any,
+    rch_dec: Any, term_order: Any, check_retry: Any,
+) -> Any:  # fmt: skip
     # Arrays are made with np.empty and filled in loops: every np.full / np.zeros / copy
     # variant is one more function for numba to compile on a first run. The reverse
     # adjacency comes from perfectplay.graphs._csr (computed once, cached on the graph).
@@ -245,7 +248,7 @@ def _label_setting(
     return dval, cval, best, accept, order, n_order
 
 
-def _run(graph: ChanceGraph, compiled: bool | None) -> tuple:
+def _run(graph: ChanceGraph, compiled: bool | None) -> tuple[Any, ...]:
     if not graph.retry and graph.has_terminal_values():
         tv = graph.terminal_value[graph.terminal]
         if int(tv.min()) != int(tv.max()):
@@ -272,10 +275,11 @@ def _run(graph: ChanceGraph, compiled: bool | None) -> tuple:
     # Not kept on the graph: label-setting is usually the only pass, and the reverse
     # adjacency is the largest part of its memory.
     rin_ptr, rin_c, rin_w, rch_ptr, rch_x = graph.reverse(compiled=compiled, keep=False)
-    return _label_setting.run(
+    out: tuple[Any, ...] = _label_setting.run(
         terminal, tval, cp, ci, op, oi, ow, cost, rin_ptr, rin_c, rin_w, rch_ptr, rch_x,
         terms.astype(np.int32), not graph.retry, compiled=compiled,
     )  # fmt: skip
+    return out
 
 
 def solve_retry(graph: ChanceGraph, *, compiled: bool | None = None) -> ChanceSolution:

@@ -74,12 +74,15 @@ _VERIFY_MARGIN = 1e-12
 
 
 @kernel
-def _solve(k0, lo, hi, best, endless, stats, order, comp_ptr, choice_ptr, outcome_ptr, target,
-           weight, passes, terminal, draw, fixed, tol, stall_sweeps, max_sweeps, eps):  # fmt: skip
+def _solve(
+    k0: Any, lo: Any, hi: Any, best: Any, endless: Any, stats: Any, order: Any, comp_ptr: Any,
+    choice_ptr: Any, outcome_ptr: Any, target: Any, weight: Any, passes: Any, terminal: Any,
+    draw: Any, fixed: Any, tol: Any, stall_sweeps: Any, max_sweeps: Any, eps: Any,
+) -> Any:  # fmt: skip
     # Solves components k0, k0+1, ... in place; returns after the first component where
     # play can go on for ever (the caller settles it), else the number of components.
 
-    def bounds(c, lo, hi):
+    def bounds(c, lo, hi):  # type: (Any, Any, Any) -> tuple[Any, Any]
         # The mover's value of chance node c from bounds (lo, hi) of its successors: a
         # passing outcome swaps them. Called with lo for both, it is the plain value.
         sl = 0.0
@@ -206,7 +209,7 @@ def _solve(k0, lo, hi, best, endless, stats, order, comp_ptr, choice_ptr, outcom
 
 
 @kernel
-def _postorder(order, comp_ptr, comp, ptr, idx):
+def _postorder(order: Any, comp_ptr: Any, comp: Any, ptr: Any, idx: Any) -> Any:
     # Within each component, a depth-first post-order from its root (Tarjan emits the
     # root last): a position comes after the positions it leads to, except along back
     # edges, so one Gauss-Seidel sweep carries values further (Pig: about 1.7x fewer
@@ -485,7 +488,7 @@ def endless_violations(
 
 
 @kernel
-def _reach_back(rptr, rsrc, seed):
+def _reach_back(rptr: Any, rsrc: Any, seed: Any) -> Any:
     # Every node with a path to a seed node (the seeds included), by a stack over the
     # reversed edges.
     n = seed.shape[0]

@@ -69,7 +69,7 @@ class Instance:
 
     def word(self, i: int) -> str:
         """Word ``i`` as a string."""
-        return self.words[i].tobytes().decode("ascii")
+        return str(self.words[i].tobytes().decode("ascii"))
 
     @classmethod
     def from_strings(cls, dice: Sequence[str], words: Iterable[str]) -> Instance:
