@@ -42,8 +42,8 @@ from perfectplay.results.options import Option, Result, outcome_score
 if TYPE_CHECKING:
     from perfectplay.objectives import Objective
     from perfectplay.results.surface import Solution
-    from perfectplay.yahtzee.ruleset import Rules
     from perfectplay.yahtzee.cards import Situation
+    from perfectplay.yahtzee.ruleset import Rules
     from perfectplay.yahtzee.solution import YahtzeeSolution
 
 __all__ = ["ModelGame", "ScorecardTable", "ServedGame", "value_json"]
@@ -66,10 +66,10 @@ def _number(value: Any) -> float | None:
     return v if math.isfinite(v) else None
 
 
-def _checked_text(text: Any) -> str:
-    if not isinstance(text, str):
+def _checked_text(given: Any) -> str:
+    if not isinstance(given, str):
         raise InputError("the state must be a string")
-    text = text.strip()
+    text = given.strip()
     if not text:
         raise InputError("the state is empty")
     if len(text) > MAX_STATE_CHARS:
