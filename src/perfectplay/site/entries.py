@@ -60,7 +60,7 @@ OPTIONAL = {
 #: The parts of perfectplay an entry's page shows when its package imports them.
 CORE = (
     "graphs/", "solvers/", "analysis/", "models/", "objectives.py", "results/", "lattice/",
-    "yahtzee/", "reports.py", "text/", "dice.py", "frontdoor.py",
+    "lattice.py", "yahtzee/", "reports.py", "text/", "frontdoor.py",
 )
 PROBLEMS = "src/perfectplay/problems"
 #: ast.parse from several threads at once can fail in CPython 3.11 ("AST constructor
