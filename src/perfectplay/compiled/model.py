@@ -142,7 +142,7 @@ class CompiledModel:
         """The text of chance outcome ``roll`` (``"roll 3"``)."""
         return f"roll {roll}"
 
-    def move_label(self, state: int, roll: int, index: int, next_state: int) -> str:
+    def move_label(self, state: int, roll: int, index: int, next_state: int, flip: int) -> str:
         """The text of move ``index`` after outcome ``roll`` of ``state``."""
         return f"move {index}: {self.describe(next_state)}"
 

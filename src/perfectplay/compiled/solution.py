@@ -80,21 +80,27 @@ class CompiledSolution(Solution):
     def value(self, state: Any = None) -> float:
         """The mover's winning chance at ``state`` (the start when omitted), known to
         :attr:`bound`."""
-        s = self._state(state)
+        s = self.position(state)
         if not self.layers:
             return float(self.head["start_value"])
         layer, idx = self._locate(s)
         return float(self._values[layer][idx])
 
     def options(self, state: Any) -> list[Option]:
-        """The moves after a throw, ``state = (position, outcome)``, each with the mover's
-        winning chance after it, best first; with one chance outcome (no dice) the
-        position alone will do."""
+        """The moves after a throw, ``state = (position, outcome)`` (or the text
+        ``"POSITION:OUTCOME"``), each with the mover's winning chance after it, best
+        first; with one chance outcome (no dice) the position alone will do."""
         model = self._need_model("options")
+        if isinstance(state, str) and ":" in state:
+            text, _, throw = state.rpartition(":")
+            try:
+                state = (text, int(throw))
+            except ValueError:
+                raise InputError(f"{state!r}: the outcome after ':' is a number") from None
         if isinstance(state, tuple) and len(state) == 2:
-            s, roll = self._state(state[0]), int(state[1])
+            s, roll = self.position(state[0]), int(state[1])
         else:
-            s, roll = self._state(state), None
+            s, roll = self.position(state), None
         from perfectplay.compiled.kernels import kernels_for
 
         k = kernels_for(model)
@@ -116,7 +122,7 @@ class CompiledSolution(Solution):
             t, f, o = int(nexts[roll, j]), int(flips[roll, j]), float(over[roll, j])
             v = o if o >= 0.0 else self.value(t)
             values.append(1.0 - v if f else v)
-            labels.append(model.move_label(s, roll, j, t))
+            labels.append(model.move_label(s, roll, j, t, f))
             states.append(t)
         return rank_options(labels, values, maximise=True, labels=labels, states=states)
 
@@ -152,13 +158,18 @@ class CompiledSolution(Solution):
             )
         return self.model
 
-    def _state(self, state: Any) -> int:
+    def position(self, state: Any) -> int:
+        """The model's integer state of ``state`` (an integer, the text its ``parse``
+        reads, or ``None`` for the start)."""
         if state is None:
             return int(self.head["start"])
         if isinstance(state, str):
             if self.model is None:
                 raise UnsupportedError(f"{self.name}: reading {state!r} needs the model")
-            return int(self.model.parse(state))
+            try:
+                return int(self.model.parse(state))
+            except ValueError as exc:
+                raise InputError(f"{self.name}: {exc}") from None
         if isinstance(state, int | np.integer) and not isinstance(state, bool):
             return int(state)
         raise InputError(f"{self.name}: a position is an integer state or its text, not {state!r}")

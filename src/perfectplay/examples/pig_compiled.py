@@ -141,7 +141,7 @@ class CompiledPig(CompiledModel):
     def roll_label(self, roll: int) -> str:
         return f"face {roll + 1}"
 
-    def move_label(self, state: int, roll: int, index: int, next_state: int) -> str:
+    def move_label(self, state: int, roll: int, index: int, next_state: int, flip: int) -> str:
         if state % 2:
             return "bust" if roll == 0 else f"face {roll + 1}"
         return "roll" if index == 0 else "hold"
@@ -157,10 +157,10 @@ class CompiledPiglet(CompiledPig):
     def roll_label(self, roll: int) -> str:
         return "heads" if roll else "tails"
 
-    def move_label(self, state: int, roll: int, index: int, next_state: int) -> str:
+    def move_label(self, state: int, roll: int, index: int, next_state: int, flip: int) -> str:
         if state % 2:
             return "heads" if roll else "tails"
-        return super().move_label(state, roll, index, next_state)
+        return super().move_label(state, roll, index, next_state, flip)
 
     def parameters(self) -> dict[str, Any]:
         return {"goal": self.goal, "hold_at_zero": self.hold_at_zero}
