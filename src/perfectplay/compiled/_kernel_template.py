@@ -29,6 +29,10 @@ from perfectplay.compiled.search import find_key, find_layer
 
 start = outcome = rolls = moves = layer = None  # MODEL FUNCTIONS
 
+# The buffers the model writes hold twice the sizes it declares and some more: a model
+# that writes a few entries too many is refused by the count it returns (one line)
+# instead of overwriting memory; the declared size is (len - 8) // 2.
+
 
 @njit(cache=True)
 def check_turn(s, p, w, nexts, flips, r, err):
@@ -37,7 +41,7 @@ def check_turn(s, p, w, nexts, flips, r, err):
     if m < 1:
         err[0], err[1], err[2], err[3] = ERR_NO_MOVE, s, r, m
         return -1
-    if m > len(nexts):
+    if m > (len(nexts) - 8) // 2:
         err[0], err[1], err[2], err[3] = ERR_TOO_MANY_MOVES, s, r, m
         return -1
     for j in range(m):
@@ -49,7 +53,7 @@ def check_turn(s, p, w, nexts, flips, r, err):
 @njit(cache=True)
 def check_rolls(s, p, w, err):
     nr = rolls(s, p, w)
-    if nr < 1 or nr > len(w):
+    if nr < 1 or nr > (len(w) - 8) // 2:
         err[0], err[1], err[2], err[3] = ERR_TOO_MANY_ROLLS, s, 0, nr
         return -1
     for r in range(nr):
@@ -72,9 +76,9 @@ def over(t, p, s, r, err):
 def expand(frontier, p, max_rolls, max_moves, out_state, out_layer, err):
     """The states that go on, one per move of every outcome of ``frontier``, with
     their layers, into ``out_*``; returns how many (-1: see ``err``)."""
-    w = np.empty(max_rolls, np.int64)
-    nexts = np.empty(max_moves, np.int64)
-    flips = np.empty(max_moves, np.int64)
+    w = np.empty(2 * max_rolls + 8, np.int64)
+    nexts = np.empty(2 * max_moves + 8, np.int64)
+    flips = np.empty(2 * max_moves + 8, np.int64)
     k = 0
     for i in range(len(frontier)):
         s = frontier[i]
@@ -109,9 +113,9 @@ def count(keys, lid, p, max_rolls, max_moves, fin_layers, used, n_rolls, n_moves
     n = len(keys)
     chunks = min(n, 64)
     for c in prange(chunks):
-        w = np.empty(max_rolls, np.int64)
-        nexts = np.empty(max_moves, np.int64)
-        flips = np.empty(max_moves, np.int64)
+        w = np.empty(2 * max_rolls + 8, np.int64)
+        nexts = np.empty(2 * max_moves + 8, np.int64)
+        flips = np.empty(2 * max_moves + 8, np.int64)
         e = np.zeros(4, np.int64)
         for i in range(c * n // chunks, (c + 1) * n // chunks):
             s = keys[i]
@@ -161,9 +165,9 @@ def fill(keys, lid, p, max_rolls, max_moves, fin_layers, fin_ptr, fin_keys, fin_
     n = len(keys)
     chunks = min(n, 64)
     for c in prange(chunks):
-        w = np.empty(max_rolls, np.int64)
-        nexts = np.empty(max_moves, np.int64)
-        flips = np.empty(max_moves, np.int64)
+        w = np.empty(2 * max_rolls + 8, np.int64)
+        nexts = np.empty(2 * max_moves + 8, np.int64)
+        flips = np.empty(2 * max_moves + 8, np.int64)
         e = np.zeros(4, np.int64)
         for i in range(c * n // chunks, (c + 1) * n // chunks):
             s = keys[i]
@@ -218,9 +222,9 @@ def fill(keys, lid, p, max_rolls, max_moves, fin_layers, fin_ptr, fin_keys, fin_
 def turn(s, p, max_rolls, max_moves):
     """One state's outcomes and moves for Python (queries): weights, and per outcome
     its moves' next states, flips and values when the game is over there."""
-    w = np.empty(max_rolls, np.int64)
-    nexts = np.empty(max_moves, np.int64)
-    flips = np.empty(max_moves, np.int64)
+    w = np.empty(2 * max_rolls + 8, np.int64)
+    nexts = np.empty(2 * max_moves + 8, np.int64)
+    flips = np.empty(2 * max_moves + 8, np.int64)
     err = np.zeros(4, np.int64)
     nr = check_rolls(s, p, w, err)
     nr = max(nr, 0)

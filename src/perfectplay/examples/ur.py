@@ -33,8 +33,8 @@ steps along their own path (1 = the first tile), then ``+N`` for the pieces born
 >>> sol = solve_compiled(ur)
 >>> round(sol.value(), 5), sol.n_positions   # RoyalUr's finkel2p table: 0.51858, 12,990
 (0.51858, 12990)
->>> [(o.label, round(o.value, 4)) for o in sol.options("4/6:4")]
-[('enter to 4', 0.6641), ('move 4 to 8', 0.6366)]
+>>> [(o.label, round(o.value, 4)) for o in sol.options("4/6:3")]
+[('enter to 3', 0.4997), ('move 4 to 7', 0.4429)]
 """
 
 from __future__ import annotations
