@@ -153,7 +153,9 @@ def random_twin(model: RandomLayered) -> dict[int, float]:
 
     def turn(s):
         total = sum(w for w, _ in model.table[s])
-        return [(Fraction(w, total), [(t, bool(f)) for t, f in moves]) for w, moves in model.table[s]]
+        return [
+            (Fraction(w, total), [(t, bool(f)) for t, f in moves]) for w, moves in model.table[s]
+        ]
 
     return twin.value_iteration(0, turn, over)
 
@@ -242,7 +244,13 @@ def loop_outcome(s, p):
 
 class Chain(CompiledModel):
     max_rolls = 2
-    start, outcome, rolls, moves, layer = rnd_start, chain_outcome, bad_rolls, chain_moves, down_layer
+    start, outcome, rolls, moves, layer = (
+        rnd_start,
+        chain_outcome,
+        bad_rolls,
+        chain_moves,
+        down_layer,
+    )
 
     def __init__(self, flag: int = 0) -> None:
         self.params = np.array([flag], np.int64)
@@ -352,12 +360,30 @@ def test_options_and_notation():
 def test_command_line(capsys):
     from perfectplay.cli import main
 
-    assert main(["solve", "perfectplay.examples.ur:Ur", "-p", "pieces=2", "-q",
-                 "--query", "4/6:2"]) == 0
+    assert (
+        main(["solve", "perfectplay.examples.ur:Ur", "-p", "pieces=2", "-q", "--query", "4/6:2"])
+        == 0
+    )
     out = capsys.readouterr().out
     assert "start value: 0.518572907 for the player to move first" in out
     assert "positions: 12,869 in 3 layers" in out
     assert "move 4 to 6  0.580461  best" in out
-    assert main(["solve", "perfectplay.examples.ur:Ur", "-p", "rules=blitz", "-p", "pieces=1",
-                 "-q"]) == 0
+    assert (
+        main(["solve", "perfectplay.examples.ur:Ur", "-p", "rules=blitz", "-p", "pieces=1", "-q"])
+        == 0
+    )
     assert "Ur(blitz+pieces=1)" in capsys.readouterr().out
+
+
+def test_docs_big_games_example():
+    """The ```pycon block of docs/models.md's "Big games" section runs as a doctest."""
+    import doctest
+    import re
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "models.md").read_text()
+    section = text[text.index("## Big games") :]
+    blocks = re.findall(r"```pycon\n(.*?)```", section, re.S)
+    assert blocks
+    test = doctest.DocTestParser().get_doctest("\n".join(blocks), {}, "models.md", None, 0)
+    result = doctest.DocTestRunner().run(test)
+    assert result.failed == 0 and result.attempted >= 4

@@ -128,7 +128,7 @@ def load(
             raise InputError(f"{path}: a compiled model's table is loaded with its model")
         from perfectplay.compiled.solution import load_compiled
 
-        return load_compiled(path, model)
+        return load_compiled(Path(path), model)
     try:
         with open(path, "rb") as fh:
             head = fh.read(len(_YAHTZEE_MAGIC))

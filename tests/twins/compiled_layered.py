@@ -30,7 +30,9 @@ def value_iteration(
     for outcomes in turns.values():
         row = []
         for p, moves in outcomes:
-            row.append((p, [(index[t], f, 0.0) if t in index else (-1, f, over(t)) for t, f in moves]))
+            row.append(
+                (p, [(index[t], f, 0.0) if t in index else (-1, f, over(t)) for t, f in moves])
+            )
         flat.append(row)
     values = [0.5] * len(flat)
     for _ in range(100_000):

@@ -177,7 +177,8 @@ def _params(items: list[str]) -> dict[str, Any]:
             raise InputError(f"--param {quote_token(item)}: expected NAME=VALUE")
         text = value.strip()
         # A bare word is a string (-p rules=blitz); it was never a Python literal.
-        out[key.strip()] = text if text.isidentifier() and text not in ("True", "False", "None") else _literal(text, f"--param {key.strip()}:")
+        bare = text.isidentifier() and text not in ("True", "False", "None")
+        out[key.strip()] = text if bare else _literal(text, f"--param {key.strip()}:")
     return out
 
 

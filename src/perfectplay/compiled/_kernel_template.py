@@ -50,6 +50,7 @@ def check_turn(s, p, w, nexts, flips, r, err):
             return -1
     return m
 
+
 @njit(cache=True)
 def check_rolls(s, p, w, err):
     nr = rolls(s, p, w)
@@ -62,6 +63,7 @@ def check_rolls(s, p, w, err):
             return -1
     return nr
 
+
 @njit(cache=True)
 def over(t, p, s, r, err):
     # The mover's value at t when the game is over there, -1.0 when it goes on,
@@ -71,6 +73,7 @@ def over(t, p, s, r, err):
         err[0], err[1], err[2], err[3] = ERR_BAD_OUTCOME, t, r, int(o * 1e6)
         return -2.0
     return o if o >= 0.0 else -1.0
+
 
 @njit(cache=True)
 def expand(frontier, p, max_rolls, max_moves, out_state, out_layer, err):
@@ -105,6 +108,7 @@ def expand(frontier, p, max_rolls, max_moves, out_state, out_layer, err):
                 out_layer[k] = lt
                 k += 1
     return k
+
 
 @njit(cache=True, parallel=True)
 def count(keys, lid, p, max_rolls, max_moves, fin_layers, used, n_rolls, n_moves, err):
@@ -156,12 +160,15 @@ def count(keys, lid, p, max_rolls, max_moves, fin_layers, used, n_rolls, n_moves
             for q in range(4):
                 err[q] = e[q]
 
+
 @njit(cache=True, parallel=True)
-def fill(keys, lid, p, max_rolls, max_moves, fin_layers, fin_ptr, fin_keys, fin_value,
-         roll_ptr, roll_prob, roll_const, move_ptr, move_code, err):
+def fill(keys, lid, p, max_rolls, max_moves, finished, table, err):
     """The successor table of the layer ``keys``: per outcome its probability, the
     best value of its moves that leave the layer (``roll_const``; -1: none) and its
-    moves within the layer, as ``2 * index + flip``."""
+    moves within the layer, as ``2 * index + flip``. ``finished`` is the finished layers
+    it reaches ``(ids, pointers, keys, values)``; ``table`` the arrays to fill."""
+    fin_layers, fin_ptr, fin_keys, fin_value = finished
+    roll_ptr, roll_prob, roll_const, move_ptr, move_code = table
     n = len(keys)
     chunks = min(n, 64)
     for c in prange(chunks):
@@ -218,6 +225,7 @@ def fill(keys, lid, p, max_rolls, max_moves, fin_layers, fin_ptr, fin_keys, fin_
             for q in range(4):
                 err[q] = e[q]
 
+
 @njit(cache=True)
 def turn(s, p, max_rolls, max_moves):
     """One state's outcomes and moves for Python (queries): weights, and per outcome
@@ -243,13 +251,16 @@ def turn(s, p, max_rolls, max_moves):
             o_out[r, j] = over(nexts[j], p, s, r, err)
     return w[:nr].copy(), m_out, t_out, f_out, o_out, err
 
+
 @njit(cache=True)
 def start_of(p):
     return start(p)
 
+
 @njit(cache=True)
 def outcome_of(s, p):
     return outcome(s, p)
+
 
 @njit(cache=True)
 def layer_of(states, p):

@@ -17,8 +17,18 @@ from perfectplay.errors import InputError
 
 __all__ = ["query_lines", "solve_command"]
 
-_NOT_HERE = ("exact", "distribution", "simulate", "strategy", "first", "second", "max_endless",
-             "max_states", "max_edges", "max_per_call")
+_NOT_HERE = (
+    "exact",
+    "distribution",
+    "simulate",
+    "strategy",
+    "first",
+    "second",
+    "max_endless",
+    "max_states",
+    "max_edges",
+    "max_per_call",
+)
 
 
 def solve_command(model: CompiledModel, args: Any) -> int:
@@ -78,9 +88,9 @@ def query_lines(sol: Any, text: str) -> list[str]:
     >>> from perfectplay.compiled import solve_compiled
     >>> from perfectplay.examples.pig_compiled import CompiledPig
     >>> print("\\n".join(query_lines(solve_compiled(CompiledPig(goal=10)), "(0, 0, 8)")))
-    position (0, 0, 8): 0.813599 for the player to move
-      roll  0.813599  best
-      hold  0.754815
+    position (0, 0, 8): 0.881763 for the player to move
+      roll  0.881763  best
+      hold  0.366336
     """
     model = sol.model
     position, _, throw = text.rpartition(":") if ":" in text else (text, "", "")

@@ -30,7 +30,9 @@ __all__ = ["explore"]
 CHUNK_MOVES = 1 << 24
 
 
-def explore(model: CompiledModel, k: Kernels, wd: Workdir, progress: bool = False) -> dict[str, Any]:
+def explore(
+    model: CompiledModel, k: Kernels, wd: Workdir, progress: bool = False
+) -> dict[str, Any]:
     """Explore ``model`` into ``wd`` and return the header written (see
     :mod:`perfectplay.compiled.workdir`)."""
     p = np.ascontiguousarray(model.params, dtype=np.int64)
@@ -96,7 +98,7 @@ def _member(xs: np.ndarray, sorted_keys: np.ndarray) -> np.ndarray:
         return np.zeros(xs.size, bool)
     pos = np.searchsorted(sorted_keys, xs)
     pos[pos == sorted_keys.size] = 0
-    return sorted_keys[pos] == xs  # type: ignore[no-any-return]
+    return sorted_keys[pos] == xs
 
 
 def _add_seeds(seeds: dict[int, list[np.ndarray]], states: np.ndarray, layers: np.ndarray) -> None:

@@ -23,13 +23,17 @@ from typing import Any
 import numpy as np
 
 from perfectplay._util.memory import format_bytes, require
+from perfectplay.compiled import sweep as _sweep
 from perfectplay.compiled.kernels import kernels_for
 from perfectplay.compiled.model import CompiledModel, raise_model_error
-from perfectplay.compiled.sweep import sweep, sweeps
 from perfectplay.compiled.workdir import Workdir
 from perfectplay.errors import ModelError
 
 __all__ = ["LayerReport", "Settings", "layer_memory", "solve_layer"]
+
+# numba dispatchers, typed loosely (their stubs do not know the kernels' arguments).
+_parallel_sweep: Any = _sweep.sweep
+_serial_sweeps: Any = _sweep.sweeps
 
 # Bytes per outcome in the successor table (probability, best leaving value, move
 # pointer), per move within the layer (its code) and per position (outcome pointer,
@@ -123,14 +127,14 @@ def solve_layer(
     roll_prob = np.empty(n_r, np.float64)
     roll_const = np.empty(n_r, np.float64)
     move_code = np.empty(n_in, np.int64)
-    k.fill(keys, layer, p, model.max_rolls, model.max_moves, reach, fin_ptr, fk, fv,
-           roll_ptr, roll_prob, roll_const, move_ptr, move_code, err)
+    table = (roll_ptr, roll_prob, roll_const, move_ptr, move_code)
+    k.fill(keys, layer, p, model.max_rolls, model.max_moves, (reach, fin_ptr, fk, fv), table, err)
     raise_model_error(model, err)
     del fk, fv
     lo = np.zeros(n, np.float64)
     hi = np.ones(n, np.float64)
     n_sweeps, gap = _sweep_to_bound(
-        model, layer, settings, lo, hi, roll_ptr, roll_prob, roll_const, eps, move_ptr, move_code
+        model, layer, settings, lo, hi, (roll_ptr, roll_prob, roll_const, eps, move_ptr, move_code)
     )
     values = (lo + hi) * 0.5
     bound = gap * 0.5
@@ -149,7 +153,7 @@ def _sweep_to_bound(
     settings: Settings,
     lo: np.ndarray,
     hi: np.ndarray,
-    *table: Any,
+    table: tuple[Any, ...],
 ) -> tuple[int, float]:
     """Sweep until the gap is within the tolerance; a gap that stops shrinking, or the
     sweep limit, is a :class:`ModelError` saying so (never an early stop)."""
@@ -170,10 +174,12 @@ def _sweep_to_bound(
     batch = 1 if parallel else 32
     while count < settings.max_sweeps:
         if parallel:
-            gap = float(sweep(lo, hi, *table, 64, count % 2 == 1))
+            gap = float(_parallel_sweep(lo, hi, table, 64, count % 2 == 1))
             done = 1
         else:
-            done, gap = sweeps(lo, hi, *table, target, min(batch, settings.max_sweeps - count))
+            done, gap = _serial_sweeps(
+                lo, hi, table, target, min(batch, settings.max_sweeps - count)
+            )
         count += int(done)
         if gap <= target:
             return count, gap

@@ -30,9 +30,12 @@ __all__ = ["sweep", "sweeps"]
 
 
 @njit(cache=True)
-def _update(lo: Any, hi: Any, roll_ptr: Any, roll_prob: Any, roll_const: Any, eps: float,
-            move_ptr: Any, move_code: Any, i: int) -> float:
-    """Update both bounds of position ``i`` in place; returns its gap."""
+def _update(lo: Any, hi: Any, table: Any, i: int) -> float:
+    """Update both bounds of position ``i`` in place; returns its gap. ``table`` is the
+    layer's successor table ``(roll_ptr, roll_prob, roll_const, eps, move_ptr,
+    move_code)``: ``roll_const`` is the best value of an outcome's moves that leave the
+    layer (-1: none), known to ``eps``; a move within it is ``2 * index + flip``."""
+    roll_ptr, roll_prob, roll_const, eps, move_ptr, move_code = table
     low = 0.0
     high = 0.0
     for r in range(roll_ptr[i], roll_ptr[i + 1]):
@@ -67,12 +70,10 @@ def _update(lo: Any, hi: Any, roll_ptr: Any, roll_prob: Any, roll_const: Any, ep
 
 
 @njit(cache=True, parallel=True)
-def sweep(lo: Any, hi: Any, roll_ptr: Any, roll_prob: Any, roll_const: Any, eps: float,
-          move_ptr: Any, move_code: Any, chunks: int, backward: bool) -> float:
+def sweep(lo: Any, hi: Any, table: Any, chunks: int, backward: bool) -> float:
     """One in-place sweep of both bounds over the layer, in parallel over ``chunks``
     (each in order, or in reverse when ``backward``); returns the largest gap ``U - L``
-    after it. ``roll_const`` is the best value of an outcome's moves that leave the
-    layer (-1: none), known to ``eps``."""
+    after it."""
     n = len(lo)
     gaps = np.zeros(chunks)
     for c in prange(chunks):
@@ -81,16 +82,13 @@ def sweep(lo: Any, hi: Any, roll_ptr: Any, roll_prob: Any, roll_const: Any, eps:
         b = (c + 1) * n // chunks
         for q in range(a, b):
             i = a + b - 1 - q if backward else q
-            d = _update(lo, hi, roll_ptr, roll_prob, roll_const, eps, move_ptr, move_code, i)
-            if d > g:
-                g = d
+            g = max(g, _update(lo, hi, table, i))
         gaps[c] = g
-    return gaps.max()
+    return gaps.max()  # type: ignore[no-any-return]
 
 
 @njit(cache=True)
-def sweeps(lo: Any, hi: Any, roll_ptr: Any, roll_prob: Any, roll_const: Any, eps: float,
-           move_ptr: Any, move_code: Any, target: float, most: int) -> Any:
+def sweeps(lo: Any, hi: Any, table: Any, target: float, most: int) -> Any:
     """Up to ``most`` serial sweeps, alternately forward and backward (symmetric
     Gauss-Seidel: the order of the keys favours neither direction), until the gap is
     at most ``target``; returns ``(sweeps, gap)``."""
@@ -99,10 +97,7 @@ def sweeps(lo: Any, hi: Any, roll_ptr: Any, roll_prob: Any, roll_const: Any, eps
     for count in range(1, most + 1):
         g = 0.0
         for q in range(n):
-            i = q if count % 2 else n - 1 - q
-            d = _update(lo, hi, roll_ptr, roll_prob, roll_const, eps, move_ptr, move_code, i)
-            if d > g:
-                g = d
+            g = max(g, _update(lo, hi, table, q if count % 2 else n - 1 - q))
         if g <= target:
             return count, g
     return most, g

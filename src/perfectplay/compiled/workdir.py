@@ -17,9 +17,9 @@ Layout (all arrays are NumPy ``.npy`` files, read memory-mapped):
                          ``bound``, its ``sweeps`` and ``seconds``
 =======================  ==================================================================
 
-Every file is written to a temporary name and renamed into place, so a killed solve leaves whole files
-only: a layer with its ``done-L.json`` is finished and a solve started again in the same
-directory resumes after it.
+Every file is written to a temporary name and renamed into place, so a killed solve
+leaves whole files only: a layer with its ``done-L.json`` is finished and a solve
+started again in the same directory resumes after it.
 """
 
 from __future__ import annotations
@@ -118,7 +118,7 @@ class Workdir:
         except ValueError as exc:
             raise InputError(f"{self.path / name}: corrupt array ({exc})") from None
         self._open[name] = arr
-        return arr  # type: ignore[no-any-return]
+        return arr
 
     def _write_array(self, name: str, arr: np.ndarray) -> None:
         self._open.pop(name, None)

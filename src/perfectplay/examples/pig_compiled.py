@@ -136,7 +136,9 @@ class CompiledPig(CompiledModel):
             mine, theirs, turn = ast.literal_eval(text)
             return self.pack(int(mine), int(theirs), int(turn))
         except (ValueError, SyntaxError, TypeError):
-            raise ValueError(f"a Pig position is (my score, opponent's score, turn total), not {text!r}") from None
+            raise ValueError(
+                f"a Pig position is (my score, opponent's score, turn total), not {text!r}"
+            ) from None
 
     def roll_label(self, roll: int) -> str:
         return f"face {roll + 1}"

@@ -31,8 +31,8 @@ steps along their own path (1 = the first tile), then ``+N`` for the pieces born
 >>> from perfectplay.compiled import solve_compiled
 >>> ur = Ur(pieces=2)
 >>> sol = solve_compiled(ur)
->>> round(sol.value(), 5), sol.n_positions   # RoyalUr's finkel2p table: 0.51858, 12,990
-(0.51858, 12990)
+>>> round(sol.value(), 6), sol.n_positions   # RoyalUr's finkel2p table: 0.51858 (16 bits)
+(0.518573, 12869)
 >>> [(o.label, round(o.value, 4)) for o in sol.options("4/6:3")]
 [('enter to 3', 0.4997), ('move 4 to 7', 0.4429)]
 """
@@ -54,7 +54,9 @@ Tile = tuple[int, int]
 #: Light's paths (column 1 is light's lane, 2 the shared one, rows 1..8); dark's path is
 #: the mirror image (column 4 - x). Both start and end off the board.
 PATHS: dict[str, tuple[Tile, ...]] = {
-    "bell": tuple([(1, y) for y in (4, 3, 2, 1)] + [(2, y) for y in range(1, 9)] + [(1, 8), (1, 7)]),
+    "bell": tuple(
+        [(1, y) for y in (4, 3, 2, 1)] + [(2, y) for y in range(1, 9)] + [(1, 8), (1, 7)]
+    ),
     "masters": tuple(
         [(1, y) for y in (4, 3, 2, 1)]
         + [(2, y) for y in range(1, 8)]
@@ -254,7 +256,7 @@ class Ur(CompiledModel):
             raise ValueError("a path is 1..24 distinct tiles")
         p = np.full(_OPP + 32, -1, np.int64)
         p[:7] = [n, r.pieces, r.dice, r.zero, r.safe_rosettes, r.rosette_extra, r.capture_extra]
-        p[_ROSE : _OPP] = 0
+        p[_ROSE:_OPP] = 0
         theirs = {(4 - x, y): step for step, (x, y) in enumerate(path, start=1)}
         for step, tile in enumerate(path, start=1):
             p[_ROSE + step] = tile in ROSETTES
@@ -277,7 +279,10 @@ class Ur(CompiledModel):
         my_hand = (state >> (2 * n)) & 15
         their_hand = (state >> (2 * n + _HAND_BITS)) & 15
         steps = [[k + 1 for k in range(n) if (mask >> k) & 1] for mask in (mine, theirs)]
-        off = [self.rules.pieces - h - len(st) for h, st in zip((my_hand, their_hand), steps, strict=True)]
+        off = [
+            self.rules.pieces - h - len(st)
+            for h, st in zip((my_hand, their_hand), steps, strict=True)
+        ]
         return steps[0], steps[1], off[0], off[1]
 
     def describe(self, state: int) -> str:
@@ -313,13 +318,14 @@ class Ur(CompiledModel):
         theirs = {(4 - tiles[k][0], tiles[k][1]) for k in range(n) if (masks[1] >> k) & 1}
         if mine & theirs:
             raise ValueError(f"{text!r}: two pieces on one tile")
-        return masks[0] | (masks[1] << n) | (hands[0] << (2 * n)) | (hands[1] << (2 * n + _HAND_BITS))
+        return (
+            masks[0] | (masks[1] << n) | (hands[0] << (2 * n)) | (hands[1] << (2 * n + _HAND_BITS))
+        )
 
     def roll_label(self, roll: int) -> str:
         return f"throw {roll}"
 
     def move_label(self, state: int, roll: int, index: int, next_state: int, flip: int) -> str:
-        n = len(self.rules.tiles())
         before, _, _, _ = self._fields(state)
         after_fields = self._fields(next_state)
         after = after_fields[1] if flip else after_fields[0]
@@ -331,3 +337,38 @@ class Ur(CompiledModel):
         if not new:
             return f"bear off from {step}"
         return f"enter to {new[0]}" if step == 0 else f"move {step} to {new[0]}"
+
+
+def main(lines: list[str]) -> list[str]:
+    """``python -m perfectplay.examples.ur``: the first line names the rule set and the
+    pieces (``finkel 2``), every other line a position to query (``4/6``, ``4,8/6:3``);
+    ``#`` starts a comment. Prints the start's value, then each query's moves.
+
+    >>> print("\\n".join(main(["finkel 1", "/:2"])))
+    Ur(finkel+pieces=1): 217 positions, the first player wins 0.530049839525
+    <BLANKLINE>
+    position /: 0.530050 for the player to move
+      throw 2 (weight 6):
+        enter to 2  0.526944  best
+    """
+    from perfectplay.compiled import solve_compiled
+    from perfectplay.compiled.command import query_lines
+
+    rows = [line.split("#", 1)[0].strip() for line in lines]
+    rows = [row for row in rows if row]
+    if not rows:
+        raise ValueError("the first line names the rules and the pieces, e.g. 'finkel 2'")
+    rules, *rest = rows[0].split()
+    model = Ur(rules, **({"pieces": int(rest[0])} if rest else {}))
+    sol = solve_compiled(model)
+    out = [f"{model.name}: {sol.n_positions:,} positions, the first player wins {sol.value():.12f}"]
+    for row in rows[1:]:
+        out.append("")
+        out.extend(query_lines(sol, row))
+    return out
+
+
+if __name__ == "__main__":
+    import sys
+
+    print("\n".join(main(sys.stdin.read().splitlines())))
