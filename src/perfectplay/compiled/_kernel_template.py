@@ -25,7 +25,7 @@ from perfectplay.compiled.model import (
     ERR_TOO_MANY_ROLLS,
     ERR_UNKNOWN_STATE,
 )
-from perfectplay.compiled.search import find_key, find_layer
+from perfectplay.compiled.search import find_key, find_layer, grow, new_set, rehash, set_add
 
 start = outcome = rolls = moves = layer = None  # MODEL FUNCTIONS
 
@@ -76,38 +76,91 @@ def over(t, p, s, r, err):
 
 
 @njit(cache=True)
-def expand(frontier, p, max_rolls, max_moves, out_state, out_layer, err):
-    """The states that go on, one per move of every outcome of ``frontier``, with
-    their layers, into ``out_*``; returns how many (-1: see ``err``)."""
+def successors(s, ls, p, w, nexts, flips, out_state, out_layer, err):
+    """The positions that go on after ``s`` (of layer ``ls``), one per move of every
+    outcome (a finished game is a value, not a position), with their layers, into
+    ``out_*``; returns how many (-1: see ``err``)."""
+    nr = check_rolls(s, p, w, err)
+    if nr < 0:
+        return -1
+    k = 0
+    for r in range(nr):
+        m = check_turn(s, p, w, nexts, flips, r, err)
+        if m < 0:
+            return -1
+        for j in range(m):
+            t = nexts[j]
+            o = over(t, p, s, r, err)
+            if o == -2.0:
+                return -1
+            if o >= 0.0:
+                continue
+            lt = layer(t, p)
+            if lt < ls:
+                err[0], err[1], err[2], err[3] = ERR_LOWER_LAYER, s, r, t
+                return -1
+            out_state[k] = t
+            out_layer[k] = lt
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def close_layer(seeds, lid, p, max_rolls, max_moves, err):
+    """Breadth-first search within layer ``lid`` from ``seeds`` (its positions reached
+    from lower layers): returns its positions (unsorted, each once) and the positions
+    of higher layers it reaches, each once, with their layers. Both sets are open
+    addressing hash sets on arrays (no Python object, no numba dict)."""
     w = np.empty(2 * max_rolls + 8, np.int64)
     nexts = np.empty(2 * max_moves + 8, np.int64)
     flips = np.empty(2 * max_moves + 8, np.int64)
-    k = 0
-    for i in range(len(frontier)):
-        s = frontier[i]
-        ls = layer(s, p)
-        nr = check_rolls(s, p, w, err)
-        if nr < 0:
-            return -1
-        for r in range(nr):
-            m = check_turn(s, p, w, nexts, flips, r, err)
-            if m < 0:
-                return -1
-            for j in range(m):
-                t = nexts[j]
-                o = over(t, p, s, r, err)
-                if o == -2.0:
-                    return -1
-                if o >= 0.0:
-                    continue
-                lt = layer(t, p)
-                if lt < ls:
-                    err[0], err[1], err[2], err[3] = ERR_LOWER_LAYER, s, r, t
-                    return -1
-                out_state[k] = t
-                out_layer[k] = lt
-                k += 1
-    return k
+    cap = max_rolls * max_moves
+    succ = np.empty(cap, np.int64)
+    succ_layer = np.empty(cap, np.int64)
+    inside = new_set(4 * len(seeds))
+    queue = np.empty(max(16, 2 * len(seeds)), np.int64)
+    n = 0
+    for s in seeds:
+        if set_add(inside, s):
+            queue, inside = push(queue, n, s, inside)
+            n += 1
+    outside = new_set(1024)
+    out_s = np.empty(1024, np.int64)
+    out_l = np.empty(1024, np.int64)
+    m = 0
+    i = 0
+    while i < n:
+        k = successors(queue[i], lid, p, w, nexts, flips, succ, succ_layer, err)
+        i += 1
+        if k < 0:
+            break
+        for j in range(k):
+            t = succ[j]
+            if succ_layer[j] == lid:
+                if set_add(inside, t):
+                    queue, inside = push(queue, n, t, inside)
+                    n += 1
+            elif set_add(outside, t):
+                if m == len(out_s):
+                    out_s = grow(out_s)
+                    out_l = grow(out_l)
+                out_s[m] = t
+                out_l[m] = succ_layer[j]
+                m += 1
+                if 2 * m > len(outside):
+                    outside = rehash(outside)
+    return queue[:n], out_s[:m], out_l[:m]
+
+
+@njit(cache=True)
+def push(queue, n, s, inside):
+    # Append s to the queue (growing it) and keep the hash set at most half full.
+    if n == len(queue):
+        queue = grow(queue)
+    queue[n] = s
+    if 2 * (n + 1) > len(inside):
+        inside = rehash(inside)
+    return queue, inside
 
 
 @njit(cache=True, parallel=True)

@@ -2,13 +2,12 @@
 
 Play never moves to a lower layer, so layer ``L`` is complete once every lower layer has
 been expanded: the layers are explored in ascending order, each from the states that
-lower layers reached in it (its seeds), breadth-first within it. Each round expands a
-frontier in a compiled kernel, which returns the successors that go on (a finished game
-is a value, never a position) with their layers; the new ones of this layer become the
-next frontier (sorted, deduplicated, set difference with the known ones), the others
-wait as seeds of their own layer. No Python object is made per position: every step is
-a NumPy array operation or a kernel. Each finished layer is written as a sorted ``int64``
-array (``keys-L.npy``), which lookups binary-search.
+lower layers reached in it (its seeds), breadth-first within it by one compiled kernel
+(``close_layer``: the model's functions, a queue and two open-addressing hash sets on
+arrays), which returns the layer's positions and, each once, those it reaches in higher
+layers, which wait as seeds of their own layer (a finished game is a value, never a
+position). No Python object is made per position. Each finished layer is written as a
+sorted ``int64`` array (``keys-L.npy``), which lookups binary-search.
 """
 
 from __future__ import annotations
@@ -25,9 +24,6 @@ from perfectplay.compiled.model import CompiledModel, raise_model_error
 from perfectplay.compiled.workdir import Workdir
 
 __all__ = ["explore"]
-
-#: Frontier states expanded per kernel call (bounds the successor buffer).
-CHUNK_MOVES = 1 << 24
 
 
 def explore(
@@ -56,49 +52,24 @@ def explore(
     sizes: list[int] = []
     total = 0
     bar = Progress("exploring", enabled=progress)
-    per_state = max(1, model.max_rolls * model.max_moves)
     while seeds:
         lid = min(seeds)
-        known = np.unique(np.concatenate(seeds.pop(lid)))
-        frontier = known
-        while frontier.size:
-            chunk = max(1, CHUNK_MOVES // per_state)
-            fresh: list[np.ndarray] = []
-            for a in range(0, frontier.size, chunk):
-                part = frontier[a : a + chunk]
-                cap = part.size * per_state
-                require(16 * cap, f"{model.name}: exploring layer {lid}")
-                out_state = np.empty(cap, np.int64)
-                out_layer = np.empty(cap, np.int64)
-                err = np.zeros(4, np.int64)
-                n = k.expand(part, p, model.max_rolls, model.max_moves, out_state, out_layer, err)
-                raise_model_error(model, err)
-                succ, lay = out_state[:n], out_layer[:n]
-                same = lay == lid
-                fresh.append(succ[same])
-                _add_seeds(seeds, succ[~same], lay[~same])
-            new = np.unique(np.concatenate(fresh))
-            new = new[~_member(new, known)]
-            known = np.union1d(known, new)
-            frontier = new
-            bar.update(total + known.size, "positions")
-        wd.write_keys(lid, known)
+        entry = np.unique(np.concatenate(seeds.pop(lid)))
+        require(64 * entry.size, f"{model.name}: exploring layer {lid}")
+        err = np.zeros(4, np.int64)
+        found, out_s, out_l = k.close_layer(entry, lid, p, model.max_rolls, model.max_moves, err)
+        raise_model_error(model, err)
+        keys = np.sort(found)
+        _add_seeds(seeds, out_s, out_l)
+        wd.write_keys(lid, keys)
         layers.append(lid)
-        sizes.append(int(known.size))
-        total += int(known.size)
+        sizes.append(int(keys.size))
+        total += int(keys.size)
+        bar.update(total, "positions")
     head.update(layers=layers, sizes=sizes, explore_seconds=time.perf_counter() - t0)
     wd.write_header(head)
     bar.done(f"{total:,} positions")
     return head
-
-
-def _member(xs: np.ndarray, sorted_keys: np.ndarray) -> np.ndarray:
-    """Whether each of ``xs`` is in ``sorted_keys``."""
-    if sorted_keys.size == 0:
-        return np.zeros(xs.size, bool)
-    pos = np.searchsorted(sorted_keys, xs)
-    pos[pos == sorted_keys.size] = 0
-    return sorted_keys[pos] == xs
 
 
 def _add_seeds(seeds: dict[int, list[np.ndarray]], states: np.ndarray, layers: np.ndarray) -> None:

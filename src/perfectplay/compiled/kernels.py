@@ -37,7 +37,7 @@ class Kernels:
     start: Any
     outcome: Any
     layer: Any
-    expand: Any
+    close_layer: Any
     count: Any
     fill: Any
     turn: Any
@@ -57,7 +57,7 @@ def kernels_for(model: CompiledModel) -> Kernels:
             module.start_of,
             module.outcome_of,
             module.layer_of,
-            module.expand,
+            module.close_layer,
             module.count,
             module.fill,
             module.turn,

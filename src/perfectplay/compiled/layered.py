@@ -94,6 +94,7 @@ def solve_layer(
     n_moves = np.zeros(n, np.int64)
     used = np.zeros(later.size, np.int64)
     err = np.zeros(4, np.int64)
+    few = _few_threads(n)
     k.count(keys, layer, p, model.max_rolls, model.max_moves, later, used, n_rolls, n_moves, err)
     raise_model_error(model, err)
     n_in = int(n_moves.sum())
@@ -129,6 +130,7 @@ def solve_layer(
     move_code = np.empty(n_in, np.int64)
     table = (roll_ptr, roll_prob, roll_const, move_ptr, move_code)
     k.fill(keys, layer, p, model.max_rolls, model.max_moves, (reach, fin_ptr, fk, fv), table, err)
+    few.restore()
     raise_model_error(model, err)
     del fk, fv
     lo = np.zeros(n, np.float64)
@@ -145,6 +147,23 @@ def solve_layer(
         {"bound": bound, "sweeps": n_sweeps, "seconds": seconds, "positions": n, "moves": n_in},
     )
     return LayerReport(layer, n, n_in, n_sweeps, bound, seconds)
+
+
+class _few_threads:
+    """One thread for a small layer's parallel kernels: waking the pool costs more than
+    the work (and much more on a loaded machine); ``restore`` gives the pool back."""
+
+    def __init__(self, n: int) -> None:
+        import numba
+
+        self.before = numba.get_num_threads()
+        if n < 50_000:
+            numba.set_num_threads(1)
+
+    def restore(self) -> None:
+        import numba
+
+        numba.set_num_threads(self.before)
 
 
 def _sweep_to_bound(
