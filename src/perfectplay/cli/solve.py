@@ -270,7 +270,7 @@ def _main(args: Any) -> int:
             raise InputError(f"--{flag.replace('_', '-')} must be 1..{top:,}")
     model = load_model(args.model, _params(args.param))
     if getattr(model, "compiled_model", False) is True:  # queries are the model's notation
-        from perfectplay.compiled.command import solve_command
+        from perfectplay.compiled.cli import solve_command
 
         return solve_command(model, args)
     queries = [_literal(q, "--query") for q in args.query]

@@ -352,7 +352,7 @@ def main(lines: list[str]) -> list[str]:
         enter to 2  0.526944  best
     """
     from perfectplay.compiled import solve_compiled
-    from perfectplay.compiled.command import query_lines
+    from perfectplay.compiled.cli import query_lines
 
     rows = [line.split("#", 1)[0].strip() for line in lines]
     rows = [row for row in rows if row]
