@@ -96,7 +96,9 @@ class _FullStream(io.StringIO):
 
 
 def test_guarded_turns_write_errors_into_status_1(monkeypatch, capsys):
-    monkeypatch.setattr(common, "_silence_stdout", lambda: None)
+    from perfectplay._util import command  # where the guard lives (cli.common re-exports it)
+
+    monkeypatch.setattr(command, "_silence_stdout", lambda: None)
     for buffered in (False, True):
         monkeypatch.setattr(sys, "stdout", _FullStream(buffered))
         assert common.guarded(lambda: print("answer") or 0) == 1

@@ -60,8 +60,10 @@ def test_ranking_marks_ties_and_measures_regret_in_the_objectives_sense():
     assert [o.regret for o in ranked] == [0.0, 0.0, 2.0]
     ranked = rank_options(["a", "b"], [1.0, 3.0])  # minimise
     assert [(o.action, o.regret, o.best) for o in ranked] == [("a", 0.0, True), ("b", 2.0, False)]
-    hopeless = rank_options(["a", "b"], [math.inf, 2.0], maximise=True)
-    assert [(o.action, o.regret) for o in hopeless] == [("b", 0.0), ("a", math.inf)]
+    worst = rank_options(["a", "b"], [-math.inf, 2.0], maximise=True)
+    assert [(o.action, o.regret, o.best) for o in worst] == [("b", 0.0, True), ("a", math.inf, False)]
+    hopeless = rank_options(["a", "b"], [math.inf, math.inf])  # no goal can be reached
+    assert [o.best for o in hopeless] == [False, False]
 
 
 # -- chance results ---------------------------------------------------------------------------

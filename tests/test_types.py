@@ -20,7 +20,10 @@ USER_FILE = """
 from collections import Counter
 from typing import assert_type
 
+import perfectplay
+from perfectplay import Solution
 from perfectplay.models import ChanceModel, GameModel, solve_model
+from perfectplay.yahtzee import YahtzeeSolution
 from perfectplay.models.chance import ChanceModelSolution
 from perfectplay.models.game import GameModelSolution, Result
 
@@ -96,6 +99,11 @@ def types() -> None:
     assert_type(solve_model(SubclassedPile(), max_states=10), GameModelSolution)
     assert_type(solve_model(PlainDice()).start_value, float)
     assert_type(solve_model(PlainPile()).start_value, Result)
+    # the front door knows the result type of each kind of game
+    assert_type(perfectplay.solve(PlainDice()), ChanceModelSolution)
+    assert_type(perfectplay.solve(SubclassedPile(), max_states=10), GameModelSolution)
+    assert_type(perfectplay.solve("american"), YahtzeeSolution)
+    assert_type(perfectplay.load("table.npz"), Solution)
 """
 
 MODULE_FILE = """

@@ -35,9 +35,12 @@ from perfectplay.errors import (
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:  # what mypy reads (the names are re-exported)
-    from perfectplay.frontdoor import load, solve
-    from perfectplay.results.options import Option, Outcome, Result
-    from perfectplay.results.surface import Solution
+    from perfectplay.frontdoor import load as load
+    from perfectplay.frontdoor import solve as solve
+    from perfectplay.results.options import Option as Option
+    from perfectplay.results.options import Outcome as Outcome
+    from perfectplay.results.options import Result as Result
+    from perfectplay.results.surface import Solution as Solution
 
 _lazy_all, __getattr__, __dir__ = lazy_package(
     __name__,

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, Unpack, overload
 
 from perfectplay.errors import InputError, ModelError
 
@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # the solution modules import numpy; importing this one stays
     from perfectplay.models.base import ChanceModel, GameModel, StochasticGameModel
     from perfectplay.models.chance import ChanceModelSolution
     from perfectplay.models.game import GameModelSolution
+    from perfectplay.models.solve import SolveOptions
     from perfectplay.models.stochastic import StochasticModelSolution
     from perfectplay.results.surface import Solution
     from perfectplay.yahtzee.game import ScorecardGame
@@ -44,13 +45,15 @@ _YAHTZEE_MAGIC = b"perfectplay yahtzee table\n"
 
 
 @overload
-def solve(game: StochasticGameModel, **options: Any) -> StochasticModelSolution: ...
+def solve(
+    game: StochasticGameModel, **options: Unpack[SolveOptions]
+) -> StochasticModelSolution: ...
 @overload
-def solve(game: ChanceModel, **options: Any) -> ChanceModelSolution: ...
+def solve(game: ChanceModel, **options: Unpack[SolveOptions]) -> ChanceModelSolution: ...
 @overload
-def solve(game: GameModel, **options: Any) -> GameModelSolution: ...
+def solve(game: GameModel, **options: Unpack[SolveOptions]) -> GameModelSolution: ...
 @overload
-def solve(game: Rules | ScorecardGame | str, **options: Any) -> YahtzeeSolution: ...
+def solve(game: Rules | ScorecardGame | str) -> YahtzeeSolution: ...
 @overload
 def solve(game: CompiledModel, **options: Any) -> CompiledSolution: ...
 def solve(game: Any, **options: Any) -> Solution:
@@ -99,7 +102,8 @@ def solve(game: Any, **options: Any) -> Solution:
         return solve_rules(game)
     from perfectplay.models.solve import solve_model
 
-    return solve_model(game, **options)
+    solution: Solution = solve_model(game, **options)
+    return solution
 
 
 def load(

@@ -13,13 +13,8 @@ from perfectplay.errors import ModelError, ResourceLimitError
 from perfectplay.graphs.canonical import sorted_tuple
 from perfectplay.graphs.chance import ChanceGraph
 from perfectplay.graphs.game import NOT_TERMINAL, Value
-from perfectplay.models import explore as explore_module
-from perfectplay.models.explore import (
-    SpaceLimitError,
-    explore_chance,
-    explore_game,
-    has_retry_property,
-)
+from perfectplay.models.explore import SpaceLimitError, explore_chance, explore_game
+from perfectplay.models.explore import limits as limits_module
 
 
 class Dice:
@@ -123,13 +118,23 @@ def random_graph(rng: random.Random) -> ChanceGraph:
     return ChanceGraph.from_lists(goal, choices, outcomes)
 
 
+def _retry_by_definition(g: ChanceGraph) -> bool:
+    """Every non-goal outcome x of every roll c lists c among its choices (plain loops)."""
+    return all(
+        g.goal[x] or c in g.choices(x).tolist()
+        for c in range(g.n_chance)
+        for x in g.outcomes(c)[0].tolist()
+    )
+
+
 def test_vectorised_retry_check_agrees_with_the_definition():
+    # The explorer's retry flag is the graph's own check (there is one retry check).
     rng = random.Random(6)
     seen = set()
     for _ in range(400):
         g = random_graph(rng)
-        expected = g.has_retry_property()
-        assert has_retry_property(g) == expected
+        expected = _retry_by_definition(g)
+        assert g.has_retry_property() == expected
         seen.add(expected)
     assert seen == {True, False}
 
@@ -316,7 +321,7 @@ class Counted:
 @pytest.mark.parametrize("chunk", [7, 1 << 16])
 def test_per_call_limit_trips_on_the_first_item_past_it(monkeypatch, chunk):
     # The chunk of the edge counter is made small so that calls straddle chunk ends.
-    monkeypatch.setattr(explore_module, "_EDGE_CHUNK", chunk)
+    monkeypatch.setattr(limits_module, "EDGE_CHUNK", chunk)
     for method, item in (("choices", "r"), ("roll", (1, 1))):
         gen = Counted()
         model = make(**{method: lambda self, x, gen=gen, item=item: gen(item)})
@@ -336,7 +341,7 @@ def test_per_call_limit_trips_on_the_first_item_past_it(monkeypatch, chunk):
 
 
 def test_per_call_limit_is_per_call_not_in_all(monkeypatch):
-    monkeypatch.setattr(explore_module, "_EDGE_CHUNK", 7)
+    monkeypatch.setattr(limits_module, "EDGE_CHUNK", 7)
 
     class Wide(Take):  # 100 moves from every position, 20 positions: 2,000 moves in all
         def moves(self, n):
@@ -358,8 +363,8 @@ def test_one_long_call_reports_progress(monkeypatch, capsys):
 
     # Reports are off in the library unless asked for: these meters are asked.
     loud = lambda task: Progress(task, 0.0, 0.0, enabled=True)  # noqa: E731
-    monkeypatch.setattr(explore_module, "Progress", loud)
-    monkeypatch.setattr(explore_module, "_EDGE_CHUNK", 1000)
+    monkeypatch.setattr(limits_module, "Progress", loud)
+    monkeypatch.setattr(limits_module, "EDGE_CHUNK", 1000)
     monkeypatch.delenv("PERFECTPLAY_QUIET", raising=False)
     # One state whose single call gives 5,000 outcomes: only the chunk ends report.
     explore_chance(make(roll=lambda self, p: [(2, 1)] * 5000), progress=True)
@@ -444,7 +449,7 @@ def test_progress_lines_on_stderr(monkeypatch, capsys):
 
     # Reports are off in the library unless asked for: these meters are asked.
     loud = lambda task: Progress(task, 0.0, 0.0, enabled=True)  # noqa: E731
-    monkeypatch.setattr(explore_module, "Progress", loud)
+    monkeypatch.setattr(limits_module, "Progress", loud)
     monkeypatch.delenv("PERFECTPLAY_QUIET", raising=False)
 
     class Chain(Counter):
@@ -762,3 +767,212 @@ def test_stochastic_explorer_agrees_with_a_plain_search(seed):
         assert g.terminal.tolist() == [p in ends for p in range(len(order))]
         for p, value in ends.items():
             assert Fraction(int(g.terminal_value[p]), g.scale) == value
+
+
+# -- bounded inputs of the two-player dice explorer (issue 24) -------------------------------
+
+
+class DiceRace:
+    """Two players with dice: every move passes the turn; state 2 is won by its mover."""
+
+    start = 0
+
+    def outcome(self, s):
+        return "win" if s >= 2 else None
+
+    def moves(self, s):
+        return ["go"]
+
+    def chances(self, s, m):
+        return [(s + 1, 1, True)]
+
+
+def _stochastic(**methods):
+    from perfectplay.models.explore import explore_stochastic
+
+    return explore_stochastic(type("Broken", (DiceRace,), methods)(), progress=False)
+
+
+@pytest.mark.parametrize(
+    ("methods", "pattern"),
+    [
+        (
+            {"canonical": lambda self, s: boom()},
+            r"^Broken\.canonical\(0\) raised RuntimeError: boom$",
+        ),
+        (
+            {"canonical": lambda self, s: boom() if s else s},
+            r"^Broken\.canonical\(1\) raised RuntimeError: boom on an outcome of "
+            r"Broken\.chances\(0, 'go'\)$",
+        ),
+        ({"start": lambda self: boom()}, r"^Broken\.start\(\) raised RuntimeError: boom$"),
+        ({"start": property(boom)}, r"reading the attribute start raised RuntimeError: boom"),
+        ({"no_moves": property(boom)}, r"reading the attribute no_moves raised RuntimeError"),
+        ({"moves": boom}, r"^Broken\.moves\(0\) raised RuntimeError: boom$"),
+        ({"chances": boom}, r"^Broken\.chances\(0, 'go'\) raised RuntimeError: boom$"),
+        ({"outcome": boom}, r"^Broken\.outcome\(0\) raised RuntimeError: boom$"),
+        (
+            {"chances": lambda self, s, m: [([s + 1], 1, True)]},
+            r"chances\(0, 'go'\) returned an outcome \[1\] that cannot be hashed",
+        ),
+        ({"chances": lambda self, s, m: 5}, r"chances\(0, 'go'\) did not return an iterable"),
+        (
+            {"chances": lambda self, s, m: [(1, 1)]},
+            r"chances\(0, 'go'\) gave \(1, 1\); each outcome must be a triple",
+        ),
+        (
+            {"chances": lambda self, s, m: {1: 1}},
+            r"chances\(0, 'go'\) gave the key 1; a mapping's keys are pairs",
+        ),
+        ({"moves": 3}, r"Broken\.moves is not callable"),
+    ],
+)
+def test_misbehaving_dice_game_is_one_line_naming_the_state(methods, pattern):
+    with pytest.raises(ModelError, match=pattern) as info:
+        _stochastic(**methods)
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("chunk", [7, 1 << 16])
+def test_dice_game_generators_that_never_stop_hit_the_per_call_limit(monkeypatch, chunk):
+    import itertools
+
+    monkeypatch.setattr(limits_module, "EDGE_CHUNK", chunk)
+    gen = Counted()
+    endless_chances = {"chances": lambda self, s, m: gen((s + 1, 1, True))}
+    pattern = r"Broken\.chances\(0, 'go'\) gave more than 100 outcomes in one call"
+    from perfectplay.models.explore import explore_stochastic
+
+    with pytest.raises(SpaceLimitError, match=pattern):
+        explore_stochastic(
+            type("Broken", (DiceRace,), endless_chances)(), max_per_call=100, progress=False
+        )
+    assert gen.taken == 101
+    endless_moves = type("Broken", (DiceRace,), {"moves": lambda self, s: itertools.repeat("go")})
+
+    with pytest.raises(SpaceLimitError, match=r"Broken\.moves\(0\) gave more than 100 moves"):
+        explore_stochastic(endless_moves(), max_per_call=100, progress=False)
+    # A list longer than the limit is refused as well, and the limit is per call.
+    wide = type("Broken", (DiceRace,), {"moves": lambda self, s: ["go"] * 101})
+    with pytest.raises(SpaceLimitError, match=r"moves\(0\) gave more than 100 moves"):
+        explore_stochastic(wide(), max_per_call=100, progress=False)
+    assert explore_stochastic(wide(), max_per_call=101, progress=False).graph.n_chance == 202
+
+
+def test_dice_game_state_edge_and_memory_limits(monkeypatch):
+    from perfectplay.models.explore import explore_stochastic
+
+    class Climb(DiceRace):  # an endless climb
+        def outcome(self, s):
+            return None
+
+    with pytest.raises(SpaceLimitError, match=r"Climb: more than 50 positions; the space may"):
+        explore_stochastic(Climb(), max_states=50, progress=False)
+    with pytest.raises(SpaceLimitError, match=r"Climb: more than 60 moves/outcomes in all"):
+        explore_stochastic(Climb(), max_edges=60, progress=False)
+    monkeypatch.setenv("PERFECTPLAY_MEMORY_LIMIT", "2M")
+    with pytest.raises(SpaceLimitError, match="more than the 2.0 MiB available"):
+        explore_stochastic(Climb(), progress=False)
+
+
+def test_strategies_read_their_game_through_the_same_guards():
+    import itertools
+
+    from perfectplay.models.stochastic import solve_stochastic_model
+
+    endless = type("Broken", (DiceRace,), {"moves": lambda self, s: itertools.repeat("go")})
+    with pytest.raises(SpaceLimitError, match=r"Broken\.moves\(0\) gave more than 10 moves"):
+        solve_stochastic_model(endless(), first=lambda s: "go", max_per_call=10, progress=False)
+    with pytest.raises(ModelError, match=r"Broken\.start\(\) raised RuntimeError: boom"):
+        solve_stochastic_model(
+            type("Broken", (DiceRace,), {"start": lambda self: boom()})(), first=lambda s: "go"
+        )
+
+    def leave(s):
+        raise SystemExit(0)
+
+    with pytest.raises(ModelError, match=r"strategy leave failed in state 0: SystemExit"):
+        solve_stochastic_model(DiceRace(), first=leave, progress=False)
+
+
+def _exit(*args):
+    raise SystemExit(0)
+
+
+@pytest.mark.parametrize(
+    ("explore", "method", "pattern"),
+    [
+        ("chance", "start", r"Broken\.start\(\) raised SystemExit: 0"),
+        ("chance", "roll", r"Broken\.roll\('r'\) raised SystemExit: 0"),
+        ("chance", "choices", r"Broken\.choices\(0\) raised SystemExit: 0"),
+        ("game", "moves", r"Broken\.moves\(4\) raised SystemExit: 0"),
+        ("game", "play", r"Broken\.play\(4, 1\) raised SystemExit: 0"),
+        ("stochastic", "start", r"Broken\.start\(\) raised SystemExit: 0"),
+        ("stochastic", "moves", r"Broken\.moves\(0\) raised SystemExit: 0"),
+        ("stochastic", "chances", r"Broken\.chances\(0, 'go'\) raised SystemExit: 0"),
+        ("stochastic", "canonical", r"Broken\.canonical\(0\) raised SystemExit: 0"),
+    ],
+)
+def test_sys_exit_in_a_callback_is_a_model_error_in_every_explorer(explore, method, pattern):
+    # sys.exit(0) escaping would end the command with status 0, as if it had succeeded.
+    from perfectplay.models.explore import explore_stochastic
+
+    if explore == "chance":
+        run = lambda: explore_chance(make(**{method: _exit}), progress=False)  # noqa: E731
+    elif explore == "game":
+        broken = type("Broken", (Take,), {method: _exit})
+        run = lambda: explore_game(broken(4), progress=False)  # noqa: E731
+    else:
+        broken = type("Broken", (DiceRace,), {method: _exit})
+        run = lambda: explore_stochastic(broken(), progress=False)  # noqa: E731
+    with pytest.raises(ModelError, match=pattern):
+        run()
+
+
+def test_sys_exit_in_a_dice_game_fails_the_command(tmp_path):
+    import subprocess
+    import sys
+
+    (tmp_path / "leave.py").write_text(
+        "import sys\n"
+        "class Leave:\n"
+        "    start = 0\n"
+        "    def outcome(self, s): return None\n"
+        "    def moves(self, s): return ['go']\n"
+        "    def chances(self, s, m): sys.exit(0)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-m", "perfectplay", "solve", "leave.py:Leave", "-q"],
+        capture_output=True, text=True, cwd=tmp_path,
+    )  # fmt: skip
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.strip().splitlines() == [
+        "perfectplay: Leave.chances(0, 'go') raised SystemExit: 0"
+    ]
+
+
+def test_one_limits_record_for_every_explorer():
+    from perfectplay.models.explore import ExploreLimits, explore_stochastic
+
+    class Up(Take):
+        def play(self, n, k):
+            return n + k
+
+    class Climb(DiceRace):
+        def outcome(self, s):
+            return None
+
+    limits = ExploreLimits(max_states=3)
+    for run in (
+        lambda **kw: explore_chance(Counter(), progress=False, **kw),
+        lambda **kw: explore_game(Up(1), progress=False, **kw),
+        lambda **kw: explore_stochastic(Climb(), progress=False, **kw),
+    ):
+        with pytest.raises(SpaceLimitError, match="more than 3 "):
+            run(limits=limits)
+        # A keyword replaces its field of the record.
+        with pytest.raises(SpaceLimitError, match="more than 5 "):
+            run(limits=limits, max_states=5)
+    assert ExploreLimits.of(limits, max_edges=9) == ExploreLimits(3, 9)
+    with pytest.raises(ValueError, match="max_states must be"):
+        ExploreLimits(max_states=0)

@@ -50,7 +50,7 @@ class Player:
         return Card(filled=dict(self.filled), score=0)
 
     def decide(self, dice, rolls_left):
-        return self.sol.best(Situation(self.card(), tuple(sorted(dice)), rolls_left))
+        return self.sol.options(Situation(self.card(), tuple(sorted(dice)), rolls_left))[0].action
 
     def score_box(self, name, dice):
         """Fill box ``name`` with ``dice``; return the points earned (bonuses included)."""

@@ -4,7 +4,7 @@ Python refuses to convert integers of more than 4300 digits to or from text, to 
 quadratic cost of parsing untrusted numbers. A user's model may hold larger integers in its
 states and moves; printing them, exporting them and reading the export back must keep them
 whole. Gallery input is never read under :func:`long_ints` (its parsers cap numbers at 19
-digits, see :func:`perfectplay.cli.common.int_token`).
+digits, see :func:`perfectplay.text.parse.int_token`).
 """
 
 from __future__ import annotations

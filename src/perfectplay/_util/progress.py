@@ -26,7 +26,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["Progress", "enable_progress", "progress_enabled", "reporting"]
+__all__ = ["Progress", "enable_progress", "note", "progress_enabled", "reporting"]
 
 _enabled = False
 
@@ -53,6 +53,24 @@ def reporting(on: bool) -> Iterator[None]:
         enable_progress(before)
 
 
+def _quiet_env() -> bool:
+    return bool(os.environ.get("PERFECTPLAY_QUIET"))
+
+
+def _quiet() -> bool:
+    return not _enabled or _quiet_env()
+
+
+def note(message: str) -> None:
+    """One line ``perfectplay: message`` on stderr when reports are on: what a command
+    did besides its answer (a table written, a file saved), silenced like progress.
+
+    >>> note("wrote table.npz")  # reports are off: nothing is printed
+    """
+    if not _quiet():
+        print(f"perfectplay: {message}", file=sys.stderr, flush=True)
+
+
 class Progress:
     """Throttled progress printer.
 
@@ -73,7 +91,7 @@ class Progress:
         self._last = self.start + delay - interval
         self._printed = False
         on = _enabled if enabled is None else enabled
-        self._quiet = not on or bool(os.environ.get("PERFECTPLAY_QUIET"))
+        self._quiet = not on or _quiet_env()
 
     def update(self, count: int, unit: str = "", total: int | None = None) -> None:
         now = time.monotonic()

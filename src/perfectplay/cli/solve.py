@@ -13,8 +13,19 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from perfectplay.cli.common import int_arg, make_parser, path_arg, quote_token, run
-from perfectplay.errors import InputError, short_repr
+from perfectplay.cli.common import (
+    add_quiet,
+    digits_arg,
+    int_arg,
+    make_parser,
+    path_arg,
+    quiet_mode,
+    quote_token,
+    run,
+)
+from perfectplay.errors import InputError
+from perfectplay.models.loading import has_object, load_model
+from perfectplay.text.numbers import DIGITS
 
 DESCRIPTION = """\
 Solve a game modelled in Python (perfectplay.models): a chance model (one player, dice:
@@ -127,9 +138,15 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--json",
         action="store_true",
-        help="chance models and two-player dice games: print one JSON object (value, exact "
-        "with --exact, solver, sizes, distribution, simulation, table) instead of the text "
-        "summary",
+        help="print one JSON object on one line (value, exact with --exact, solver, sizes, "
+        "queries, distribution, simulation, table) instead of the text summary",
+    )
+    parser.add_argument(
+        "--digits",
+        type=digits_arg,
+        default=DIGITS,
+        metavar="N",
+        help=f"decimals of the values printed (default {DIGITS})",
     )
     for flag, whose in (
         ("--strategy", "both players (the exact value of the pair)"),
@@ -141,9 +158,9 @@ def main(argv: list[str]) -> int:
             metavar="MODULE:FUNC",
             help=f"two-player dice games: fix the strategy of {whose}; FUNC(state) -> move",
         )
-    parser.add_argument("-q", "--quiet", action="store_true", help="no progress or timings")
+    add_quiet(parser)
     args = parser.parse_args(argv)
-    name = args.model.rsplit(":", 1)[0] if _has_object(args.model) else args.model
+    name = args.model.rsplit(":", 1)[0] if has_object(args.model) else args.model
     return run(lambda: _main_long_ints(args), name)
 
 
@@ -151,13 +168,9 @@ def _main_long_ints(args: Any) -> int:
     # A model's states and moves may hold integers of any size: print and read them whole.
     from perfectplay._util.ints import long_ints
 
-    with long_ints():
+    with long_ints(), quiet_mode(args.quiet) as quiet:
+        args.quiet = quiet  # PERFECTPLAY_QUIET counts as -q
         return _main(args)
-
-
-def _has_object(spec: str) -> bool:
-    head, sep, tail = spec.rpartition(":")
-    return bool(sep and head and tail.isidentifier())
 
 
 def _literal(text: str, what: str) -> Any:
@@ -180,71 +193,6 @@ def _params(items: list[str]) -> dict[str, Any]:
         bare = text.isidentifier() and text not in ("True", "False", "None")
         out[key.strip()] = text if bare else _literal(text, f"--param {key.strip()}:")
     return out
-
-
-def load_model(spec: str, params: dict[str, Any] | None = None) -> Any:
-    """The model named by ``MODULE[:OBJECT]`` (see the module docstring)."""
-    import importlib
-    import importlib.util
-    import os
-    from pathlib import Path
-
-    from perfectplay.errors import ModelError
-    from perfectplay.models.explore import USER_MODULE_PREFIX
-
-    params = params or {}
-    module_ref, obj_name = spec.rsplit(":", 1) if _has_object(spec) else (spec, None)
-    is_path = module_ref.endswith(".py") or os.sep in module_ref or "/" in module_ref
-    try:
-        if is_path:
-            path = Path(module_ref)
-            if path.is_dir():
-                raise InputError("is a directory; give a .py file, e.g. mygame.py:MyGame")
-            if not path.is_file():
-                raise InputError("no such file")
-            mod_name = USER_MODULE_PREFIX + "".join(c if c.isalnum() else "_" for c in path.stem)
-            loader_spec = importlib.util.spec_from_file_location(mod_name, path)
-            if loader_spec is None or loader_spec.loader is None:
-                raise InputError("cannot load this file as a Python module")
-            module = importlib.util.module_from_spec(loader_spec)
-            sys.modules[mod_name] = module
-            # Let the model import modules that sit next to it.
-            sys.path.insert(0, str(path.resolve().parent))
-            loader_spec.loader.exec_module(module)
-        else:
-            module = importlib.import_module(module_ref)
-    except InputError:
-        raise
-    except SyntaxError as exc:
-        raise InputError(f"syntax error: {exc.msg}", line=exc.lineno) from None
-    except ModuleNotFoundError as exc:
-        if not is_path and exc.name and module_ref.startswith(exc.name):
-            raise InputError(f"no module named {quote_token(exc.name)}") from None
-        raise ModelError(f"importing {module_ref} failed: {exc}") from exc
-    except Exception as exc:
-        raise ModelError(f"importing {module_ref} failed: {type(exc).__name__}: {exc}") from exc
-    if obj_name is None:
-        if params:
-            raise InputError("--param needs MODULE:OBJECT naming a class or function")
-        return module
-    if not hasattr(module, obj_name):
-        raise InputError(f"module {quote_token(module_ref)} has no {quote_token(obj_name)}")
-    obj = getattr(module, obj_name)
-    if isinstance(obj, type) or (callable(obj) and not _looks_like_model(obj)):
-        try:
-            return obj(**params)
-        except Exception as exc:
-            args = ", ".join(f"{k}={short_repr(v)}" for k, v in params.items())
-            # The model's own message may echo a huge argument: its start is enough.
-            why = str(exc) if len(str(exc)) <= 200 else str(exc)[:200] + "..."
-            raise InputError(f"{obj_name}({args}) failed: {type(exc).__name__}: {why}") from None
-    if params:
-        raise InputError(f"--param given, but {obj_name} is not a class or function")
-    return obj
-
-
-def _looks_like_model(obj: Any) -> bool:
-    return any(callable(getattr(obj, n, None)) for n in ("roll", "play"))
 
 
 def _main(args: Any) -> int:
@@ -294,7 +242,7 @@ def _main(args: Any) -> int:
                 )
         return _solve_stochastic(model, args, queries)
     if kind == "game":
-        for flag in ("exact", "distribution", "simulate", "json", "max_sweeps"):
+        for flag in ("exact", "distribution", "simulate", "max_sweeps"):
             if getattr(args, flag):
                 raise InputError(
                     f"--{flag.replace('_', '-')} applies to chance models; "
@@ -307,10 +255,13 @@ def _main(args: Any) -> int:
     }
     t0 = time.perf_counter()
     sol = solve_model(model, progress=not args.quiet, max_sweeps=args.max_sweeps, **limits)
-    if sol.kind == "chance" and args.json:
+    if args.json:
         # The table is written first, so that the one JSON object can name it.
         table = _export(sol, args)
-        _json_chance(sol, args, table)
+        if sol.kind == "chance":
+            _json_chance(sol, args, table, queries)
+        else:
+            _json_game(sol, table, queries)
     else:
         if sol.kind == "chance":
             _report_chance(sol, args, queries)
@@ -332,7 +283,11 @@ def _export(sol: Any, args: Any) -> dict[str, Any] | None:
         path = sol.export(args.export)
     else:
         path = sol.export(args.export, exact=args.exact)
-    return {"path": str(path), "rows": sol.n_states if sol.kind == "chance" else sol.n_positions}
+    rows = sol.n_states if sol.kind == "chance" else sol.n_positions
+    from perfectplay._util.progress import note
+
+    note(f"wrote the table to {path} ({rows:,} rows)")
+    return {"path": str(path), "rows": rows}
 
 
 def _timings(sol: Any, t0: float) -> None:
@@ -349,14 +304,23 @@ def _count(n: int, word: str) -> str:
     return f"{n:,} {word}" + ("" if n == 1 else "s")
 
 
-def _fmt(v: float) -> str:
-    return "inf" if v == float("inf") else f"{v:.9f}"
+def _fmt(v: float, digits: int = DIGITS) -> str:
+    from perfectplay.text.numbers import decimal_text
+
+    return decimal_text(v, digits)
 
 
-def _json_chance(sol: Any, args: Any, table: dict[str, Any] | None) -> None:
+def _json_value(v: float) -> float | str | None:
+    """A float for JSON: ``inf`` and ``nan`` are not JSON numbers, so they are words."""
+    return v if v == v and abs(v) != float("inf") else str(v)
+
+
+def _json_chance(
+    sol: Any, args: Any, table: dict[str, Any] | None, queries: list[Any]
+) -> None:
     import json
 
-    from perfectplay.cli.reports import fraction_text
+    from perfectplay.text.numbers import fraction_text
 
     g = sol.graph
     v = sol.start_value
@@ -367,15 +331,17 @@ def _json_chance(sol: Any, args: Any, table: dict[str, Any] | None) -> None:
         "sense": obj.sense,
         "measure": obj.measure,
         "solver": sol.solver,
-        "value": v if v == v and abs(v) != float("inf") else str(v),
+        "value": _json_value(v),
         "states": g.n_decision,
         "rolls": g.n_chance,
         "edges": g.n_edges,
     }
     if args.exact:
         out["exact"] = fraction_text(sol.exact_value(), obj)
+    if queries:
+        out["queries"] = [_query_chance_json(sol, state, args.exact) for state in queries]
     if args.distribution:
-        from perfectplay.cli.reports import distribution_json
+        from perfectplay.reports import distribution_json
 
         out["distribution"] = distribution_json(g, sol.solution, args.distribution)
         out["distribution"]["unit"] = _unit(sol)
@@ -402,31 +368,52 @@ def _report_chance(sol: Any, args: Any, queries: list[Any]) -> None:
     )
     v = sol.start_value
     print(
-        f"start value: {_fmt(v)}" + ("  (the goal cannot be reached)" if v == float("inf") else "")
+        f"start value: {_fmt(v, args.digits)}"
+        + ("  (the goal cannot be reached)" if v == float("inf") else "")
     )
     if args.exact:
-        from perfectplay.cli.reports import fraction_text
+        from perfectplay.text.numbers import fraction_text
 
         print(f"exact: {fraction_text(sol.exact_value(), g.objective)}  (verified optimal)")
     first = sol.policy_choice(sol.exploration.state_reps[0])
     if first is not None:
         print(f"first choice: {first!r}")
     for state in queries:
-        _query_chance(sol, state, args.exact)
+        _query_chance(sol, state, args.exact, args.digits)
     if args.distribution:
-        _distribution(sol, args.distribution)
+        _distribution(sol, args.distribution, args.digits)
     if args.simulate:
         _simulation(sol, args.simulate, args.seed)
 
 
-def _query_chance(sol: Any, state: Any, exact: bool) -> None:
+def _query_chance_json(sol: Any, state: Any, exact: bool) -> dict[str, Any]:
+    """One ``--query`` of a chance model in ``--json``: the state's value and every
+    choice's, the best marked."""
+    from perfectplay.text.numbers import fraction_text
+
+    obj: dict[str, Any] = {"state": repr(state), "value": _json_value(sol.value(state))}
+    if exact:
+        obj["exact"] = fraction_text(sol.exact_value(state), sol.graph.objective)
+    obj["goal"] = bool(sol.is_goal(state))
+    if obj["goal"]:
+        obj["options"] = []
+        return obj
+    best = set(map(repr, sol.best(state)))
+    obj["options"] = [
+        {"choice": repr(o.choice), "value": _json_value(o.value), "best": repr(o.choice) in best}
+        for o in sol.options(state)
+    ]
+    return obj
+
+
+def _query_chance(sol: Any, state: Any, exact: bool, digits: int = DIGITS) -> None:
     print()
     value = sol.value(state)
     obj = sol.graph.objective
     noun = _noun(obj)
-    line = f"state {state!r}: {noun} {_fmt(value)}"
+    line = f"state {state!r}: {noun} {_fmt(value, digits)}"
     if exact:
-        from perfectplay.cli.reports import fraction_text
+        from perfectplay.text.numbers import fraction_text
 
         line += f" = {fraction_text(sol.exact_value(state), obj)}"
     if sol.is_goal(state):
@@ -442,7 +429,7 @@ def _query_chance(sol: Any, state: Any, exact: bool) -> None:
     print(f"  {'choice':<{width}}  {noun}")
     for o in options:
         mark = "  best" if repr(o.choice) in best else ""
-        print(f"  {o.choice!r:<{width}}  {_fmt(o.value)}{mark}")
+        print(f"  {o.choice!r:<{width}}  {_fmt(o.value, digits)}{mark}")
 
 
 def _noun(obj: Any) -> str:
@@ -462,11 +449,11 @@ def _unit(sol: Any) -> str:
     return obj.unit
 
 
-def _distribution(sol: Any, k_max: int) -> None:
-    from perfectplay.cli.reports import distribution_report
+def _distribution(sol: Any, k_max: int, digits: int = DIGITS) -> None:
+    from perfectplay.reports import distribution_report
 
     print()
-    print(distribution_report(sol.graph, sol.solution, k_max, unit=_unit(sol)))
+    print(distribution_report(sol.graph, sol.solution, k_max, unit=_unit(sol), digits=digits))
 
 
 def _simulation(sol: Any, runs: int, seed: int) -> None:
@@ -481,6 +468,44 @@ def _simulation(sol: Any, runs: int, seed: int) -> None:
         f"\nsimulation: {runs:,} games (seed {seed}): mean {what} {mean:.6f} "
         f"(standard error {se:.6f}), max {int(costs.max())}"
     )
+
+
+def _json_game(sol: Any, table: dict[str, Any] | None, queries: list[Any]) -> None:
+    """The ``--json`` summary of a two-player model: sizes, counts of each outcome, the
+    start's value and remoteness, the best first moves, the queries and the table."""
+    import json
+
+    start = sol.start_value
+    out: dict[str, Any] = {
+        "model": sol.name,
+        "kind": "game",
+        "solver": sol.solver,
+        "positions": sol.n_positions,
+        "moves": sol.graph.n_moves,
+        "counts": {v.name.lower(): k for v, k in sol.counts().items()},
+        "value": start.value.name.lower(),
+        "remoteness": start.remoteness,
+        "best_moves": [repr(m) for m in sol.best_moves(sol.exploration.reps[0])],
+    }
+    if queries:
+        out["queries"] = [_query_game_json(sol, position) for position in queries]
+    if table is not None:
+        out["table"] = table
+    print(json.dumps(out))
+
+
+def _query_game_json(sol: Any, position: Any) -> dict[str, Any]:
+    value = sol.value(position)
+    return {
+        "position": repr(position),
+        "value": value.value.name.lower(),
+        "remoteness": value.remoteness,
+        "moves": [
+            {"move": repr(m.action), "value": m.value.value.name.lower(),
+             "remoteness": m.value.remoteness, "regret": m.regret, "best": m.best}
+            for m in sol.options(position)
+        ],
+    }
 
 
 def _report_game(sol: Any, queries: list[Any]) -> None:
@@ -510,7 +535,7 @@ def _report_game(sol: Any, queries: list[Any]) -> None:
 
 def _load_function(spec: str, flag: str) -> Any:
     """The function named by ``MODULE:FUNC`` (a path to a .py file or a module name)."""
-    if not _has_object(spec):
+    if not has_object(spec):
         raise InputError(f"{flag} {quote_token(spec)}: expected MODULE:FUNC")
     module_ref, name = spec.rsplit(":", 1)
     module = load_model(module_ref)
@@ -524,12 +549,9 @@ def _solve_stochastic(model: Any, args: Any, queries: list[Any]) -> int:
     import json
     import time
 
-    from perfectplay.cli.reports import (
-        fraction_text,
-        move_distribution_json,
-        move_distribution_report,
-    )
     from perfectplay.models.stochastic import solve_stochastic_model
+    from perfectplay.reports import move_distribution_json, move_distribution_report
+    from perfectplay.text.numbers import fraction_text
 
     first = second = None
     if args.strategy:
@@ -571,6 +593,11 @@ def _solve_stochastic(model: Any, args: Any, queries: list[Any]) -> int:
             out["exact"] = f"{exact.numerator}/{exact.denominator}"
         if dist is not None:
             out["distribution"] = move_distribution_json(dist)
+        if queries:
+            out["queries"] = [
+                query_stochastic_json(sol, (state, 0) if fixed else state, args.exact)
+                for state in queries
+            ]
         if games is not None:
             out["simulation"] = games
         table = _export(sol, args)
@@ -588,7 +615,10 @@ def _solve_stochastic(model: Any, args: Any, queries: list[Any]) -> int:
         "second mover",
         (False, False): "the first mover's winning chance, both optimal",
     }[(first is not None, second is not None)]
-    print(f"start value: {sol.start_value:.13f}  ({who}; error at most {sol.solution.bound:.1g})")
+    print(
+        f"start value: {_fmt(sol.start_value, args.digits)}  "
+        f"({who}; error at most {sol.solution.bound:.1g})"
+    )
     if exact is not None:
         print(f"exact: {fraction_text(exact)}  (verified optimal)")
     if not fixed or first is None:
@@ -599,10 +629,10 @@ def _solve_stochastic(model: Any, args: Any, queries: list[Any]) -> int:
         if fixed:
             state = (state, 0)  # strategies given: states are (state, player)
         print()
-        print(query_stochastic(sol, state, args.exact))
+        print(query_stochastic(sol, state, args.exact, args.digits))
     if dist is not None:
         print()
-        print(move_distribution_report(dist))
+        print(move_distribution_report(dist, digits=args.digits))
     if games is not None:
         print(
             f"\nsimulation: {args.simulate:,} games (seed {args.seed}): the first mover "
@@ -616,7 +646,34 @@ def _solve_stochastic(model: Any, args: Any, queries: list[Any]) -> int:
     return 0
 
 
-def query_stochastic(sol: Any, state: Any, exact: bool = False) -> str:
+def query_stochastic_json(sol: Any, state: Any, exact: bool = False) -> dict[str, Any]:
+    """One ``--query`` of a two-player dice game in ``--json``: the mover's winning
+    chance and every move's, the solved move marked ``best``.
+
+    >>> from perfectplay.examples.pig import Piglet
+    >>> from perfectplay.models.stochastic import solve_stochastic_model
+    >>> out = query_stochastic_json(solve_stochastic_model(Piglet(goal=2)), (0, 0, 1), True)
+    >>> out["exact"], [(o["move"], o["best"]) for o in out["options"]]
+    ('5/7', [("'roll'", True), ("'hold'", False)])
+    """
+    from perfectplay.text.numbers import fraction_text
+
+    obj: dict[str, Any] = {"state": repr(state), "value": sol.value(state)}
+    if exact:
+        obj["exact"] = fraction_text(sol.exact_value(state))
+    obj["over"] = bool(sol.is_over(state))
+    if obj["over"]:
+        obj["options"] = []
+        return obj
+    best = repr(sol.best_move(state))
+    obj["options"] = [
+        {"move": repr(o.move), "value": o.value, "best": repr(o.move) == best}
+        for o in sol.options(state)
+    ]
+    return obj
+
+
+def query_stochastic(sol: Any, state: Any, exact: bool = False, digits: int = DIGITS) -> str:
     """The ``--query`` lines of a two-player dice game: the mover's winning chance in
     ``state`` and every move's, the solved move marked ``best``. ``sol`` is a
     :class:`~perfectplay.models.stochastic.StochasticModelSolution` or a table loaded
@@ -630,9 +687,10 @@ def query_stochastic(sol: Any, state: Any, exact: bool = False) -> str:
       'roll'  0.714285714  best
       'hold'  0.600000000
     """
-    from perfectplay.cli.reports import fraction_text
+    from perfectplay.text.numbers import fraction_text
 
-    line = f"state {state!r}: winning chance {sol.value(state):.9f} for the player to move"
+    value = _fmt(sol.value(state), digits)
+    line = f"state {state!r}: winning chance {value} for the player to move"
     if exact:
         line += f" = {fraction_text(sol.exact_value(state))}"
     if sol.is_over(state):
@@ -643,7 +701,7 @@ def query_stochastic(sol: Any, state: Any, exact: bool = False) -> str:
     lines = [line, f"  {'move':<{width}}  winning chance"]
     for o in options:
         mark = "  best" if repr(o.move) == best else ""
-        lines.append(f"  {o.move!r:<{width}}  {o.value:.9f}{mark}")
+        lines.append(f"  {o.move!r:<{width}}  {_fmt(o.value, digits)}{mark}")
     return "\n".join(lines)
 
 

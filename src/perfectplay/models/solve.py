@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING, TypedDict, Unpack, overload
 
 from perfectplay._util.progress import progress_enabled, reporting
 from perfectplay.errors import ModelError
@@ -14,45 +14,28 @@ if TYPE_CHECKING:  # the solution modules import numpy; importing this one must 
     from perfectplay.models.game import GameModelSolution
     from perfectplay.models.stochastic import StochasticModelSolution
 
-__all__ = ["solve_model"]
+__all__ = ["SolveOptions", "solve_model"]
+
+
+class SolveOptions(TypedDict, total=False):
+    """The keyword options of :func:`solve_model` (and of :func:`perfectplay.solve` for a
+    model), for the overloads' benefit."""
+
+    max_states: int
+    max_edges: int
+    max_per_call: int
+    progress: bool | None
+    max_sweeps: int | None
+    max_endless: int | None
 
 
 @overload
-def solve_model(
-    model: ChanceModel,
-    *,
-    max_states: int = ...,
-    max_edges: int = ...,
-    max_per_call: int = ...,
-    progress: bool | None = ...,
-    max_sweeps: int | None = ...,
-    max_endless: int | None = ...,
-) -> ChanceModelSolution: ...
-
-
+def solve_model(model: ChanceModel, **options: Unpack[SolveOptions]) -> ChanceModelSolution: ...
+@overload
+def solve_model(model: GameModel, **options: Unpack[SolveOptions]) -> GameModelSolution: ...
 @overload
 def solve_model(
-    model: GameModel,
-    *,
-    max_states: int = ...,
-    max_edges: int = ...,
-    max_per_call: int = ...,
-    progress: bool | None = ...,
-    max_sweeps: int | None = ...,
-    max_endless: int | None = ...,
-) -> GameModelSolution: ...
-
-
-@overload
-def solve_model(
-    model: StochasticGameModel,
-    *,
-    max_states: int = ...,
-    max_edges: int = ...,
-    max_per_call: int = ...,
-    progress: bool | None = ...,
-    max_sweeps: int | None = ...,
-    max_endless: int | None = ...,
+    model: StochasticGameModel, **options: Unpack[SolveOptions]
 ) -> StochasticModelSolution: ...
 
 

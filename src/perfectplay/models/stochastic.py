@@ -1,4 +1,4 @@
-"""Two-player games with dice between moves: the model protocol, explorer and solution.
+"""Two-player games with dice between moves: the model protocol and the solution.
 
 A :class:`StochasticGameModel` describes a zero-sum, perfect-information game in which
 two players alternate and chance acts between moves (Pig, backgammon-like races). A
@@ -38,15 +38,28 @@ Fraction(16, 27)
 from __future__ import annotations
 
 import time
-from array import array
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
-from math import lcm
-from typing import TYPE_CHECKING, Any, NamedTuple
+from itertools import islice
+from typing import TYPE_CHECKING, Any
 
-from perfectplay.errors import ModelError, PerfectplayError
+from perfectplay.errors import ModelError
 from perfectplay.models.base import StochasticGameModel, UnknownStateError
-from perfectplay.models.explore import _sparing_collector
+from perfectplay.models.explore.callbacks import (
+    MODEL_EXCEPTIONS,
+    describe,
+    model_attribute,
+    model_name,
+    start_state,
+)
+from perfectplay.models.explore.limits import (
+    DEFAULT_MAX_EDGES,
+    DEFAULT_MAX_PER_CALL,
+    DEFAULT_MAX_STATES,
+    ExploreLimits,
+    per_call_error,
+)
+from perfectplay.models.explore.stochastic import Exploration, explore_stochastic
 from perfectplay.objectives import WIN_CHANCE, Objective
 from perfectplay.results.options import Option, rank_options
 from perfectplay.results.surface import Solution
@@ -57,7 +70,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from perfectplay.analysis.distribution import MoveDistribution
-    from perfectplay.graphs.stochastic import StochasticGraph, StochasticSolution
+    from perfectplay.graphs.stochastic import StochasticSolution
 
 __all__ = [
     "StochasticGameModel",
@@ -65,211 +78,6 @@ __all__ = [
     "explore_stochastic",
     "solve_stochastic_model",
 ]
-
-
-class Exploration(NamedTuple):
-    """The explored graph with the objects it was built from."""
-
-    graph: StochasticGraph
-    reps: list[Any]  # a representative state per position
-    ids: dict[Any, int]  # canonical key -> position
-    moves: list[Any]  # the move of each chance node
-    canonical: Callable[[Any], Hashable] | None
-
-
-_RESULT = {"win": Fraction(1), "lose": Fraction(0), "tie": Fraction(1, 2)}
-
-
-def _result(value: Any, state: Any, what: str) -> Fraction:
-    from perfectplay.models.explore import describe
-
-    if isinstance(value, str) and value in _RESULT:
-        return _RESULT[value]
-    if isinstance(value, int | Fraction) and not isinstance(value, bool) and 0 <= value <= 1:
-        return Fraction(value)
-    raise ModelError(
-        f"{what} of state {describe(state)} is {describe(value)}: expected 'win', 'lose', "
-        "'tie' or an exact probability 0..1 (int or Fraction)"
-    )
-
-
-def _start(model: Any) -> Any:
-    s = getattr(model, "start", None)
-    return s() if callable(s) else s
-
-
-@_sparing_collector
-def explore_stochastic(
-    model: Any,
-    *,
-    max_states: int = 5_000_000,
-    max_per_call: int = 1_000_000,
-    progress: bool = True,
-) -> Exploration:
-    """Breadth-first exploration of a :class:`StochasticGameModel` into a graph.
-
-    ``progress``: report the positions found on stderr while reports are on
-    (:func:`perfectplay.enable_progress`; silent otherwise, and for short work).
-
-    >>> from perfectplay.examples.pig import Piglet
-    >>> ex = explore_stochastic(Piglet(goal=2))
-    >>> ex.graph.n_positions, ex.reps[0]
-    (10, (0, 0, 0))
-    """
-    import numpy as np
-
-    from perfectplay._util.progress import Progress
-    from perfectplay.graphs.stochastic import StochasticGraph
-    from perfectplay.models.explore import _CHECK_MASK as check_mask
-    from perfectplay.models.explore import SpaceLimitError, describe, model_name
-    from perfectplay.models.explore import _settle as settle
-
-    name = model_name(getattr(model, "inner", model))  # a fixed strategy's wrapper: the game
-    meter = Progress(f"exploring {name}") if progress else None
-    outcome = getattr(model, "outcome", None)
-    moves_of = model.moves
-    chances = getattr(model, "chances", None)
-    if not callable(chances):
-        raise ModelError(f"{name} has no chances(state, move) method")
-    canonical = getattr(model, "canonical", None)
-    no_moves = _result(getattr(model, "no_moves", "lose"), "(any)", f"{name}.no_moves")
-    start = _start(model)
-    reps = [start]
-    ids = {canonical(start) if canonical else start: 0}
-    # The finished states and their values (most states are not finished).
-    ends: list[int] = []
-    end_values: list[Fraction] = []
-    # Typed buffers: numpy reads them without a conversion per item.
-    choice_ptr = array("q", [0])
-    outcome_ptr = array("q", [0])
-    move_list: list[Any] = []
-    target = array("i")
-    weight: list[Any] = []
-    passes: list[Any] = []
-    intern, reps_append = ids.setdefault, reps.append
-    target_append, weight_append, passes_append = target.append, weight.append, passes.append
-    n = 1  # states numbered so far
-    i = 0
-    try:
-        while i < n:
-            s = reps[i]
-            i += 1
-            if meter is not None and not i & 4095:
-                meter.update(i, "positions", len(reps))
-            r = outcome(s) if outcome is not None else None
-            if r is None:
-                ms = moves_of(s)
-                if type(ms) is not list:
-                    ms = list(ms)
-                if len(ms) > max_per_call:
-                    raise SpaceLimitError(
-                        f"{name}.moves({describe(s)}) gave more than {max_per_call}"
-                    )
-                if not ms:
-                    r = no_moves
-            else:
-                r = _result(r, s, f"{name}.outcome")
-            if r is not None:
-                ends.append(i - 1)
-                end_values.append(r)
-                choice_ptr.append(len(move_list))
-                continue
-            for m in ms:
-                got = chances(s, m)
-                if type(got) is not list and isinstance(got, Mapping):
-                    got = [(t, w, f) for (t, f), w in got.items()]
-                first = len(target)
-                # Weights and flags are checked in bulk after the exploration.
-                for t, w, f in got:
-                    j = intern(t if canonical is None else canonical(t), n)
-                    if j == n:
-                        if not n & check_mask:
-                            settle()
-                        if n >= max_states:
-                            raise SpaceLimitError(
-                                f"{name} has more than {max_states:,} states (--max-states)"
-                            )
-                        n += 1
-                        reps_append(t)
-                    target_append(j)
-                    weight_append(w)
-                    passes_append(f)
-                if len(target) == first:
-                    raise ModelError(
-                        f"{name}.chances({describe(s)}, {describe(m)}) gave no outcome"
-                    )
-                move_list.append(m)
-                outcome_ptr.append(len(target))
-            choice_ptr.append(len(move_list))
-    except PerfectplayError:
-        raise
-    except Exception as exc:  # the model's own bug: one line naming the state
-        raise ModelError(
-            f"{name} failed on state {describe(reps[i - 1])}: {type(exc).__name__}: {exc}"
-        ) from None
-    if meter is not None:
-        meter.done(f"{len(reps):,} positions, {len(move_list):,} moves")
-    scale = lcm(2, *{r.denominator for r in end_values})
-    terminal = np.zeros(n, np.bool_)
-    terminal[ends] = True
-    tval = np.zeros(n, np.int64)
-    tval[ends] = [r.numerator * (scale // r.denominator) for r in end_values]
-    op = np.frombuffer(outcome_ptr, np.int64)
-    cp = np.frombuffer(choice_ptr, np.int64)
-    w_arr = _weights(weight, op, cp, reps, move_list, name)
-    f_arr = np.fromiter(passes, np.bool_, len(passes))  # each flag's truth value
-    graph = StochasticGraph(
-        terminal=terminal,
-        terminal_value=tval,
-        choice_ptr=cp,
-        outcome_ptr=op,
-        target=np.frombuffer(target, np.int32),
-        weight=w_arr,
-        passes=f_arr,
-        scale=scale,
-        draw_value=scale // 2,
-    )
-    return Exploration(graph, reps, ids, move_list, canonical)
-
-
-def _weights(
-    weight: list[Any], op: Any, cp: Any, reps: list[Any], moves: list[Any], name: str
-) -> Any:
-    """``int64`` weights: checked in bulk; Fractions scaled to integers per move; a
-    weight that is not a positive int or Fraction refused naming its state and move."""
-    import numpy as np
-
-    from perfectplay.models.explore import describe
-
-    def where(e: int) -> str:
-        c = int(np.searchsorted(op, e, side="right")) - 1
-        p = int(np.searchsorted(cp, c, side="right")) - 1
-        return f"{name}.chances({describe(reps[p])}, {describe(moves[c])})"
-
-    if set(map(type, weight)) <= {int}:  # the usual case, read in one pass
-        try:
-            arr = np.frombuffer(array("q", weight), np.int64)
-        except OverflowError:
-            pass
-        else:
-            if arr.size == 0 or arr.min() > 0:
-                return arr
-    out = list(weight)
-    for c in range(len(op) - 1):
-        lo, hi = int(op[c]), int(op[c + 1])
-        ws = out[lo:hi]
-        for k, w in enumerate(ws):
-            if isinstance(w, bool) or not isinstance(w, int | Fraction) or w <= 0:
-                raise ModelError(
-                    f"{where(lo + k)} gave weight {describe(w)}: weights are positive ints "
-                    "or Fractions"
-                )
-        if any(type(w) is not int for w in ws):
-            den = lcm(*(Fraction(w).denominator for w in ws))
-            out[lo:hi] = [int(w * den) for w in ws]
-        if max(out[lo:hi]) >= 1 << 62:
-            raise ModelError(f"{where(lo)} gave weights over 2**62 (after scaling fractions)")
-    return np.asarray(out, np.int64)
 
 
 class StochasticModelSolution(Solution):
@@ -294,8 +102,6 @@ class StochasticModelSolution(Solution):
         solve_seconds: float,
         fixed: np.ndarray | None = None,
     ) -> None:
-        from perfectplay.models.explore import model_name
-
         self.model = model
         self._name = model_name(getattr(model, "inner", model))
         self.exploration = exploration
@@ -336,8 +142,6 @@ class StochasticModelSolution(Solution):
         try:
             return ex.ids[key]
         except (KeyError, TypeError):
-            from perfectplay.models.explore import describe
-
             raise UnknownStateError(f"state {describe(state)} was not reached") from None
 
     def value(self, state: Any = None) -> float:
@@ -445,7 +249,6 @@ class StochasticModelSolution(Solution):
         """Every position's exact value under the solved strategy pair, verified optimal:
         raises :class:`~perfectplay.errors.ModelError` if a choice would improve a value."""
         if self._exact is None:
-            from perfectplay.models.explore import describe
             from perfectplay.solvers.stochastic import (
                 endless_violations,
                 exact_stochastic,
@@ -485,14 +288,15 @@ class _Strategies:
     player 0 the first mover; ``passes`` toggles the player."""
 
     def __init__(self, model: Any, first: Callable[[Any], Any] | None,
-                 second: Callable[[Any], Any] | None) -> None:  # fmt: skip
+                 second: Callable[[Any], Any] | None, max_per_call: int) -> None:  # fmt: skip
         self.inner = model
         self.strategy = (first, second)
-        self.start = (_start(model), 0)
-        for attr in ("no_moves",):
-            if hasattr(model, attr):
-                setattr(self, attr, getattr(model, attr))
-        canonical = getattr(model, "canonical", None)
+        self.max_per_call = max_per_call
+        self.start = (start_state(model), 0)
+        no_moves = model_attribute(model, "no_moves")
+        if no_moves is not None:
+            self.no_moves = no_moves
+        canonical = model_attribute(model, "canonical")
         if canonical is not None:
             self.canonical = lambda sp: (canonical(sp[0]), sp[1])
 
@@ -500,34 +304,37 @@ class _Strategies:
         f = getattr(self.inner, "outcome", None)
         return None if f is None else f(sp[0])
 
-    def moves(self, sp: tuple[Any, int]) -> list[Any]:
+    def moves(self, sp: tuple[Any, int]) -> Iterable[Any]:
         s, player = sp
-        legal = list(self.inner.moves(s))
         pick = self.strategy[player]
-        if pick is None or not legal:
+        if pick is None:  # the explorer counts what it reads
+            return self.inner.moves(s)
+        # The legal moves, read up to the explorer's limit per call.
+        legal = list(islice(self.inner.moves(s), self.max_per_call + 1))
+        if len(legal) > self.max_per_call:
+            call = f"{model_name(self.inner)}.moves({describe(s)})"
+            raise per_call_error(call, "moves", self.max_per_call)
+        if not legal:
             return legal
+        name = getattr(pick, "__name__", "strategy")
         try:
             m = pick(s)
-        except Exception as exc:
-            from perfectplay.models.explore import describe
-
+        except MODEL_EXCEPTIONS as exc:
             raise ModelError(
-                f"strategy {getattr(pick, '__name__', 'strategy')} failed in state "
-                f"{describe(s)}: {type(exc).__name__}: {exc}"
+                f"strategy {name} failed in state {describe(s)}: {type(exc).__name__}: {exc}"
             ) from None
         if m not in legal:
-            from perfectplay.models.explore import describe
-
             raise ModelError(
-                f"strategy {getattr(pick, '__name__', 'strategy')} picks {describe(m)} in state "
+                f"strategy {name} picks {describe(m)} in state "
                 f"{describe(s)}, which is not a move there ({describe(legal)})"
             )
         return [m]
 
-    def chances(self, sp: tuple[Any, int], move: Any) -> list[tuple[Any, Any, bool]]:
+    def chances(self, sp: tuple[Any, int], move: Any) -> Iterator[tuple[Any, Any, bool]]:
+        # A generator, so that the explorer counts the outcomes as they come.
         got = self.inner.chances(sp[0], move)
-        items = [(t, w, f) for (t, f), w in got.items()] if isinstance(got, Mapping) else got
-        return [((t, sp[1] ^ bool(f)), w, bool(f)) for t, w, f in items]
+        items = ((t, w, f) for (t, f), w in got.items()) if isinstance(got, Mapping) else got
+        return (((t, sp[1] ^ bool(f)), w, bool(f)) for t, w, f in items)
 
 
 def solve_stochastic_model(
@@ -535,8 +342,9 @@ def solve_stochastic_model(
     *,
     first: Callable[[Any], Any] | None = None,
     second: Callable[[Any], Any] | None = None,
-    max_states: int = 5_000_000,
-    max_per_call: int = 1_000_000,
+    max_states: int = DEFAULT_MAX_STATES,
+    max_edges: int = DEFAULT_MAX_EDGES,
+    max_per_call: int = DEFAULT_MAX_PER_CALL,
     tol: float | None = None,
     max_endless: int | None = None,
     progress: bool = True,
@@ -557,10 +365,16 @@ def solve_stochastic_model(
 
     from perfectplay.solvers.stochastic import DEFAULT_TOL, solve_stochastic
 
-    wrapped = model if first is None and second is None else _Strategies(model, first, second)
+    wrapped = (
+        model
+        if first is None and second is None
+        else _Strategies(model, first, second, max_per_call)
+    )
     t0 = time.perf_counter()
     ex = explore_stochastic(
-        wrapped, max_states=max_states, max_per_call=max_per_call, progress=progress
+        wrapped,
+        limits=ExploreLimits(max_states, max_edges, max_per_call),
+        progress=progress,
     )
     t1 = time.perf_counter()
     fixed = None

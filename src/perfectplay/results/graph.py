@@ -234,7 +234,7 @@ class GameResult:
         return result_of(self.solution.value[p], self.solution.remoteness[p])
 
     def is_terminal(self, node: int) -> bool:
-        return self.graph.terminal[node] != NOT_TERMINAL
+        return bool(self.graph.terminal[node] != NOT_TERMINAL)
 
     def move_value(self, child: int) -> Result:
         """The value, for the mover, of a move to position ``child``."""

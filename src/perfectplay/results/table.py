@@ -488,9 +488,9 @@ class SolvedTable(Solution):
             lo, hi = int(d["move_ptr"][i]), int(d["move_ptr"][i + 1])
             moves = [key_value(self.move_keys[c]) for c in range(lo, hi)]
             values = [float(v) for v in d["move_value"][lo:hi]]
-            policy = int(d["best"][i])
+            played = int(d["best"][i])
             return rank_options(
-                moves, values, moves[policy - lo] if policy >= lo else None, maximise=True
+                moves, values, moves[played - lo] if played >= lo else None, maximise=True
             )
         if self.kind == "chance":
             if "choice_ptr" not in d:
@@ -635,24 +635,122 @@ def _objective(data: Any) -> Objective:
         raise InputError(f"the table's objective is malformed: {exc}") from None
 
 
-def load_solution(path: str | Path, model: Any = None) -> SolvedTable:
-    """Read a table written by ``solution.export(path)``.
+#: A genuine table's arrays compress a few times (keys text, floats); a file that claims to
+#: inflate more than this and to more than :data:`_BOMB_FLOOR` bytes is refused unread.
+_MAX_RATIO = 100
+_BOMB_FLOOR = 64 << 20
 
-    With ``model``, lookups take the model's states (its ``canonical`` method, if any, is
-    applied); without it, they take stored keys. Raises :class:`InputError` for a file
-    that is missing or not a perfectplay solution.
-    """
+
+def _read_arrays(path: Path) -> dict[str, np.ndarray]:
+    """The arrays of a ``.npz`` file, after checking what it claims to hold: every member
+    an ``.npy`` array, the total size against the memory budget and the compression ratio
+    (a zip bomb is refused before anything is decompressed)."""
+    import zipfile
+
+    from perfectplay._util.memory import require
+
     try:
-        with np.load(Path(path), allow_pickle=False) as npz:
-            data = {k: npz[k] for k in npz.files}
+        with zipfile.ZipFile(path) as zf:
+            infos = zf.infolist()
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
-    except (OSError, ValueError) as exc:
+    except Exception as exc:  # BadZipFile, NotImplementedError, struct.error: all damage
         raise InputError(f"{path}: not a .npz solution file ({exc})") from None
+    if not infos or any(not i.filename.endswith(".npy") for i in infos):
+        raise InputError(f"{path}: not a .npz solution file (it holds more than arrays)")
+    inflated = sum(i.file_size for i in infos)
+    packed = max(1, sum(i.compress_size for i in infos))
+    if inflated > _BOMB_FLOOR and inflated > _MAX_RATIO * packed:
+        raise InputError(
+            f"{path}: refused: it would inflate {inflated / packed:,.0f} times to "
+            f"{inflated:,} bytes, which no solved table does"
+        )
+    require(2 * inflated, f"loading the table {path}")
+    try:
+        with np.load(path, allow_pickle=False) as npz:
+            return {k: npz[k] for k in npz.files}
+    except Exception as exc:  # BadZipFile, zlib.error, a CRC mismatch: a damaged member
+        raise InputError(f"{path}: corrupt table ({type(exc).__name__}: {exc})") from None
+
+
+#: The arrays each kind of table must hold, and the length of each (n: states, n+1: a
+#: pointer array over states).
+_REQUIRED = {
+    "chance": {"keys": None, "goal": "n", "value": "n", "best": "n"},
+    "game": {"keys": None, "terminal": "n", "value": "n", "remoteness": "n"},
+    "stochastic": {
+        "keys": None, "terminal": "n", "value": "n", "best": "n", "move_ptr": "n+1",
+        "move_keys": None, "move_value": None, "solver": None, "bound": None,
+    },
+}
+
+
+def _check(data: dict[str, np.ndarray], path: Path) -> None:
+    """Refuse a table whose arrays do not fit together or hold values no solve gives (NaN,
+    a probability outside [0, 1], an outcome code that does not exist, an index out of
+    range), so a forged or damaged file is one line, not a wrong answer later."""
+
+    def bad(what: str) -> InputError:
+        return InputError(f"{path}: corrupt or forged table: {what}")
+
+    kind = str(data.get("kind", ""))
+    if kind not in _REQUIRED:
+        raise bad(f"unknown kind {kind!r}")
+    n = len(data["value"]) if "value" in data else -1
+    for name, size in _REQUIRED[kind].items():
+        if name not in data:
+            raise bad(f"the array {name!r} is missing")
+        want = {"n": n, "n+1": n + 1}.get(size or "")
+        if want is not None and (data[name].ndim != 1 or len(data[name]) != want):
+            raise bad(f"{name!r} has {data[name].size} entries for {n} states")
+    if not 0 <= int(data["start"]) < max(n, 1):
+        raise bad(f"the start row {int(data['start'])} is outside the {n} rows")
+    value = data["value"]
+    if kind == "game":
+        if not np.isin(value, (1, 2, 3, 4)).all() or (data["remoteness"] < -1).any():
+            raise bad("an outcome code or a remoteness that no solve gives")
+        return
+    if not np.issubdtype(value.dtype, np.floating) or np.isnan(value).any():
+        raise bad("values that are not numbers")
+    if kind == "stochastic":
+        moves = data["move_value"]
+        ptr = data["move_ptr"]
+        if ((value < 0) | (value > 1)).any() or np.isnan(moves).any():
+            raise bad("a winning chance outside [0, 1]")
+        if ptr[0] != 0 or (np.diff(ptr) < 0).any() or ptr[-1] != len(moves):
+            raise bad("the moves' pointer array is not monotone")
+        if ((data["best"] < -1) | (data["best"] >= len(moves))).any():
+            raise bad("a best move out of range")
+    elif "choice_ptr" in data:
+        ptr, idx = data["choice_ptr"], data["choice_idx"]
+        m = len(data["choice_value"])
+        if len(ptr) != n + 1 or ptr[0] != 0 or (np.diff(ptr) < 0).any() or ptr[-1] != len(idx):
+            raise bad("the choices' pointer array is not monotone")
+        if len(idx) and (idx.min() < 0 or idx.max() >= m):
+            raise bad("a choice index out of range")
+        if np.isnan(data["choice_value"]).any() or ((data["best"] < -1) | (data["best"] >= m)).any():
+            raise bad("a choice value or best choice that no solve gives")
+
+
+def load_solution(path: str | Path, model: Any = None) -> SolvedTable:
+    """Read a table written by ``solution.save(path)``.
+
+    With ``model``, lookups take the model's states (its ``canonical`` method, if any, is
+    applied); without it, they take stored keys. A file that is missing, not a perfectplay
+    table, damaged, forged (values no solve gives, arrays that do not fit together) or that
+    would inflate far beyond its size is an :class:`InputError` in one line.
+    """
+    path = Path(path)
+    data = _read_arrays(path)
     if str(data.get("format", "")) != FORMAT:
         raise InputError(f"{path}: not a perfectplay solution file")
-    if int(data.get("version", -1)) > VERSION:
-        raise InputError(f"{path}: written by a newer perfectplay (version {data['version']})")
+    try:
+        version = int(data.get("version", -1))
+    except (TypeError, ValueError):
+        raise InputError(f"{path}: corrupt table (its version is not a number)") from None
+    if version > VERSION:
+        raise InputError(f"{path}: written by a newer perfectplay (version {version})")
+    _check(data, path)
     try:
         canonical = getattr(model, "canonical", None) if model is not None else None
     except Exception as exc:  # a property of the user's model that raises
@@ -663,4 +761,7 @@ def load_solution(path: str | Path, model: Any = None) -> SolvedTable:
         # Strategies fixed: keys are (state, player) pairs of the model's states.
         inner = canonical
         canonical = lambda sp: (inner(sp[0]), sp[1])  # noqa: E731
-    return SolvedTable(data, canonical)
+    try:
+        return SolvedTable(data, canonical)
+    except (KeyError, ValueError, TypeError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: corrupt table ({type(exc).__name__}: {exc})") from None

@@ -180,7 +180,7 @@ class YahtzeeSolution(Solution):
         :class:`Card` (the empty card by default), or from a :class:`Situation` (its best
         option's value); the score so far included."""
         if isinstance(state, Situation):
-            return self.options(state)[0].value
+            return float(self.options(state)[0].value)
         card = state or Card()
         number, so_far = self._state(card)
         return so_far + float(self.values[number])
@@ -326,6 +326,9 @@ class YahtzeeSolution(Solution):
             raise InputError(f"{path}: truncated table (the file changed while read)")
         if hashlib.sha256(raw).hexdigest() != header.get("sha256"):
             raise InputError(f"{path}: checksum mismatch (corrupt table)")
+        if np.isinf(values).any():  # a forged file with a checksum to match (NaN marks the
+            # scorecards no play reaches; no solve writes an infinite expected score)
+            raise InputError(f"{path}: forged table (infinite values)")
         return cls(game, values.astype(np.float64, copy=False))
 
 def card_state(game: ScorecardGame, card: Card) -> tuple[int, int]:

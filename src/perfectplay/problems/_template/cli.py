@@ -1,11 +1,13 @@
-"""The registry entry and its two hooks. Only the standard library is imported here:
-``perfectplay --help`` reads every entry and must stay instant."""
+"""The registry entry: the problem's text, its flags and its hooks. Only the standard
+library is imported here: ``perfectplay --help`` reads every entry and must stay instant;
+the hooks import the solver when they run."""
 
 from __future__ import annotations
 
-import argparse
+from typing import Any
 
-from perfectplay.problems import Problem
+from perfectplay.problems import Options, Problem, answer_json, hook
+from perfectplay.text.numbers import DIGITS
 
 DESCRIPTION = """\
 A die with F faces is rolled until it shows T or more; every roll counts. Prints the
@@ -19,26 +21,32 @@ examples:
   perfectplay NAME --example --explain          the answer and why"""
 
 
-def add_options(parser: argparse.ArgumentParser) -> None:
-    """The problem's own flags (FILE, --example and --json come from the runner)."""
-    parser.add_argument("--explain", action="store_true", help="also say why")
+# Hooks of functions that need no option; each imports its module when it runs.
+parse = hook(".instance:parse", __package__)
+solve = hook(".solution:solve", __package__)
 
 
-def run(args: argparse.Namespace, text: str) -> str:
-    """Parse, solve, and return what to print (heavy modules load only here)."""
-    from perfectplay.cli.problem import answer_json
+def format(solution: Any, options: Options) -> str:
+    from .report import format
 
-    from .instance import parse
-    from .report import explain, format
-    from .solution import solve
+    return format(solution, options.digits)
 
-    solution = solve(parse(text))
-    if args.json:
-        inst = solution.instance
-        fields = {"faces": inst.faces, "target": inst.target,
-                  "answer": format(solution), "expected_rolls": solution.value}
-        return answer_json(fields, explain(solution) if args.explain else None)
-    return explain(solution) if args.explain else format(solution)
+
+def explain(solution: Any, options: Options) -> str:
+    from .report import explain
+
+    return explain(solution, options.digits)
+
+
+def to_json(solution: Any, options: Options) -> list[dict[str, Any]]:
+    inst = solution.instance
+    fields = {
+        "faces": inst.faces,
+        "target": inst.target,
+        "answer": format(solution, options),
+        "expected_rolls": solution.value,
+    }
+    return [answer_json(fields, explain(solution, options) if options.explain else None)]
 
 
 PROBLEM = Problem(
@@ -49,6 +57,11 @@ PROBLEM = Problem(
     description=DESCRIPTION,
     examples=EXAMPLES,
     example="6 5\n",
-    add_options=add_options,
-    run=run,
+    parse=parse,
+    solve=solve,
+    format=format,
+    explain=explain,
+    to_json=to_json,
+    explain_help="also say why",
+    digits=DIGITS,
 )

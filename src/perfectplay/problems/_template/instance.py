@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from perfectplay.cli.common import input_lines, quote_token
 from perfectplay.errors import InputError
+from perfectplay.text.parse import input_lines, quote_token
 
 #: The largest die: the graph has three nodes whatever F is; the limit keeps weights small.
 MAX_FACES = 10**9

@@ -7,16 +7,16 @@ answers without loading numpy or numba.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 import time
 from typing import Any
 
-from perfectplay.cli.common import int_arg, make_parser, quote_token, run
 from perfectplay.errors import InputError, PerfectplayError
-from perfectplay.problems import Problem
+from perfectplay.problems import Options, Problem
 from perfectplay.problems.alea.example import example_text
+from perfectplay.text.arguments import positive_arg
+from perfectplay.text.numbers import DIGITS
 
 DESCRIPTION = """\
 ICPC World Finals 2023 problem K, "Alea Iacta Est". Roll d dice with a symbol on each
@@ -29,7 +29,7 @@ symbols; symbols are A-Z and 0-9, 1 <= d <= 6, 1 <= w <= 200000."""
 
 USAGE = """\
 perfectplay alea [FILE] [--example] [--explain] [--distribution K] [--exact] [--json]
-                        [--stats] [--symmetry {all,faces,dice,none}]
+                        [--stats] [--symmetry {all,faces,dice,none}] [--digits N] [-q]
        perfectplay alea advise [FILE] --roll SYMBOLS [--top N | --all] [--exact] [--json]"""
 
 EXAMPLES = """\
@@ -68,31 +68,38 @@ SYMMETRY = {
 }
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int_arg(text)
-    except argparse.ArgumentTypeError:
-        shown = quote_token(text)
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {shown}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
-    return value
-
-
-def _read(text: str):
+def parse(text: str, options: Options) -> Any:
+    """The instance; the time it took is kept for ``--stats``."""
     from perfectplay.problems.alea.instance import parse
 
-    return parse(text)
+    t0 = time.perf_counter()
+    instance = parse(text)
+    options.timings = {"parse": time.perf_counter() - t0}
+    return instance
 
 
-def _solve(instance, args: argparse.Namespace, timings: dict[str, float]):
-    """Build and solve; returns the solution (and fills ``timings``)."""
+def solve(instance: Any, options: Options) -> Any:
+    """Build and solve, with ``--exact`` verify in exact arithmetic, with ``--stats`` say
+    the sizes and times on stderr."""
+    timings = getattr(options, "timings", {})
+    sol = _solve(instance, options, timings)
+    if options.exact:
+        t = time.perf_counter()
+        _exact(sol)  # computed once: the answer's hooks read sol.exact_value()
+        timings["exact"] = time.perf_counter() - t
+    if options.stats:
+        _print_stats(sol, timings)
+    return sol
+
+
+def _solve(instance: Any, options: Options, timings: dict[str, float]) -> Any:
+    """Build and solve; fills ``timings``."""
     from perfectplay.problems.alea.build import build
     from perfectplay.problems.alea.solution import AleaSolution
     from perfectplay.solvers.retry import solve_retry
 
     t0 = time.perf_counter()
-    merge_faces, merge_dice = SYMMETRY[getattr(args, "symmetry", "all")]
+    merge_faces, merge_dice = SYMMETRY[getattr(options, "symmetry", "all")]
     graph = build(instance, merge_faces=merge_faces, merge_dice=merge_dice)
     t1 = time.perf_counter()
     chance = solve_retry(graph.graph)
@@ -100,7 +107,7 @@ def _solve(instance, args: argparse.Namespace, timings: dict[str, float]):
     return AleaSolution(instance, graph, chance)
 
 
-def _exact(sol) -> Any:
+def _exact(sol: Any) -> Any:
     """The verified exact solution, with a progress note on stderr for large graphs."""
     from perfectplay._util.progress import Progress
 
@@ -112,56 +119,52 @@ def _exact(sol) -> Any:
     return exact
 
 
-def _percentile(sol, q: float) -> int | None:
-    from perfectplay.cli.reports import percentile_text
+def _percentile(sol: Any, q: float) -> int | None:
+    from perfectplay.reports import percentile_text
 
     text = percentile_text(sol.graph.graph, sol.chance, q)
     return int(text) if text.isdigit() else None
 
 
-def run_command(args: argparse.Namespace, text: str) -> int:
-    """The ``run`` hook: the answer (and what the flags ask for) on stdout."""
-    from perfectplay.cli.reports import distribution_report, fraction_text
-    from perfectplay.problems.alea.report import explain_text, format_answer
-
-    t0 = time.perf_counter()
-    instance = _read(text)
-    timings = {"parse": time.perf_counter() - t0}
-    sol = _solve(instance, args, timings)
-    exact = None
-    if args.exact:
-        t = time.perf_counter()
-        exact = _exact(sol).value
-        timings["exact"] = time.perf_counter() - t
-    if args.json:
-        print(json.dumps(_solve_json(sol, args, exact), indent=2))
-    else:
-        out = [fraction_text(exact) if exact is not None else format_answer(sol.value)]
-        if args.explain:
-            out.append(explain_text(sol))
-        if args.distribution:
-            out.append(distribution_report(sol.graph.graph, sol.chance, args.distribution))
-        sys.stdout.write("\n".join(out) + "\n")
-    if args.stats:
-        _print_stats(sol, timings)
-    return 0
-
-
-def _solve_json(sol, args: argparse.Namespace, exact) -> dict[str, Any]:
-    from perfectplay.cli.reports import fraction_text
+def format(sol: Any, options: Options) -> str:
+    """The official answer, or with ``--exact`` the exact fraction ``p/q``."""
     from perfectplay.problems.alea.report import format_answer
+    from perfectplay.text.numbers import fraction_text
+
+    exact = sol.exact_value() if options.exact else None
+    if exact is not None:
+        return fraction_text(exact)
+    return format_answer(sol.value, options.digits)
+
+
+def explain(sol: Any, options: Options) -> str:
+    from perfectplay.problems.alea.report import explain_text
+
+    return format(sol, options) + "\n" + explain_text(sol, options.digits)
+
+
+def distribution(sol: Any, k: int, options: Options) -> str:
+    from perfectplay.reports import distribution_report
+
+    return distribution_report(sol.graph.graph, sol.chance, k, digits=options.digits)
+
+
+def to_json(sol: Any, options: Options) -> list[dict[str, Any]]:
+    from perfectplay.problems.alea.report import format_answer
+    from perfectplay.text.numbers import fraction_text
 
     inst = sol.instance
     obj: dict[str, Any] = {
         "dice": list(inst.dice),
         "words": inst.w,
-        "answer": format_answer(sol.value),
+        "answer": format_answer(sol.value, options.digits),
         "expected_rolls": sol.value if sol.possible else None,
     }
-    if args.exact:
+    if options.exact:
+        exact = sol.exact_value()
         obj["exact"] = fraction_text(exact) if exact is not None else None
         obj["verified_optimal"] = True
-    if args.explain and sol.possible:
+    if options.explain and sol.possible:
         first = sol.first_roll()
         obj["first_roll"] = {
             "word": first.word,
@@ -173,20 +176,20 @@ def _solve_json(sol, args: argparse.Namespace, exact) -> dict[str, Any]:
         best = None if roll is None else sol.best_keep(roll)
         if best is not None:
             obj["first_roll"]["example"] = {"roll": roll, **_keep_json(best)}
-    if args.distribution:
-        cdf = sol.distribution(args.distribution)
+    if options.distribution:
+        cdf = sol.distribution(options.distribution)
         obj["distribution"] = {
             "within": cdf[1:].tolist(),
             "median": _percentile(sol, 0.5),
             "percentile_90": _percentile(sol, 0.9),
         }
-    if args.stats:
+    if options.stats:
         obj["graph"] = sol.sizes()
-    return obj
+    return [obj]
 
 
-def _keep_json(keep) -> dict[str, Any]:
-    from perfectplay.cli.reports import fraction_text
+def _keep_json(keep: Any) -> dict[str, Any]:
+    from perfectplay.text.numbers import fraction_text
 
     obj = {
         "keep": [i + 1 for i in keep.keep],
@@ -199,7 +202,7 @@ def _keep_json(keep) -> dict[str, Any]:
     return obj
 
 
-def _print_stats(sol, timings: dict[str, float]) -> None:
+def _print_stats(sol: Any, timings: dict[str, float]) -> None:
     from perfectplay.problems.alea.build import useful_symbols
     from perfectplay.problems.alea.solution import symmetry_counts
 
@@ -226,67 +229,68 @@ def _print_stats(sol, timings: dict[str, float]) -> None:
         print(f"perfectplay: alea: {line}", file=sys.stderr)
 
 
-def _advise_command(args: argparse.Namespace) -> int:
-    from perfectplay.cli.problem import input_text
-    from perfectplay.problems.alea.report import advice_text
+class Advice:
+    """The answer of ``alea advise``: the solution and the roll asked about."""
+
+    def __init__(self, sol: Any, roll: str) -> None:
+        self.sol, self.roll = sol, roll
+
+
+def _advise_parse(text: str, options: Options) -> Any:
+    from perfectplay.problems.alea.instance import parse
     from perfectplay.problems.alea.solution import roll_symbols
 
-    instance = _read(input_text(PROBLEM, args))
+    instance = parse(text)
     try:
-        roll = "".join(roll_symbols(instance.dice, args.roll))
+        options.roll_symbols = "".join(roll_symbols(instance.dice, options.roll))
     except InputError as exc:
-        raise PerfectplayError(f"--roll {args.roll!r}: {exc.message}") from None
-    sol = _solve(instance, args, {})
-    if args.exact and sol.possible:
+        raise PerfectplayError(f"--roll {options.roll!r}: {exc.message}") from None
+    return instance
+
+
+def _advise_solve(instance: Any, options: Options) -> Advice:
+    sol = _solve(instance, options, {})
+    if options.exact and sol.possible:
         _exact(sol)
-    top = None if args.all else args.top
-    if not args.json:
-        print(advice_text(sol, roll, top=top, exact=args.exact))
-        return 0
-    options = sol.options(roll, exact=args.exact) if sol.possible else []
-    obj = {
-        "roll": roll,
-        "word": sol.word_for(roll),
-        "expected_rolls": sol.roll_value(roll) if sol.possible else None,
-        "options": [_keep_json(o) for o in (options if top is None else options[:top])],
-        "more_options": max(0, len(options) - top) if top is not None else 0,
-    }
-    print(json.dumps(obj, indent=2))
-    return 0
+    return Advice(sol, options.roll_symbols)
 
 
-def _advise(argv: list[str]) -> int:
-    from perfectplay.cli.problem import add_input_arguments, check_input_arguments, input_name
+def _top(options: Options) -> int | None:
+    return None if options.all else options.top
 
-    parser = make_parser("alea advise", ADVISE_DESCRIPTION, ADVISE_EXAMPLES)
-    add_input_arguments(parser, PROBLEM)
+
+def _advise_format(advice: Advice, options: Options) -> str:
+    from perfectplay.problems.alea.report import advice_text
+
+    return advice_text(
+        advice.sol, advice.roll, top=_top(options), exact=options.exact, digits=options.digits
+    )
+
+
+def _advise_json(advice: Advice, options: Options) -> list[dict[str, Any]]:
+    sol, roll, top = advice.sol, advice.roll, _top(options)
+    opts = sol.options(roll, exact=options.exact) if sol.possible else []
+    return [
+        {
+            "roll": roll,
+            "word": sol.word_for(roll),
+            "expected_rolls": sol.roll_value(roll) if sol.possible else None,
+            "options": [_keep_json(o) for o in (opts if top is None else opts[:top])],
+            "more_options": max(0, len(opts) - top) if top is not None else 0,
+        }
+    ]
+
+
+def _advise_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--roll", required=True, metavar="SYMBOLS", help="the symbols showing, one per die"
     )
-    parser.add_argument("--top", type=_positive, default=10, metavar="N", help="show N options")
+    parser.add_argument("--top", type=positive_arg, default=10, metavar="N", help="show N options")
     parser.add_argument("--all", action="store_true", help="show every option")
-    parser.add_argument("--exact", action="store_true", help="add each option's exact value")
-    args = parser.parse_args(argv)
-    check_input_arguments(parser, args)
-    return run(lambda: _advise_command(args), input_name(args))
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
-    """The flags of ``perfectplay alea`` beyond FILE, --example and --json."""
-    parser.add_argument(
-        "--explain", action="store_true", help="also explain the optimal first move in words"
-    )
-    parser.add_argument(
-        "--distribution",
-        type=_positive,
-        metavar="K",
-        help="also P(word within k rolls) for k = 1..K, the median and 90th percentile",
-    )
-    parser.add_argument(
-        "--exact",
-        action="store_true",
-        help="print the answer as an exact fraction p/q, verified optimal",
-    )
+    """The flags of ``perfectplay alea`` beyond the runner's."""
     parser.add_argument("--stats", action="store_true", help="graph sizes and timings on stderr")
     parser.add_argument(
         "--symmetry",
@@ -296,6 +300,22 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+ADVISE = Problem(
+    name="alea advise",
+    title="Alea Iacta Est: advice for one roll",
+    summary="which dice to keep on one roll",
+    description=ADVISE_DESCRIPTION,
+    examples=ADVISE_EXAMPLES,
+    example=example_text(),
+    parse=_advise_parse,
+    solve=_advise_solve,
+    format=_advise_format,
+    to_json=_advise_json,
+    exact_help="add each option's exact value",
+    digits=DIGITS,
+    add_options=_advise_options,
+)
+
 PROBLEM = Problem(
     name="alea",
     title="Alea Iacta Est",
@@ -303,8 +323,17 @@ PROBLEM = Problem(
     description=DESCRIPTION,
     examples=EXAMPLES,
     example=example_text(),
+    parse=parse,
+    solve=solve,
+    format=format,
+    explain=explain,
+    distribution=distribution,
+    to_json=to_json,
+    explain_help="also explain the optimal first move in words",
+    distribution_help="also P(word within k rolls) for k = 1..K, the median and 90th percentile",
+    exact_help="print the answer as an exact fraction p/q, verified optimal",
+    digits=DIGITS,
     add_options=add_options,
-    run=run_command,
     usage=USAGE,
-    subcommands={"advise": _advise},
+    subcommands={"advise": ADVISE},
 )

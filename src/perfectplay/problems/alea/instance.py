@@ -21,14 +21,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from perfectplay.cli.common import (
+from perfectplay.errors import InputError
+from perfectplay.text.parse import (
     INT_LIMIT,
     WHITESPACE,
     int_token,
     quote_token,
     unify_line_ends,
 )
-from perfectplay.errors import InputError
 
 FACES = 6
 MAX_DICE = 6
@@ -37,7 +37,7 @@ MAX_WORDS = 200_000
 #: the size check before building decides in the end.
 API_MAX_DICE = 8
 #: Longest count token the fast path reads as a number; anything else goes the slow path,
-#: which applies the number rule of every command (:func:`perfectplay.cli.common.int_token`).
+#: which applies the number rule of every command (:func:`perfectplay.text.parse.int_token`).
 MAX_COUNT_DIGITS = 7
 
 _VALID = np.zeros(256, dtype=np.bool_)
@@ -157,7 +157,7 @@ def _words_array(words: list[bytes], d: int) -> np.ndarray:
 
 
 #: A token: a run of bytes other than the white space of every command
-#: (:data:`perfectplay.cli.common.WHITESPACE`, the bytes ``bytes.split`` separates on).
+#: (:data:`perfectplay.text.parse.WHITESPACE`, the bytes ``bytes.split`` separates on).
 _TOKEN = re.compile(b"[^" + re.escape(WHITESPACE.encode("ascii")) + b"]+")
 
 

@@ -11,13 +11,14 @@ from __future__ import annotations
 import math
 import textwrap
 
-from perfectplay.cli.reports import fraction_text
 from perfectplay.problems.alea.solution import AleaSolution, Keep, roll_symbols
+from perfectplay.text.numbers import DIGITS, fraction_text
 
 
-def format_answer(value: float) -> str:
-    """The official output: the expected number of rolls with 9 decimals, or ``impossible``."""
-    return f"{value:.9f}" if math.isfinite(value) else "impossible"
+def format_answer(value: float, digits: int = DIGITS) -> str:
+    """The official output: the expected number of rolls with 9 decimals (``digits``), or
+    ``impossible``."""
+    return f"{value:.{digits}f}" if math.isfinite(value) else "impossible"
 
 
 def _plural(n: int, one: str, many: str) -> str:
@@ -46,7 +47,7 @@ def describe_keep(keep: Keep) -> str:
     return f"keep {letters} ({_dice_list(keep.keep)}) and reroll {_dice_list(keep.reroll)}"
 
 
-def explain_text(sol: AleaSolution) -> str:
+def explain_text(sol: AleaSolution, digits: int = DIGITS) -> str:
     """The optimal first move in words, what the first roll leads to, and an example."""
     inst = sol.instance
     d = inst.d
@@ -57,7 +58,7 @@ def explain_text(sol: AleaSolution) -> str:
             f"symbols of any of the {_plural(inst.w, 'word', 'words')}, in any order."
         )
         return "\n".join(lines)
-    lines.append(f"With optimal play a word takes {sol.value:.9f} rolls on average.")
+    lines.append(f"With optimal play a word takes {sol.value:.{digits}f} rolls on average.")
     lines.append("First move: roll the die." if d == 1 else f"First move: roll all {d} dice.")
     lines += _wrap(
         "After every roll: stop if the symbols can be arranged into a word; otherwise keep "
@@ -80,13 +81,15 @@ def explain_text(sol: AleaSolution) -> str:
     if roll is not None and best is not None:
         lines += _wrap(
             f"Example: on a first roll of {' '.join(roll)}, {describe_keep(best)}: "
-            f"{best.expected_rolls:.9f} rolls still expected, this reroll included "
-            f"(rerolling everything: {sol.value:.9f})."
+            f"{best.expected_rolls:.{digits}f} rolls still expected, this reroll included "
+            f"(rerolling everything: {sol.value:.{digits}f})."
         )
     return "\n".join(lines)
 
 
-def advice_text(sol: AleaSolution, roll: str, top: int | None = 10, exact: bool = False) -> str:
+def advice_text(
+    sol: AleaSolution, roll: str, top: int | None = 10, exact: bool = False, digits: int = DIGITS
+) -> str:
     """Advice for one roll: the best play and the other options with their values."""
     symbols = roll_symbols(sol.instance.dice, roll)
     text = "".join(symbols)
@@ -100,14 +103,14 @@ def advice_text(sol: AleaSolution, roll: str, top: int | None = 10, exact: bool 
     best = options[0]
     lines = [
         f"roll {shown}: {describe_keep(best)}.",
-        f"Expected rolls from here with optimal play: {best.expected_rolls:.9f} "
+        f"Expected rolls from here with optimal play: {best.expected_rolls:.{digits}f} "
         "(the reroll included).",
         "Options, best first (_ = reroll that die):",
     ]
     shown_options = options if top is None else options[:top]
-    width = max(len(f"{o.expected_rolls:.9f}") for o in shown_options)
+    width = max(len(f"{o.expected_rolls:.{digits}f}") for o in shown_options)
     for o in shown_options:
-        line = f"  {o.expected_rolls:>{width}.9f}  {pattern(o, text, d)}"
+        line = f"  {o.expected_rolls:>{width}.{digits}f}  {pattern(o, text, d)}"
         if exact and o.exact is not None:
             line += f"  = {fraction_text(o.exact)}"
         lines.append(line)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
+from collections.abc import Iterator
+from typing import Any
 
-from perfectplay.problems import Problem
+from perfectplay.problems import Options, Problem
 
 DESCRIPTION = """\
 A blank die is rolled on a board; each roll (E, N, S, W) adds 1 to the face that comes to
@@ -36,14 +37,10 @@ EXAMPLE_INPUT = """\
 0 0 0 0 0 0
 """
 
+
 def add_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--full", action="store_true", help="print the whole sequence instead of p..q"
-    )
-    parser.add_argument(
-        "--explain",
-        action="store_true",
-        help="after each answer, the sequence in runs, the finished die and search counts",
     )
     parser.add_argument(
         "--no-limits",
@@ -52,50 +49,75 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def run(args: argparse.Namespace, text: str) -> int:
-    # Answers are written as they are found: an input of 40 long orders shows progress in
-    # the output itself.
-    from perfectplay._util.progress import Progress
+def parse(text: str, options: Options) -> Any:
     from perfectplay.problems.diemaker.instance import parse
-    from perfectplay.problems.diemaker.report import IMPOSSIBLE, explain, format
+
+    return parse(text, limits=not options.no_limits)
+
+
+def solve(instance: Any, options: Options) -> Iterator[tuple[int, Any, Any, int, int]]:
+    """``(number, dataset, solution, first, last)`` for each dataset, found as the answer
+    is written: an input of 40 long orders shows progress in the output itself."""
+    from perfectplay._util.progress import Progress
     from perfectplay.problems.diemaker.solution import find
 
-    instance = parse(text, limits=not args.no_limits)
     progress = Progress("diemaker")
     total = len(instance.datasets)
-    out = sys.stdout
     for i, d in enumerate(instance.datasets, start=1):
-        whole = args.full or args.explain
-        first, last = (1, d.length) if args.full else (d.first, d.last)
+        whole = options.full or options.explain
+        first, last = (1, d.length) if options.full else (d.first, d.last)
         # Impossibility first (the search is small whatever the length), then the answer
         # in chunks: memory in proportion to a chunk, however long the answer.
-        solution = find(d.targets, stop=None if whole else last)
-        if args.json:
-            head = {"dataset": i, "line": d.line, "targets": list(d.targets), "first": first,
-                    "last": last, "possible": solution is not None}
-            out.write(json.dumps(head)[:-1] + ', "answer": "')
-            if solution is None:
-                out.write(IMPOSSIBLE)
-            else:
-                for chunk in solution.chunks(first, last):
-                    out.write(chunk)  # the letters E, N, S, W: nothing to escape
-            out.write('"')
-            if args.explain:
-                why = explain(d.targets, solution).rstrip("\n")
-                out.write(', "explanation": ' + json.dumps(why))
-            out.write("}\n")
-        else:
-            if solution is None:
-                out.write(format([None]))
-            else:
-                for chunk in solution.chunks(first, last):
-                    out.write(chunk)
-                out.write("\n")
-            if args.explain:
-                out.write(explain(d.targets, solution))
+        yield i, d, find(d.targets, stop=None if whole else last), first, last
         progress.update(i, "datasets", total)
     progress.done()
-    return 0
+
+
+def format(found: Iterator[tuple[int, Any, Any, int, int]], options: Options) -> Iterator[str]:
+    """Each answer (``--explain``: and its explanation) in chunks, as it is found."""
+    from perfectplay.problems.diemaker.report import explain, format
+
+    for _, d, solution, first, last in found:
+        if solution is None:
+            yield format([None])
+        else:
+            yield from solution.chunks(first, last)
+            yield "\n"
+        if options.explain:
+            yield explain(d.targets, solution)
+
+
+def to_json(
+    found: Iterator[tuple[int, Any, Any, int, int]], options: Options
+) -> Iterator[Iterator[str]]:
+    """Each dataset as one JSON object, its answer written in chunks."""
+    for i, d, solution, first, last in found:
+        yield _json_chunks(i, d, solution, first, last, options)
+
+
+def _json_chunks(
+    i: int, d: Any, solution: Any, first: int, last: int, options: Options
+) -> Iterator[str]:
+    from perfectplay.problems.diemaker.report import IMPOSSIBLE, explain
+
+    head = {
+        "dataset": i,
+        "line": d.line,
+        "targets": list(d.targets),
+        "first": first,
+        "last": last,
+        "possible": solution is not None,
+    }
+    yield json.dumps(head)[:-1] + ', "answer": "'
+    if solution is None:
+        yield IMPOSSIBLE
+    else:
+        yield from solution.chunks(first, last)  # the letters E, N, S, W: nothing to escape
+    yield '"'
+    if options.explain:
+        why = explain(d.targets, solution).rstrip("\n")
+        yield ', "explanation": ' + json.dumps(why)
+    yield "}\n"
 
 
 PROBLEM = Problem(
@@ -105,6 +127,11 @@ PROBLEM = Problem(
     description=DESCRIPTION,
     examples=EXAMPLES,
     example=EXAMPLE_INPUT,
+    parse=parse,
+    solve=solve,
+    format=format,
+    explain=format,
+    to_json=to_json,
+    explain_help="after each answer, the sequence in runs, the finished die and search counts",
     add_options=add_options,
-    run=run,
 )

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from perfectplay.cli.common import INT_LIMIT, int_token, iter_lines, quote_token, split_tokens
 from perfectplay.errors import InputError
+from perfectplay.text.parse import INT_LIMIT, int_token, iter_lines, quote_token, split_tokens
 
 MAX_TARGET = 5000  #: the problem's limit on each t
 MAX_DATASETS = 40  #: the problem's limit on the number of datasets
@@ -70,7 +70,7 @@ def parse(text: str, limits: bool = True) -> Instance:
 
     ``limits=False`` lifts the problem's limits (t <= 5000, at most 40 datasets) to
     t <= 10^12 and any number of datasets. Tokens and numbers follow the rules of every
-    command (:mod:`perfectplay.cli.common`).
+    command (:mod:`perfectplay.text.parse`).
     """
     max_t = MAX_TARGET if limits else MAX_TARGET_UNLIMITED
     lines = _content_lines(text)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import argparse
+from typing import Any
 
-from perfectplay.problems import Problem
+from perfectplay.problems import Options, Problem, answer_json, hook
 
 DESCRIPTION = """\
 CodeChef DISPDOM "Disappearing Dominoes". On a strip of N cells ('1' blocked, '0' empty)
@@ -28,24 +28,15 @@ examples:
 """
 
 
-def add_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--explain",
-        action="store_true",
-        help="also print who wins the plain game and in how many moves, the winner's "
-        "first move, one optimal line of play and the number of canonical states",
-    )
+parse = hook(".instance:parse", __package__)
+solve = hook(".solution:solve", __package__)
+format = hook(".report:format", __package__)
+explain = hook(".report:explain", __package__)
 
 
-def run(args: argparse.Namespace, text: str) -> str:
-    from perfectplay.cli.problem import answer_json
-    from perfectplay.problems import dispdom as game
-
-    solution = game.solve(game.parse(text))
-    if args.json:
-        why = game.explain(solution) if args.explain else None
-        return answer_json({"winner": game.format(solution)}, why)
-    return game.explain(solution) if args.explain else game.format(solution)
+def to_json(solution: Any, options: Options) -> list[dict[str, Any]]:
+    why = explain(solution, options) if options.explain else None
+    return [answer_json({"winner": format(solution, options)}, why)]
 
 
 PROBLEM = Problem(
@@ -55,8 +46,13 @@ PROBLEM = Problem(
     description=DESCRIPTION,
     examples=EXAMPLES,
     example="10 2 10\n0000011000\n",
-    add_options=add_options,
-    run=run,
+    parse=parse,
+    solve=solve,
+    format=format,
+    explain=explain,
+    to_json=to_json,
+    explain_help="also print who wins the plain game and in how many moves, the winner's "
+    "first move, one optimal line of play and the number of canonical states",
     # A strip is at most 64 cells: a larger input is refused before it is read whole.
     max_input_bytes=1 << 20,
 )

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from perfectplay.cli.common import int_in_range, iter_lines, quote_token, split_tokens
 from perfectplay.errors import InputError, short_repr
+from perfectplay.text.parse import int_in_range, iter_lines, quote_token, split_tokens
 
 #: Largest strip accepted. The canonical state space grows like the number of partitions of
 #: N (doubling about every 5 cells for K = 2); at N = 64 the worst case (K = 2) explores

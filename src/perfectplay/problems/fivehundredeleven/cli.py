@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import argparse
+from typing import Any
 
-from perfectplay.problems import Problem
+from perfectplay.problems import Options, Problem, hook
 
 DESCRIPTION = """\
 TopCoder SRM 511 "FiveHundredEleven". The memory starts at 0; Fox Ciel and Toastman take
@@ -23,38 +23,32 @@ examples:
 """
 
 
-def add_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--explain",
-        action="store_true",
-        help="also print a winning first card (or each first card and its refutation), "
-        "the length of the game and one optimal line of play",
-    )
+parse = hook(".instance:parse", __package__)
+solve = hook(".solution:solve", __package__)
+format = hook(".report:format", __package__)
+explain = hook(".report:explain", __package__)
 
 
-def run(args: argparse.Namespace, text: str) -> str:
-    from perfectplay.cli.problem import answer_json
-    from perfectplay.problems.fivehundredeleven.instance import parse
-    from perfectplay.problems.fivehundredeleven.report import explain, format
-    from perfectplay.problems.fivehundredeleven.solution import solve
-
-    solution = solve(parse(text))
-    if args.json:
-        obj = {
-            "cards": list(solution.model.instance.cards),
-            "winner": solution.winner,
-            "cards_played": solution.remoteness,
-        }
-        if args.explain:
-            obj["first_moves"] = [
-                {"cards": list(m.cards), "memory": m.memory, "value": m.value.name.lower(),
-                 "cards_played": m.remoteness}
-                for m in solution.first_moves()
-            ]
-            obj["line"] = [{"player": who, "card": card, "memory": memory}
-                           for who, card, memory in solution.line()]
-        return answer_json(obj)  # --explain's details are fields of their own here
-    return explain(solution) if args.explain else format(solution)
+def to_json(solution: Any, options: Options) -> list[dict[str, Any]]:
+    obj: dict[str, Any] = {
+        "cards": list(solution.model.instance.cards),
+        "winner": solution.winner,
+        "cards_played": solution.remoteness,
+    }
+    if options.explain:  # --explain's details are fields of their own here
+        obj["first_moves"] = [
+            {
+                "cards": list(m.cards),
+                "memory": m.memory,
+                "value": m.value.name.lower(),
+                "cards_played": m.remoteness,
+            }
+            for m in solution.first_moves()
+        ]
+        obj["line"] = [
+            {"player": who, "card": card, "memory": memory} for who, card, memory in solution.line()
+        ]
+    return [obj]
 
 
 PROBLEM = Problem(
@@ -64,6 +58,11 @@ PROBLEM = Problem(
     description=DESCRIPTION,
     examples=EXAMPLES,
     example="5\n3 5 7 9 510\n",
-    add_options=add_options,
-    run=run,
+    parse=parse,
+    solve=solve,
+    format=format,
+    explain=explain,
+    to_json=to_json,
+    explain_help="also print a winning first card (or each first card and its refutation), "
+    "the length of the game and one optimal line of play",
 )

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from perfectplay.cli.common import int_in_range, iter_tokens, quote_token
 from perfectplay.errors import InputError, short_repr
+from perfectplay.text.parse import int_in_range, iter_tokens, quote_token
 
 MAX_CARDS = 50
 FULL = 511

@@ -7,13 +7,13 @@ answers without loading numpy or numba; ``advise --load TABLE`` answers without 
 from __future__ import annotations
 
 import argparse
-import json
-import sys
-from typing import Any
+from typing import Any, NamedTuple
 
-from perfectplay.cli.common import int_arg, make_parser, path_arg, quote_token, run
 from perfectplay.errors import InputError, PerfectplayError
-from perfectplay.problems import Problem
+from perfectplay.problems import Options, Problem
+from perfectplay.problems.yahtzee.report import SCORE_DIGITS
+from perfectplay.text.arguments import int_arg, path_arg, positive_arg
+from perfectplay.text.parse import quote_token
 
 DESCRIPTION = """\
 Solitaire Yahtzee and its family, solved exactly: 13 turns (15 in Yatzy), each up to three
@@ -38,8 +38,9 @@ file.py:NAME naming a perfectplay.yahtzee.Rules written in Python (docs/yahtzee.
 USAGE = """\
 perfectplay yahtzee [FILE] [--example] [--rules NAME] [--load TABLE] [--save TABLE] [--json]
                           [--simulate N [--seed S]] [--distribution [--plot FILE]]
+                          [--digits N] [-q]
        perfectplay yahtzee advise SITUATION [--rules NAME] [--load TABLE] [--save TABLE]
-                          [--top N | --all] [--json]
+                          [--top N | --all] [--json] [--digits N] [-q]
        perfectplay yahtzee advise (--file FILE | -) [...]"""
 
 EXAMPLES = """\
@@ -84,18 +85,6 @@ three_of_a_kind=22 four_of_a_kind=0 full_house=25 yahtzee=0
 # an extra Yahtzee while the Yahtzee box holds 50 and the sixes are filled
 dice 6 6 6 6 6; rolls 0; filled sixes=24 yahtzee=50
 """
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int_arg(text)
-    except argparse.ArgumentTypeError:
-        raise argparse.ArgumentTypeError(
-            f"expected a positive integer, got {quote_token(text)}"
-        ) from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
-    return value
 
 
 def _table_options(parser: argparse.ArgumentParser) -> None:
@@ -144,7 +133,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _games(text: str) -> int:
-    value = _positive(text)
+    value = positive_arg(text)
     if value > 10**8:
         raise argparse.ArgumentTypeError(f"at most 100000000 games, got {value}")
     return value
@@ -207,94 +196,181 @@ def _table(args: argparse.Namespace, rules: Any) -> Any:
     return solve(rules, load=args.load, save=args.save)
 
 
-def run_command(args: argparse.Namespace, text: str) -> str:
-    """The ``run`` hook: the official output (or one JSON object per answer)."""
+def _check_plotting() -> None:
+    """Refuse ``--plot`` before any work when matplotlib is missing (the distribution
+    takes half a minute to compute; the refusal should not wait for it)."""
+    import importlib.util
+
+    if importlib.util.find_spec("matplotlib") is None:
+        raise PerfectplayError("--plot needs matplotlib: pip install 'perfectplay[plot]'")
+
+
+class Parsed(NamedTuple):
+    """The input read against its rules, and the table when ``--load`` gave it."""
+
+    instance: Any
+    table: Any
+
+
+class Solved(NamedTuple):
+    """The table and the input's answers."""
+
+    table: Any
+    instance: Any
+    answers: Any
+
+
+def parse(text: str, options: Options) -> Parsed:
     from perfectplay.problems.yahtzee.instance import parse
-    from perfectplay.problems.yahtzee.report import answer_json, format, value_json
+
+    if options.plot and not options.distribution:
+        raise PerfectplayError("--plot draws the distribution: add --distribution")
+    if options.plot:
+        _check_plotting()
+    rules = _rules(options)
+    table = _table(options, rules)
+    return Parsed(parse(text, table.game if table is not None else rules), table)
+
+
+def solve(parsed: Parsed, options: Options) -> Solved:
     from perfectplay.problems.yahtzee.solution import answer, solve
 
-    if args.plot and not args.distribution:
-        raise PerfectplayError("--plot draws the distribution: add --distribution")
-    rules = _rules(args)
-    table = _table(args, rules)
-    instance = parse(text, table.game if table is not None else rules)
+    table = parsed.table
     if table is None:
-        table = solve(instance.rules, save=args.save)
-    answers = answer(table, instance)
-    lines, fields = _play_reports(args, table)
-    if args.json:
-        if not answers:
-            return json.dumps({**value_json(table), **fields})
-        return "\n".join(json.dumps(answer_json(table, a)) for a in answers) + (
-            "\n" + json.dumps(fields) if fields else ""
-        )
-    return "\n".join([format(table, answers), *lines])
+        table = solve(parsed.instance.rules, save=options.save)
+    return Solved(table, parsed.instance, answer(table, parsed.instance))
 
 
-def _advise_command(args: argparse.Namespace) -> int:
-    from perfectplay.cli.common import read_input
+def format(solved: Solved, options: Options) -> str:
+    """The official output, then the reports ``--simulate`` and ``--distribution`` ask."""
+    from perfectplay.problems.yahtzee.report import format
+
+    lines, _ = _play_reports(options, solved.table)
+    return "\n".join([format(solved.table, solved.answers, options.digits), *lines])
+
+
+def to_json(solved: Solved, options: Options) -> list[dict[str, Any]]:
+    """One object per answer (the table's value for an input without situations), then
+    one with the reports."""
+    from perfectplay.problems.yahtzee.report import answer_json, value_json
+
+    table = solved.table
+    _, fields = _play_reports(options, table)
+    if not solved.answers:
+        return [{**value_json(table), **fields}]
+    return [answer_json(table, a) for a in solved.answers] + ([fields] if fields else [])
+
+
+def _advise_parse(text: str, options: Options) -> Parsed:
     from perfectplay.problems.yahtzee.instance import Instance, Line, parse, parse_situation
-    from perfectplay.problems.yahtzee.report import advice_json, advice_text, summary
-    from perfectplay.problems.yahtzee.solution import solve
 
-    rules = _rules(args)
-    table = _table(args, rules)
-    if args.situation is not None and args.situation != "-":
+    rules = _rules(options)
+    table = _table(options, rules)
+    if options.file is None:
         from perfectplay.yahtzee.ruleset import rules as builtin
 
         chosen = table.game if table is not None else rules or builtin("american")
-        situation = parse_situation(args.situation, chosen)
+        situation = parse_situation(text, chosen)
         instance = Instance(
-            table.rules if table is not None else chosen, (Line(1, situation, args.situation),)
+            table.rules if table is not None else chosen, (Line(1, situation, text),)
         )
     else:
-        instance = parse(read_input(args.file), table.game if table is not None else rules)
+        instance = parse(text, table.game if table is not None else rules)
         if not instance.situations:
             raise InputError("no situation in the input")
+    return Parsed(instance, table)
+
+
+def _advise_solve(parsed: Parsed, options: Options) -> Solved:
+    from perfectplay.problems.yahtzee.solution import solve
+
+    table = parsed.table
     if table is None:
-        table = solve(instance.rules, save=args.save)
-    top = None if args.all else args.top
-    blocks = []
-    for line in instance.situations:
-        options = table.options(line.situation)
-        if args.json:
-            blocks.append(json.dumps(advice_json(table, line.situation, options, top)))
-        else:
-            blocks.append(advice_text(table, line.situation, options, top))
-    if args.json:
-        sys.stdout.write("\n".join(blocks) + "\n")
-    else:
-        sys.stdout.write(summary(table) + "\n" + "\n\n".join(blocks) + "\n")
-    return 0
+        table = solve(parsed.instance.rules, save=options.save)
+    options_of = [table.options(line.situation) for line in parsed.instance.situations]
+    return Solved(table, parsed.instance, options_of)
 
 
-def _advise(argv: list[str]) -> int:
-    from perfectplay.cli.common import source_name
+def _advise_format(solved: Solved, options: Options) -> str:
+    from perfectplay.problems.yahtzee.report import advice_text, summary
 
-    parser = make_parser("yahtzee advise", ADVISE_DESCRIPTION, ADVISE_EXAMPLES)
+    top = None if options.all else options.top
+    blocks = [
+        advice_text(solved.table, line.situation, found, top, options.digits)
+        for line, found in zip(solved.instance.situations, solved.answers, strict=True)
+    ]
+    return summary(solved.table, options.digits) + "\n" + "\n\n".join(blocks)
+
+
+def _advise_json(solved: Solved, options: Options) -> list[dict[str, Any]]:
+    from perfectplay.problems.yahtzee.report import advice_json
+
+    top = None if options.all else options.top
+    return [
+        advice_json(solved.table, line.situation, found, top)
+        for line, found in zip(solved.instance.situations, solved.answers, strict=True)
+    ]
+
+
+def _advise_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "situation", nargs="?", metavar="SITUATION",
-        help="one situation, e.g. \"dice 1 3 3 5 6; rolls left 2\" (- reads them from stdin)",
+        "situation",
+        nargs="?",
+        metavar="SITUATION",
+        help='one situation, e.g. "dice 1 3 3 5 6; rolls left 2" (- reads them from stdin)',
     )
     parser.add_argument(
-        "--file", type=path_arg, metavar="FILE",
+        "--file",
+        type=path_arg,
+        metavar="FILE",
         help="advise on every situation of FILE (the input format; - for stdin)",
     )
     _table_options(parser)
     shown = parser.add_mutually_exclusive_group()
-    shown.add_argument("--top", type=_positive, metavar="N", help="show the N best options")
+    shown.add_argument("--top", type=positive_arg, metavar="N", help="show the N best options")
     shown.add_argument("--all", action="store_true", help="show every option (the default)")
-    parser.add_argument("--json", action="store_true", help="one JSON object per situation")
-    args = parser.parse_args(argv)
-    if args.situation is not None and args.file is not None:
-        parser.error("give SITUATION or --file, not both")
-    if args.situation is None and args.file is None:
-        parser.error("give a SITUATION, --file FILE, or - to read situations from stdin")
-    if args.situation == "-":
-        args.file = "-"
-    name = "situation" if args.file is None else source_name(args.file)
-    return run(lambda: _advise_command(args), name)
 
+
+def _advise_check(options: Options) -> str | None:
+    if options.situation is not None and options.file is not None:
+        return "give SITUATION or --file, not both"
+    if options.situation is None and options.file is None:
+        return "give a SITUATION, --file FILE, or - to read situations from stdin"
+    if options.situation == "-":
+        options.file = "-"
+    return None
+
+
+def _advise_read(options: Options) -> str:
+    from perfectplay._util.command import read_input
+
+    return options.situation if options.file is None else read_input(options.file)
+
+
+def _advise_name(options: Options) -> str:
+    from perfectplay._util.command import source_name
+
+    return "situation" if options.file is None else source_name(options.file)
+
+
+ADVISE = Problem(
+    name="yahtzee advise",
+    title="Solitaire Yahtzee: advice for one situation",
+    summary="every option of one situation with its expected final score",
+    description=ADVISE_DESCRIPTION,
+    examples=ADVISE_EXAMPLES,
+    example=EXAMPLE,
+    parse=_advise_parse,
+    solve=_advise_solve,
+    format=_advise_format,
+    to_json=_advise_json,
+    add_options=_advise_options,
+    check=_advise_check,
+    read=_advise_read,
+    input_name=_advise_name,
+    with_file=False,
+    digits=SCORE_DIGITS,
+)
 
 PROBLEM = Problem(
     name="yahtzee",
@@ -303,9 +379,13 @@ PROBLEM = Problem(
     description=DESCRIPTION,
     examples=EXAMPLES,
     example=EXAMPLE,
+    parse=parse,
+    solve=solve,
+    format=format,
+    to_json=to_json,
     add_options=add_options,
-    run=run_command,
     usage=USAGE,
-    subcommands={"advise": _advise},
+    subcommands={"advise": ADVISE},
     input_optional=True,
+    digits=SCORE_DIGITS,
 )

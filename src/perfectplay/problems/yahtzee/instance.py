@@ -36,8 +36,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from perfectplay.cli.common import int_token, iter_lines, quote_token, split_tokens
 from perfectplay.errors import InputError
+from perfectplay.text.parse import int_token, iter_lines, quote_token, split_tokens
 
 if TYPE_CHECKING:
     from perfectplay.yahtzee.game import ScorecardGame
@@ -93,7 +93,7 @@ american-forced-joker, american-no-joker, american-no-bonus, yatzy
             if ":" in spec
             else f"unknown rules {quote_token(spec)}; known: {', '.join(RULES)}"
         )
-    from perfectplay.cli.solve import load_model
+    from perfectplay.models.loading import load_model
 
     try:
         obj: Any = load_model(spec)

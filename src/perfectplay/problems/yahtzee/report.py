@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from perfectplay.yahtzee.solution import Situation, YahtzeeOption, YahtzeeSolution
 
 __all__ = [
+    "SCORE_DIGITS",
     "advice_json",
     "advice_text",
     "answer_json",
@@ -49,35 +50,41 @@ __all__ = [
 ]
 
 
-def format_value(value: float) -> str:
+#: Decimals of a score in the official output (the archived statement's format).
+SCORE_DIGITS = 7
+
+
+def format_value(value: float, digits: int = SCORE_DIGITS) -> str:
     """A value with 7 decimals, as the official output prints it.
 
     >>> format_value(254.58960948196255)
     '254.5896095'
     """
-    return f"{value:.7f}"
+    return f"{value:.{digits}f}"
 
 
-def format_option(option: YahtzeeOption) -> str:
+def format_option(option: YahtzeeOption, digits: int = SCORE_DIGITS) -> str:
     """``keep 3 3 305.2165668``: the action and its expected final score."""
-    return f"{option.action} {format_value(option.value)}"
+    return f"{option.action} {format_value(option.value, digits)}"
 
 
-def format(solution: YahtzeeSolution, answers: Sequence[Answer]) -> str:
+def format(
+    solution: YahtzeeSolution, answers: Sequence[Answer], digits: int = SCORE_DIGITS
+) -> str:
     """The official output: one line per situation (its best action and value), or the
     empty card's value when the input has no situation."""
     if not answers:
-        return format_value(solution.value())
-    return "\n".join(format_option(a.best) for a in answers)
+        return format_value(solution.value(), digits)
+    return "\n".join(format_option(a.best, digits) for a in answers)
 
 
-def summary(solution: YahtzeeSolution) -> str:
+def summary(solution: YahtzeeSolution, digits: int = SCORE_DIGITS) -> str:
     """The rules and the optimal expected final score of the empty card, in one line."""
     rules = solution.rules
     about = f": {rules.description}" if rules.description else ""
     return (
         f"{rules.name} rules{about}. Optimal expected final score from an empty card: "
-        f"{format_value(solution.value())}"
+        f"{format_value(solution.value(), digits)}"
     )
 
 
@@ -113,6 +120,7 @@ def advice_text(
     situation: Situation,
     options: Sequence[YahtzeeOption],
     top: int | None = None,
+    digits: int = SCORE_DIGITS,
 ) -> str:
     """Advice for one situation: the best option, then every option with its expected
     final score, best first (the first ``top`` of them when given). The command prints
@@ -120,7 +128,7 @@ def advice_text(
     best = options[0]
     lines = [
         f"situation: {situation_text(situation)}",
-        f"best: {best.action}, expected final score {format_value(best.value)}",
+        f"best: {best.action}, expected final score {format_value(best.value, digits)}",
     ]
     if _score_unknown(situation):
         lines.append(
@@ -128,9 +136,9 @@ def advice_text(
             "give 'score N' to add it)"
         )
     shown = list(options if top is None else options[:top])
-    width = max(len(format_value(o.value)) for o in shown)
+    width = max(len(format_value(o.value, digits)) for o in shown)
     lines.append("options, best first (expected final score):")
-    lines += [f"  {format_value(o.value):>{width}}  {o.action}" for o in shown]
+    lines += [f"  {format_value(o.value, digits):>{width}}  {o.action}" for o in shown]
     hidden = len(options) - len(shown)
     if hidden:
         lines.append(f"  ... {hidden} more option{'s' if hidden != 1 else ''} (--all shows them)")
@@ -204,10 +212,11 @@ def advice_json(
 
 
 def simulation_text(result: SimulationResult, bins: int = 12) -> str:
-    """The --simulate report: the statistics, then a histogram of the scores as bars."""
+    """The --simulate report: the statistics (estimates: 6 decimals, as every command
+    writes a simulation's), then a histogram of the scores as bars."""
     head = (
-        f"simulated {result.games:,} games (seed {result.seed}): mean {result.mean:.4f}, "
-        f"standard deviation {result.std:.4f}, standard error {result.standard_error:.4f}"
+        f"simulated {result.games:,} games (seed {result.seed}): mean {result.mean:.6f}, "
+        f"standard deviation {result.std:.6f}, standard error {result.standard_error:.6f}"
     )
     counts, edges = result.histogram(bins)
     top = max(int(counts.max()), 1)

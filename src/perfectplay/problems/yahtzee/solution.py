@@ -72,10 +72,13 @@ def solve(
         table = _SOLVED.get(key) or solve_rules(game)
         _SOLVED[key] = table
     if save is not None:
+        from perfectplay._util.progress import note
+
         try:
             table.save(save)
         except OSError as exc:
             raise PerfectplayError(f"--save {save}: {exc.strerror or exc}") from None
+        note(f"saved the table of {table.rules.name} to {save}")
     return table
 
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Iterator
 from typing import Any
 
-from perfectplay.cli.common import int_arg, quote_token
 from perfectplay.errors import InputError
-from perfectplay.problems import Problem
+from perfectplay.problems import Options, Problem, answer_json
+from perfectplay.text.arguments import int_arg
+from perfectplay.text.numbers import DIGITS
 
 DESCRIPTION = """\
 Kick Start 2020 Round F, Yeetzhee: N dice with M faces are rolled one at a time; after each
@@ -35,133 +37,138 @@ examples:
 EXAMPLE_INPUT = "2\n3 6 2\n1\n2\n5 2 1\n5\n"
 
 
-
-def _at_least_one(text: str) -> int:
-    value = int_arg(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"K must be at least 1, got {quote_token(text)}")
-    return value
-
-
 def add_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--case", type=int_arg, metavar="I", help="only case I (1-based)")
-    parser.add_argument(
-        "--explain",
-        action="store_true",
-        help="one case: the optimal keep/reroll rule for every grouping optimal play reaches "
-        "(with --exact: of the exactly verified policy, float near-ties repaired)",
-    )
-    parser.add_argument(
-        "--distribution",
-        type=_at_least_one,
-        metavar="K",
-        help="one case: P(target reached within k rolls) for k = 1..K, median, 90th percentile",
-    )
-    parser.add_argument(
-        "--exact",
-        action="store_true",
-        help="exact fractions p/q, with the policy verified optimal in rational arithmetic",
-    )
     parser.add_argument(
         "--stats", action="store_true", help="groupings, edges and times per case on stderr"
     )
 
 
-def run(args: argparse.Namespace, text: str) -> str:
-    from perfectplay.problems.yeetzhee import solve_instance
+class Cases:
+    """The cases to answer, solved one at a time as they are read (a hundred large
+    cases' graphs would hold gigabytes; a multi-case report keeps only the text)."""
+
+    def __init__(self, cases: list[Any], numbers: list[int], options: Options) -> None:
+        self.cases, self.numbers, self.options = cases, numbers, options
+        self.single = options.explain or options.distribution is not None
+        self._first: Any = None
+
+    def solved(self) -> Iterator[tuple[int, Any]]:
+        """``(case number, solution)`` in turn, with progress on stderr."""
+        from perfectplay._util.progress import Progress
+        from perfectplay.problems.yeetzhee import solve_instance
+
+        # A file of large cases runs for a minute: say so on stderr (-q hushes).
+        progress = Progress("yeetzhee")
+        # Small cases solve interpreted, faster than numba loads; after a budget of
+        # interpreted work the rest run compiled (perfectplay._util.jit.INTERPRETED_BUDGET).
+        for done, i in enumerate(self.numbers, start=1):
+            t0 = time.perf_counter()
+            sol = solve_instance(self.cases[i - 1])
+            if self.options.stats:
+                g = sol.model.graph
+                print(
+                    f"perfectplay: case {i}: {sol.n_groupings:,} groupings, "
+                    f"{g.outcome_idx.shape[0]:,} outcome edges, solved in "
+                    f"{time.perf_counter() - t0:.4f} s",
+                    file=sys.stderr,
+                )
+            yield i, sol
+            progress.update(done, "cases solved", len(self.numbers))
+        progress.done()
+
+    def first(self) -> tuple[int, Any]:
+        """The one case of a single-case report (``--explain``, ``--distribution``); with
+        ``--exact`` its exactly verified policy (float near-ties repaired)."""
+        if self._first is None:
+            i, sol = next(iter(self.solved()))
+            self._first = (i, sol.exact_policy() if self.options.exact else sol)
+        return self._first
+
+
+def parse(text: str, options: Options) -> list[Any]:
     from perfectplay.problems.yeetzhee.instance import parse
 
-    cases = parse(text)
+    return parse(text)
+
+
+def solve(cases: list[Any], options: Options) -> Cases:
+    """The cases ``--case`` chooses, to be solved as the answer is written."""
     numbers = list(range(1, len(cases) + 1))
-    if args.case is not None:
-        if not 1 <= args.case <= len(cases):
-            raise InputError(f"--case {args.case}: the input has {len(cases)} case(s)")
-        numbers = [args.case]
-    single = args.explain or args.distribution is not None
-    if single and len(numbers) != 1:
+    if options.case is not None:
+        if not 1 <= options.case <= len(cases):
+            raise InputError(f"--case {options.case}: the input has {len(cases)} case(s)")
+        numbers = [options.case]
+    found = Cases(cases, numbers, options)
+    if found.single and len(numbers) != 1:
         raise InputError(
             f"--explain and --distribution work on one case; the input has {len(cases)}: "
             "choose one with --case I"
         )
-
-    from perfectplay._util.progress import Progress
-
-    solutions = []
-    records: list[str] = []
-    # A file of large cases runs for a minute: say so on stderr (PERFECTPLAY_QUIET=1 hushes).
-    progress = Progress("yeetzhee")
-    # Small cases solve interpreted, faster than numba loads; after a budget of
-    # interpreted work the rest run compiled (perfectplay._util.jit.INTERPRETED_BUDGET).
-    for done, i in enumerate(numbers, start=1):
-        t0 = time.perf_counter()
-        sol = solve_instance(cases[i - 1])
-        if args.stats:
-            g = sol.model.graph
-            print(
-                f"perfectplay: case {i}: {sol.n_groupings:,} groupings, "
-                f"{g.outcome_idx.shape[0]:,} outcome edges, solved in "
-                f"{time.perf_counter() - t0:.4f} s",
-                file=sys.stderr,
-            )
-        # Multi-case reports keep the text only: a hundred large cases' graphs would hold
-        # gigabytes.
-        if args.json:
-            records.append(_json(args, i, sol))
-        elif args.exact and not single:
-            from perfectplay.cli.reports import fraction_text
-
-            records.append(f"Case #{i}: {fraction_text(sol.exact_value())}\n")
-        else:
-            solutions.append((i, sol))
-        progress.update(done, "cases solved", len(numbers))
-    progress.done()
-    if args.json:
-        return "\n".join(records)
-
-    if not single:
-        if args.exact:
-            return "".join(records)
-        return "".join(f"Case #{i}: {sol.value:.9f}\n" for i, sol in solutions)
-
-    i, sol = solutions[0]
-    if args.exact:
-        # The float policy may have settled a near-tie the wrong way; show the repaired one.
-        sol = sol.exact_policy()
-    parts = []
-    if args.explain:
-        parts.append(sol.explain().rstrip("\n"))
-    else:
-        parts.append(f"Case #{i}: {sol.value:.9f}")
-    if args.exact:
-        from perfectplay.cli.reports import fraction_text
-
-        parts.append(f"exact: {fraction_text(sol.exact_value())}")
-    if args.distribution is not None:
-        from perfectplay.cli.reports import distribution_report
-
-        parts.append(distribution_report(sol.model.graph, sol.chance, args.distribution))
-    return "\n\n".join(parts)
+    return found
 
 
-def _json(args: argparse.Namespace, i: int, sol: Any) -> str:
-    """Case ``i`` as one JSON object on one line."""
-    from perfectplay.cli.problem import answer_json
-    from perfectplay.cli.reports import fraction_text
+def _value(sol: Any, options: Options) -> str:
+    from perfectplay.text.numbers import decimal_text
 
-    obj: dict = {
-        "case": i, "n": sol.n, "m": sol.m, "groups": list(sol.groups),
-        "answer": f"{sol.value:.9f}", "expected_rolls": sol.value,
-        "groupings": sol.n_groupings,
-    }
-    if args.exact:
-        obj["exact"] = fraction_text(sol.exact_policy().exact_value())
-        obj["verified_optimal"] = True
-    if args.distribution is not None:
-        obj["distribution"] = {"within": sol.distribution(args.distribution)[1:].tolist()}
-    why = None
-    if args.explain:
-        why = (sol.exact_policy() if args.exact else sol).explain()
-    return answer_json(obj, why)
+    return decimal_text(sol.value, options.digits)
+
+
+def format(found: Cases, options: Options) -> Iterator[str]:
+    """``Case #x: y`` a line, written as each case is solved (``--exact``: ``p/q``)."""
+    if found.single:
+        i, sol = found.first()
+        yield f"Case #{i}: {_value(sol, options)}"
+        return
+    from perfectplay.text.numbers import fraction_text
+
+    for i, sol in found.solved():
+        shown = fraction_text(sol.exact_value()) if options.exact else _value(sol, options)
+        yield f"Case #{i}: {shown}\n"
+
+
+def explain(found: Cases, options: Options) -> str:
+    return str(found.first()[1].explain()).rstrip("\n")
+
+
+def exact(found: Cases, options: Options) -> str:
+    """The ``exact: p/q`` block of a single-case report (a multi-case report prints the
+    fractions as its answers)."""
+    from perfectplay.text.numbers import fraction_text
+
+    return f"exact: {fraction_text(found.first()[1].exact_value())}" if found.single else ""
+
+
+def distribution(found: Cases, k: int, options: Options) -> str:
+    from perfectplay.reports import distribution_report
+
+    sol = found.first()[1]
+    return distribution_report(sol.model.graph, sol.chance, k, digits=options.digits)
+
+
+def to_json(found: Cases, options: Options) -> Iterator[dict[str, Any]]:
+    """Each case as one JSON object."""
+    from perfectplay.text.numbers import fraction_text
+
+    for i, sol in found.solved():
+        obj: dict[str, Any] = {
+            "case": i,
+            "n": sol.n,
+            "m": sol.m,
+            "groups": list(sol.groups),
+            "answer": _value(sol, options),
+            "expected_rolls": sol.value,
+            "groupings": sol.n_groupings,
+        }
+        if options.exact:
+            obj["exact"] = fraction_text(sol.exact_policy().exact_value())
+            obj["verified_optimal"] = True
+        if options.distribution is not None:
+            obj["distribution"] = {"within": sol.distribution(options.distribution)[1:].tolist()}
+        why = None
+        if options.explain:
+            why = (sol.exact_policy() if options.exact else sol).explain()
+        yield answer_json(obj, why)
 
 
 PROBLEM = Problem(
@@ -171,6 +178,19 @@ PROBLEM = Problem(
     description=DESCRIPTION,
     examples=EXAMPLES,
     example=EXAMPLE_INPUT,
+    parse=parse,
+    solve=solve,
+    format=format,
+    explain=explain,
+    exact=exact,
+    distribution=distribution,
+    to_json=to_json,
+    separator="\n\n",
+    explain_help="one case: the optimal keep/reroll rule for every grouping optimal play "
+    "reaches (with --exact: of the exactly verified policy, float near-ties repaired)",
+    distribution_help="one case: P(target reached within k rolls) for k = 1..K, median, "
+    "90th percentile",
+    exact_help="exact fractions p/q, with the policy verified optimal in rational arithmetic",
+    digits=DIGITS,
     add_options=add_options,
-    run=run,
 )

@@ -3,7 +3,7 @@
 The official input is ``T``, then for each case a line ``N M K`` and ``K`` lines with the
 group sizes ``A_1 <= ... <= A_K``. Tokens are read the way a judge reads them (any
 whitespace separates them), but every error names the case and the line it was found on.
-Tokens and numbers follow the rules of every command (:mod:`perfectplay.cli.common`).
+Tokens and numbers follow the rules of every command (:mod:`perfectplay.text.parse`).
 
 >>> [(c.n, c.m, c.groups) for c in parse("2\\n3 6 2\\n1\\n2\\n5 2 1\\n5\\n")]
 [(3, 6, (1, 2)), (5, 2, (5,))]
@@ -15,8 +15,8 @@ import operator
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from perfectplay.cli.common import INT_LIMIT, int_token, iter_lines, quote_token, split_tokens
 from perfectplay.errors import InputError, short_repr
+from perfectplay.text.parse import INT_LIMIT, int_token, iter_lines, quote_token, split_tokens
 
 #: The contest's limits, enforced on the command line's official input.
 MAX_CASES = 100

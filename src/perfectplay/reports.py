@@ -1,4 +1,8 @@
-"""Text reports of a solved chance graph, shared by the dice commands.
+"""Text reports of a solved chance graph, shared by the dice problems and commands.
+
+It sits above :mod:`perfectplay.analysis` (whose distributions it writes out) and below
+the gallery and the command line, which both print these reports; numbers are written
+by the rules of :mod:`perfectplay.text.numbers`.
 
 ``--distribution K`` and ``--exact`` print the same kind of thing for every dice game: the
 probability of having finished within ``k`` rolls for ``k = 1..K`` with the median and the
@@ -14,8 +18,6 @@ rolls  P(done within)
     2  0.750000000
     3  0.875000000
 mean 2.000000000 rolls, median 1, 90th percentile 4
->>> fraction_text(None), fraction_text(Fraction(47, 10))
-('inf', '47/10')
 
 Two-player dice games count moves instead (:func:`move_distribution_report`): the
 probability that the game ends after exactly ``k`` moves, the rest beyond ``K``, play that
@@ -25,11 +27,10 @@ never ends, and how the game ends for the first mover.
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
-from perfectplay.objectives import MIN_COST, Objective
+from perfectplay.text.numbers import DIGITS, decimal_text, fraction_text, probability_text
 
 if TYPE_CHECKING:
     from perfectplay.analysis.distribution import MoveDistribution
@@ -37,22 +38,10 @@ if TYPE_CHECKING:
 __all__ = [
     "distribution_json",
     "distribution_report",
-    "fraction_text",
     "move_distribution_json",
     "move_distribution_report",
     "percentile_text",
 ]
-
-
-def fraction_text(value: Fraction | None, objective: Objective = MIN_COST) -> str:
-    """``p/q`` (``p`` alone for an integer), or the objective's value of a play that never
-    ends for ``None`` (``inf`` when minimising a cost: no goal reachable)."""
-    if value is None:
-        endless = objective.endless
-        return ("-inf" if endless < 0 else "inf") if math.isinf(endless) else f"{endless:g}"
-    if value.denominator == 1:
-        return str(value.numerator)
-    return f"{value.numerator}/{value.denominator}"
 
 
 def _search_limit(graph: ChanceGraph) -> int:
@@ -73,7 +62,11 @@ def percentile_text(graph: ChanceGraph, solution: ChanceSolution, q: float) -> s
 
 
 def distribution_report(
-    graph: ChanceGraph, solution: ChanceSolution, k_max: int, unit: str | None = None
+    graph: ChanceGraph,
+    solution: ChanceSolution,
+    k_max: int,
+    unit: str | None = None,
+    digits: int = DIGITS,
 ) -> str:
     """Table of P(done within ``k`` ``unit``) for ``k = 1..k_max`` under the solution's
     policy, then the mean, median and 90th percentile. ``unit`` defaults to the graph's
@@ -91,14 +84,16 @@ def distribution_report(
     # outcome of the play, which may be 0 ("at most k").
     cost = graph.objective.measure == "cost"
     lines = [f"{unit:>{width}}  " + ("P(done within)" if cost else "P(outcome <= k)")]
-    lines += [f"{k:>{width}}  {cdf[k]:.9f}" for k in range(1 if cost else 0, k_max + 1)]
+    first = 1 if cost else 0
+    lines += [f"{k:>{width}}  {decimal_text(cdf[k], digits)}" for k in range(first, k_max + 1)]
     mean = solution.value
     if math.isinf(mean):
         endless = fraction_text(None, graph.objective)
         lines.append(f"mean {endless} {unit}: the goal cannot be reached")
     else:
         lines.append(
-            f"mean {mean:.9f} {unit}, median {percentile_text(graph, solution, 0.5)}, "
+            f"mean {decimal_text(mean, digits)} {unit}, "
+            f"median {percentile_text(graph, solution, 0.5)}, "
             f"90th percentile {percentile_text(graph, solution, 0.9)}"
         )
     return "\n".join(lines)
@@ -140,7 +135,9 @@ def _move_percentile(dist: MoveDistribution, q: float) -> int | None | str:
     return f"more than {limit:,}" if k is None else k
 
 
-def move_distribution_report(dist: MoveDistribution, unit: str = "moves") -> str:
+def move_distribution_report(
+    dist: MoveDistribution, unit: str = "moves", digits: int = DIGITS
+) -> str:
     """Table of P(the game ends after exactly ``k`` moves) and P(ended within ``k``) for
     ``k = 1..K``, the probabilities beyond ``K`` and of never ending, the mean, median and
     90th percentile, and the first mover's results at the end.
@@ -163,24 +160,28 @@ def move_distribution_report(dist: MoveDistribution, unit: str = "moves") -> str
     lines = [f"{unit:>{width}}  {head}  P(ended within k)"]
     first = 0 if within[0] > 0 else 1  # a game over at the start ends after 0 moves
     lines += [
-        f"{k:>{width}}  {exactly[k]:<{len(head)}.9f}  {within[k]:.9f}"
+        f"{k:>{width}}  {decimal_text(exactly[k], digits):<{len(head)}}  "
+        f"{decimal_text(within[k], digits)}"
         for k in range(first, k_max + 1)
     ]
     lines.append(
-        f"after more than {k_max:,} {unit}: {_prob(dist.beyond)}; never ends: {_prob(dist.never)}"
+        f"after more than {k_max:,} {unit}: {probability_text(dist.beyond, digits)}; "
+        f"never ends: {probability_text(dist.never, digits)}"
     )
     if math.isfinite(dist.mean):
         median, p90 = _move_percentile(dist, 0.5), _move_percentile(dist, 0.9)
-        lines.append(f"mean {dist.mean:.9f} {unit}, median {median}, 90th percentile {p90}")
+        lines.append(
+            f"mean {decimal_text(dist.mean, digits)} {unit}, median {median}, 90th percentile {p90}"
+        )
     else:
         median = _move_percentile(dist, 0.5)
         shown = "never reached" if median is None else str(median)
         lines.append(f"mean: infinite (the game may never end); median {shown}")
     r = dist.results
     words = [("wins", "win"), ("loses", "lose"), ("ties", "tie")]
-    parts = [f"{word} {_prob(r[key])}" for word, key in words]
+    parts = [f"{word} {probability_text(r[key], digits)}" for word, key in words]
     if r["other"]:
-        parts.append(f"other results {_prob(r['other'])}")
+        parts.append(f"other results {probability_text(r['other'], digits)}")
     lines.append("the first mover at the end: " + ", ".join(parts))
     return "\n".join(lines)
 
@@ -210,7 +211,3 @@ def move_distribution_json(dist: MoveDistribution, unit: str = "moves") -> dict[
         "percentile_90": p90 if isinstance(p90, int) else None,
         "results": dict(dist.results),
     }
-
-
-def _prob(p: float) -> str:
-    return "0" if p == 0 else f"{p:.9f}"
