@@ -84,7 +84,7 @@ def sweep(lo: Any, hi: Any, table: Any, chunks: int, backward: bool) -> float:
             i = a + b - 1 - q if backward else q
             g = max(g, _update(lo, hi, table, i))
         gaps[c] = g
-    return gaps.max()  # type: ignore[no-any-return]
+    return gaps.max()
 
 
 @njit(cache=True)
