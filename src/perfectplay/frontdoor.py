@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Unpack, overload
 from perfectplay.errors import InputError, ModelError
 
 if TYPE_CHECKING:  # the solution modules import numpy; importing this one stays cheap
+    from perfectplay.compiled import CompiledModel, CompiledSolution
     from perfectplay.models.base import ChanceModel, GameModel, StochasticGameModel
     from perfectplay.models.chance import ChanceModelSolution
     from perfectplay.models.game import GameModelSolution
@@ -53,6 +54,8 @@ def solve(game: ChanceModel, **options: Unpack[SolveOptions]) -> ChanceModelSolu
 def solve(game: GameModel, **options: Unpack[SolveOptions]) -> GameModelSolution: ...
 @overload
 def solve(game: Rules | ScorecardGame | str) -> YahtzeeSolution: ...
+@overload
+def solve(game: CompiledModel, **options: Any) -> CompiledSolution: ...
 def solve(game: Any, **options: Any) -> Solution:
     """Solve ``game`` exactly and return its :class:`~perfectplay.results.surface.Solution`.
 
@@ -65,7 +68,11 @@ def solve(game: Any, **options: Any) -> Solution:
       ``max_sweeps`` and ``max_endless`` pass through);
     * a Yahtzee-family rule set: a :class:`~perfectplay.yahtzee.Rules`, or the name of a
       built-in one (``"american"``, ``"yatzy"``, ...), solved by tiered backward induction
-      (:func:`perfectplay.yahtzee.solve`).
+      (:func:`perfectplay.yahtzee.solve`);
+    * a compiled model (:class:`~perfectplay.compiled.CompiledModel`): explored in
+      compiled code and solved layer by layer (:func:`perfectplay.compiled.solve_compiled`,
+      whose options ``workdir``, ``tolerance``, ``max_sweeps`` and ``progress`` pass
+      through).
 
     >>> import perfectplay
     >>> from perfectplay.examples.five_dice import FiveDice
@@ -74,6 +81,10 @@ def solve(game: Any, **options: Any) -> Solution:
     """
     if isinstance(game, type):
         raise ModelError(f"solve got the class {game.__name__}; pass an instance: {game.__name__}()")
+    if getattr(game, "compiled_model", False) is True:
+        from perfectplay.compiled import solve_compiled
+
+        return solve_compiled(game, **options)
     from perfectplay.yahtzee.game import ScorecardGame
     from perfectplay.yahtzee.ruleset import Rules
 
@@ -101,7 +112,9 @@ def load(
     """Read a table that ``solution.save(path)`` wrote, whatever game it holds, as a
     :class:`~perfectplay.results.surface.Solution`.
 
-    A model's table (``.npz``) answers by its stored keys, or by the model's own states
+    A compiled model's table is a directory (:mod:`perfectplay.compiled.workdir`); with
+    ``model`` it also answers options and reads typed positions. A model's table
+    (``.npz``) answers by its stored keys, or by the model's own states
     when ``model`` is given (its ``canonical`` method applied); a Yahtzee table is checked
     against the built-in rules it names, or against ``rules`` for a user's rule set.
     Anything else, a missing file or a corrupt one is an
@@ -114,6 +127,12 @@ def load(
     >>> str(table.value()), table.best("X...O....")[:2]
     ('TIE in 9', [1, 2])
     """
+    if Path(path).is_dir():  # a compiled model's table is a directory
+        if rules is not None:
+            raise InputError(f"{path}: a compiled model's table is loaded with its model")
+        from perfectplay.compiled.solution import load_compiled
+
+        return load_compiled(Path(path), model)
     try:
         with open(path, "rb") as fh:
             head = fh.read(len(_YAHTZEE_MAGIC))

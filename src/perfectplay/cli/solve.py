@@ -45,6 +45,7 @@ examples:
   perfectplay solve perfectplay.examples.dodgem:Dodgem -p n=4
   perfectplay solve mygame.py:MyGame --export table.npz --distribution 30
   perfectplay solve perfectplay.examples.pig:Pig --distribution 200 --export pig.npz
+  perfectplay solve perfectplay.examples.ur:Ur -p pieces=2 --query "4,8/6:3"
 """
 
 
@@ -187,7 +188,10 @@ def _params(items: list[str]) -> dict[str, Any]:
         key, sep, value = item.partition("=")
         if not sep or not key.strip().isidentifier():
             raise InputError(f"--param {quote_token(item)}: expected NAME=VALUE")
-        out[key.strip()] = _literal(value.strip(), f"--param {key.strip()}:")
+        text = value.strip()
+        # A bare word is a string (-p rules=blitz); it was never a Python literal.
+        bare = text.isidentifier() and text not in ("True", "False", "None")
+        out[key.strip()] = text if bare else _literal(text, f"--param {key.strip()}:")
     return out
 
 
@@ -212,8 +216,12 @@ def _main(args: Any) -> int:
         value = getattr(args, flag)
         if value is not None and not 1 <= value <= top:
             raise InputError(f"--{flag.replace('_', '-')} must be 1..{top:,}")
-    queries = [_literal(q, "--query") for q in args.query]
     model = load_model(args.model, _params(args.param))
+    if getattr(model, "compiled_model", False) is True:  # queries are the model's notation
+        from perfectplay.compiled.cli import solve_command
+
+        return solve_command(model, args)
+    queries = [_literal(q, "--query") for q in args.query]
     try:
         kind = model_kind(model)
     except ModelError as exc:  # say which object the command line named

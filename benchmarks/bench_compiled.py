@@ -1,0 +1,149 @@
+"""Compiled models and the layered solver (issue 20).
+
+* Pig to 100, the whole command: the compiled model (``perfectplay.examples.pig_compiled``)
+  against the Python-object model (``perfectplay.examples.pig``), alternated run by run
+  (target: at most 5 s with a warm kernel cache, at least 20x faster); the value must be
+  0.5305927253.
+* Positions explored per second, compiled and Python-object, on Pig 100 (in a child).
+* Sweeps: moves updated per second by the certified sweeps (both bounds) on Ur.
+* Ur: Finkel with 2..4 pieces (2..3 with ``--quick``), Blitz and Masters with 2: wall
+  time, CPU time and peak memory of one solve in a child process, with the Rust
+  re-solve's figures for the full games beside them (JeroenOlieslagers/game_of_ur, 16
+  cores of a Xeon 8592+: Finkel 200.5 s, Blitz 31.5 s, Masters 884.1 s), and the full
+  Finkel game extrapolated from the largest measured one by positions (say so: it is
+  an extrapolation).
+
+    python benchmarks/run.py compiled
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import common
+from common import Row
+
+PIG_100 = 0.5305927252737
+FINKEL_POSITIONS = 137_892_016
+RUST = {
+    "finkel": "Rust, 16 cores: 200.5 s (7 pieces)",
+    "blitz": "Rust: 31.5 s (5 pieces)",
+    "masters": "Rust: 884.1 s (7 pieces)",
+}
+
+SOLVE_UR = """\
+import json, resource, sys, tempfile, time
+from perfectplay.compiled import solve_compiled
+from perfectplay.examples.ur import Ur
+rules, pieces = sys.argv[1], int(sys.argv[2])
+t0, c0 = time.perf_counter(), time.process_time()
+sol = solve_compiled(Ur(rules, pieces=pieces))
+records = [sol.workdir.finished(lid) for lid in sol.layers]
+print(json.dumps({
+    "value": sol.value(), "bound": sol.bound, "positions": sol.n_positions,
+    "wall": time.perf_counter() - t0, "cpu": time.process_time() - c0,
+    "explore": sol.explore_seconds, "solve": sol.solve_seconds,
+    "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    "sweep_moves": sum(r["moves"] * r["sweeps"] for r in records),
+    "sweep_seconds": sum(r["seconds"] for r in records),
+}))
+"""
+
+EXPLORE_RATE = """\
+import time
+from perfectplay.compiled import solve_compiled
+from perfectplay.compiled.explore import explore
+from perfectplay.compiled.kernels import kernels_for
+from perfectplay.compiled.workdir import Workdir
+from perfectplay.examples.pig import Pig
+from perfectplay.examples.pig_compiled import CompiledPig
+from perfectplay.models.stochastic import explore_stochastic
+import tempfile
+model = CompiledPig()
+k = kernels_for(model)
+explore(CompiledPig(goal=10), k, Workdir(tempfile.mkdtemp()).create())  # load the kernels
+t0 = time.perf_counter()
+head = explore(model, k, Workdir(tempfile.mkdtemp()).create())
+t1 = time.perf_counter()
+ex = explore_stochastic(Pig())
+t2 = time.perf_counter()
+print(sum(head["sizes"]), t1 - t0, ex.graph.n_positions, t2 - t1)
+"""
+
+
+def _child(script: str, *args: str) -> str:
+    out = subprocess.run(
+        [sys.executable, "-c", script, *args], check=True, capture_output=True, text=True
+    )
+    return out.stdout.strip().splitlines()[-1]
+
+
+def run(quick: bool) -> list[Row]:
+    rows: list[Row] = []
+    ours = common.PERFECTPLAY + ["solve", "perfectplay.examples.pig_compiled:CompiledPig", "-q"]
+    ref = common.PERFECTPLAY + ["solve", "perfectplay.examples.pig:Pig", "-q"]
+    a, b, ratio = common.time_pair(ours, ref, repeats=1 if quick else 3)
+    value = float(a.outputs[-1].decode().split("start value: ")[1].split()[0])
+    ok = "ok" if abs(value - PIG_100) < 1e-9 else f"WRONG {value}"
+    rows.append(
+        Row(
+            "compiled",
+            f"Pig 100 command, compiled ({ok})",
+            str(a),
+            f"Python-object model: {b}",
+            f"{1 / ratio:.1f}x faster" if ratio else "",
+            "<= 5 s, >= 20x",
+        )
+    )
+    n_c, t_c, n_p, t_p = _child(EXPLORE_RATE).split()
+    rows.append(
+        Row(
+            "compiled",
+            "Pig 100: positions explored per second",
+            f"compiled {int(n_c) / float(t_c):,.0f}/s ({int(n_c):,} positions)",
+            f"Python-object {int(n_p) / float(t_p):,.0f}/s ({int(n_p):,})",
+            f"{(int(n_c) / float(t_c)) / (int(n_p) / float(t_p)):.1f}x",
+        )
+    )
+    cases = [("finkel", k) for k in ((2, 3) if quick else (2, 3, 4))]
+    cases += [("blitz", 2), ("masters", 2)]
+    largest = None
+    for rules, pieces in cases:
+        got = json.loads(_child(SOLVE_UR, rules, str(pieces)))
+        rows.append(
+            Row(
+                "compiled",
+                f"Ur {rules}, {pieces} pieces: {got['positions']:,} positions, "
+                f"value {got['value']:.12f} (bound {got['bound']:.0e})",
+                f"{got['wall']:.1f} s wall, {got['cpu']:.1f} s CPU, {got['peak_mib']:.0f} MiB",
+                RUST[rules],
+                "",
+                "Finkel 7: <= 30 min, 8 GB" if rules == "finkel" else "",
+            )
+        )
+        if rules == "finkel":
+            largest = (pieces, got)
+    if largest is not None:
+        pieces, got = largest
+        rows.append(
+            Row(
+                "compiled",
+                f"sweeps on Ur finkel {pieces}",
+                f"{got['sweep_moves'] / got['sweep_seconds'] / 1e6:.1f} M moves/s "
+                "(both bounds, table building included)",
+            )
+        )
+        scale = FINKEL_POSITIONS / got["positions"]
+        rows.append(
+            Row(
+                "compiled",
+                f"Ur finkel 7 pieces, EXTRAPOLATED from {pieces} by positions (x{scale:.0f})",
+                f"~{got['wall'] * scale / 60:.0f} min wall, ~{got['cpu'] * scale / 60:.0f} min CPU",
+                RUST["finkel"],
+                "",
+                "<= 30 min, 8 GB",
+            )
+        )
+    return rows

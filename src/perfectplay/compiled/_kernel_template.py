@@ -1,0 +1,323 @@
+"""The kernels of a compiled model, as a template: :mod:`perfectplay.compiled.kernels`
+writes a copy of this file with the five names below bound to the model's functions.
+
+Why a generated file: numba caches a compiled function on disk only when it is a
+module-level function of a real file, and a kernel that calls the model's functions as
+globals is compiled together with them (inlined, no call through a pointer). One file
+per model (named by a hash of this template and of the model's source files) gives both:
+the first solve of a model compiles for some seconds, later processes load the machine
+code. The kernels never raise: each reports an error code with the offending state in
+``err`` (:func:`perfectplay.compiled.model.raise_model_error` turns it into one line).
+"""
+
+# ruff: noqa
+# mypy: ignore-errors
+import numpy as np
+from numba import njit, prange
+
+from perfectplay.compiled.model import (
+    ERR_BAD_FLIP,
+    ERR_BAD_OUTCOME,
+    ERR_BAD_WEIGHT,
+    ERR_LOWER_LAYER,
+    ERR_NO_MOVE,
+    ERR_TOO_MANY_MOVES,
+    ERR_TOO_MANY_ROLLS,
+    ERR_UNKNOWN_STATE,
+)
+from perfectplay.compiled.search import find_key, find_layer, grow, new_set, rehash, set_add
+
+start = outcome = rolls = moves = layer = None  # MODEL FUNCTIONS
+
+# The buffers the model writes hold twice the sizes it declares and some more: a model
+# that writes a few entries too many is refused by the count it returns (one line)
+# instead of overwriting memory; the declared size is (len - 8) // 2.
+
+
+@njit(cache=True)
+def check_turn(s, p, w, nexts, flips, r, err):
+    # The moves of outcome r, checked; -1 after writing err.
+    m = moves(s, r, p, nexts, flips)
+    if m < 1:
+        err[0], err[1], err[2], err[3] = ERR_NO_MOVE, s, r, m
+        return -1
+    if m > (len(nexts) - 8) // 2:
+        err[0], err[1], err[2], err[3] = ERR_TOO_MANY_MOVES, s, r, m
+        return -1
+    for j in range(m):
+        if flips[j] != 0 and flips[j] != 1:
+            err[0], err[1], err[2], err[3] = ERR_BAD_FLIP, s, r, flips[j]
+            return -1
+    return m
+
+
+@njit(cache=True)
+def check_rolls(s, p, w, err):
+    nr = rolls(s, p, w)
+    if nr < 1 or nr > (len(w) - 8) // 2:
+        err[0], err[1], err[2], err[3] = ERR_TOO_MANY_ROLLS, s, 0, nr
+        return -1
+    for r in range(nr):
+        if w[r] <= 0:
+            err[0], err[1], err[2], err[3] = ERR_BAD_WEIGHT, s, r, w[r]
+            return -1
+    return nr
+
+
+@njit(cache=True)
+def over(t, p, s, r, err):
+    # The mover's value at t when the game is over there, -1.0 when it goes on,
+    # -2.0 after writing err.
+    o = outcome(t, p)
+    if o > 1.0:
+        err[0], err[1], err[2], err[3] = ERR_BAD_OUTCOME, t, r, int(o * 1e6)
+        return -2.0
+    return o if o >= 0.0 else -1.0
+
+
+@njit(cache=True)
+def successors(s, ls, p, w, nexts, flips, out_state, out_layer, err):
+    """The positions that go on after ``s`` (of layer ``ls``), one per move of every
+    outcome (a finished game is a value, not a position), with their layers, into
+    ``out_*``; returns how many (-1: see ``err``)."""
+    nr = check_rolls(s, p, w, err)
+    if nr < 0:
+        return -1
+    k = 0
+    for r in range(nr):
+        m = check_turn(s, p, w, nexts, flips, r, err)
+        if m < 0:
+            return -1
+        for j in range(m):
+            t = nexts[j]
+            o = over(t, p, s, r, err)
+            if o == -2.0:
+                return -1
+            if o >= 0.0:
+                continue
+            lt = layer(t, p)
+            if lt < ls:
+                err[0], err[1], err[2], err[3] = ERR_LOWER_LAYER, s, r, t
+                return -1
+            out_state[k] = t
+            out_layer[k] = lt
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def close_layer(seeds, lid, p, max_rolls, max_moves, err):
+    """Breadth-first search within layer ``lid`` from ``seeds`` (its positions reached
+    from lower layers): returns its positions (unsorted, each once) and the positions
+    of higher layers it reaches, each once, with their layers. Both sets are open
+    addressing hash sets on arrays (no Python object, no numba dict)."""
+    w = np.empty(2 * max_rolls + 8, np.int64)
+    nexts = np.empty(2 * max_moves + 8, np.int64)
+    flips = np.empty(2 * max_moves + 8, np.int64)
+    cap = max_rolls * max_moves
+    succ = np.empty(cap, np.int64)
+    succ_layer = np.empty(cap, np.int64)
+    inside = new_set(4 * len(seeds))
+    queue = np.empty(max(16, 2 * len(seeds)), np.int64)
+    n = 0
+    for s in seeds:
+        if set_add(inside, s):
+            queue, inside = push(queue, n, s, inside)
+            n += 1
+    outside = new_set(1024)
+    out_s = np.empty(1024, np.int64)
+    out_l = np.empty(1024, np.int64)
+    m = 0
+    i = 0
+    while i < n:
+        k = successors(queue[i], lid, p, w, nexts, flips, succ, succ_layer, err)
+        i += 1
+        if k < 0:
+            break
+        for j in range(k):
+            t = succ[j]
+            if succ_layer[j] == lid:
+                if set_add(inside, t):
+                    queue, inside = push(queue, n, t, inside)
+                    n += 1
+            elif set_add(outside, t):
+                if m == len(out_s):
+                    out_s = grow(out_s)
+                    out_l = grow(out_l)
+                out_s[m] = t
+                out_l[m] = succ_layer[j]
+                m += 1
+                if 2 * m > len(outside):
+                    outside = rehash(outside)
+    return queue[:n], out_s[:m], out_l[:m]
+
+
+@njit(cache=True)
+def push(queue, n, s, inside):
+    # Append s to the queue (growing it) and keep the hash set at most half full.
+    if n == len(queue):
+        queue = grow(queue)
+    queue[n] = s
+    if 2 * (n + 1) > len(inside):
+        inside = rehash(inside)
+    return queue, inside
+
+
+@njit(cache=True, parallel=True)
+def count(keys, lid, p, max_rolls, max_moves, fin_layers, used, n_rolls, n_moves, err):
+    """Per state of the layer ``keys`` (layer id ``lid``): its outcomes and its moves
+    within the layer; marks in ``used`` the finished layers it reaches."""
+    n = len(keys)
+    chunks = min(n, 64)
+    for c in prange(chunks):
+        w = np.empty(2 * max_rolls + 8, np.int64)
+        nexts = np.empty(2 * max_moves + 8, np.int64)
+        flips = np.empty(2 * max_moves + 8, np.int64)
+        e = np.zeros(4, np.int64)
+        for i in range(c * n // chunks, (c + 1) * n // chunks):
+            s = keys[i]
+            nr = check_rolls(s, p, w, e)
+            if nr < 0:
+                break
+            inner = 0
+            for r in range(nr):
+                m = check_turn(s, p, w, nexts, flips, r, e)
+                if m < 0:
+                    break
+                for j in range(m):
+                    t = nexts[j]
+                    o = over(t, p, s, r, e)
+                    if o == -2.0:
+                        break
+                    if o >= 0.0:
+                        continue
+                    lt = layer(t, p)
+                    if lt == lid:
+                        inner += 1
+                    elif lt < lid:
+                        e[0], e[1], e[2], e[3] = ERR_LOWER_LAYER, s, r, t
+                        break
+                    else:
+                        pos = find_layer(fin_layers, lt)
+                        if pos < 0:
+                            e[0], e[1], e[2], e[3] = ERR_UNKNOWN_STATE, s, r, t
+                            break
+                        used[pos] = 1
+                if e[0] != 0:
+                    break
+            if e[0] != 0:
+                break
+            n_rolls[i] = nr
+            n_moves[i] = inner
+        if e[0] != 0:
+            for q in range(4):
+                err[q] = e[q]
+
+
+@njit(cache=True, parallel=True)
+def fill(keys, lid, p, max_rolls, max_moves, finished, table, err):
+    """The successor table of the layer ``keys``: per outcome its probability, the
+    best value of its moves that leave the layer (``roll_const``; -1: none) and its
+    moves within the layer, as ``2 * index + flip``. ``finished`` is the finished layers
+    it reaches ``(ids, pointers, keys, values)``; ``table`` the arrays to fill."""
+    fin_layers, fin_ptr, fin_keys, fin_value = finished
+    roll_ptr, roll_prob, roll_const, move_ptr, move_code = table
+    n = len(keys)
+    chunks = min(n, 64)
+    for c in prange(chunks):
+        w = np.empty(2 * max_rolls + 8, np.int64)
+        nexts = np.empty(2 * max_moves + 8, np.int64)
+        flips = np.empty(2 * max_moves + 8, np.int64)
+        e = np.zeros(4, np.int64)
+        for i in range(c * n // chunks, (c + 1) * n // chunks):
+            s = keys[i]
+            nr = check_rolls(s, p, w, e)
+            total = 0.0
+            for r in range(nr):
+                total += w[r]
+            k = move_ptr[roll_ptr[i]]
+            for r in range(nr):
+                q = roll_ptr[i] + r
+                roll_prob[q] = w[r] / total
+                m = check_turn(s, p, w, nexts, flips, r, e)
+                best = -1.0
+                for j in range(m):
+                    t = nexts[j]
+                    o = over(t, p, s, r, e)
+                    if o >= 0.0:
+                        v = 1.0 - o if flips[j] else o
+                        if v > best:
+                            best = v
+                        continue
+                    lt = layer(t, p)
+                    if lt == lid:
+                        idx = find_key(keys, 0, n, t)
+                        if idx < 0:
+                            e[0], e[1], e[2], e[3] = ERR_UNKNOWN_STATE, s, r, t
+                            break
+                        move_code[k] = 2 * idx + flips[j]
+                        k += 1
+                    else:
+                        pos = find_layer(fin_layers, lt)
+                        idx = find_key(fin_keys, fin_ptr[pos], fin_ptr[pos + 1], t)
+                        if idx < 0:
+                            e[0], e[1], e[2], e[3] = ERR_UNKNOWN_STATE, s, r, t
+                            break
+                        v = fin_value[idx]
+                        if flips[j]:
+                            v = 1.0 - v
+                        if v > best:
+                            best = v
+                roll_const[q] = best
+                move_ptr[q + 1] = k
+                if e[0] != 0:
+                    break
+            if e[0] != 0:
+                break
+        if e[0] != 0:
+            for q in range(4):
+                err[q] = e[q]
+
+
+@njit(cache=True)
+def turn(s, p, max_rolls, max_moves):
+    """One state's outcomes and moves for Python (queries): weights, and per outcome
+    its moves' next states, flips and values when the game is over there."""
+    w = np.empty(2 * max_rolls + 8, np.int64)
+    nexts = np.empty(2 * max_moves + 8, np.int64)
+    flips = np.empty(2 * max_moves + 8, np.int64)
+    err = np.zeros(4, np.int64)
+    nr = check_rolls(s, p, w, err)
+    nr = max(nr, 0)
+    m_out = np.zeros(nr, np.int64)
+    t_out = np.zeros((nr, max_moves), np.int64)
+    f_out = np.zeros((nr, max_moves), np.int64)
+    o_out = np.zeros((nr, max_moves), np.float64)
+    for r in range(nr):
+        m = check_turn(s, p, w, nexts, flips, r, err)
+        if m < 0:
+            break
+        m_out[r] = m
+        for j in range(m):
+            t_out[r, j] = nexts[j]
+            f_out[r, j] = flips[j]
+            o_out[r, j] = over(nexts[j], p, s, r, err)
+    return w[:nr].copy(), m_out, t_out, f_out, o_out, err
+
+
+@njit(cache=True)
+def start_of(p):
+    return start(p)
+
+
+@njit(cache=True)
+def outcome_of(s, p):
+    return outcome(s, p)
+
+
+@njit(cache=True)
+def layer_of(states, p):
+    out = np.empty(len(states), np.int64)
+    for i in range(len(states)):
+        out[i] = layer(states[i], p)
+    return out

@@ -1,0 +1,87 @@
+"""Enumerate a compiled model's positions layer by layer, in compiled code.
+
+Play never moves to a lower layer, so layer ``L`` is complete once every lower layer has
+been expanded: the layers are explored in ascending order, each from the states that
+lower layers reached in it (its seeds), breadth-first within it by one compiled kernel
+(``close_layer``: the model's functions, a queue and two open-addressing hash sets on
+arrays), which returns the layer's positions and, each once, those it reaches in higher
+layers, which wait as seeds of their own layer (a finished game is a value, never a
+position). No Python object is made per position. Each finished layer is written as a
+sorted ``int64`` array (``keys-L.npy``), which lookups binary-search.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from perfectplay._util.memory import require
+from perfectplay._util.progress import Progress
+from perfectplay.compiled.kernels import Kernels
+from perfectplay.compiled.model import CompiledModel, raise_model_error
+from perfectplay.compiled.workdir import Workdir
+
+__all__ = ["explore"]
+
+
+def explore(
+    model: CompiledModel, k: Kernels, wd: Workdir, progress: bool = False
+) -> dict[str, Any]:
+    """Explore ``model`` into ``wd`` and return the header written (see
+    :mod:`perfectplay.compiled.workdir`)."""
+    p = np.ascontiguousarray(model.params, dtype=np.int64)
+    start = int(k.start(p))
+    t0 = time.perf_counter()
+    head: dict[str, Any] = {
+        "model": model.name,
+        "class": f"{type(model).__module__}:{type(model).__qualname__}",
+        "parameters": model.parameters(),
+        "params": [int(x) for x in p],
+        "start": start,
+    }
+    if k.outcome(start, p) >= 0.0:  # over before it starts: nothing to solve
+        head.update(layers=[], sizes=[], start_value=float(k.outcome(start, p)))
+        wd.write_header(head)
+        return head
+    seeds: dict[int, list[np.ndarray]] = {}
+    first = int(k.layer(np.array([start], np.int64), p)[0])
+    seeds[first] = [np.array([start], np.int64)]
+    layers: list[int] = []
+    sizes: list[int] = []
+    total = 0
+    bar = Progress("exploring", enabled=progress)
+    while seeds:
+        lid = min(seeds)
+        entry = np.unique(np.concatenate(seeds.pop(lid)))
+        require(64 * entry.size, f"{model.name}: exploring layer {lid}")
+        err = np.zeros(4, np.int64)
+        found, out_s, out_l = k.close_layer(entry, lid, p, model.max_rolls, model.max_moves, err)
+        raise_model_error(model, err)
+        keys = np.sort(found)
+        _add_seeds(seeds, out_s, out_l)
+        wd.write_keys(lid, keys)
+        layers.append(lid)
+        sizes.append(int(keys.size))
+        total += int(keys.size)
+        bar.update(total, "positions")
+    head.update(layers=layers, sizes=sizes, explore_seconds=time.perf_counter() - t0)
+    wd.write_header(head)
+    bar.done(f"{total:,} positions")
+    return head
+
+
+def _add_seeds(seeds: dict[int, list[np.ndarray]], states: np.ndarray, layers: np.ndarray) -> None:
+    """File states reached in higher layers under their layer, deduplicated per call."""
+    if not states.size:
+        return
+    order = np.argsort(layers, kind="stable")
+    states, layers = states[order], layers[order]
+    cuts = np.flatnonzero(np.diff(layers)) + 1
+    for part_s, part_l in zip(np.split(states, cuts), np.split(layers, cuts), strict=True):
+        lid = int(part_l[0])
+        got = seeds.setdefault(lid, [])
+        got.append(part_s)
+        if len(got) > 256:  # keep the waiting lists short
+            seeds[lid] = [np.unique(np.concatenate(got))]

@@ -1,0 +1,225 @@
+"""Solve a compiled model layer by layer, from the last layer to the first.
+
+:func:`solve_layer` is the unit of work: it reads the layer's positions and the values
+of the finished layers its moves reach (memory-mapped), builds the layer's successor
+table (the only one in memory), sweeps it to certified bounds
+(:mod:`perfectplay.compiled.sweep`) and writes the layer's values, then its ``done``
+record. A layer is one batch today: sweeps within a layer with cycles need the whole
+layer; the seam a tier runner (issue 21) drives is ``solve_layer(workdir, model,
+layer_id)``, which reads only finished layers and writes only its own files, so layers
+that do not reach each other may run at once on different workers.
+
+Memory is estimated before the table is allocated and refused in one line when it
+will not fit (:func:`perfectplay._util.memory.require`).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from perfectplay._util.memory import format_bytes, require
+from perfectplay.compiled import sweep as _sweep
+from perfectplay.compiled.kernels import kernels_for
+from perfectplay.compiled.model import CompiledModel, raise_model_error
+from perfectplay.compiled.workdir import Workdir
+from perfectplay.errors import ModelError
+
+__all__ = ["LayerReport", "Settings", "layer_memory", "solve_layer"]
+
+# numba dispatchers, typed loosely (their stubs do not know the kernels' arguments).
+_parallel_sweep: Any = _sweep.sweep
+_serial_sweeps: Any = _sweep.sweeps
+
+# Bytes per outcome in the successor table (probability, best leaving value, move
+# pointer), per move within the layer (its code, 32 bits) and per position (outcome pointer,
+# both bounds, counts while building).
+_PER_ROLL = 8 + 8 + 8
+_PER_MOVE = 4
+_PER_STATE = 8 + 8 + 8 + 8 + 8
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How layers are swept: the certified ``tolerance`` (largest gap ``U - L`` of a
+    finished layer), the most ``max_sweeps`` and the sweeps without progress after which
+    a layer is declared not to contract (``stall``)."""
+
+    tolerance: float = 1e-13
+    max_sweeps: int = 100_000
+    stall: int = 200
+
+
+@dataclass(frozen=True)
+class LayerReport:
+    """What solving one layer took and proved."""
+
+    layer: int
+    positions: int
+    moves: int
+    sweeps: int
+    bound: float
+    seconds: float
+
+
+def layer_memory(model: CompiledModel, positions: int, moves: int | None = None) -> int:
+    """Bytes the successor table of a layer of ``positions`` needs (``moves`` within the
+    layer when known, else the most the model's sizes allow)."""
+    rolls = positions * model.max_rolls
+    if moves is None:
+        moves = rolls * model.max_moves
+    return positions * _PER_STATE + rolls * _PER_ROLL + moves * _PER_MOVE
+
+
+def solve_layer(
+    wd: Workdir, model: CompiledModel, layer: int, settings: Settings = Settings()
+) -> LayerReport:
+    """Solve layer ``layer`` of the explored model in ``wd`` (every higher layer it
+    reaches finished) and write its values; see the module docstring."""
+    t0 = time.perf_counter()
+    head = wd.header()
+    assert head is not None, "explore first"
+    k = kernels_for(model)
+    p = np.ascontiguousarray(model.params, dtype=np.int64)
+    keys = np.ascontiguousarray(wd.keys(layer))
+    n = keys.size
+    all_layers = np.array(head["layers"], np.int64)
+    later = all_layers[all_layers > layer]
+    require(n * (_PER_STATE + model.max_rolls * _PER_ROLL), f"{model.name}: layer {layer}")
+    n_rolls = np.zeros(n, np.int64)
+    n_moves = np.zeros(n, np.int64)
+    used = np.zeros(later.size, np.int64)
+    err = np.zeros(4, np.int64)
+    few = _few_threads(n)
+    k.count(keys, layer, p, model.max_rolls, model.max_moves, later, used, n_rolls, n_moves, err)
+    raise_model_error(model, err)
+    n_in = int(n_moves.sum())
+    need = layer_memory(model, n, n_in)
+    require(need, f"{model.name}: the successor table of layer {layer} ({n:,} positions)")
+    # The finished layers this one reaches, side by side, with the largest bound among
+    # them: values read from them are known to that much.
+    reach = later[used.astype(bool)]
+    fin_ptr = np.zeros(reach.size + 1, np.int64)
+    fin_keys: list[np.ndarray] = []
+    fin_value: list[np.ndarray] = []
+    eps = 0.0
+    for i, lid in enumerate(reach):
+        done = wd.finished(int(lid))
+        if done is None:
+            raise ModelError(f"{model.name}: layer {layer} reaches layer {lid}, not yet solved")
+        eps = max(eps, float(done["bound"]))
+        fin_keys.append(np.asarray(wd.keys(int(lid))))
+        fin_value.append(np.asarray(wd.values(int(lid)), np.float64))
+        fin_ptr[i + 1] = fin_ptr[i] + fin_keys[-1].size
+    fk = np.concatenate(fin_keys) if fin_keys else np.zeros(0, np.int64)
+    fv = np.concatenate(fin_value) if fin_value else np.zeros(0, np.float64)
+    roll_ptr = np.zeros(n + 1, np.int64)
+    np.cumsum(n_rolls, out=roll_ptr[1:])
+    n_r = int(roll_ptr[-1])
+    move_ptr = np.zeros(n_r + 1, np.int64)
+    starts = np.zeros(n + 1, np.int64)
+    np.cumsum(n_moves, out=starts[1:])
+    move_ptr[roll_ptr] = starts
+    del n_rolls, n_moves, starts
+    roll_prob = np.empty(n_r, np.float64)
+    roll_const = np.empty(n_r, np.float64)
+    # 2 * index + flip fits 32 bits below a billion positions: half the memory traffic
+    # of every sweep.
+    move_code = np.empty(n_in, np.int32 if n < 1 << 30 else np.int64)
+    table = (roll_ptr, roll_prob, roll_const, move_ptr, move_code)
+    k.fill(keys, layer, p, model.max_rolls, model.max_moves, (reach, fin_ptr, fk, fv), table, err)
+    few.restore()
+    raise_model_error(model, err)
+    del fk, fv
+    lo = np.zeros(n, np.float64)
+    hi = np.ones(n, np.float64)
+    n_sweeps, gap = _sweep_to_bound(
+        model, layer, settings, lo, hi, (roll_ptr, roll_prob, roll_const, eps, move_ptr, move_code)
+    )
+    values = (lo + hi) * 0.5
+    bound = gap * 0.5
+    seconds = time.perf_counter() - t0
+    wd.finish(
+        layer,
+        values,
+        {"bound": bound, "sweeps": n_sweeps, "seconds": seconds, "positions": n, "moves": n_in},
+    )
+    return LayerReport(layer, n, n_in, n_sweeps, bound, seconds)
+
+
+class _few_threads:
+    """One thread for a small layer's parallel kernels: waking the pool costs more than
+    the work (and much more on a loaded machine); ``restore`` gives the pool back."""
+
+    def __init__(self, n: int) -> None:
+        import numba
+
+        self.before = numba.get_num_threads()
+        if n < 50_000:
+            numba.set_num_threads(1)
+
+    def restore(self) -> None:
+        import numba
+
+        numba.set_num_threads(self.before)
+
+
+def _sweep_to_bound(
+    model: CompiledModel,
+    layer: int,
+    settings: Settings,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    table: tuple[Any, ...],
+) -> tuple[int, float]:
+    """Sweep until the gap is within the tolerance; a gap that stops shrinking, or the
+    sweep limit, is a :class:`ModelError` saying so (never an early stop)."""
+    n = lo.size
+    if n == 0:
+        return 0, 0.0
+    # Values read from finished layers are known to eps only: the gap cannot close below
+    # twice that, so the layer stops within its own tolerance above it (the bounds stay
+    # bounds; the reported bound is the gap, which includes what was inherited).
+    target = settings.tolerance + 2.0 * float(table[3])
+    parallel = n >= 50_000
+    best = math.inf
+    stalled = 0
+    count = 0
+    gap = 1.0
+    # Small layers sweep in one serial call (a parallel call costs thread wake-ups per
+    # sweep); progress is checked every `batch` sweeps either way.
+    batch = 1 if parallel else 32
+    while count < settings.max_sweeps:
+        if parallel:
+            gap = float(_parallel_sweep(lo, hi, table, 64, count % 2 == 1))
+            done = 1
+        else:
+            done, gap = _serial_sweeps(
+                lo, hi, table, target, min(batch, settings.max_sweeps - count)
+            )
+        count += int(done)
+        if gap <= target:
+            return count, gap
+        if gap < best * (1.0 - 1e-9):
+            best, stalled = gap, 0
+        else:
+            stalled += int(done)
+            if stalled >= settings.stall:
+                raise ModelError(
+                    f"{model.name}: layer {layer} does not contract: the bounds stay {gap:.3g} "
+                    f"apart after {count:,} sweeps (play can go on for ever with some "
+                    "probability, so the value is not unique)"
+                )
+    raise ModelError(
+        f"{model.name}: layer {layer} was not certified within {settings.max_sweeps:,} sweeps "
+        f"(bounds {gap:.3g} apart; raise max_sweeps)"
+    )
+
+
+def describe_memory(nbytes: int) -> str:
+    """``nbytes`` for a person."""
+    return format_bytes(nbytes)

@@ -1,0 +1,168 @@
+"""Pig and Piglet as compiled models: the same games as :mod:`perfectplay.examples.pig`,
+written for speed (``docs/models.md``, "Big games").
+
+A position packs ``(my score, opponent's score, turn total, dice pending)`` into one
+integer. Pig decides before it throws (roll or hold, then the die), while a compiled
+model throws first, so rolling leads to a position of its own whose chance outcomes
+are the die's faces (``pending``), each with its one forced move. The layer is the sum
+of both scores: holding raises it, busting keeps it.
+
+>>> from perfectplay.compiled import solve_compiled
+>>> round(solve_compiled(CompiledPig(goal=10)).value(), 10)     # published 0.7094243225983
+0.7094243226
+>>> round(solve_compiled(CompiledPiglet(goal=10)).value(), 12)  # published 0.5224794079488
+0.522479407949
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from perfectplay.compiled.model import CompiledModel
+
+__all__ = ["CompiledPig", "CompiledPiglet"]
+
+# p = [goal, faces, base (goal + faces: no field reaches it), hold_at_zero, what outcome r
+# adds to the turn total beyond r (Pig: the die shows r + 1; Piglet: heads adds 1)]
+
+
+@njit(cache=True)
+def _pack(mine: int, theirs: int, turn: int, pending: int, p: Any) -> int:
+    b = p[2]
+    return ((mine * b + theirs) * b + turn) * 2 + pending
+
+
+@njit(cache=True)
+def pig_start(p: Any) -> int:
+    return 0
+
+
+@njit(cache=True)
+def pig_outcome(s: int, p: Any) -> float:
+    b = p[2]
+    turn = (s // 2) % b
+    theirs = (s // 2 // b) % b
+    mine = s // 2 // b // b
+    if mine + turn >= p[0]:
+        return 1.0
+    if theirs >= p[0]:
+        return 0.0
+    return -1.0
+
+
+@njit(cache=True)
+def pig_rolls(s: int, p: Any, weights: Any) -> int:
+    if s % 2 == 0:  # deciding: no dice yet
+        weights[0] = 1
+        return 1
+    for f in range(p[1]):
+        weights[f] = 1
+    return int(p[1])
+
+
+@njit(cache=True)
+def pig_moves(s: int, roll: int, p: Any, nexts: Any, flips: Any) -> int:
+    b = p[2]
+    turn = (s // 2) % b
+    theirs = (s // 2 // b) % b
+    mine = s // 2 // b // b
+    if s % 2 == 1:  # the die shows roll + 1
+        if roll == 0:
+            nexts[0] = _pack(theirs, mine, 0, 0, p)
+            flips[0] = 1
+        else:
+            nexts[0] = _pack(mine, theirs, turn + roll + p[4], 0, p)
+            flips[0] = 0
+        return 1
+    nexts[0] = _pack(mine, theirs, turn, 1, p)  # roll
+    flips[0] = 0
+    if turn == 0 and p[3] == 0:
+        return 1
+    nexts[1] = _pack(theirs, mine + turn, 0, 0, p)  # hold
+    flips[1] = 1
+    return 2
+
+
+@njit(cache=True)
+def pig_layer(s: int, p: Any) -> int:
+    b = p[2]
+    return (s // 2 // b) % b + s // 2 // b // b
+
+
+class CompiledPig(CompiledModel):
+    """Pig to ``goal`` with a ``faces``-sided die, compiled (a 1 busts)."""
+
+    max_rolls = 100
+    max_moves = 2
+    start = pig_start
+    outcome = pig_outcome
+    rolls = pig_rolls
+    moves = pig_moves
+    layer = pig_layer
+
+    def __init__(self, goal: int = 100, faces: int = 6, hold_at_zero: bool = False) -> None:
+        if not (isinstance(goal, int) and 1 <= goal <= 1000):
+            raise ValueError(f"goal must be an integer 1..1000, not {goal!r}")
+        if not (isinstance(faces, int) and 2 <= faces <= 100):
+            raise ValueError(f"faces must be an integer 2..100, not {faces!r}")
+        self.goal, self.faces, self.hold_at_zero = goal, faces, bool(hold_at_zero)
+        self.params = np.array([goal, faces, goal + faces, int(hold_at_zero), 1], np.int64)
+
+    def parameters(self) -> dict[str, Any]:
+        return {"goal": self.goal, "faces": self.faces, "hold_at_zero": self.hold_at_zero}
+
+    def unpack(self, state: int) -> tuple[int, int, int, bool]:
+        """``(my score, opponent's score, turn total, dice pending)`` of a position."""
+        b = self.faces + self.goal
+        half = state // 2
+        return half // b // b, (half // b) % b, half % b, bool(state % 2)
+
+    def pack(self, mine: int, theirs: int, turn: int, pending: bool = False) -> int:
+        """The position of the fields (the inverse of :meth:`unpack`)."""
+        b = self.faces + self.goal
+        return ((mine * b + theirs) * b + turn) * 2 + int(pending)
+
+    def describe(self, state: int) -> str:
+        mine, theirs, turn, pending = self.unpack(state)
+        return f"({mine}, {theirs}, {turn})" + (" rolling" if pending else "")
+
+    def parse(self, text: str) -> int:
+        import ast
+
+        try:
+            mine, theirs, turn = ast.literal_eval(text)
+            return self.pack(int(mine), int(theirs), int(turn))
+        except (ValueError, SyntaxError, TypeError):
+            raise ValueError(
+                f"a Pig position is (my score, opponent's score, turn total), not {text!r}"
+            ) from None
+
+    def roll_label(self, roll: int) -> str:
+        return f"face {roll + 1}"
+
+    def move_label(self, state: int, roll: int, index: int, next_state: int, flip: int) -> str:
+        if state % 2:
+            return "bust" if roll == 0 else f"face {roll + 1}"
+        return "roll" if index == 0 else "hold"
+
+
+class CompiledPiglet(CompiledPig):
+    """Piglet (a coin: heads adds 1, tails busts), compiled."""
+
+    def __init__(self, goal: int = 10, hold_at_zero: bool = False) -> None:
+        super().__init__(goal=goal, faces=2, hold_at_zero=hold_at_zero)
+        self.params[4] = 0
+
+    def roll_label(self, roll: int) -> str:
+        return "heads" if roll else "tails"
+
+    def move_label(self, state: int, roll: int, index: int, next_state: int, flip: int) -> str:
+        if state % 2:
+            return "heads" if roll else "tails"
+        return super().move_label(state, roll, index, next_state, flip)
+
+    def parameters(self) -> dict[str, Any]:
+        return {"goal": self.goal, "hold_at_zero": self.hold_at_zero}

@@ -1,0 +1,389 @@
+"""Compiled models and the layered solver: independent twins (plain value iteration over
+Python dicts, tests/twins/compiled_layered.py), the published values, errors in one
+line, resuming, tables, the front door and the command line."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import random
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+from numba import njit
+
+import perfectplay
+from perfectplay.compiled import CompiledModel, solve_compiled
+from perfectplay.errors import ModelError, PerfectplayError, ResourceLimitError, UnsupportedError
+from perfectplay.examples.pig_compiled import CompiledPig, CompiledPiglet
+from perfectplay.examples.ur import RULES, Ur
+
+_spec = importlib.util.spec_from_file_location(
+    "compiled_layered", Path(__file__).resolve().parent / "twins" / "compiled_layered.py"
+)
+twin = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
+_spec.loader.exec_module(twin)  # type: ignore[union-attr]
+
+
+@cache
+def ur(pieces: int):
+    return solve_compiled(Ur(pieces=pieces))
+
+
+# -- twins -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("pieces", [1, 2])
+def test_ur_agrees_with_its_twin(pieces):
+    sol = ur(pieces)
+    values = twin.ur_finkel(pieces)
+    # The twin counts both colours to move; the model's positions are the mover's.
+    texts = {twin.ur_notation(s, pieces): v for s, v in values.items()}
+    assert len(texts) == sol.n_positions
+    model = sol.model
+    for text, v in texts.items():
+        assert abs(sol.value(model.parse(text)) - v) <= 1e-12, text
+    assert sorted(model.describe(s) for s in sol.states()) == sorted(texts)
+
+
+def test_ur_two_pieces_published():
+    sol = ur(2)
+    # RoyalUr's finkel2p table: 0.51858 at 16-bit resolution, 12,990 positions, which
+    # count the 121 where the mover has already borne off both pieces (never reached:
+    # the game ends with that move): dark's 2 pieces anywhere but all borne off.
+    assert abs(sol.value() - 0.51858) <= 2**-16
+    unreachable = (3 + 14 * 2 + 14 * 13 // 2) - 1
+    assert sol.n_positions + unreachable == 12_990
+    assert sol.bound <= 1e-12
+
+
+def test_pig_to_20_agrees_with_its_twin():
+    model = CompiledPig(goal=20)
+    sol = solve_compiled(model)
+    values = twin.pig(20)
+    decisions = {s: v for s, v in values.items() if s[0] != "roll"}
+    for (mine, theirs, turn), v in decisions.items():
+        assert abs(sol.value(model.pack(mine, theirs, turn)) - v) <= 1e-12
+    rolling = [s for s in values if s[0] == "roll"]
+    assert sol.n_positions == len(decisions) + len(rolling)
+
+
+# A random layered game, its rules a table: states 0..n-1 in layers of `block`, each
+# with 1..3 outcomes and 1..3 moves per outcome to a state of the same or a later
+# layer (flip or not), or to the end (a win or a loss for whoever moves there).
+# Outcome 0 always leaves the layer, so every pair of strategies ends the game.
+_W = 3
+_STRIDE = 1 + _W + _W * (1 + 2 * _W)
+
+
+@njit(cache=True)
+def rnd_start(p):
+    return 0
+
+
+@njit(cache=True)
+def rnd_outcome(s, p):
+    if s < p[0]:
+        return -1.0
+    return 1.0 if s % 2 else 0.0
+
+
+@njit(cache=True)
+def rnd_rolls(s, p, w):
+    base = 2 + s * _STRIDE
+    for r in range(p[base]):
+        w[r] = p[base + 1 + r]
+    return p[base]
+
+
+@njit(cache=True)
+def rnd_moves(s, r, p, nexts, flips):
+    base = 2 + s * _STRIDE + 1 + _W + r * (1 + 2 * _W)
+    m = p[base]
+    for j in range(m):
+        nexts[j] = p[base + 1 + j]
+        flips[j] = p[base + 1 + _W + j]
+    return m
+
+
+@njit(cache=True)
+def rnd_layer(s, p):
+    return s // p[1] if s < p[0] else 1 << 40
+
+
+class RandomLayered(CompiledModel):
+    max_rolls = _W
+    max_moves = _W
+    start, outcome, rolls, moves, layer = rnd_start, rnd_outcome, rnd_rolls, rnd_moves, rnd_layer
+
+    def __init__(self, n: int, block: int, seed: int) -> None:
+        rng = random.Random(seed)
+        p = [n, block] + [0] * (n * _STRIDE)
+        self.table: dict[int, list[tuple[int, list[tuple[int, int]]]]] = {}
+        for s in range(n):
+            base = 2 + s * _STRIDE
+            rolls = rng.randint(1, _W)
+            p[base] = rolls
+            turn = []
+            for r in range(rolls):
+                w = rng.randint(1, 5)
+                p[base + 1 + r] = w
+                lo = (s // block + (r == 0)) * block  # outcome 0 leaves the layer
+                moves = []
+                for _ in range(rng.randint(1, _W)):
+                    t = rng.randint(lo, n + 1) if lo < n else n + rng.randint(0, 1)
+                    moves.append((t, rng.randint(0, 1)))
+                mb = base + 1 + _W + r * (1 + 2 * _W)
+                p[mb] = len(moves)
+                for j, (t, f) in enumerate(moves):
+                    p[mb + 1 + j], p[mb + 1 + _W + j] = t, f
+                turn.append((w, moves))
+            self.table[s] = turn
+        self.params = np.array(p, np.int64)
+        self.n = n
+
+
+def random_twin(model: RandomLayered) -> dict[int, float]:
+    from fractions import Fraction
+
+    def over(s):
+        return None if s < model.n else (1.0 if s % 2 else 0.0)
+
+    def turn(s):
+        total = sum(w for w, _ in model.table[s])
+        return [
+            (Fraction(w, total), [(t, bool(f)) for t, f in moves]) for w, moves in model.table[s]
+        ]
+
+    return twin.value_iteration(0, turn, over)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_layered_game_agrees_with_its_twin(seed):
+    model = RandomLayered(n=300, block=40, seed=seed)
+    sol = solve_compiled(model)
+    values = random_twin(model)
+    assert sorted(sol.states()) == sorted(values)
+    for s, v in values.items():
+        assert abs(sol.value(s) - v) <= 1e-12
+
+
+# -- published values ---------------------------------------------------------------------
+
+
+def test_pig_100_published():
+    sol = perfectplay.solve(CompiledPig())
+    assert abs(sol.value() - 0.5305927252737465) <= 1e-10
+    assert sol.bound <= 1e-10
+
+
+def test_pig_and_piglet_small_goals_match_the_python_models():
+    assert abs(solve_compiled(CompiledPig(goal=10)).value() - 0.7094243225983) <= 1e-12
+    assert abs(solve_compiled(CompiledPiglet(goal=10)).value() - 0.5224794079488326) <= 1e-12
+
+
+def test_rule_sets_solve():
+    for name in RULES:
+        sol = solve_compiled(Ur(name, pieces=1))
+        assert 0.5 < sol.value() < 0.6 and sol.bound <= 1e-12
+
+
+# -- errors in one line ---------------------------------------------------------------------
+
+
+@njit(cache=True)
+def bad_rolls(s, p, w):
+    w[0] = 1
+    w[1] = 0 if s == 2 else 1
+    return 2
+
+
+@njit(cache=True)
+def down_layer(s, p):
+    return -s if p[0] == 1 else s
+
+
+@njit(cache=True)
+def chain_moves(s, r, p, nexts, flips):
+    nexts[0] = s + 1
+    flips[0] = 1
+    return 1
+
+
+@njit(cache=True)
+def chain_outcome(s, p):
+    return 0.0 if s >= 4 else -1.0
+
+
+@njit(cache=True)
+def too_many_moves(s, r, p, nexts, flips):
+    nexts[0] = s + 1
+    nexts[1] = s + 1
+    flips[0] = flips[1] = 1
+    return 2
+
+
+@njit(cache=True)
+def no_moves(s, r, p, nexts, flips):
+    return 0
+
+
+@njit(cache=True)
+def loop_moves(s, r, p, nexts, flips):
+    nexts[0] = 1 - s  # two positions that pass to each other for ever
+    flips[0] = 1
+    return 1
+
+
+@njit(cache=True)
+def loop_outcome(s, p):
+    return 0.5 if s == 10 else -1.0
+
+
+class Chain(CompiledModel):
+    max_rolls = 2
+    start, outcome, rolls, moves, layer = (
+        rnd_start,
+        chain_outcome,
+        bad_rolls,
+        chain_moves,
+        down_layer,
+    )
+
+    def __init__(self, flag: int = 0) -> None:
+        self.params = np.array([flag], np.int64)
+
+    def describe(self, state: int) -> str:
+        return f"<{state}>"
+
+
+def one_line(exc: BaseException) -> str:
+    text = str(exc)
+    assert "\n" not in text and "Traceback" not in text
+    return text
+
+
+def test_errors_name_the_state():
+    with pytest.raises(ModelError) as e:
+        solve_compiled(Chain())
+    assert one_line(e.value) == (
+        "Chain: state 2 (<2>): chance outcome 1 has weight 0; weights must be positive"
+    )
+    with pytest.raises(ModelError) as e:
+        solve_compiled(Chain(flag=1))
+    assert "state 0 (<0>)" in one_line(e.value) and "lower layer" in str(e.value)
+
+    class Many(CompiledModel):
+        start, outcome, moves = rnd_start, chain_outcome, too_many_moves
+
+    with pytest.raises(ModelError) as e:
+        solve_compiled(Many())
+    assert "gave 2 moves, more than max_moves (1)" in one_line(e.value)
+
+    class Stuck(CompiledModel):
+        start, outcome, moves = rnd_start, chain_outcome, no_moves
+
+    with pytest.raises(ModelError) as e:
+        solve_compiled(Stuck())
+    assert "has no move (a pass must be given as a move)" in one_line(e.value)
+
+
+def test_a_game_that_can_go_on_for_ever_is_refused_not_stopped_early():
+    class Loop(CompiledModel):
+        start, outcome, moves = rnd_start, loop_outcome, loop_moves
+
+    with pytest.raises(ModelError) as e:
+        solve_compiled(Loop())
+    assert "does not contract" in one_line(e.value)
+
+
+def test_uncompiled_function_is_refused():
+    class Plain(CompiledModel):
+        @staticmethod
+        def start(p):
+            return 0
+
+    with pytest.raises(ModelError, match="not numba-compiled"):
+        solve_compiled(Plain())
+
+
+def test_memory_is_refused_before_allocating(monkeypatch):
+    monkeypatch.setenv("PERFECTPLAY_MEMORY_LIMIT", "1K")
+    with pytest.raises(ResourceLimitError) as e:
+        solve_compiled(CompiledPig(goal=10))
+    assert "needs about" in one_line(e.value)
+
+
+# -- work directory, tables, front door, command line --------------------------------------
+
+
+def test_a_killed_solve_resumes_from_finished_layers(tmp_path):
+    first = solve_compiled(Ur(pieces=2), workdir=tmp_path)
+    lowest = first.layers[0]
+    kept = {p.name: p.stat().st_mtime_ns for p in tmp_path.glob("value-*.npy")}
+    # As if killed while solving the first layer: its done record is not there.
+    os.unlink(tmp_path / f"done-{lowest}.json")
+    again = solve_compiled(Ur(pieces=2), workdir=tmp_path)
+    assert again.value() == first.value()
+    now = {p.name: p.stat().st_mtime_ns for p in tmp_path.glob("value-*.npy")}
+    assert [n for n in now if now[n] != kept[n]] == [f"value-{lowest}.npy"]
+    with pytest.raises(PerfectplayError, match="another model"):
+        solve_compiled(Ur(pieces=1), workdir=tmp_path)
+
+
+def test_table_round_trip(tmp_path):
+    sol = ur(2)
+    path = sol.save(tmp_path / "ur2")
+    table = perfectplay.load(path)
+    assert table.value() == sol.value() and table.n_positions == sol.n_positions
+    with pytest.raises(UnsupportedError, match="needs the model"):
+        table.options("4/6:2")
+    table = perfectplay.load(path, Ur(pieces=2))
+    assert table.best("4/6:2") == sol.best("4/6:2") == ["move 4 to 6"]
+    small = perfectplay.load(sol.save(tmp_path / "ur2f", float32=True))
+    assert small.workdir.values(small.layers[0]).dtype == np.float32
+    assert abs(small.value() - sol.value()) < 1e-7
+
+
+def test_options_and_notation():
+    sol = ur(2)
+    opts = sol.options("4/6:3")
+    assert [o.label for o in opts] == ["enter to 3", "move 4 to 7"]
+    assert opts[0].best and opts[1].regret > 0
+    assert sol.model.describe(sol.model.parse("4,8/6+1")) == "4,8/6+1"
+    with pytest.raises(PerfectplayError, match="more than 2 pieces"):
+        sol.value("1,2,3/")
+
+
+def test_command_line(capsys):
+    from perfectplay.cli import main
+
+    assert (
+        main(["solve", "perfectplay.examples.ur:Ur", "-p", "pieces=2", "-q", "--query", "4/6:2"])
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "start value: 0.518572907 for the player to move first" in out
+    assert "positions: 12,869 in 3 layers" in out
+    assert "move 4 to 6  0.580461  best" in out
+    assert (
+        main(["solve", "perfectplay.examples.ur:Ur", "-p", "rules=blitz", "-p", "pieces=1", "-q"])
+        == 0
+    )
+    assert "Ur(blitz+pieces=1)" in capsys.readouterr().out
+
+
+def test_docs_big_games_example():
+    """The ```pycon block of docs/models.md's "Big games" section runs as a doctest."""
+    import doctest
+    import re
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "models.md").read_text()
+    section = text[text.index("## Big games") :]
+    blocks = re.findall(r"```pycon\n(.*?)```", section, re.S)
+    assert blocks
+    test = doctest.DocTestParser().get_doctest("\n".join(blocks), {}, "models.md", None, 0)
+    result = doctest.DocTestRunner().run(test)
+    assert result.failed == 0 and result.attempted >= 4
