@@ -203,7 +203,8 @@ def test_the_registry_is_every_gallery_package():
     from perfectplay import problems
 
     packages = sorted(
-        m.name for m in pkgutil.iter_modules(problems.__path__)
+        m.name
+        for m in pkgutil.iter_modules(problems.__path__)
         if m.ispkg and not m.name.startswith("_")
     )
     assert sorted(problems.REGISTRY) == packages
@@ -215,8 +216,9 @@ def test_the_registry_is_every_gallery_package():
     assert all(f"  {name} " in usage for name in [*problems.REGISTRY, *cli.TOOLS])
 
 
-@pytest.mark.parametrize("name", sorted(["alea", "diemaker", "dispdom", "fivehundredeleven",
-                                         "yeetzhee"]))
+@pytest.mark.parametrize(
+    "name", sorted(["alea", "diemaker", "dispdom", "fivehundredeleven", "yeetzhee"])
+)
 def test_every_problem_answers_its_example_in_json(name, capsys):
     import json
 

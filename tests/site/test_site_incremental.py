@@ -116,8 +116,15 @@ def test_what_a_check_depends_on_reruns_it(change, tmp_path, counted, own_archiv
 
 def test_force_from_the_command_line(tmp_path, counted, capsys, own_archive):
     repo = own_archive(tmp_path)
-    argv = ["build", "--root", str(repo), "--out", str(tmp_path / "out"),
-            "--cache", str(tmp_path / "cache")]
+    argv = [
+        "build",
+        "--root",
+        str(repo),
+        "--out",
+        str(tmp_path / "out"),
+        "--cache",
+        str(tmp_path / "cache"),
+    ]
     assert site_main(argv) == 0
     assert site_main(argv) == 0
     assert "4 samples run and checked, 2 unchanged since the last build" in capsys.readouterr().err

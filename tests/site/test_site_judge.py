@@ -87,9 +87,11 @@ def test_a_failed_test_is_a_verdict_not_a_stop(tmp_path, own_archive):
 def test_a_solution_that_hangs_on_a_test_fails_that_test_only(tmp_path, own_archive):
     repo = own_archive(tmp_path)
     solution = repo / PY / "solution.py"
-    solution.write_text(solution.read_text().replace(
-        "n = int(sys.stdin.read())", "n = int(sys.stdin.read())\nwhile n == 30:\n    pass"
-    ))
+    solution.write_text(
+        solution.read_text().replace(
+            "n = int(sys.stdin.read())", "n = int(sys.stdin.read())\nwhile n == 30:\n    pass"
+        )
+    )
     meta = repo / PY / "meta.toml"
     meta.write_text(meta.read_text() + "timeout = 1\n")
     out = tmp_path / "out"
@@ -172,8 +174,16 @@ def test_bad_judge_data_is_one_line_and_the_output_stays(
 ):
     repo = own_archive(tmp_path)
     out = tmp_path / "out"
-    argv = ["build", "--root", str(repo), "--out", str(out), "--cache", str(tmp_path / "c"),
-            "--quiet"]
+    argv = [
+        "build",
+        "--root",
+        str(repo),
+        "--out",
+        str(out),
+        "--cache",
+        str(tmp_path / "c"),
+        "--quiet",
+    ]
     assert site_main(argv) == 0
     before = snapshot(out)
     breaks, expected = BAD[case]

@@ -72,8 +72,12 @@ def test_fixture_archive_in_a_real_browser(tmp_path):
         "playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')"
     )
     chromium = next(
-        (c for c in ("/usr/bin/chromium", shutil.which("chromium") or "") if c and
-         Path(c).is_file()), None
+        (
+            c
+            for c in ("/usr/bin/chromium", shutil.which("chromium") or "")
+            if c and Path(c).is_file()
+        ),
+        None,
     )
     if chromium is None:
         pytest.skip("Chromium is not installed (Debian: apt-get install chromium)")

@@ -139,29 +139,45 @@ def test_includes_are_what_the_preprocessor_reads(tmp_path):
         '%:include "h/digraph.h"\n'
     )
     assert includes(tmp_path, "s.cpp", "e").tree == [
-        "h/macro.h", "h/comment.h", "h/continued.h", "h/digraph.h"
+        "h/macro.h",
+        "h/comment.h",
+        "h/continued.h",
+        "h/digraph.h",
     ]
 
 
 def test_runner_by_extension():
-    assert [runner_for(f"solution.{e}").language for e in ("c", "cpp", "py", "java", "rs", "go")] \
-        == ["c", "cpp", "python", "java", "rust", "go"]
+    assert [
+        runner_for(f"solution.{e}").language for e in ("c", "cpp", "py", "java", "rs", "go")
+    ] == ["c", "cpp", "python", "java", "rust", "go"]
     assert runner_for("solution.f90") is None
 
 
 OTHER_LANGUAGES = {
-    "c": ("gcc", '#include <stdio.h>\nint main(void){long n;scanf("%ld",&n);'
-                 'printf("%.6f\\n",3.5*n);return 0;}\n'),
-    "java": ("javac", "import java.util.Scanner;\npublic class solution {\n"
-                      "  public static void main(String[] a) {\n"
-                      "    long n = new Scanner(System.in).nextLong();\n"
-                      "    System.out.printf(\"%.6f%n\", 3.5 * n);\n  }\n}\n"),
-    "rs": ("rustc", "use std::io::Read;\nfn main() {\n  let mut s = String::new();\n"
-                    "  std::io::stdin().read_to_string(&mut s).unwrap();\n"
-                    "  let n: f64 = s.trim().parse().unwrap();\n"
-                    "  println!(\"{:.6}\", 3.5 * n);\n}\n"),
-    "go": ("go", "package main\nimport \"fmt\"\nfunc main() {\n  var n float64\n"
-                 "  fmt.Scan(&n)\n  fmt.Printf(\"%.6f\\n\", 3.5*n)\n}\n"),
+    "c": (
+        "gcc",
+        '#include <stdio.h>\nint main(void){long n;scanf("%ld",&n);'
+        'printf("%.6f\\n",3.5*n);return 0;}\n',
+    ),
+    "java": (
+        "javac",
+        "import java.util.Scanner;\npublic class solution {\n"
+        "  public static void main(String[] a) {\n"
+        "    long n = new Scanner(System.in).nextLong();\n"
+        '    System.out.printf("%.6f%n", 3.5 * n);\n  }\n}\n',
+    ),
+    "rs": (
+        "rustc",
+        "use std::io::Read;\nfn main() {\n  let mut s = String::new();\n"
+        "  std::io::stdin().read_to_string(&mut s).unwrap();\n"
+        "  let n: f64 = s.trim().parse().unwrap();\n"
+        '  println!("{:.6}", 3.5 * n);\n}\n',
+    ),
+    "go": (
+        "go",
+        'package main\nimport "fmt"\nfunc main() {\n  var n float64\n'
+        '  fmt.Scan(&n)\n  fmt.Printf("%.6f\\n", 3.5*n)\n}\n',
+    ),
 }
 
 
@@ -258,8 +274,18 @@ def test_a_cache_that_cannot_be_written_is_one_line(tmp_path, capsys, own_archiv
     repo = own_archive(tmp_path)
     blocker = tmp_path / "a-file"
     blocker.write_text("x\n")
-    code = site_main(["build", "--root", str(repo), "--out", str(tmp_path / "out"),
-                      "--cache", str(blocker / "cache"), "--quiet"])
+    code = site_main(
+        [
+            "build",
+            "--root",
+            str(repo),
+            "--out",
+            str(tmp_path / "out"),
+            "--cache",
+            str(blocker / "cache"),
+            "--quiet",
+        ]
+    )
     lines = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(lines) == 1, lines
     assert f"{blocker / 'cache'}: cannot write the cache" in lines[0]

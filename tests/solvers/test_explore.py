@@ -607,7 +607,9 @@ def test_game_explorer_agrees_with_a_plain_search_for_every_kind_of_moves(seed):
             assert [list(ex.graph.moves(p)) for p in range(len(order))] == children
             for p, position in enumerate(order):
                 end = model.outcome(position)
-                want = Outcome[end.upper()] if end else NOT_TERMINAL if children[p] else Outcome.LOSE
+                want = (
+                    Outcome[end.upper()] if end else NOT_TERMINAL if children[p] else Outcome.LOSE
+                )
                 assert ex.graph.terminal[p] == want
 
 

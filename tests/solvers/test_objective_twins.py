@@ -260,7 +260,9 @@ def test_probability_with_endless_plays_collapses_end_components(sense):
         want = reach_value_iteration(g, sense=sense)
         got = sol.decision_value.tolist()
         assert all(math.isclose(a, b, abs_tol=1e-9) for a, b in zip(got, want, strict=True)), (
-            got, want, g,
+            got,
+            want,
+            g,
         )
         # The policy mapped back achieves the values (it walks to the exits it picked).
         achieved = reach_value_iteration(g, sol.best_choice.tolist(), sense=sense)

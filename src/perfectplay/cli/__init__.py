@@ -47,8 +47,11 @@ def usage() -> str:
         "commands:",
     ]
     lines += [f"  {name:<{width}}  {summary}" for name, summary in listed.items()]
-    lines += ["", "Each command reads its input from FILE, or stdin when FILE is omitted or '-'.",
-              ""]
+    lines += [
+        "",
+        "Each command reads its input from FILE, or stdin when FILE is omitted or '-'.",
+        "",
+    ]
     lines += [EXAMPLES]
     return "\n".join(lines)
 

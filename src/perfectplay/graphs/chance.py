@@ -241,9 +241,7 @@ class ChanceGraph:
         size = self.n_decision + self.n_chance + self.n_edges
         return compile_for(size, ANALYSIS_THRESHOLD, *kernels)
 
-    def reverse(
-        self, *, compiled: bool | None = None, keep: bool = True
-    ) -> tuple[np.ndarray, ...]:
+    def reverse(self, *, compiled: bool | None = None, keep: bool = True) -> tuple[np.ndarray, ...]:
         """Reverse adjacency ``(rin_ptr, rin_c, rin_w, rch_ptr, rch_x)`` (see
         :func:`perfectplay.graphs._csr.chance_reverse`), cached on the graph unless
         ``keep=False`` (a one-shot solver on a large graph).

@@ -148,7 +148,10 @@ def build(
     none, the build refuses unless ``trust`` says the repository is trusted."""
     root = Path(root).resolve()
     builder = Builder(
-        root, Path(out).resolve(), jobs or default_jobs(), quiet,
+        root,
+        Path(out).resolve(),
+        jobs or default_jobs(),
+        quiet,
         cache=Path(cache).resolve() if cache is not None else None,
         force=force,
         trust=trust,

@@ -113,8 +113,10 @@ def _reference(args: argparse.Namespace) -> int:
     if args.check:
         old = stale(root)
         for path in old:
-            print(f"perfectplay: site: {path} is out of date: run 'perfectplay site reference'",
-                  file=sys.stderr)
+            print(
+                f"perfectplay: site: {path} is out of date: run 'perfectplay site reference'",
+                file=sys.stderr,
+            )
         return 1 if old else 0
     for path in write(root):
         print(f"perfectplay: site: wrote {path}", file=sys.stderr)
@@ -169,7 +171,12 @@ def _build(args: argparse.Namespace) -> Path:
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         result = build(
-            root, out, jobs=args.jobs, quiet=args.quiet, cache=args.cache, force=args.force,
+            root,
+            out,
+            jobs=args.jobs,
+            quiet=args.quiet,
+            cache=args.cache,
+            force=args.force,
             trust=args.trust,
         )
     finally:

@@ -51,9 +51,7 @@ class Finished:
 
     @property
     def ok(self) -> bool:
-        return (
-            self.returncode == 0 and not self.timed_out and not self.overflow and not self.forked
-        )
+        return self.returncode == 0 and not self.timed_out and not self.overflow and not self.forked
 
     def problem(self, time_limit: float, output_limit: int) -> str | None:
         """What went wrong, in a few words; None for a clean exit.

@@ -55,12 +55,30 @@ KEYS: dict[str, Any] = {
 # A year the sources cannot confirm is left out rather than guessed: the page says so.
 # A classic game (not a contest problem) leaves out both "contest" and "problem".
 OPTIONAL = {
-    "samples", "timeout", "year", "package", "command", "sources", "checker", "contest", "problem",
+    "samples",
+    "timeout",
+    "year",
+    "package",
+    "command",
+    "sources",
+    "checker",
+    "contest",
+    "problem",
 }
 #: The parts of perfectplay an entry's page shows when its package imports them.
 CORE = (
-    "graphs/", "solvers/", "analysis/", "models/", "objectives.py", "results/", "lattice/",
-    "lattice.py", "yahtzee/", "reports.py", "text/", "frontdoor.py",
+    "graphs/",
+    "solvers/",
+    "analysis/",
+    "models/",
+    "objectives.py",
+    "results/",
+    "lattice/",
+    "lattice.py",
+    "yahtzee/",
+    "reports.py",
+    "text/",
+    "frontdoor.py",
 )
 PROBLEMS = "src/perfectplay/problems"
 #: ast.parse from several threads at once can fail in CPython 3.11 ("AST constructor
@@ -287,7 +305,8 @@ def load(
     if package is None and "command" not in meta:
         # No command: the built-in runner of the folder's solution.<ext>.
         named = sorted(
-            p.name for p in folder.iterdir()
+            p.name
+            for p in folder.iterdir()
             if p.stem == "solution" and p.suffix != ".tex" and p.is_file()
         )
         if not named:
@@ -297,21 +316,24 @@ def load(
             )
         if len(named) > 1:
             raise SiteError(
-                entry_id, f"{folder_rel}/{named[0]}",
+                entry_id,
+                f"{folder_rel}/{named[0]}",
                 f"several solution files ({', '.join(named)}): keep one or give a 'command'",
             )
         solution_file = f"{folder_rel}/{named[0]}"
         runner = runner_for(named[0])
         if runner is None:
             raise SiteError(
-                entry_id, solution_file,
+                entry_id,
+                solution_file,
                 f"no built-in runner for {Path(named[0]).suffix!r} files (known: "
                 f"{', '.join(e for r in RUNNERS.values() for e in r.extensions)}): "
                 "give a 'command' in meta.toml",
             )
         if runner.compiled and _which(runner.tool) is None:
             raise SiteError(
-                entry_id, solution_file,
+                entry_id,
+                solution_file,
                 f"the {runner.name} runner needs {runner.tool}, which is not installed "
                 "(or give a 'command' in meta.toml)",
             )
@@ -323,9 +345,10 @@ def load(
         for key in ("command", "sources"):
             if key in meta:
                 raise fail(f"{key!r} comes from 'package'; give one or the other", key)
-        if not re.fullmatch(r"[a-z][a-z0-9_]*", package) or not (
-            root / PROBLEMS / package / "__init__.py"
-        ).is_file():
+        if (
+            not re.fullmatch(r"[a-z][a-z0-9_]*", package)
+            or not (root / PROBLEMS / package / "__init__.py").is_file()
+        ):
             raise fail(f"'package' {package!r} is not a package in {PROBLEMS}/", "package")
     if not re.fullmatch(r"https?://\S+", meta["link"]):
         raise fail("'link' must be an http(s) URL", "link")
@@ -384,13 +407,15 @@ def load(
             judge = runner_for(checker_file)
             if judge is None:
                 raise SiteError(
-                    entry_id, checker_file,
+                    entry_id,
+                    checker_file,
                     f"no built-in runner for {path.suffix!r} checkers: write it in one of "
                     f"{', '.join(r.name for r in RUNNERS.values())}",
                 )
             if judge.compiled and _which(judge.tool) is None:
                 raise SiteError(
-                    entry_id, checker_file,
+                    entry_id,
+                    checker_file,
                     f"the {judge.name} runner needs {judge.tool}, which is not installed",
                 )
             if judge.language in ("c", "cpp"):
@@ -452,8 +477,16 @@ def _includes(
             pass
     read = includes(root, source, entry_id, tool=tool, flags=flags, jail=jail)
     if store is not None and key is not None:
-        store.put("includes", key, {"tree": read.tree, "system": read.system,
-                                    "files": _digests(root, read.tree), "stamps": read.stamp()})
+        store.put(
+            "includes",
+            key,
+            {
+                "tree": read.tree,
+                "system": read.system,
+                "files": _digests(root, read.tree),
+                "stamps": read.stamp(),
+            },
+        )
     return read
 
 
@@ -554,8 +587,13 @@ def _pairs(
 # The template's files in the order a reader follows the solution; other files of the
 # package come between the graph and the result.
 _READING_ORDER = {
-    "__init__.py": 0, "instance.py": 1, "model.py": 2, "build.py": 3, "solution.py": 4,
-    "report.py": 5, "cli.py": 6,
+    "__init__.py": 0,
+    "instance.py": 1,
+    "model.py": 2,
+    "build.py": 3,
+    "solution.py": 4,
+    "report.py": 5,
+    "cli.py": 6,
 }
 
 
@@ -569,8 +607,11 @@ def package_sources(root: Path, package: str) -> list[str]:
     """
     folder = root / PROBLEMS / package
     own = sorted(
-        (p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts
-         and p.suffix not in (".pyc", ".pyo")),
+        (
+            p
+            for p in folder.rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts and p.suffix not in (".pyc", ".pyo")
+        ),
         key=lambda p: (_READING_ORDER.get(rel(folder, p), 3.5), rel(root, p)),
     )
     src = root / "src"

@@ -33,7 +33,14 @@ from perfectplay.site.errors import SiteError
 from perfectplay.site.sandbox import SYSTEM, Jail
 
 __all__ = [
-    "RUNNERS", "Built", "Included", "Runner", "Runners", "default_cache", "includes", "runner_for",
+    "RUNNERS",
+    "Built",
+    "Included",
+    "Runner",
+    "Runners",
+    "default_cache",
+    "includes",
+    "runner_for",
 ]
 
 COMPILE_LIMIT = 300.0  # seconds one compilation may take
@@ -154,7 +161,10 @@ def includes(
     tool = tool or shutil.which(RUNNERS[language].tool) or RUNNERS[language].tool
     argv = [tool, *shlex.split(flags), "-M", "-H", str(base / source)]
     run = run_contained(
-        argv, b"", time_limit=COMPILE_LIMIT, output_limit=16 << 20,
+        argv,
+        b"",
+        time_limit=COMPILE_LIMIT,
+        output_limit=16 << 20,
         jail=jail or Jail(base, sandboxed=False),
     )
     lines = run.stderr.decode("utf-8", "replace").splitlines()
@@ -198,8 +208,9 @@ def _preprocessor_error(
         if found:
             path = Path(os.path.normpath(found.group(1)))
             where = path.relative_to(base).as_posix() if path.is_relative_to(base) else source
-            return SiteError(entry, where, f"cannot preprocess: {found.group(3)}",
-                             int(found.group(2)))
+            return SiteError(
+                entry, where, f"cannot preprocess: {found.group(3)}", int(found.group(2))
+            )
     return SiteError(entry, source, f"cannot preprocess: {problem}")
 
 
@@ -252,8 +263,11 @@ class Runners:
             if runner.language == "rust":
                 # rustup's proxy reads the user's home, which a sandbox does not show: the
                 # toolchain's own rustc is run instead.
-                sysroot = subprocess.run([path, "--print", "sysroot"], capture_output=True,
-                                         timeout=60).stdout.decode().strip()
+                sysroot = (
+                    subprocess.run([path, "--print", "sysroot"], capture_output=True, timeout=60)
+                    .stdout.decode()
+                    .strip()
+                )
                 if sysroot and os.path.isfile(os.path.join(sysroot, "bin", "rustc")):
                     path = os.path.join(sysroot, "bin", "rustc")
         except (OSError, subprocess.TimeoutExpired):
@@ -272,7 +286,10 @@ class Runners:
         return [str(prefix)]
 
     def key(
-        self, runner: Runner, files: Sequence[str], data: dict[str, bytes],
+        self,
+        runner: Runner,
+        files: Sequence[str],
+        data: dict[str, bytes],
         headers: Sequence[str] = (),
     ) -> str:
         """The hash naming a program: runner, tool, flags, the bytes of its files and the
@@ -291,8 +308,12 @@ class Runners:
         """The runnable program of ``source`` (compiled now unless the cache has it)."""
         tool = self.tool(runner)
         if tool is None:
-            raise SiteError(entry, source, f"the {runner.name} runner needs {runner.tool}, "
-                            "which is not installed (or give a 'command')")
+            raise SiteError(
+                entry,
+                source,
+                f"the {runner.name} runner needs {runner.tool}, "
+                "which is not installed (or give a 'command')",
+            )
         path = self.root / source
         folder = self.cache / "bin" / key
         if not runner.compiled:
@@ -310,8 +331,9 @@ class Runners:
             work = Path(tempfile.mkdtemp(prefix=".compiling-", dir=folder.parent))
         except OSError as exc:
             raise SiteError(
-                "", str(self.cache), f"cannot write the cache: {exc.strerror or exc} "
-                "(choose another with --cache DIR)"
+                "",
+                str(self.cache),
+                f"cannot write the cache: {exc.strerror or exc} (choose another with --cache DIR)",
             ) from None
         try:
             env: dict[str, str] = {}
@@ -324,8 +346,14 @@ class Runners:
                 tool, self.root / source, work, self.flags.get(runner.language, "")
             )
             run = run_contained(
-                argv, b"", time_limit=COMPILE_LIMIT, output_limit=16 << 20, env=env,
-                jail=self.jail, read_only=self.folders(runner), writable=writable,
+                argv,
+                b"",
+                time_limit=COMPILE_LIMIT,
+                output_limit=16 << 20,
+                env=env,
+                jail=self.jail,
+                read_only=self.folders(runner),
+                writable=writable,
             )
             if run.timed_out:
                 raise SiteError(entry, source, f"{runner.tool} ran longer than {COMPILE_LIMIT:g} s")

@@ -21,8 +21,16 @@ from perfectplay.site.entries import Compare, Entry, Sample
 from perfectplay.site.errors import SiteError
 from perfectplay.site.sandbox import Jail
 
-__all__ = ["SampleRun", "TestRun", "command_argv", "compare", "run_sample", "run_test",
-           "time_bucket"]
+__all__ = [
+    "SampleRun",
+    "TestRun",
+    "command_argv",
+    "compare",
+    "run_sample",
+    "run_test",
+    "time_bucket",
+]
+
 
 @dataclass(frozen=True)
 class SampleRun:
@@ -241,8 +249,13 @@ def run_test(
     env, jail = _env(root), _jail(root, jail)
     try:
         run = run_contained(
-            argv, stdin, time_limit=entry.timeout, output_limit=entry.output_limit, env=env,
-            jail=jail, read_only=folders,
+            argv,
+            stdin,
+            time_limit=entry.timeout,
+            output_limit=entry.output_limit,
+            env=env,
+            jail=jail,
+            read_only=folders,
         )
     except (FileNotFoundError, PermissionError):
         raise SiteError(entry.id, entry.meta, f"command not found: {argv[0]!r}") from None
@@ -256,8 +269,9 @@ def run_test(
         except UnicodeDecodeError:
             return TestRun(test.name, False, run.seconds, "printed non-UTF-8 bytes")
         wrong = compare(text, want, how)
-        return TestRun(test.name, wrong is None, run.seconds, f"wrong answer: {wrong}" if wrong
-                       else "")
+        return TestRun(
+            test.name, wrong is None, run.seconds, f"wrong answer: {wrong}" if wrong else ""
+        )
     with tempfile.TemporaryDirectory(prefix="perfectplay-judge-") as folder:
         files = []
         for name, data in (("input", stdin), ("answer", answer), ("output", run.stdout)):
@@ -266,8 +280,12 @@ def run_test(
             files.append(str(path))
         try:
             judged = run_contained(
-                [*checker, *files], b"", time_limit=entry.timeout,
-                output_limit=entry.output_limit, env=env, jail=jail,
+                [*checker, *files],
+                b"",
+                time_limit=entry.timeout,
+                output_limit=entry.output_limit,
+                env=env,
+                jail=jail,
                 read_only=[*folders, folder],
             )
         except (FileNotFoundError, PermissionError):
@@ -279,9 +297,10 @@ def run_test(
     crashed = b"Traceback (most recent call last)" in judged.stderr
     stopped = judged.timed_out or judged.overflow or judged.forked
     if stopped or crashed or judged.returncode not in ACCEPT | REJECT:
-        why = judged.problem(entry.timeout, entry.output_limit) or (
-            judged.stderr.decode("utf-8", "replace").strip().splitlines() or ["no message"]
-        )[-1]
+        why = (
+            judged.problem(entry.timeout, entry.output_limit)
+            or (judged.stderr.decode("utf-8", "replace").strip().splitlines() or ["no message"])[-1]
+        )
         if judged.returncode in REJECT and not crashed:
             why = f"exited with status {judged.returncode}"
         raise SiteError(

@@ -713,8 +713,10 @@ def solve_component(
         np.cumsum(np.bincount(i_new, minlength=m), out=p_ptr[1:])
         p_col = j_new[order_e]
         p_q = q[order_e]
-        fast = compiled if compiled is not None else compile_for(
-            int(sky_work) + env, COMPILE_THRESHOLD, _gth_solve
+        fast = (
+            compiled
+            if compiled is not None
+            else compile_for(int(sky_work) + env, COMPILE_THRESHOLD, _gth_solve)
         )
         # U's entries: at most the envelope; start from a few times the pattern and
         # double (each time after a memory estimate) while it does not fit.

@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING
 from perfectplay._util.lazy import lazy_package
 
 if TYPE_CHECKING:  # what mypy reads (the names are re-exported)
+    from perfectplay.yahtzee.cards import Card, Situation
     from perfectplay.yahtzee.distribution import ScoreDistribution, score_distribution
     from perfectplay.yahtzee.game import ScorecardGame
     from perfectplay.yahtzee.ruleset import RULES, Category, Rules, rules
     from perfectplay.yahtzee.simulate import SimulationResult
-    from perfectplay.yahtzee.cards import Card, Situation
     from perfectplay.yahtzee.solution import YahtzeeAction, YahtzeeOption, YahtzeeSolution, solve
 
 __all__, __getattr__, __dir__ = lazy_package(

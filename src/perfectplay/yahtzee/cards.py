@@ -47,7 +47,6 @@ class Situation:
     rolls_left: int
 
 
-
 def card_state(game: ScorecardGame, card: Card) -> tuple[int, int]:
     """The state number of ``card`` and the points scored so far; :class:`InputError` for
     a card the rules cannot reach (the one place these checks live: the situation parser

@@ -124,9 +124,7 @@ class YahtzeeSolution(Solution):
         names = [c.name for c in self.rules.categories]
         for state in range(self.game.n_states):
             mask, u, y = self.game.decode(state)
-            filled: dict[str, int | None] = {
-                n: None for i, n in enumerate(names) if mask >> i & 1
-            }
+            filled: dict[str, int | None] = {n: None for i, n in enumerate(names) if mask >> i & 1}
             yield Card(filled=filled, upper=int(u), kind_holds=bool(y), score=0)
 
     def distribution(self, k_max: int | None = None) -> Any:

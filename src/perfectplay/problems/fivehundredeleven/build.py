@@ -98,4 +98,3 @@ def build(instance: Instance) -> Model:
     terminal[node_mem == k - 1] = Outcome.WIN if full_row[-1] else 0
     graph = GameGraph(indptr, children.astype(np.int32), terminal, 0)
     return Model(instance, graph, mems[node_mem], node_t)
-

@@ -114,4 +114,3 @@ def solve(instance: Instance | Iterable[int]) -> Solution:
         instance = Instance.from_cards(instance)
     model = build(instance)
     return Solution(model, solve_retrograde(model.graph, method="acyclic"))
-
