@@ -27,6 +27,18 @@ def _progress_reports_off():
     enable_progress(False)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _no_compile_notice_in_process():
+    """Commands run in-process here check their stderr line by line; whether this process
+    compiles a kernel first (and so prints the one-time notice) depends on the test order
+    and the cache, not on the command. The notice has tests of its own, in subprocesses
+    with a fresh cache (tests/test_compile_notice.py)."""
+    from perfectplay._util import jit
+
+    jit._notice["shown"] = True
+    yield
+
+
 #: Tests that take more than about 5 s each on the 2-core development machine (measured
 #: with ``pytest -m "not slow" --durations=40``), marked ``slow`` here so that
 #: ``pytest -m "not slow"`` is the quick subset the README promises. An entry is a test

@@ -201,6 +201,6 @@ def test_mypy_is_configured_for_the_package_and_its_examples():
 
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
     mypy = config["tool"]["mypy"]
-    assert mypy["files"] == ["src/perfectplay"] and mypy["check_untyped_defs"] is True
+    assert mypy["files"] == ["src/perfectplay"] and mypy["strict"] is True
     assert any("mypy" in dep for dep in config["project"]["optional-dependencies"]["test"])
     assert (ROOT / "src" / "perfectplay" / "examples" / "five_dice.py").is_file()

@@ -40,7 +40,10 @@ def test_stdin_with_the_real_interpreter():
         input=(DATA / "1.in").read_bytes(),
         capture_output=True,
     )
-    assert res.returncode == 0 and res.stdout == b"9.677887141\n" and res.stderr == b""
+    # stderr holds at most the one-line notice of a first compile (a cold kernel cache)
+    notice = b"perfectplay: compiling the solver kernels once"
+    assert res.returncode == 0 and res.stdout == b"9.677887141\n"
+    assert res.stderr == b"" or (res.stderr.startswith(notice) and res.stderr.count(b"\n") == 1)
 
 
 def test_example_explain(capsys):
