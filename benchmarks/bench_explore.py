@@ -26,8 +26,12 @@ CASES = [
     ("eight dice, all same (8d6)", "perfectplay.examples.five_dice:FiveDice", {"dice": 8}, False),
     ("Chutes and Ladders", "perfectplay.examples.chutes_ladders:ChutesAndLadders", {}, True),
     ("Threes, 5 dice (min score)", "perfectplay.examples.threes:Threes", {}, True),
-    ("one Yahtzee turn (max probability)", "perfectplay.examples.yahtzee_turn:YahtzeeTurn", {},
-     True),  # fmt: skip
+    (
+        "one Yahtzee turn (max probability)",
+        "perfectplay.examples.yahtzee_turn:YahtzeeTurn",
+        {},
+        True,
+    ),  # fmt: skip
     ("tic-tac-toe", "perfectplay.examples.tictactoe:TicTacToe", {}, True),
     ("tic-tac-toe, symmetry", "perfectplay.examples.tictactoe:TicTacToe", {"symmetry": True}, True),
     ("Dodgem 3x3", "perfectplay.examples.dodgem:Dodgem", {"n": 3}, True),

@@ -14,7 +14,6 @@ two-player dice game, through ``perfectplay solve`` and the Python API.
 from __future__ import annotations
 
 import json
-import sys
 
 import common
 from common import Row
@@ -65,14 +64,15 @@ def run(quick: bool) -> list[Row]:
             f"{path.stat().st_size / 2**20:.1f} MiB on disk",
         )
     )
-    wall, peak, out = common.run_once([sys.executable, "-c", QUERIES, str(path)])
-    q = json.loads(out)
+    whole = common.python_child(["-c", QUERIES, str(path)], repeats=repeats)
+    q, peak = json.loads(whole.outputs[-1]), whole.peak_mib
     rows.append(
         Row(
             "pig",
             "load_solution + queries (no solve)",
             f"load {q['load']:.2f} s ({q['rows']:,} rows), "
             f"{q['per_second']:,.0f} queries/s (value, options, best_move); {peak:.0f} MiB",
+            process=f"{whole} (load, 20,000 queries)",
         )
     )
     return rows

@@ -78,7 +78,7 @@ def write(root: Path, entries: int = ENTRIES) -> list[Path]:
         solutions.append(folder / "solution.cpp")
         for kind, count in (("samples", SAMPLES), ("tests", TESTS)):
             for k in range(1, count + 1):
-                xs = [rng.randint(-10**6, 10**6) for _ in range(rng.randint(1, 50))]
+                xs = [rng.randint(-(10**6), 10**6) for _ in range(rng.randint(1, 50))]
                 (folder / kind / f"{k}.in").write_text(" ".join(map(str, xs)) + "\n")
                 (folder / kind / f"{k}.ans").write_text("".join(f"{a * x + b}\n" for x in xs))
     return solutions
@@ -96,11 +96,16 @@ def _agreement(incremental: dict[str, bytes], forced: dict[str, bytes]) -> str:
     steps); any other difference is a bug."""
     if incremental == forced:
         return "identical to a --force build"
-    changed = sorted(k for k in incremental.keys() | forced.keys()
-                     if incremental.get(k) != forced.get(k))
+    changed = sorted(
+        k for k in incremental.keys() | forced.keys() if incremental.get(k) != forced.get(k)
+    )
     times = re.compile(rb"(slowest |\"time\": \")(under|over) [0-9.]+ s")
-    if all(k in incremental and k in forced and times.sub(b"", incremental[k])
-           == times.sub(b"", forced[k]) for k in changed):
+    if all(
+        k in incremental
+        and k in forced
+        and times.sub(b"", incremental[k]) == times.sub(b"", forced[k])
+        for k in changed
+    ):
         return f"identical to a --force build but for measured times ({len(changed)} files)"
     return f"DIFFERS from a --force build ({len(changed)} files, e.g. {changed[0]})"
 
@@ -108,8 +113,19 @@ def _agreement(incremental: dict[str, bytes], forced: dict[str, bytes]) -> str:
 def _own_site(quick: bool) -> Row:
     with tempfile.TemporaryDirectory(prefix="perfectplay-bench-site-") as tmp:
         out = Path(tmp) / "site"
-        cmd = [*PERFECTPLAY, "site", "build", "--quiet", "--root", str(ROOT), "--out", str(out),
-               "--cache", str(Path(tmp) / "cache"), "--force"]
+        cmd = [
+            *PERFECTPLAY,
+            "site",
+            "build",
+            "--quiet",
+            "--root",
+            str(ROOT),
+            "--out",
+            str(out),
+            "--cache",
+            str(Path(tmp) / "cache"),
+            "--force",
+        ]
         warm = subprocess.run(cmd, capture_output=True, text=True)
         if warm.returncode != 0:
             error = (warm.stderr.strip().splitlines() or ["no message"])[-1]
@@ -135,22 +151,35 @@ def _generated(quick: bool) -> list[Row]:
         root.mkdir()
         solutions = write(root, n)
         out, cache = Path(tmp) / "out", Path(tmp) / "cache"
-        cmd = [*PERFECTPLAY, "site", "build", "--quiet", "--root", str(root), "--out", str(out),
-               "--cache", str(cache)]
+        cmd = [
+            *PERFECTPLAY,
+            "site",
+            "build",
+            "--quiet",
+            "--root",
+            str(root),
+            "--out",
+            str(out),
+            "--cache",
+            str(cache),
+        ]
         full, _, _ = run_once(cmd)
         same, _, _ = run_once(cmd)
         changed = solutions[n // 2]
         changed.write_text(changed.read_text().replace("return 0;", "return 0; // edited"))
         one, _, _ = run_once(cmd)
         incremental = _snapshot(out)
-        run_once([*cmd[:-4], "--out", str(Path(tmp) / "forced"), "--cache", str(cache),
-                  "--force"])
+        run_once([*cmd[:-4], "--out", str(Path(tmp) / "forced"), "--cache", str(cache), "--force"])
         agree = _agreement(incremental, _snapshot(Path(tmp) / "forced"))
     return [
         Row("site", f"{what}: full build, empty cache", f"{full:.1f} s", target="< 60 s"),
         Row("site", f"{what}: rebuild, nothing changed", f"{same:.2f} s", target="< 2 s"),
-        Row("site", f"{what}: rebuild, one solution changed",
-            f"{one:.2f} s · {agree}", target="< 3 s"),
+        Row(
+            "site",
+            f"{what}: rebuild, one solution changed",
+            f"{one:.2f} s · {agree}",
+            target="< 3 s",
+        ),
     ]
 
 

@@ -46,8 +46,8 @@ def run(quick: bool) -> list[Row]:
     rows = []
     common.run_once([sys.executable, "-c", DISTRIBUTION])  # compile cache
     walls, peaks, bases = [], [], []
-    for _ in range(1 if quick else 3):
-        _, peak, out = common.run_once([sys.executable, "-c", DISTRIBUTION])
+    whole = common.python_child(["-c", DISTRIBUTION], repeats=1 if quick else 3)
+    for peak, out in zip(whole.peaks_mib, whole.outputs, strict=True):
         wall, base, err, std, median, p10, p50, p90 = map(float, out.split())
         walls.append(wall)
         peaks.append(peak)
@@ -64,11 +64,12 @@ def run(quick: bool) -> list[Row]:
             "Glenn 2006: std 59.61, about 24 h",
             "",
             "<= 60 s",
+            process=f"{whole} (solve, distribution)",
         )
     )
     common.run_once([sys.executable, "-c", SIMULATE])
-    _, _, out = common.run_once([sys.executable, "-c", SIMULATE])
-    wall, mean, se = map(float, out.split())
+    sim = common.python_child(["-c", SIMULATE], repeats=1)
+    wall, mean, se = map(float, sim.outputs[-1].split())
     rows.append(
         Row(
             "yahtzee",
@@ -77,6 +78,7 @@ def run(quick: bool) -> list[Row]:
             "",
             "",
             "a few seconds",
+            process=f"{sim.median:.2f} s (solve, 10,100 games)",
         )
     )
     return rows

@@ -2,8 +2,12 @@
 
 Timing runs each command as a separate process, ``repeats`` times, and reports the
 median, min and max wall time and the peak resident memory of that one child (read with
-``os.wait4``, so runs do not blur into each other). Side-by-side comparisons alternate
-ours/reference run by run so drift on a noisy machine affects both equally.
+``os.wait4``, so runs do not blur into each other). A figure measured inside a process (a
+solver's time after imports) comes with the whole process that produced it: its
+``Row.process`` is the wall time of that child, start-up, imports and kernel loading
+included (what a user waits for), median of several runs where the figure is cheap.
+Side-by-side comparisons alternate ours/reference run by run so drift on a noisy machine
+affects both equally.
 
 Reference programs are extracted from the seed editorials (``../shared/seeds`` next to the
 repository, or ``$PERFECTPLAY_SEEDS``) and compiled into a cache directory at run time.
@@ -47,6 +51,9 @@ class Row:
     reference: str = ""
     ratio: str = ""
     target: str = ""
+    #: Wall time of the whole process behind an in-process ``figure`` (empty where the
+    #: figure already times a whole command from outside).
+    process: str = ""
 
 
 @dataclass
@@ -78,14 +85,19 @@ class Timing:
 
 
 def run_once(
-    cmd: list[str], stdin_path: Path | None = None, env: dict | None = None
+    cmd: list[str],
+    stdin_path: Path | None = None,
+    env: dict | None = None,
+    cwd: Path | None = None,
 ) -> tuple[float, float, bytes]:
-    """Run ``cmd`` once; return (wall seconds, peak RSS MiB, stdout)."""
+    """Run ``cmd`` once (in ``cwd``); return (wall seconds, peak RSS MiB, stdout)."""
     stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
     out = tempfile.TemporaryFile()
     try:
         t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdin=stdin, stdout=out, stderr=subprocess.DEVNULL, env=env)
+        proc = subprocess.Popen(
+            cmd, stdin=stdin, stdout=out, stderr=subprocess.DEVNULL, env=env, cwd=cwd
+        )
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - t0
         proc.returncode = os.waitstatus_to_exitcode(status)
@@ -101,11 +113,11 @@ def run_once(
 
 
 def time_command(
-    cmd: list[str], stdin_path: Path | None = None, repeats: int = 5, env=None
+    cmd: list[str], stdin_path: Path | None = None, repeats: int = 5, env=None, cwd=None
 ) -> Timing:
     t = Timing()
     for _ in range(repeats):
-        wall, peak, out = run_once(cmd, stdin_path, env)
+        wall, peak, out = run_once(cmd, stdin_path, env, cwd)
         t.walls.append(wall)
         t.peaks_mib.append(peak)
         t.outputs.append(out)
@@ -134,6 +146,12 @@ def time_pair(
     if not ref:
         return a, None, None
     return a, b, statistics.median(ratios)
+
+
+def python_child(args: list[str], repeats: int = 3, env=None, cwd=None) -> Timing:
+    """Run ``python args...`` (a script that prints its in-process figures) ``repeats``
+    times: the timing of the whole process, whose outputs carry the figures."""
+    return time_command([sys.executable, *args], repeats=repeats, env=env, cwd=cwd)
 
 
 def seed_text(prefix: str) -> str | None:

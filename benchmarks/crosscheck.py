@@ -76,8 +76,14 @@ OUT = Path(tempfile.gettempdir()) / "crosscheck"
 DATA = common.ROOT / "tests" / "data"
 PP = [sys.executable, "-m", "perfectplay"]
 GAMES = ("alea", "yeetzhee", "fivehundredeleven", "dispdom", "diemaker", "yahtzee")
-DEFAULT_N = {"alea": 3000, "yeetzhee": 1000, "fivehundredeleven": 3000, "dispdom": 2000,
-             "diemaker": 2000, "yahtzee": 2000}
+DEFAULT_N = {
+    "alea": 3000,
+    "yeetzhee": 1000,
+    "fivehundredeleven": 3000,
+    "dispdom": 2000,
+    "diemaker": 2000,
+    "yahtzee": 2000,
+}
 REF_TIMEOUT = 300.0
 SLOW = 5.0  # seconds: an instance this slow on our side is reported
 
@@ -139,8 +145,9 @@ def run_ref(binary: Path, text: str, timeout: float = REF_TIMEOUT) -> tuple[str 
     """Reference stdout (None on a crash or timeout) and its wall time."""
     t0 = time.perf_counter()
     try:
-        res = subprocess.run([str(binary)], input=text.encode(), capture_output=True,
-                             timeout=timeout)
+        res = subprocess.run(
+            [str(binary)], input=text.encode(), capture_output=True, timeout=timeout
+        )
     except subprocess.TimeoutExpired:
         return None, time.perf_counter() - t0
     wall = time.perf_counter() - t0
@@ -167,8 +174,24 @@ def seeds_present() -> bool:
 
 SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 # The 16 letter cubes of (new) Boggle, "Qu" written Q: real dice for the dictionary cases.
-BOGGLE = ("AAEEGN", "ABBJOO", "ACHOPS", "AFFKPS", "AOOTTW", "CIMOTU", "DEILRX", "DELRVY",
-          "DISTTY", "EEGHNW", "EEINSU", "EHRTVW", "EIOSST", "ELRTTY", "HIMNUQ", "HLNNRZ")
+BOGGLE = (
+    "AAEEGN",
+    "ABBJOO",
+    "ACHOPS",
+    "AFFKPS",
+    "AOOTTW",
+    "CIMOTU",
+    "DEILRX",
+    "DELRVY",
+    "DISTTY",
+    "EEGHNW",
+    "EEINSU",
+    "EHRTVW",
+    "EIOSST",
+    "ELRTTY",
+    "HIMNUQ",
+    "HLNNRZ",
+)
 # Common English words (typed in: this machine has no /usr/share/dict/words).
 ENGLISH = """
 a i
@@ -296,8 +319,7 @@ def english_words(d: int) -> list[str]:
     """The ``d``-letter words of /usr/share/dict/words where it exists, else of ENGLISH."""
     system = Path("/usr/share/dict/words")
     text = system.read_text(errors="replace") if system.is_file() else ENGLISH
-    return sorted({w.upper() for w in text.split()
-                   if len(w) == d and w.isascii() and w.isalpha()})
+    return sorted({w.upper() for w in text.split() if len(w) == d and w.isascii() and w.isalpha()})
 
 
 def _alea_text(dice: list[str], words: list[str]) -> str:
@@ -311,20 +333,32 @@ def _rolled_word(rng: random.Random, dice: list[str]) -> str:
     return "".join(letters)
 
 
-ALEA_KINDS = ("random", "formable", "impossible", "anagrams", "identical", "repeated",
-              "small-alphabet", "english", "one-word")
+ALEA_KINDS = (
+    "random",
+    "formable",
+    "impossible",
+    "anagrams",
+    "identical",
+    "repeated",
+    "small-alphabet",
+    "english",
+    "one-word",
+)
 ALEA_LARGE_KINDS = ALEA_KINDS[:7]  # the ones whose dictionary has the w asked for
 
 
-def alea_instance(rng: random.Random, w_max: int, d: int | None = None,
-                  w: int | None = None, kinds: tuple[str, ...] = ALEA_KINDS
-                  ) -> tuple[str, str]:
+def alea_instance(
+    rng: random.Random,
+    w_max: int,
+    d: int | None = None,
+    w: int | None = None,
+    kinds: tuple[str, ...] = ALEA_KINDS,
+) -> tuple[str, str]:
     """(kind, input text) of one random valid instance."""
     if d is None:
         d = rng.choices(range(1, 7), weights=(10, 15, 20, 20, 20, 15))[0]
     if w is None:
-        w = rng.choice((1, 1, 2, 3, rng.randint(1, 10), rng.randint(1, 100),
-                        rng.randint(1, w_max)))
+        w = rng.choice((1, 1, 2, 3, rng.randint(1, 10), rng.randint(1, 100), rng.randint(1, w_max)))
     kind = rng.choice(kinds)
     alphabet = SYMBOLS
     if kind in ("small-alphabet", "repeated", "anagrams"):
@@ -342,8 +376,11 @@ def alea_instance(rng: random.Random, w_max: int, d: int | None = None,
         return "".join(rng.choice(alphabet) for _ in range(6))
 
     if kind == "english":
-        dice = [rng.choice(BOGGLE) for _ in range(d)] if rng.random() < 0.7 else \
-            ["".join(rng.sample("ETAOINSHRDLUCMFWYPGB", 6)) for _ in range(d)]
+        dice = (
+            [rng.choice(BOGGLE) for _ in range(d)]
+            if rng.random() < 0.7
+            else ["".join(rng.sample("ETAOINSHRDLUCMFWYPGB", 6)) for _ in range(d)]
+        )
         words = list(english_words(d))
         rng.shuffle(words)
         words = words[: max(1, min(len(words), w if rng.random() < 0.5 else len(words)))]
@@ -379,8 +416,14 @@ def alea_instance(rng: random.Random, w_max: int, d: int | None = None,
     return kind, _alea_text(dice, words)
 
 
-def check_alea(n: int, rng: random.Random, rep: Report, large: int = 20,
-               cli_every: int = 50, exact_every: int = 150) -> None:
+def check_alea(
+    n: int,
+    rng: random.Random,
+    rep: Report,
+    large: int = 20,
+    cli_every: int = 50,
+    exact_every: int = 150,
+) -> None:
     from perfectplay.problems.alea import format_answer, solve_instance
     from perfectplay.problems.alea.instance import parse
 
@@ -433,16 +476,18 @@ def check_alea(n: int, rng: random.Random, rep: Report, large: int = 20,
             rep.cli_runs += 1
             rep.timed(cli_wall, label + " (CLI)")
             if code != 0 or not close(out.strip(), ref.strip()):
-                rep.mismatch(label + "-cli", text, f"exit {code}: {out.strip()} {err.strip()}",
-                             ref.strip())
+                rep.mismatch(
+                    label + "-cli", text, f"exit {code}: {out.strip()} {err.strip()}", ref.strip()
+                )
         if not is_large and i % exact_every == 0:
             code, out, err, cli_wall = run_cli("alea", text, "--exact")
             rep.cli_runs += 1
             rep.answers["--exact runs"] += 1
             rep.timed(cli_wall, label + " (CLI --exact)")
             if code != 0 or not close(exact_text(out), ref.strip()):
-                rep.mismatch(label + "-exact", text, f"exit {code}: {out.strip()} {err.strip()}",
-                             ref.strip())
+                rep.mismatch(
+                    label + "-exact", text, f"exit {code}: {out.strip()} {err.strip()}", ref.strip()
+                )
         if i % 100 == 0:
             print(f"[alea] {i}/{n + large}", file=sys.stderr, flush=True)
 
@@ -466,7 +511,7 @@ def yeetzhee_tuples(n: int, m: int, groups: list[int]) -> float:
             if faces == 0:
                 continue
             j = state.index(size)  # grow the first group of this size; re-sorting not needed
-            grown = state[:j] + (size + 1,) + state[j + 1:]
+            grown = state[:j] + (size + 1,) + state[j + 1 :]
             grown = tuple(sorted(grown))
             if all(a <= b for a, b in zip(grown, target, strict=True)):
                 options.append((value(grown), faces))
@@ -496,7 +541,7 @@ def yeetzhee_subsets(n: int, m: int, groups: list[int]) -> float:
             return 0.0  # feasible and full: exactly the target groups
         nexts = []
         for f in range(m):
-            grown = counts[:f] + (counts[f] + 1,) + counts[f + 1:]
+            grown = counts[:f] + (counts[f] + 1,) + counts[f + 1 :]
             if feasible(grown):
                 nexts.append(value(grown))
         best = math.inf
@@ -568,27 +613,34 @@ def check_yeetzhee(n: int, rng: random.Random, rep: Report) -> None:
             bad += code != 0 or len(got) != len(want)
             for g, w_ in zip(got, want, strict=False):
                 if g.split(":")[0] != w_.split(":")[0] or not close(
-                        g.split(":")[1].strip(), w_.split(":")[1].strip()):
+                    g.split(":")[1].strip(), w_.split(":")[1].strip()
+                ):
                     bad += 1
     rep.official = f"{total} official cases: {'ok' if bad == 0 else f'{bad} WRONG'}"
 
     cases = [yeetzhee_instance(rng, tiny=i % 4 == 0) for i in range(n)]
     for start in range(0, n, 100):
-        batch = cases[start:start + 100]
+        batch = cases[start : start + 100]
         text = f"{len(batch)}\n" + "".join(_yeetzhee_case(*c[1:]) for c in batch)
         exact = start == 0  # the first batch in exact arithmetic, the rest in floats
         code, out, err, wall = run_cli("yeetzhee", text, *(["--exact"] if exact else []))
         if exact:
-            out = "".join(f"{h}: {exact_text(v)}\n" for h, _, v in
-                          (line.partition(":") for line in out.splitlines()))
+            out = "".join(
+                f"{h}: {exact_text(v)}\n"
+                for h, _, v in (line.partition(":") for line in out.splitlines())
+            )
             rep.answers["--exact cases"] += len(batch)
         rep.cli_runs += 1
         rep.ours_s += wall
         rep.timed(wall, f"batch {start // 100} (CLI, {len(batch)} cases)")
         lines = out.splitlines()
         if code != 0 or len(lines) != len(batch):
-            rep.mismatch(f"batch-{start // 100}", text, f"exit {code}: {err.strip()[:300]}",
-                         f"{len(batch)} lines")
+            rep.mismatch(
+                f"batch-{start // 100}",
+                text,
+                f"exit {code}: {err.strip()[:300]}",
+                f"{len(batch)} lines",
+            )
             continue
         for j, (shape, nn, mm, groups) in enumerate(batch):
             label = f"{start + j:05d}-{shape}-n{nn}-m{mm}-k{len(groups)}"
@@ -599,14 +651,14 @@ def check_yeetzhee(n: int, rng: random.Random, rep: Report) -> None:
                 rep.answers["also subset brute force"] += 1
                 slow = yeetzhee_subsets(nn, mm, groups)
                 if abs(slow - want) > 1e-9 * max(1.0, want):
-                    rep.notes.append(f"{label}: the two reference algorithms differ: "
-                                     f"{want!r} vs {slow!r}")
+                    rep.notes.append(
+                        f"{label}: the two reference algorithms differ: {want!r} vs {slow!r}"
+                    )
             rep.ref_s += time.perf_counter() - t0
             rep.instances += 1
             head, _, val = lines[j].partition(":")
             if head != f"Case #{j + 1}" or not close(val.strip(), f"{want:.9f}"):
-                rep.mismatch(label, "1\n" + _yeetzhee_case(nn, mm, groups), lines[j],
-                             f"{want:.9f}")
+                rep.mismatch(label, "1\n" + _yeetzhee_case(nn, mm, groups), lines[j], f"{want:.9f}")
         print(f"[yeetzhee] {start + len(batch)}/{n}", file=sys.stderr, flush=True)
 
 
@@ -658,12 +710,11 @@ def fhe_reference_sources() -> dict[str, str] | None:
     inc = re.search(r"bool is_included\(int a, int b\)", memo)
     if len(winners) < 2 or inc is None:
         return None
-    second = text[winners[1]:]
+    second = text[winners[1] :]
     rec = second.find("bool rec(")
     body = second[: _balanced(second, rec)]
-    included = memo[inc.start(): _balanced(memo, inc.start())]
-    parity = (text[start:struct] + "struct FiveHundredEleven {\n" + body + "\n" + included
-              + "\n};\n")
+    included = memo[inc.start() : _balanced(memo, inc.start())]
+    parity = text[start:struct] + "struct FiveHundredEleven {\n" + body + "\n" + included + "\n};\n"
     return {"memo": head + memo + DRIVER_511, "turn-parity": head + parity + DRIVER_511}
 
 
@@ -674,8 +725,11 @@ def fhe_brute(cards: list[int]) -> str:
     def wins(mem: int, left: tuple[int, ...]) -> bool:
         if mem == 511:
             return True
-        return any(not wins(mem | x, left[:i] + left[i + 1:])
-                   for i, x in enumerate(left) if i == 0 or left[i - 1] != x)
+        return any(
+            not wins(mem | x, left[:i] + left[i + 1 :])
+            for i, x in enumerate(left)
+            if i == 0 or left[i - 1] != x
+        )
 
     return "Fox Ciel" if wins(0, tuple(sorted(cards))) else "Toastman"
 
@@ -692,20 +746,20 @@ def fhe_instance(rng: random.Random) -> tuple[str, list[int]]:
         pool = [rng.randint(0, 511) for _ in range(rng.randint(1, 4))]
         cards = [rng.choice(pool) for _ in range(n)]
     elif kind == "near-full":
-        cards = [511 ^ (1 << rng.randrange(9)) if rng.random() < 0.7 else rng.randint(0, 511)
-                 for _ in range(n)]
+        cards = [
+            511 ^ (1 << rng.randrange(9)) if rng.random() < 0.7 else rng.randint(0, 511)
+            for _ in range(n)
+        ]
     elif kind == "bits":
         cards = [1 << rng.randrange(9) for _ in range(n)]
     elif kind == "zeros":
         cards = [rng.choice((0, 0, 511, rng.randint(0, 511))) for _ in range(n)]
     else:
-        cards = [rng.choice((0, 511, 1 << rng.randrange(9), rng.randint(0, 511)))
-                 for _ in range(n)]
+        cards = [rng.choice((0, 511, 1 << rng.randrange(9), rng.randint(0, 511))) for _ in range(n)]
     return kind, cards
 
 
-def check_fivehundredeleven(n: int, rng: random.Random, rep: Report,
-                            cli_every: int = 100) -> None:
+def check_fivehundredeleven(n: int, rng: random.Random, rep: Report, cli_every: int = 100) -> None:
     from perfectplay.problems import fivehundredeleven as game
 
     sources = fhe_reference_sources()
@@ -718,11 +772,14 @@ def check_fivehundredeleven(n: int, rng: random.Random, rep: Report,
         rep.reference = "reference unavailable"
         return
     rep.reference = "seed 001 C++ x2 (" + ", ".join(binaries) + ") + driver"
-    tests = [json.loads(line) for line in
-             (DATA / "fivehundredeleven" / "systemtests.jsonl").read_text().splitlines()
-             if line.strip()]
+    tests = [
+        json.loads(line)
+        for line in (DATA / "fivehundredeleven" / "systemtests.jsonl").read_text().splitlines()
+        if line.strip()
+    ]
     ref_text = f"{len(tests)}\n" + "".join(
-        f"{len(t['cards'])} {' '.join(map(str, t['cards']))}\n" for t in tests)
+        f"{len(t['cards'])} {' '.join(map(str, t['cards']))}\n" for t in tests
+    )
     bad = 0
     for b in binaries.values():
         out, _ = run_ref(b, ref_text)
@@ -730,8 +787,10 @@ def check_fivehundredeleven(n: int, rng: random.Random, rep: Report,
         bad += abs(len(got) - len(tests))
         bad += sum(g != t["expected"] for g, t in zip(got, tests, strict=False))
     ours_bad = sum(game.format(game.solve(t["cards"])) != t["expected"] for t in tests)
-    rep.official = (f"217 system tests: refs {'ok' if bad == 0 else f'{bad} WRONG'}, "
-                    f"ours {'ok' if ours_bad == 0 else f'{ours_bad} WRONG'}")
+    rep.official = (
+        f"217 system tests: refs {'ok' if bad == 0 else f'{bad} WRONG'}, "
+        f"ours {'ok' if ours_bad == 0 else f'{ours_bad} WRONG'}"
+    )
 
     cases = [fhe_instance(rng) for _ in range(n)]
     ref_text = f"{n}\n" + "".join(f"{len(c)} {' '.join(map(str, c))}\n" for _, c in cases)
@@ -769,8 +828,9 @@ def check_fivehundredeleven(n: int, rng: random.Random, rep: Report,
             code, out, err, wall = run_cli("fivehundredeleven", text)
             rep.cli_runs += 1
             if code != 0 or out.strip() != ours:
-                rep.mismatch(label + "-cli", text, f"exit {code}: {out.strip()} {err.strip()}",
-                             ours)
+                rep.mismatch(
+                    label + "-cli", text, f"exit {code}: {out.strip()} {err.strip()}", ours
+                )
 
 
 # --------------------------------------------------------------------------- dispdom
@@ -785,8 +845,9 @@ def dispdom_instance(rng: random.Random) -> tuple[str, str]:
     density = rng.choice((0.0, 0.0, 0.05, 0.15, 0.3, 0.6, 1.0))
     strip = "".join("1" if rng.random() < density else "0" for _ in range(n))
     moves = (n - strip.count("1")) // k + 1
-    d = rng.choice((1, 2, rng.randint(1, moves + 2), rng.randint(1, moves + 2),
-                    rng.randint(1, n + 2), 10**18))
+    d = rng.choice(
+        (1, 2, rng.randint(1, moves + 2), rng.randint(1, moves + 2), rng.randint(1, n + 2), 10**18)
+    )
     kind = f"k{k}" + ("-empty" if density == 0 else "-full" if density == 1 else "")
     return kind, f"{n} {k} {d}\n{strip}\n"
 
@@ -812,7 +873,7 @@ def dispdom_brute(text: str) -> str | None:
         out = []
         for i in range(n - k + 1):
             if not taken.intersection(range(i, i + k)):
-                out.append((*state, i)[-(d - 1):] if d > 1 else ())
+                out.append((*state, i)[-(d - 1) :] if d > 1 else ())
         return out
 
     graph: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
@@ -896,8 +957,9 @@ def check_dispdom(n: int, rng: random.Random, rep: Report, cli_every: int = 50) 
             code, out, err, wall = run_cli("dispdom", text)
             rep.cli_runs += 1
             if code != 0 or out.strip() != ref.strip():
-                rep.mismatch(label + "-cli", text, f"exit {code}: {out.strip()} {err.strip()}",
-                             ref.strip())
+                rep.mismatch(
+                    label + "-cli", text, f"exit {code}: {out.strip()} {err.strip()}", ref.strip()
+                )
         if i % 200 == 0:
             print(f"[dispdom] {i}/{n}", file=sys.stderr, flush=True)
 
@@ -906,8 +968,9 @@ def check_dispdom(n: int, rng: random.Random, rep: Report, cli_every: int = 50) 
 
 
 def diemaker_dataset(rng: random.Random) -> tuple[str, list[int], int, int]:
-    kind = rng.choice(("tiny", "tiny", "small", "random", "lopsided", "one-face", "zeros",
-                       "equal", "limit"))
+    kind = rng.choice(
+        ("tiny", "tiny", "small", "random", "lopsided", "one-face", "zeros", "equal", "limit")
+    )
     if kind == "tiny":
         t = [rng.randint(0, 4) for _ in range(6)]
     elif kind == "small":
@@ -958,7 +1021,7 @@ def check_diemaker(n: int, rng: random.Random, rep: Report) -> None:
 
     sets = [diemaker_dataset(rng) for _ in range(n)]
     for start in range(0, n, 40):
-        batch = sets[start:start + 40]
+        batch = sets[start : start + 40]
         text = "".join(f"{' '.join(map(str, t))}\n{p} {q}\n" for _, t, p, q in batch)
         text += "0 0 0 0 0 0\n"
         ref, ref_wall = run_ref(binary, text)
@@ -974,16 +1037,25 @@ def check_diemaker(n: int, rng: random.Random, rep: Report) -> None:
             continue
         got, want = out.splitlines(), ref.splitlines()
         if code != 0 or len(got) != len(batch):
-            rep.mismatch(f"batch-{start // 40}", text, f"exit {code}: {err.strip()[:300]}",
-                         f"{len(want)} lines")
+            rep.mismatch(
+                f"batch-{start // 40}",
+                text,
+                f"exit {code}: {err.strip()[:300]}",
+                f"{len(want)} lines",
+            )
             continue
         for j, (kind, t, p, q) in enumerate(batch):
-            rep.answers["impossible" if j < len(want) and want[j] == "impossible"
-                        else "sequence"] += 1
+            rep.answers[
+                "impossible" if j < len(want) and want[j] == "impossible" else "sequence"
+            ] += 1
             if j >= len(want) or got[j] != want[j]:
                 one = f"{' '.join(map(str, t))}\n{p} {q}\n0 0 0 0 0 0\n"
-                rep.mismatch(f"{start + j:05d}-{kind}", one, got[j][:200],
-                             want[j][:200] if j < len(want) else "")
+                rep.mismatch(
+                    f"{start + j:05d}-{kind}",
+                    one,
+                    got[j][:200],
+                    want[j][:200] if j < len(want) else "",
+                )
         print(f"[diemaker] {start + len(batch)}/{n}", file=sys.stderr, flush=True)
 
 
@@ -1045,16 +1117,24 @@ def check_yahtzee(n: int, rng: random.Random, rep: Report) -> None:
         rep.reference = "reference unavailable (yatzy-solver does not install)"
         return
     rep.reference = "yatzy-solver option_values (every option, 5 rule sets)"
-    cases = {name: bench_yahtzee.random_situations(name, n, rng.randrange(1 << 30))
-             for name in bench_yahtzee.VARIANTS}
-    queries = {variant: [yatzy_notation(rules(name), *c) for c in cases[name]]
-               for name, variant in bench_yahtzee.VARIANTS.items()}
+    cases = {
+        name: bench_yahtzee.random_situations(name, n, rng.randrange(1 << 30))
+        for name in bench_yahtzee.VARIANTS
+    }
+    queries = {
+        variant: [yatzy_notation(rules(name), *c) for c in cases[name]]
+        for name, variant in bench_yahtzee.VARIANTS.items()
+    }
     folder = OUT / "yahtzee"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "queries.json").write_text(json.dumps(queries))
     t0 = time.perf_counter()
-    res = subprocess.run([python, "-c", YATZY_OPTIONS, str(folder / "queries.json")],
-                         capture_output=True, text=True, timeout=3600)
+    res = subprocess.run(
+        [python, "-c", YATZY_OPTIONS, str(folder / "queries.json")],
+        capture_output=True,
+        text=True,
+        timeout=3600,
+    )
     rep.ref_s += time.perf_counter() - t0
     if res.returncode != 0:
         rep.reference = f"yatzy-solver failed: {res.stderr.strip().splitlines()[-1:]}"
@@ -1081,18 +1161,29 @@ def check_yahtzee(n: int, rng: random.Random, rep: Report) -> None:
             rep.answers["options compared"] += len(ref)
             label = f"{name}-{i:05d}"
             if set(ours) != set(ref):
-                rep.mismatch(label, query + "\n", f"only ours {sorted(set(ours) - set(ref))}",
-                             f"only theirs {sorted(set(ref) - set(ours))}")
+                rep.mismatch(
+                    label,
+                    query + "\n",
+                    f"only ours {sorted(set(ours) - set(ref))}",
+                    f"only theirs {sorted(set(ref) - set(ours))}",
+                )
                 continue
             diff = max(abs(ours[a] - ref[a]) for a in ref)
             worst_rules = max(worst_rules, diff)
             if diff > 1e-6:
                 bad = max(ref, key=lambda a: abs(ours[a] - ref[a]))
-                rep.mismatch(label, query + "\n", f"{bad} {ours[bad]!r}", f"{ref[bad]!r}",
-                             f"difference {diff:.3g}")
+                rep.mismatch(
+                    label,
+                    query + "\n",
+                    f"{bad} {ours[bad]!r}",
+                    f"{ref[bad]!r}",
+                    f"difference {diff:.3g}",
+                )
         worst = max(worst, worst_rules)
-        rep.notes.append(f"{name} vs {variant}: {len(cases[name])} situations, "
-                         f"max |difference| {worst_rules:.3g} (our solve {solve_s:.1f} s)")
+        rep.notes.append(
+            f"{name} vs {variant}: {len(cases[name])} situations, "
+            f"max |difference| {worst_rules:.3g} (our solve {solve_s:.1f} s)"
+        )
         print(f"[yahtzee] {name} done", file=sys.stderr, flush=True)
     rep.official = f"max |difference| over every option {worst:.3g}"
 
@@ -1111,12 +1202,25 @@ CHECKS: dict[str, Callable[..., None]] = {
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("games", nargs="*", metavar="GAME",
-                        help="games to check: " + " ".join(GAMES) + " (default: all six)")
-    parser.add_argument("--n", type=int, help="random instances per game (default: "
-                        + ", ".join(f"{g} {c}" for g, c in DEFAULT_N.items()) + ")")
-    parser.add_argument("--large", type=int, default=20,
-                        help="alea: extra large instances (w = 2000, every 7th w = 200000)")
+    parser.add_argument(
+        "games",
+        nargs="*",
+        metavar="GAME",
+        help="games to check: " + " ".join(GAMES) + " (default: all six)",
+    )
+    parser.add_argument(
+        "--n",
+        type=int,
+        help="random instances per game (default: "
+        + ", ".join(f"{g} {c}" for g, c in DEFAULT_N.items())
+        + ")",
+    )
+    parser.add_argument(
+        "--large",
+        type=int,
+        default=20,
+        help="alea: extra large instances (w = 2000, every 7th w = 200000)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="RNG seed (default 0)")
     args = parser.parse_args(argv)
     games = args.games or list(GAMES)
@@ -1148,19 +1252,27 @@ def main(argv: list[str]) -> int:
         reports.append(rep)
 
     print()
-    print(f"{'game':<18} {'instances':>9} {'CLI runs':>8} {'mismatch':>8} {'ours s':>8} "
-          f"{'ref s':>8}  reference / official data")
+    print(
+        f"{'game':<18} {'instances':>9} {'CLI runs':>8} {'mismatch':>8} {'ours s':>8} "
+        f"{'ref s':>8}  reference / official data"
+    )
     for r in reports:
-        print(f"{r.game:<18} {r.instances:>9} {r.cli_runs:>8} {len(r.mismatches):>8} "
-              f"{r.ours_s:>8.1f} {r.ref_s:>8.1f}  "
-              + "; ".join(x for x in (r.reference, r.official) if x))
+        print(
+            f"{r.game:<18} {r.instances:>9} {r.cli_runs:>8} {len(r.mismatches):>8} "
+            f"{r.ours_s:>8.1f} {r.ref_s:>8.1f}  "
+            + "; ".join(x for x in (r.reference, r.official) if x)
+        )
     for r in reports:
         if r.slowest:
-            print(f"\n{r.game}: slowest on our side: "
-                  + "; ".join(f"{label} {s:.2f} s" for s, label in r.slowest))
+            print(
+                f"\n{r.game}: slowest on our side: "
+                + "; ".join(f"{label} {s:.2f} s" for s, label in r.slowest)
+            )
         if r.answers:
-            print("  reference answers: "
-                  + ", ".join(f"{k} {v}" for k, v in sorted(r.answers.items())))
+            print(
+                "  reference answers: "
+                + ", ".join(f"{k} {v}" for k, v in sorted(r.answers.items()))
+            )
         for note in r.notes:
             print(f"  note: {note}")
         if any(s > SLOW for s, _ in r.slowest):

@@ -25,3 +25,34 @@ def _progress_reports_off():
     enable_progress(False)
     yield
     enable_progress(False)
+
+
+#: Tests that take more than about 5 s each on the 2-core development machine (measured
+#: with ``pytest -m "not slow" --durations=40``), marked ``slow`` here so that
+#: ``pytest -m "not slow"`` is the quick subset the README promises. An entry is a test
+#: file or a test's node id (every parametrisation of it).
+SLOW_TESTS = (
+    "tests/site/test_site_real.py",  # builds the whole site once (about 70 s), a browser
+    "tests/site/test_site_own_archive.py::test_fixture_archive_in_a_real_browser",
+    "tests/site/test_site_runners.py::test_other_languages_where_installed",
+    "tests/solvers/test_chance_solvers.py::test_ssp_has_no_size_limit_per_graph_or_per_cycle",
+    "tests/solvers/test_cycles.py::test_random_cycles_against_value_iteration",
+    "tests/problems/test_yahtzee_cli.py::test_documentation_page_examples_are_real",
+    "tests/problems/test_yahtzee_cli.py::test_stdin_and_save_load_through_the_real_interpreter",
+    "tests/problems/test_yahtzee_cli.py::test_simulate_and_distribution_of_users_rules",
+    "tests/problems/test_yahtzee.py::test_a_query_from_a_table_runs_without_numba_and_equals_the_compiled_one",
+    "tests/problems/test_diemaker_bruteforce.py::test_three_hundred_random_orders_agree_with_exhaustive_search",
+    "tests/problems/test_alea.py::test_agrees_with_brute_force_on_random_instances",
+    "tests/yahtzee/test_simulate.py::test_same_seed_same_scores_any_chunking",
+    "tests/test_cli_edges.py::test_closed_pipe_stays_quiet",
+    "tests/test_pig.py::test_pig_goal_100_both_optimal",
+    "tests/test_types.py::test_a_non_model_is_a_type_error",
+    "tests/test_types.py::test_documented_models_type_check",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        nodeid = item.nodeid
+        if any(nodeid == s or nodeid.startswith((s + "::", s + "[")) for s in SLOW_TESTS):
+            item.add_marker(pytest.mark.slow)

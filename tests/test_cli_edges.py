@@ -70,9 +70,7 @@ def test_write_error_on_stdout_is_one_line_status_1(args, stdin):
 def test_closed_pipe_stays_quiet():
     # Many lines, of which the reader takes one: the rest meets a closed pipe.
     text = "1 1 1 1 1 1\n1 6\n" * 200_000 + "0 0 0 0 0 0\n"
-    script = (
-        f"{sys.executable} -m perfectplay diemaker --no-limits --full - | head -c 1 >/dev/null"
-    )
+    script = f"{sys.executable} -m perfectplay diemaker --no-limits --full - | head -c 1 >/dev/null"
     proc = subprocess.run(
         ["sh", "-c", script], input=text, capture_output=True, text=True, timeout=120
     )
@@ -251,7 +249,11 @@ def test_long_answer_is_streamed(tmp_path):
         "print(head.hex(), tail.hex())\n"
     )
     out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300,
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
         env=dict(os.environ, PERFECTPLAY_QUIET="1"),
     ).stdout.split("\n")
     peak_kib, status, size = map(int, out[0].split())

@@ -38,9 +38,7 @@ def test_docstring_examples(name):
     # A package with lazy exports documents names that load on first use: resolve them,
     # as `from package import *` would for a reader trying the example.
     lazy = {n: getattr(module, n) for n in getattr(module, "__all__", ())}
-    result = doctest.testmod(
-        module, extraglobs=lazy, optionflags=doctest.ELLIPSIS, report=False
-    )
+    result = doctest.testmod(module, extraglobs=lazy, optionflags=doctest.ELLIPSIS, report=False)
     assert result.failed == 0, f"{result.failed} of {result.attempted} examples failed in {name}"
 
 

@@ -79,7 +79,7 @@ def test_every_kind_answers_the_same_questions(solved, kind, tmp_path):
     if kind != "game":
         values = [o.value for o in options]
         sign = 1 if sol.objective.sense == "max" else -1
-        assert all(sign * (a - b) >= -1e-12 for a, b in zip(values, values[1:]))
+        assert all(sign * (a - b) >= -1e-12 for a, b in zip(values, values[1:], strict=False))
         for o in options:
             assert math.isclose(o.regret, sign * (options[0].value - o.value), abs_tol=1e-12)
     path = sol.save(tmp_path / ("t.table" if kind == "scorecard" else "t.npz"))

@@ -203,14 +203,16 @@ def model(**methods):
     "methods, pattern",
     [
         (
-            {"canonical_choice": lambda self, p: "r",
-             "cost": lambda self, p: 1 if p == "a" else 5},
+            {"canonical_choice": lambda self, p: "r", "cost": lambda self, p: 1 if p == "a" else 5},
             r"Broken\.cost\('b'\) returned 5 but Broken\.cost\('a'\) returned 1 for the same "
             r"roll 'r'",
         ),
         (
-            {"canonical_choice": lambda self, p: "r", "objective": Objective.score(),
-             "reward": lambda self, p: len(p) if p == "a" else 0},
+            {
+                "canonical_choice": lambda self, p: "r",
+                "objective": Objective.score(),
+                "reward": lambda self, p: len(p) if p == "a" else 0,
+            },
             r"reward\('b'\) returned 0 but .*reward\('a'\) returned 1 for the same roll 'r'",
         ),
         ({"cost": lambda self, p: 1, "reward": lambda self, p: 1}, "defines both cost"),

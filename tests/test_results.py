@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import math
 import random
-import types
 from fractions import Fraction
 
 import numpy as np
 import pytest
 
-from perfectplay import results
 from perfectplay.graphs.chance import ChanceGraph
-from perfectplay.graphs.game import GameGraph, Outcome, Value
+from perfectplay.graphs.game import GameGraph, Outcome
 from perfectplay.models import UnknownStateError, load_solution
 from perfectplay.results import (
     TIE_TOLERANCE,
@@ -25,7 +23,7 @@ from perfectplay.results import (
     is_tie,
     rank_options,
 )
-from perfectplay.results.options import best_actions, move_result
+from perfectplay.results.options import best_actions
 from perfectplay.solvers.policy_iteration import solve_ssp
 from perfectplay.solvers.retrograde import solve_retrograde
 
@@ -43,7 +41,6 @@ def test_is_tie_is_relative_above_one_and_absolute_below():
 
 
 def test_outcome_is_the_one_enum_with_words_at_the_edge():
-    assert Value is Outcome
     assert sorted(Outcome) == [Outcome.LOSE, Outcome.DRAW, Outcome.TIE, Outcome.WIN]
     for o in Outcome:
         assert Outcome.parse(str(o)) is o and f"{o}" == o.name.lower()
@@ -61,7 +58,10 @@ def test_ranking_marks_ties_and_measures_regret_in_the_objectives_sense():
     ranked = rank_options(["a", "b"], [1.0, 3.0])  # minimise
     assert [(o.action, o.regret, o.best) for o in ranked] == [("a", 0.0, True), ("b", 2.0, False)]
     worst = rank_options(["a", "b"], [-math.inf, 2.0], maximise=True)
-    assert [(o.action, o.regret, o.best) for o in worst] == [("b", 0.0, True), ("a", math.inf, False)]
+    assert [(o.action, o.regret, o.best) for o in worst] == [
+        ("b", 0.0, True),
+        ("a", math.inf, False),
+    ]
     hopeless = rank_options(["a", "b"], [math.inf, math.inf])  # no goal can be reached
     assert [o.best for o in hopeless] == [False, False]
 
@@ -227,4 +227,3 @@ def test_loopy_game_values_are_draws_without_remoteness():
     r = GameResult(g, solve_retrograde(g))
     assert r.value() == Result(Outcome.DRAW, None) and r.best(0) == [1]
     assert [(o.action, o.value) for o in r.options(0)] == [(1, Result(Outcome.DRAW, None))]
-

@@ -40,7 +40,9 @@ def _arrays(path: Path) -> dict[str, np.ndarray]:
         return {k: npz[k] for k in npz.files}
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(kind=st.sampled_from(["chance", "game", "pig"]), data=st.data())
 def test_damaged_tables_are_one_line(tables, tmp_path, kind, data):
     raw = tables[kind].read_bytes()
@@ -131,7 +133,10 @@ def test_twelve_concurrent_saves_leave_one_whole_table(tmp_path):
     procs = [
         subprocess.Popen(
             [sys.executable, "-c", SAVER, str(target), str(2 + k % 2)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
         )
         for k in range(12)
     ]
@@ -143,7 +148,8 @@ def test_twelve_concurrent_saves_leave_one_whole_table(tmp_path):
     assert all(p.wait(timeout=120) == 0 for p in procs)
     table = perfectplay.load(target)
     assert table.value() in (
-        perfectplay.solve(FiveDice(dice=2)).value(), perfectplay.solve(FiveDice(dice=3)).value()
+        perfectplay.solve(FiveDice(dice=2)).value(),
+        perfectplay.solve(FiveDice(dice=3)).value(),
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.npz"]
 
@@ -180,5 +186,7 @@ def test_a_save_killed_midway_leaves_the_previous_table(tmp_path):
     assert perfectplay.load(target).value() == perfectplay.solve(FiveDice(dice=2)).value()
     # what the kill left is a hidden temporary file, never something that looks finished
     assert [q.name for q in tmp_path.iterdir() if q.name != "t.npz"] == [
-        q.name for q in tmp_path.iterdir() if q.name.startswith(".t.npz.") and q.name.endswith(".tmp")
+        q.name
+        for q in tmp_path.iterdir()
+        if q.name.startswith(".t.npz.") and q.name.endswith(".tmp")
     ]

@@ -8,8 +8,15 @@ from __future__ import annotations
 
 import reprlib
 
-__all__ = ["PerfectplayError", "InputError", "ModelError", "ResourceLimitError", "RulesError",
-           "UnknownStateError", "UnsupportedError"]
+__all__ = [
+    "PerfectplayError",
+    "InputError",
+    "ModelError",
+    "ResourceLimitError",
+    "RulesError",
+    "UnknownStateError",
+    "UnsupportedError",
+]
 
 _REPR = reprlib.Repr()
 _REPR.maxstring = _REPR.maxother = _REPR.maxlong = 40

@@ -80,7 +80,9 @@ def solve(game: Any, **options: Any) -> Solution:
     Fraction(63, 8)
     """
     if isinstance(game, type):
-        raise ModelError(f"solve got the class {game.__name__}; pass an instance: {game.__name__}()")
+        raise ModelError(
+            f"solve got the class {game.__name__}; pass an instance: {game.__name__}()"
+        )
     if getattr(game, "compiled_model", False) is True:
         from perfectplay.compiled import solve_compiled
 
@@ -98,7 +100,9 @@ def solve(game: Any, **options: Any) -> Solution:
             try:
                 game = builtin_rules(game)
             except KeyError as exc:
-                raise InputError(str(exc.args[0]) if exc.args else f"no rule set {game!r}") from None
+                raise InputError(
+                    str(exc.args[0]) if exc.args else f"no rule set {game!r}"
+                ) from None
         return solve_rules(game)
     from perfectplay.models.solve import solve_model
 
@@ -152,4 +156,6 @@ def load(
         from perfectplay.results.table import load_solution
 
         return load_solution(Path(path), model)
-    raise InputError(f"{path}: not a perfectplay table (neither a model's .npz nor a Yahtzee table)")
+    raise InputError(
+        f"{path}: not a perfectplay table (neither a model's .npz nor a Yahtzee table)"
+    )

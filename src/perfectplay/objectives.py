@@ -49,8 +49,7 @@ class Objective:
             raise ValueError(f"sense must be 'min' or 'max', not {self.sense!r}")
         if self.measure not in ("cost", "score", "probability", "outcome"):
             raise ValueError(
-                "measure must be 'cost', 'score', 'probability' or 'outcome', not "
-                f"{self.measure!r}"
+                f"measure must be 'cost', 'score', 'probability' or 'outcome', not {self.measure!r}"
             )
 
     @classmethod

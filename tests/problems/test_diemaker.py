@@ -279,7 +279,7 @@ def test_user_docs_python_examples():
 
 def test_user_docs_shell_examples():
     """Every ``$ printf ... | perfectplay diemaker`` block of the docs prints what it shows."""
-    blocks = re.findall(r"```\n(\$ printf .*?)```", DOCS.read_text(), re.S)
+    blocks = re.findall(r"```(?:console)?\n(\$ printf .*?)```", DOCS.read_text(), re.S)
     assert len(blocks) >= 3
     for block in blocks:
         command, *expected = block.splitlines()

@@ -12,7 +12,7 @@ import pytest
 
 from perfectplay import cli
 from perfectplay.errors import InputError
-from perfectplay.graphs.game import Value
+from perfectplay.graphs.game import Outcome
 from perfectplay.problems import fivehundredeleven as game
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "fivehundredeleven"
@@ -73,7 +73,7 @@ def test_agrees_with_exhaustive_minimax_on_random_hands():
             rest = list(cards)
             rest.remove(x)
             opp_won, opp_len = brute_force(rest, x)  # the opponent moves at memory x
-            assert mv.value == (Value.LOSE if opp_won else Value.WIN)
+            assert mv.value == (Outcome.LOSE if opp_won else Outcome.WIN)
             assert mv.remoteness == opp_len + 1
     assert outcomes == {True, False}
 

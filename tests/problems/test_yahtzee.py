@@ -23,8 +23,7 @@ AMERICAN = rules("american")
 
 
 def test_fields_in_any_order_and_case_with_both_separators():
-    a = parse_situation("dice 1 3 3 5 6; rolls left 2; filled ones=3 fives=15 yahtzee=50",
-                        AMERICAN)
+    a = parse_situation("dice 1 3 3 5 6; rolls left 2; filled ones=3 fives=15 yahtzee=50", AMERICAN)
     b = parse_situation("FILLED Yahtzee=50 FIVES=15 ones=3 | Rolls 2 | DICE 63531", AMERICAN)
     assert a.dice == (1, 3, 3, 5, 6) and b.dice == (6, 3, 5, 3, 1)
     assert a.rolls_left == b.rolls_left == 2
@@ -41,8 +40,9 @@ def test_optional_fields():
     assert (card.upper, card.kind_holds, card.score) == (24, True, 130)
     empty = parse_situation("dice 12345; rolls 1; filled -", AMERICAN)
     assert empty.card == Card() and empty.rolls_left == 1
-    assert parse_situation("dice 12345; rolls_left 0; filled three-of-a-kind=0",
-                           AMERICAN).card.filled == {"three_of_a_kind": 0}
+    assert parse_situation(
+        "dice 12345; rolls_left 0; filled three-of-a-kind=0", AMERICAN
+    ).card.filled == {"three_of_a_kind": 0}
 
 
 def test_the_input_format():
@@ -150,11 +150,20 @@ def test_resolve_rules(tmp_path):
 
 
 def test_answers_are_the_best_options_of_the_library():
-    mini = Rules("mini", (Category.upper(1, "ones"), Category.upper(2, "twos"),
-                          Category("chance", sum)),
-                 dice=3, faces=3, rolls=2, upper_threshold=4, upper_bonus=10)
-    inst = parse("dice 1 2 2; rolls 1\ndice 1 1 3; rolls 0; filled twos=4\n"
-                 "dice 3 3 3; rolls 0; filled ones; upper 2", mini)
+    mini = Rules(
+        "mini",
+        (Category.upper(1, "ones"), Category.upper(2, "twos"), Category("chance", sum)),
+        dice=3,
+        faces=3,
+        rolls=2,
+        upper_threshold=4,
+        upper_bonus=10,
+    )
+    inst = parse(
+        "dice 1 2 2; rolls 1\ndice 1 1 3; rolls 0; filled twos=4\n"
+        "dice 3 3 3; rolls 0; filled ones; upper 2",
+        mini,
+    )
     sol = solve(mini)
     assert solve(mini) is sol  # solved once per process
     got = answer(sol, inst)
@@ -196,9 +205,7 @@ def _twin_value() -> tuple[Fraction, dict]:
 
     @cache
     def turn(filled: frozenset, up: int, dice: tuple, rerolls: int) -> Fraction:
-        best = max(
-            box(filled, up, dice, name) for name in boxes if name not in filled
-        )
+        best = max(box(filled, up, dice, name) for name in boxes if name not in filled)
         if rerolls:
             for keep in itertools.product((True, False), repeat=2):
                 outcomes = [
@@ -244,17 +251,21 @@ def test_user_rules_file_matches_the_brute_force_twin(tmp_path):
 def test_interpreted_modules_leave_the_process_as_it_was():
     from perfectplay._util.jit import interpreted_modules
 
-    before = {n: sys.modules.get(n) for n in ("perfectplay.solvers.turns",
-                                              "perfectplay.solvers.scorecard")}
+    before = {
+        n: sys.modules.get(n)
+        for n in ("perfectplay.lattice.kernels", "perfectplay.yahtzee.kernels")
+    }
     env = os.environ.get("PERFECTPLAY_NO_JIT")
-    turns, scorecard = interpreted_modules("perfectplay.solvers.turns",
-                                           "perfectplay.solvers.scorecard")
-    assert scorecard.turn_values is turns.turn_values and not hasattr(scorecard.box_values, "py_func")
+    turns, scorecard = interpreted_modules(
+        "perfectplay.lattice.kernels", "perfectplay.yahtzee.kernels"
+    )
+    assert scorecard.turn_values is turns.turn_values
+    assert not hasattr(scorecard.box_values, "py_func")
     assert {n: sys.modules.get(n) for n in before} == before
     assert os.environ.get("PERFECTPLAY_NO_JIT") == env
-    import perfectplay.solvers as solvers
+    import perfectplay.yahtzee as yahtzee
 
-    assert getattr(solvers, "scorecard", None) is before["perfectplay.solvers.scorecard"]
+    assert getattr(yahtzee, "kernels", None) is before["perfectplay.yahtzee.kernels"]
 
 
 QUERY = """\
@@ -290,7 +301,10 @@ def test_a_query_from_a_table_runs_without_numba_and_equals_the_compiled_one(tmp
     sol.save(table)
     res = subprocess.run(
         [sys.executable, "-c", QUERY, str(table)],
-        input=SITUATIONS, capture_output=True, text=True, check=True,
+        input=SITUATIONS,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     got = json.loads(res.stdout)
     assert got["numba"] is False

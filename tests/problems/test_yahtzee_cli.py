@@ -100,8 +100,11 @@ def test_example_text_and_json_agree_one_object_per_answer(capsys):
 def test_empty_input_json(capsys, tmp_path, table):
     code, out, _ = run(capsys, write(tmp_path, "e.txt", ""), "--load", table, "--json")
     obj = json.loads(out)
-    assert code == 0 and obj == {"rules": "american", "answer": "254.5896095",
-                                 "value": obj["value"]}
+    assert code == 0 and obj == {
+        "rules": "american",
+        "answer": "254.5896095",
+        "value": obj["value"],
+    }
     assert isinstance(obj["value"], float) and abs(obj["value"] - AMERICAN_VALUE) < 1e-6
 
 
@@ -143,8 +146,7 @@ def test_advise_lists_every_option_as_the_api_does(capsys, table, american, situ
 
 
 def test_advise_top_and_unknown_score(capsys, table):
-    code, out, _ = run(capsys, "advise", "--load", table, "--top", "3",
-                       "dice 1 3 3 5 6; rolls 2")
+    code, out, _ = run(capsys, "advise", "--load", table, "--top", "3", "dice 1 3 3 5 6; rolls 2")
     lines = out.splitlines()
     assert code == 0 and lines[0] == (
         "american rules: 35 bonus at 63, 100 per extra Yahtzee, free joker (Verhoeff 1999). "
@@ -153,12 +155,14 @@ def test_advise_top_and_unknown_score(capsys, table):
     assert lines[1] == "situation: dice 1 3 3 5 6, 2 rolls left; empty card"
     assert sum(line.startswith("  ") and "more" not in line for line in lines) == 3
     assert lines[-1].startswith("  ... ") and "(--all shows them)" in lines[-1]
-    code, out, _ = run(capsys, "advise", "--load", table, "--top", "3", "--json",
-                       "dice 1 3 3 5 6; rolls 2")
+    code, out, _ = run(
+        capsys, "advise", "--load", table, "--top", "3", "--json", "dice 1 3 3 5 6; rolls 2"
+    )
     obj = json.loads(out)
     assert len(obj["options"]) == 3 and obj["more_options"] > 0 and obj["score_known"]
-    code, out, _ = run(capsys, "advise", "--load", table, "dice 66666; rolls 0; filled sixes; "
-                       "upper 24")
+    code, out, _ = run(
+        capsys, "advise", "--load", table, "dice 66666; rolls 0; filled sixes; upper 24"
+    )
     assert code == 0 and "the score so far is unknown" in out
 
 
@@ -166,14 +170,17 @@ def test_advise_many_situations_from_a_file_and_stdin(
     capsys, tmp_path, table, monkeypatch, american
 ):
     text = "rules american\n" + "\n".join(ADVISE[:3]) + "\n"
-    code, out, _ = run(capsys, "advise", "--load", table, "--top", "1", "--file",
-                       write(tmp_path, "s.txt", text))
+    code, out, _ = run(
+        capsys, "advise", "--load", table, "--top", "1", "--file", write(tmp_path, "s.txt", text)
+    )
     assert code == 0 and out.count("best: ") == 3 and out.count("\n\n") == 2
-    code, out2, _ = run(capsys, "advise", "--load", table, "--top", "1", "-",
-                        stdin=text, monkeypatch=monkeypatch)
+    code, out2, _ = run(
+        capsys, "advise", "--load", table, "--top", "1", "-", stdin=text, monkeypatch=monkeypatch
+    )
     assert code == 0 and out2 == out
-    code, out, _ = run(capsys, "advise", "--load", table, "--json", "--file",
-                       write(tmp_path, "s2.txt", text))
+    code, out, _ = run(
+        capsys, "advise", "--load", table, "--json", "--file", write(tmp_path, "s2.txt", text)
+    )
     expected = [american.options(line.situation)[0].action for line in parse(text).situations]
     assert [json.loads(line)["best"] for line in out.splitlines()] == expected
 
@@ -193,9 +200,20 @@ def test_stdin_and_save_load_through_the_real_interpreter(tmp_path, american):
     assert np.array_equal(np.isnan(loaded.values), ~both)
     assert np.array_equal(loaded.values[both], american.values[both])
     res = subprocess.run(
-        [sys.executable, "-m", "perfectplay", "yahtzee", "advise", "--load", str(saved),
-         "--top", "1", "dice 1 3 3 5 6; rolls left 2"],
-        capture_output=True, text=True,
+        [
+            sys.executable,
+            "-m",
+            "perfectplay",
+            "yahtzee",
+            "advise",
+            "--load",
+            str(saved),
+            "--top",
+            "1",
+            "dice 1 3 3 5 6; rolls left 2",
+        ],
+        capture_output=True,
+        text=True,
     )
     assert res.returncode == 0 and res.stderr == "" and "best: keep 3 3" in res.stdout
 
@@ -223,8 +241,16 @@ def test_rules_from_a_users_file(capsys, tmp_path):
 
     value = solve(resolve_rules(spec)).value()
     assert code == 0 and out == f"{value:.7f}\n"
-    code, out, _ = run(capsys, "advise", "--rules", spec, "--load", saved, "--json",
-                       "dice 1 2; rolls 1; filled twos=2")
+    code, out, _ = run(
+        capsys,
+        "advise",
+        "--rules",
+        spec,
+        "--load",
+        saved,
+        "--json",
+        "dice 1 2; rolls 1; filled twos=2",
+    )
     obj = json.loads(out)
     assert code == 0 and obj["rules"] == "mini" and obj["options"][0]["keep"] is not None
     # a table of user rules needs those rules to be read
@@ -272,13 +298,17 @@ def test_bad_tables_are_one_line(capsys, tmp_path, table):
         "empty": "not a perfectplay yahtzee table",
     }
     for name, path in bad.items():
-        for argv in (["advise", "--load", path, situation],
-                     ["--load", path, write(tmp_path, "in.txt", situation)]):
+        for argv in (
+            ["advise", "--load", path, situation],
+            ["--load", path, write(tmp_path, "in.txt", situation)],
+        ):
             code, out, err = run(capsys, *argv)
             assert code == 2 and out == "" and err.count("\n") == 1, (name, err)
             assert f"--load {path}: {expected[name]}" in err, err
-    for path, fragment in ((str(tmp_path / "missing.table"), "No such file"),
-                           (str(tmp_path), "Is a directory")):
+    for path, fragment in (
+        (str(tmp_path / "missing.table"), "No such file"),
+        (str(tmp_path), "Is a directory"),
+    ):
         code, _, err = run(capsys, "advise", "--load", path, situation)
         assert code == 2 and fragment in err and err.count("\n") == 1
     # a table of other rules
@@ -316,19 +346,25 @@ def test_bad_situations_are_one_line_naming_the_line(capsys, tmp_path, table, li
 
 def test_bad_arguments_are_one_line(capsys, tmp_path, table):
     cases = [
-        (["--rules", "nope", write(tmp_path, "e.txt", "")],
-         "--rules: unknown rules 'nope'; known: american, american-forced-joker, "
-         "american-no-joker, american-no-bonus, yatzy"),
-        (["--rules", str(tmp_path / "none.py") + ":R", write(tmp_path, "e.txt", "")],
-         "no such file"),
+        (
+            ["--rules", "nope", write(tmp_path, "e.txt", "")],
+            "--rules: unknown rules 'nope'; known: american, american-forced-joker, "
+            "american-no-joker, american-no-bonus, yatzy",
+        ),
+        (
+            ["--rules", str(tmp_path / "none.py") + ":R", write(tmp_path, "e.txt", "")],
+            "no such file",
+        ),
         (["advise"], "give a SITUATION, --file FILE, or -"),
         (["advise", "x", "--file", "y"], "give SITUATION or --file, not both"),
         (["advise", "--top", "0", "x"], "expected a positive integer, got 0"),
         (["advise", "--top", "2", "--all", "x"], "not allowed with argument"),
         (["advise", "--load", "", "x"], "expected a file name"),
         (["--example", write(tmp_path, "in.txt", "")], "not both"),
-        (["advise", "--load", table, "--file", write(tmp_path, "blank.txt", "\n# none\n")],
-         "no situation in the input"),
+        (
+            ["advise", "--load", table, "--file", write(tmp_path, "blank.txt", "\n# none\n")],
+            "no situation in the input",
+        ),
         (["advise", "--load", table, "--file", str(tmp_path / "missing.txt")], "no such file"),
     ]
     for argv, fragment in cases:
@@ -349,7 +385,8 @@ def test_progress_goes_to_stderr_while_solving(tmp_path):
     mini = write(tmp_path, "m.py", MINI)
     res = subprocess.run(
         [sys.executable, "-m", "perfectplay", "yahtzee", "--rules", f"{mini}:MINI"],
-        input=b"", capture_output=True,
+        input=b"",
+        capture_output=True,
     )
     value = float(res.stdout)
     assert res.returncode == 0 and math.isfinite(value)
@@ -419,7 +456,10 @@ def test_a_terminal_on_stdin_means_the_empty_card_not_waiting_for_input():
     _, terminal = pty.openpty()
     res = subprocess.run(
         [sys.executable, "-m", "perfectplay", "yahtzee", "--rules", "american-no-bonus"],
-        stdin=terminal, capture_output=True, text=True, timeout=300,
+        stdin=terminal,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert res.returncode == 0 and res.stdout == "245.8707745\n"
 
@@ -433,21 +473,42 @@ def test_simulate_and_distribution_of_users_rules(capsys, tmp_path):
     from perfectplay.problems.yahtzee import resolve_rules
 
     value = solve(resolve_rules(spec)).value()
-    code, out, _ = run(capsys, empty, "--rules", spec, "--distribution", "--simulate", "4000",
-                       "--seed", "3")
+    code, out, _ = run(
+        capsys, empty, "--rules", spec, "--distribution", "--simulate", "4000", "--seed", "3"
+    )
     assert code == 0
     assert out.startswith(f"{value:.7f}\nsimulated 4,000 games (seed 3): mean ")
     assert f"final score distribution (exact): mean {value:.7f}" in out
-    code, out, _ = run(capsys, empty, "--rules", spec, "--json", "--distribution",
-                       "--simulate", "4000", "--seed", "3")
+    code, out, _ = run(
+        capsys,
+        empty,
+        "--rules",
+        spec,
+        "--json",
+        "--distribution",
+        "--simulate",
+        "4000",
+        "--seed",
+        "3",
+    )
     obj = json.loads(out)
     sim, dist = obj["simulation"], obj["distribution"]
     assert code == 0 and obj["value"] == pytest.approx(value, abs=1e-9)
     assert abs(sim["mean"] - value) < 4 * sim["standard_error"]
     assert sum(sim["histogram"]["counts"]) == 4000 and sim["seed"] == 3
     assert dist["mean"] == pytest.approx(value, abs=1e-9) and sum(dist["pmf"]) == pytest.approx(1)
-    code, again, _ = run(capsys, empty, "--rules", spec, "--json", "--distribution",
-                         "--simulate", "4000", "--seed", "3")
+    code, again, _ = run(
+        capsys,
+        empty,
+        "--rules",
+        spec,
+        "--json",
+        "--distribution",
+        "--simulate",
+        "4000",
+        "--seed",
+        "3",
+    )
     assert again == out  # seeded: the same games
 
 
@@ -506,7 +567,11 @@ def test_reachable_upper_totals_are_checked_before_they_are_allocated(monkeypatc
     from perfectplay.yahtzee import Category, Rules, ScorecardGame
 
     monkeypatch.setenv("PERFECTPLAY_MEMORY_LIMIT", "1G")
-    wide = Rules("wide", tuple(Category.upper(1, f"u{i}") for i in range(20)),
-                 upper_threshold=10000, upper_bonus=5)
+    wide = Rules(
+        "wide",
+        tuple(Category.upper(1, f"u{i}") for i in range(20)),
+        upper_threshold=10000,
+        upper_bonus=5,
+    )
     with pytest.raises(ResourceLimitError, match="reachable upper totals of wide"):
         assert ScorecardGame(wide).upper_reach is None  # never reached: refused first

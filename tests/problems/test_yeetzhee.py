@@ -83,8 +83,7 @@ def test_graph_holds_exactly_the_live_groupings():
 def _named_outcomes(g, r: int) -> dict:
     succ, w = g.graph.outcomes(r)
     return {
-        tuple(g.rows[x]) if x < g.dead else "dead": int(c)
-        for x, c in zip(succ, w, strict=True)
+        tuple(g.rows[x]) if x < g.dead else "dead": int(c) for x, c in zip(succ, w, strict=True)
     }
 
 

@@ -104,8 +104,10 @@ def test_random_instances_up_to_six():
         done += 1
 
 
-@pytest.mark.parametrize("n,m,groups", [(3, 6, (1, 2)), (4, 3, (2, 2)), (4, 4, (1, 1, 2)),
-                                        (5, 2, (2, 3)), (3, 3, (1, 1, 1))])
+@pytest.mark.parametrize(
+    "n,m,groups",
+    [(3, 6, (1, 2)), (4, 3, (2, 2)), (4, 4, (1, 1, 2)), (5, 2, (2, 3)), (3, 3, (1, 1, 1))],
+)
 def test_exact_fraction_equals_exact_brute_force(n, m, groups):
     sol = solve(n, m, groups)
     truth = brute_force(n, m, groups, exact=True)[()]

@@ -28,8 +28,9 @@ def test_each_run_has_a_fresh_empty_folder_removed_after():
 
 
 def test_a_folder_the_program_locked_is_removed_too():
-    run = py("import os; os.mkdir('d'); open('d/f', 'w').close(); os.chmod('d', 0); "
-             "print(os.getcwd())")
+    run = py(
+        "import os; os.mkdir('d'); open('d/f', 'w').close(); os.chmod('d', 0); print(os.getcwd())"
+    )
     assert run.ok and not Path(run.stdout.decode().strip()).exists()
 
 
@@ -84,8 +85,10 @@ def test_endless_output_stops_at_the_limit():
 
 
 def test_endless_errors_keep_only_their_tail():
-    run = py("import sys\nfor i in range(20000): print('line', i, 'x' * 50, file=sys.stderr)\n"
-             "raise SystemExit(4)")
+    run = py(
+        "import sys\nfor i in range(20000): print('line', i, 'x' * 50, file=sys.stderr)\n"
+        "raise SystemExit(4)"
+    )
     assert run.returncode == 4 and len(run.stderr) <= STDERR_TAIL
     assert run.problem(30, 1).startswith("exited with status 4: line 19999 ")
 

@@ -37,7 +37,7 @@ def _with_game(tmp_path: Path) -> Path:
     shutil.copytree(repo / CONTEST, repo / GAME)
     meta = repo / GAME / "meta.toml"
     text = meta.read_text(encoding="utf-8")
-    text = re.sub(r'(?m)^(contest|year|problem) = .*\n', "", text)
+    text = re.sub(r"(?m)^(contest|year|problem) = .*\n", "", text)
     meta.write_text(text.replace('"Sum of Numbers"', '"Solitaire Sums"'), encoding="utf-8")
     return repo
 

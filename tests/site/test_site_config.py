@@ -107,8 +107,9 @@ def test_overlapping_patterns_are_refused(tmp_path):
     assert build_site(repo, tmp_path / "out").entries == 1
     (repo / "other" / "demo" / "2024").mkdir(parents=True)
     shutil.copytree(repo / SEED_ENTRY, repo / "other/demo/2024/A-sum-of-numbers")
-    cfg = CONFIG.replace('"competitive_programming/*/*/*"', '"competitive_programming/*/*/*", '
-                         '"other/*/*/*"')
+    cfg = CONFIG.replace(
+        '"competitive_programming/*/*/*"', '"competitive_programming/*/*/*", "other/*/*/*"'
+    )
     (repo / "site.toml").write_text(cfg)
     with pytest.raises(SiteError, match="same entry id as competitive_programming/"):
         build_site(repo, tmp_path / "out")

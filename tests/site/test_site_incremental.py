@@ -10,7 +10,9 @@ import pytest
 pytest.importorskip("jinja2")
 pytest.importorskip("pygments")
 
-import perfectplay.site.build as site_build  # noqa: E402
+import perfectplay.site.checks as site_checks  # noqa: E402
+import perfectplay.site.output as site_output  # noqa: E402
+import perfectplay.site.pandoc as site_pandoc  # noqa: E402
 from perfectplay.site import SiteError, build_site  # noqa: E402
 from perfectplay.site.cache import Store  # noqa: E402
 from perfectplay.site.cli import main as site_main  # noqa: E402
@@ -33,26 +35,26 @@ PY = "competitive_programming/demo/2024/B-all-heads"
 def counted(monkeypatch):
     """The entries whose samples were run, one item per run."""
     runs: list[str] = []
-    real = site_build.run_sample
+    real = site_checks.run_sample
 
-    def run_sample(root, entry, sample, argv=None):
+    def run_sample(root, entry, sample, argv=None, **sandbox):
         runs.append(entry.id)
-        return real(root, entry, sample, argv)
+        return real(root, entry, sample, argv, **sandbox)
 
-    monkeypatch.setattr(site_build, "run_sample", run_sample)
+    monkeypatch.setattr(site_checks, "run_sample", run_sample)
     return runs
 
 
 @pytest.fixture
 def converted(monkeypatch):
     files: list[str] = []
-    real = site_build.pandoc.convert
+    real = site_pandoc.convert
 
     def convert(root, source, where, **options):
         files.append(source)
         return real(root, source, where, **options)
 
-    monkeypatch.setattr(site_build.pandoc, "convert", convert)
+    monkeypatch.setattr(site_pandoc, "convert", convert)
     return files
 
 
@@ -114,8 +116,15 @@ def test_what_a_check_depends_on_reruns_it(change, tmp_path, counted, own_archiv
 
 def test_force_from_the_command_line(tmp_path, counted, capsys, own_archive):
     repo = own_archive(tmp_path)
-    argv = ["build", "--root", str(repo), "--out", str(tmp_path / "out"),
-            "--cache", str(tmp_path / "cache")]
+    argv = [
+        "build",
+        "--root",
+        str(repo),
+        "--out",
+        str(tmp_path / "out"),
+        "--cache",
+        str(tmp_path / "cache"),
+    ]
     assert site_main(argv) == 0
     assert site_main(argv) == 0
     assert "4 samples run and checked, 2 unchanged since the last build" in capsys.readouterr().err
@@ -166,7 +175,7 @@ def test_a_large_previous_build_is_removed_in_the_background(
 ):
     import time
 
-    monkeypatch.setattr(site_build, "BACKGROUND_REMOVAL", 0)
+    monkeypatch.setattr(site_output, "BACKGROUND_REMOVAL", 0)
     repo = own_archive(tmp_path)
     out, cache = tmp_path / "out", tmp_path / "cache"
     build_site(repo, out, cache=cache)

@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("jinja2")
 pytest.importorskip("pygments")
 
-import perfectplay.site.build as site_build  # noqa: E402
+import perfectplay.site.checks as site_checks  # noqa: E402
 from perfectplay.site import SiteError, build_site  # noqa: E402
 from perfectplay.site.cli import main as site_main  # noqa: E402
 
@@ -87,9 +87,11 @@ def test_a_failed_test_is_a_verdict_not_a_stop(tmp_path, own_archive):
 def test_a_solution_that_hangs_on_a_test_fails_that_test_only(tmp_path, own_archive):
     repo = own_archive(tmp_path)
     solution = repo / PY / "solution.py"
-    solution.write_text(solution.read_text().replace(
-        "n = int(sys.stdin.read())", "n = int(sys.stdin.read())\nwhile n == 30:\n    pass"
-    ))
+    solution.write_text(
+        solution.read_text().replace(
+            "n = int(sys.stdin.read())", "n = int(sys.stdin.read())\nwhile n == 30:\n    pass"
+        )
+    )
     meta = repo / PY / "meta.toml"
     meta.write_text(meta.read_text() + "timeout = 1\n")
     out = tmp_path / "out"
@@ -101,13 +103,13 @@ def test_a_solution_that_hangs_on_a_test_fails_that_test_only(tmp_path, own_arch
 def test_tests_are_remembered_with_the_samples(tmp_path, monkeypatch, snapshot, own_archive):
     repo = own_archive(tmp_path)
     ran: list[str] = []
-    real = site_build.run_test
+    real = site_checks.run_test
 
-    def run_test(root, entry, test, argv=None, checker=None):
+    def run_test(root, entry, test, argv=None, checker=None, **sandbox):
         ran.append(f"{entry.id}/{test.name}")
-        return real(root, entry, test, argv, checker)
+        return real(root, entry, test, argv, checker, **sandbox)
 
-    monkeypatch.setattr(site_build, "run_test", run_test)
+    monkeypatch.setattr(site_checks, "run_test", run_test)
     cache = tmp_path / "cache"
     build_site(repo, tmp_path / "one", cache=cache)
     assert len(ran) == 6
@@ -172,8 +174,16 @@ def test_bad_judge_data_is_one_line_and_the_output_stays(
 ):
     repo = own_archive(tmp_path)
     out = tmp_path / "out"
-    argv = ["build", "--root", str(repo), "--out", str(out), "--cache", str(tmp_path / "c"),
-            "--quiet"]
+    argv = [
+        "build",
+        "--root",
+        str(repo),
+        "--out",
+        str(out),
+        "--cache",
+        str(tmp_path / "c"),
+        "--quiet",
+    ]
     assert site_main(argv) == 0
     before = snapshot(out)
     breaks, expected = BAD[case]

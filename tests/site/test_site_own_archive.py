@@ -44,6 +44,19 @@ def test_empty_folder_to_built_site_in_two_commands(tmp_path, monkeypatch, capsy
     assert site_main(["build", "--quiet"]) == 0
 
 
+@pytest.mark.parametrize("action", ["build", "serve"])
+def test_build_outside_an_archive_names_the_folder(tmp_path, monkeypatch, capsys, action):
+    # Issue 23: it used to build perfectplay's own site instead, silently.
+    (tmp_path / "unrelated").mkdir()
+    monkeypatch.chdir(tmp_path / "unrelated")
+    assert site_main([action, "--quiet"]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1, lines
+    assert lines[0].startswith(f"perfectplay: site: {tmp_path / 'unrelated'}: no archive here")
+    assert "site.toml" in lines[0] and "--root" in lines[0]
+    assert list((tmp_path / "unrelated").iterdir()) == []
+
+
 def test_new_refuses_a_folder_that_holds_anything(tmp_path, capsys):
     (tmp_path / "mine").mkdir()
     (tmp_path / "mine" / "notes.txt").write_text("mine\n")
@@ -59,8 +72,12 @@ def test_fixture_archive_in_a_real_browser(tmp_path):
         "playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')"
     )
     chromium = next(
-        (c for c in ("/usr/bin/chromium", shutil.which("chromium") or "") if c and
-         Path(c).is_file()), None
+        (
+            c
+            for c in ("/usr/bin/chromium", shutil.which("chromium") or "")
+            if c and Path(c).is_file()
+        ),
+        None,
     )
     if chromium is None:
         pytest.skip("Chromium is not installed (Debian: apt-get install chromium)")

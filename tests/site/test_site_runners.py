@@ -16,6 +16,7 @@ pytest.importorskip("pygments")
 from perfectplay.site import SiteError, build_site  # noqa: E402
 from perfectplay.site.cli import main as site_main  # noqa: E402
 from perfectplay.site.runners import includes, runner_for  # noqa: E402
+from perfectplay.site.sandbox import unavailable  # noqa: E402
 
 try:
     from perfectplay.site.pandoc import pandoc as _find_pandoc
@@ -110,37 +111,73 @@ def test_a_changed_header_is_a_new_program(tmp_path, grab, own_archive):
     assert len(list((cache / "bin").iterdir())) == 2
 
 
+@needs_gxx
 def test_includes_are_found_transitively(tmp_path):
     (tmp_path / "a" / "b").mkdir(parents=True)
     (tmp_path / "lib").mkdir()
     (tmp_path / "a" / "b" / "s.cpp").write_text(
-        '#include <vector>\n#include "x.h"\n  #  include "../../lib/y.h"\n#include "gone.h"\n'
+        '#include <vector>\n#include "x.h"\n  #  include "../../lib/y.h"\n'
     )
-    (tmp_path / "a" / "b" / "x.h").write_text('#include "../../lib/y.h"\n#include "x.h"\n')
-    (tmp_path / "lib" / "y.h").write_text('#include "z.h"\n')
+    (tmp_path / "a" / "b" / "x.h").write_text('#pragma once\n#include "../../lib/y.h"\n')
+    (tmp_path / "lib" / "y.h").write_text('#pragma once\n#include "z.h"\n')
     (tmp_path / "lib" / "z.h").write_text("// last\n")
-    assert includes(tmp_path, "a/b/s.cpp", "e") == ["a/b/x.h", "lib/y.h", "lib/z.h"]
+    found = includes(tmp_path, "a/b/s.cpp", "e")
+    assert found.tree == ["a/b/x.h", "lib/y.h", "lib/z.h"]
+    assert any(p.endswith("/vector") for p in found.system)  # system headers: in the key
+
+
+@needs_gxx
+def test_includes_are_what_the_preprocessor_reads(tmp_path):
+    """A regular expression misses these; the compiler's own report does not."""
+    (tmp_path / "h").mkdir()
+    for name in ("macro", "comment", "continued", "digraph"):
+        (tmp_path / "h" / f"{name}.h").write_text(f"// {name}\n")
+    (tmp_path / "s.cpp").write_text(
+        "#define STR(x) #x\n#define HEADER(x) STR(h/x.h)\n#include HEADER(macro)\n"
+        '/* #include "h/nothing.h" */ # /* a comment */ include "h/comment.h"\n'
+        '#\\\ninclude "h/continued.h"\n'
+        '%:include "h/digraph.h"\n'
+    )
+    assert includes(tmp_path, "s.cpp", "e").tree == [
+        "h/macro.h",
+        "h/comment.h",
+        "h/continued.h",
+        "h/digraph.h",
+    ]
 
 
 def test_runner_by_extension():
-    assert [runner_for(f"solution.{e}").language for e in ("c", "cpp", "py", "java", "rs", "go")] \
-        == ["c", "cpp", "python", "java", "rust", "go"]
+    assert [
+        runner_for(f"solution.{e}").language for e in ("c", "cpp", "py", "java", "rs", "go")
+    ] == ["c", "cpp", "python", "java", "rust", "go"]
     assert runner_for("solution.f90") is None
 
 
 OTHER_LANGUAGES = {
-    "c": ("gcc", '#include <stdio.h>\nint main(void){long n;scanf("%ld",&n);'
-                 'printf("%.6f\\n",3.5*n);return 0;}\n'),
-    "java": ("javac", "import java.util.Scanner;\npublic class solution {\n"
-                      "  public static void main(String[] a) {\n"
-                      "    long n = new Scanner(System.in).nextLong();\n"
-                      "    System.out.printf(\"%.6f%n\", 3.5 * n);\n  }\n}\n"),
-    "rs": ("rustc", "use std::io::Read;\nfn main() {\n  let mut s = String::new();\n"
-                    "  std::io::stdin().read_to_string(&mut s).unwrap();\n"
-                    "  let n: f64 = s.trim().parse().unwrap();\n"
-                    "  println!(\"{:.6}\", 3.5 * n);\n}\n"),
-    "go": ("go", "package main\nimport \"fmt\"\nfunc main() {\n  var n float64\n"
-                 "  fmt.Scan(&n)\n  fmt.Printf(\"%.6f\\n\", 3.5*n)\n}\n"),
+    "c": (
+        "gcc",
+        '#include <stdio.h>\nint main(void){long n;scanf("%ld",&n);'
+        'printf("%.6f\\n",3.5*n);return 0;}\n',
+    ),
+    "java": (
+        "javac",
+        "import java.util.Scanner;\npublic class solution {\n"
+        "  public static void main(String[] a) {\n"
+        "    long n = new Scanner(System.in).nextLong();\n"
+        '    System.out.printf("%.6f%n", 3.5 * n);\n  }\n}\n',
+    ),
+    "rs": (
+        "rustc",
+        "use std::io::Read;\nfn main() {\n  let mut s = String::new();\n"
+        "  std::io::stdin().read_to_string(&mut s).unwrap();\n"
+        "  let n: f64 = s.trim().parse().unwrap();\n"
+        '  println!("{:.6}", 3.5 * n);\n}\n',
+    ),
+    "go": (
+        "go",
+        'package main\nimport "fmt"\nfunc main() {\n  var n float64\n'
+        '  fmt.Scan(&n)\n  fmt.Printf("%.6f\\n", 3.5*n)\n}\n',
+    ),
 }
 
 
@@ -177,11 +214,12 @@ BAD = {
             _write(r.parent / "secret.h", "// outside\n"),
             _write(r / CPP / "dice.h", '#include "../../../../../secret.h"\n'),
         ),
-        f'{CPP}/dice.h: #include "../../../../../secret.h" leaves the tree',
+        # The sandbox shows the compiler the tree and the system, nothing beside them.
+        f"{CPP}/dice.h:1: cannot preprocess: ../../../../../secret.h: No such file",
     ),
     "absolute include": (
         lambda r: _write(r / CPP / "dice.h", '#include "/etc/hostname"\n'),
-        f'{CPP}/dice.h: #include "/etc/hostname" leaves the tree',
+        f"{CPP}/dice.h:1: cannot preprocess: /etc/hostname: No such file",
     ),
     "compile error": (
         lambda r: _write(r / CPP / "solution.cpp", "int main() { return undefined_name; }\n"),
@@ -200,6 +238,8 @@ BAD = {
 def test_bad_solution_is_one_line_and_the_output_stays(
     case, tmp_path, capsys, snapshot, own_archive
 ):
+    if "include" in case and unavailable() is not None:
+        pytest.skip(f"the compiler sees the whole machine without a sandbox: {unavailable()}")
     repo = own_archive(tmp_path)
     out, cache = tmp_path / "out", tmp_path / "cache"
     argv = ["build", "--root", str(repo), "--out", str(out), "--cache", str(cache), "--quiet"]
@@ -234,8 +274,18 @@ def test_a_cache_that_cannot_be_written_is_one_line(tmp_path, capsys, own_archiv
     repo = own_archive(tmp_path)
     blocker = tmp_path / "a-file"
     blocker.write_text("x\n")
-    code = site_main(["build", "--root", str(repo), "--out", str(tmp_path / "out"),
-                      "--cache", str(blocker / "cache"), "--quiet"])
+    code = site_main(
+        [
+            "build",
+            "--root",
+            str(repo),
+            "--out",
+            str(tmp_path / "out"),
+            "--cache",
+            str(blocker / "cache"),
+            "--quiet",
+        ]
+    )
     lines = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(lines) == 1, lines
     assert f"{blocker / 'cache'}: cannot write the cache" in lines[0]

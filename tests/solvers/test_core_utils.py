@@ -120,3 +120,37 @@ def test_interpreted_budget_needs_time_and_a_repeated_kernel(monkeypatch):
     assert jit.compile_for(5_000, 10**9) and not jit.compile_for(10, 10**9)
     monkeypatch.setattr(jit, "INTERPRETED_BUDGET", 3600.0)  # time is the other condition
     assert not jit.budget_spent()
+
+
+def test_a_repeated_kernel_compiles_an_instance_that_would_spend_the_budget(monkeypatch):
+    # A file of instances: once a kernel ran interpreted, an instance whose interpreted
+    # time alone would spend what is left of the budget runs compiled at once.
+    from perfectplay._util import jit
+
+    monkeypatch.delenv("PERFECTPLAY_NO_JIT", raising=False)
+    monkeypatch.setattr(jit, "_interpreted", [0.0, 0])
+    once = jit.kernel(lambda x: x)
+    threshold = 100_000
+    big = int(threshold * jit.INTERPRETED_BUDGET / jit._STARTUP_SECONDS) + 1
+    assert not jit.compile_for(big, threshold, once)  # never run: the threshold rules
+    once.run(1, compiled=False)
+    assert once.repeated and jit.compile_for(big, threshold, once)
+    assert not jit.compile_for(big // 2, threshold, once)
+
+
+@pytest.mark.parametrize("n_targets", [1, 70, 65_536, 200_000])
+def test_vectorised_transpose_equals_the_counting_sort(n_targets):
+    from perfectplay.graphs._csr import _transpose, _transpose_numpy
+
+    rng = np.random.default_rng(n_targets)
+    n = 300
+    ptr = np.zeros(n + 1, np.int64)
+    np.cumsum(rng.integers(0, 8, n), out=ptr[1:])
+    idx = rng.integers(0, n_targets, int(ptr[-1])).astype(np.int32)
+    w = rng.integers(1, 9, idx.shape[0]).astype(np.int64)
+    for weight, payload in ((w, 2), (None, 1), (None, 0)):
+        got = _transpose_numpy(ptr, idx, n_targets, weight, payload == 1)
+        want = _transpose.run(ptr, idx, n_targets, w if weight is not None else w[:0], payload,
+                              compiled=False)  # fmt: skip
+        for a, b in zip(got, want, strict=True):
+            assert a.dtype == b.dtype and np.array_equal(a, b)

@@ -12,7 +12,7 @@ import pytest
 from perfectplay.errors import ModelError, ResourceLimitError
 from perfectplay.graphs.canonical import sorted_tuple
 from perfectplay.graphs.chance import ChanceGraph
-from perfectplay.graphs.game import NOT_TERMINAL, Value
+from perfectplay.graphs.game import NOT_TERMINAL, Outcome
 from perfectplay.models.explore import SpaceLimitError, explore_chance, explore_game
 from perfectplay.models.explore import limits as limits_module
 
@@ -487,7 +487,7 @@ def test_game_graph_of_a_small_game():
     g = ex.graph
     assert ex.reps == [4, 3, 2, 1, 0]
     assert [list(g.moves(p)) for p in range(5)] == [[1, 2], [2, 3], [3, 4], [4], []]
-    assert list(g.terminal) == [NOT_TERMINAL] * 4 + [Value.LOSE]
+    assert list(g.terminal) == [NOT_TERMINAL] * 4 + [Outcome.LOSE]
     assert g.index is ex.positions and g.position(2) == 2
     g.validate()
 
@@ -501,9 +501,9 @@ def test_outcome_and_no_moves_conventions():
 
     ex = explore_game(Misere(4), progress=False)
     term = dict(zip(ex.reps, ex.graph.terminal, strict=True))
-    assert term[3] == Value.TIE and term[4] == NOT_TERMINAL
+    assert term[3] == Outcome.TIE and term[4] == NOT_TERMINAL
     # 3 is terminal, so its moves are not explored: 1 is reached from 4 -> 2 -> 1 only
-    assert term[0] == Value.WIN
+    assert term[0] == Outcome.WIN
     assert list(ex.graph.moves(ex.positions.get(3))) == []
 
 
@@ -607,7 +607,9 @@ def test_game_explorer_agrees_with_a_plain_search_for_every_kind_of_moves(seed):
             assert [list(ex.graph.moves(p)) for p in range(len(order))] == children
             for p, position in enumerate(order):
                 end = model.outcome(position)
-                want = Value[end.upper()] if end else NOT_TERMINAL if children[p] else Value.LOSE
+                want = (
+                    Outcome[end.upper()] if end else NOT_TERMINAL if children[p] else Outcome.LOSE
+                )
                 assert ex.graph.terminal[p] == want
 
 

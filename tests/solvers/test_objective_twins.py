@@ -23,11 +23,11 @@ import pytest
 from perfectplay.analysis.distribution import cost_distribution, outcome_pmf
 from perfectplay.analysis.exact import exact_solution
 from perfectplay.errors import UnsupportedObjectiveError
-from perfectplay.graphs._csr import end_components
+from perfectplay.graphs._csr import maximal_end_components
 from perfectplay.graphs.chance import ChanceGraph
 from perfectplay.objectives import MIN_COST, Objective
 from perfectplay.solvers import UnboundedObjectiveError, solve_chance
-from perfectplay.solvers.backward import acyclic_order, solve_backward
+from perfectplay.solvers.backward import solve_backward
 
 _spec = importlib.util.spec_from_file_location(
     "chance_value_iteration",
@@ -92,7 +92,7 @@ def test_backward_induction_matches_exhaustive_recursion(objective):
     ties = 0
     for _ in range(150):
         g, lists = acyclic_graph(rng, objective)
-        assert acyclic_order(g) is not None
+        assert g.acyclic_order() is not None
         sol = solve_chance(g)
         assert sol.method == "backward-induction" or (
             sol.method == "label-setting" and objective.sense == "min"
@@ -186,12 +186,12 @@ def test_cycles_with_rewards_refused_exactly_when_unbounded(objective):
     refused = solved = 0
     for _ in range(200):
         g = cyclic_graph(rng, objective)
-        if acyclic_order(g) is not None:
+        if g.acyclic_order() is not None:
             continue
         if unbounded_by_policies(g):
             with pytest.raises(UnboundedObjectiveError, match="unbounded") as err:
                 solve_chance(g)
-            d, _, _ = end_components(g, compiled=False)
+            d, _, _ = g.end_components(compiled=False)
             assert d[err.value.node] >= 0  # the named node lies in an end component
             refused += 1
             continue
@@ -216,8 +216,11 @@ def test_end_components_compiled_and_interpreted_agree():
     rng = random.Random(5)
     for _ in range(100):
         g = cyclic_graph(rng, MIN_COST)
-        a = end_components(g, compiled=False)
-        b = end_components(g, compiled=True)
+        # The array-level function: the graph's own method caches its first answer.
+        t, cp, ci, op, oi = g.arrays()[:5]
+        a = maximal_end_components(t, cp, ci, op, oi, retry=g.retry, compiled=False)
+        b = maximal_end_components(t, cp, ci, op, oi, retry=g.retry, compiled=True)
+        assert g.end_components(compiled=True)[2] == a[2]
         assert a[0].tolist() == b[0].tolist() and a[1].tolist() == b[1].tolist()
         assert a[2] == b[2]
 
@@ -226,7 +229,7 @@ def test_end_component_of_the_retry_rule():
     # One roll whose outcome is not terminal: with the retry rule it can be made for ever.
     g = ChanceGraph.from_lists([False, False, True], [[0], [1], []],
                                [[(1, 1)], [(2, 1)]], retry=True)  # fmt: skip
-    d, c, n = end_components(g, compiled=False)
+    d, c, n = g.end_components(compiled=False)
     assert n == 1 and d.tolist() == [-1, 0, -1] and c.tolist() == [0, -1]
 
 
@@ -251,13 +254,15 @@ def test_probability_with_endless_plays_collapses_end_components(sense):
                       for c in range(g.n_chance)],
             cost=[0] * g.n_chance, objective=Objective.probability(sense),
         )  # fmt: skip
-        if acyclic_order(g) is not None:
+        if g.acyclic_order() is not None:
             continue
         sol = solve_chance(g)
         want = reach_value_iteration(g, sense=sense)
         got = sol.decision_value.tolist()
         assert all(math.isclose(a, b, abs_tol=1e-9) for a, b in zip(got, want, strict=True)), (
-            got, want, g,
+            got,
+            want,
+            g,
         )
         # The policy mapped back achieves the values (it walks to the exits it picked).
         achieved = reach_value_iteration(g, sol.best_choice.tolist(), sense=sense)
@@ -276,7 +281,7 @@ def test_end_components_of_a_long_chain(loop_at_end):
     if loop_at_end:
         outcomes[-1] = [(n - 1, 1)]
     g = ChanceGraph.from_lists([False] * n + [True], choices, outcomes)
-    d, c, k = end_components(g, compiled=False)
+    d, c, k = g.end_components(compiled=False)
     if loop_at_end:
         # Only the last decision and its roll form one: every other roll may land on the
         # last decision, from which nothing leads back.

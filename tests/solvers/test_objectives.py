@@ -101,11 +101,10 @@ def label_setting_applies(g: ChanceGraph) -> bool:
 def auto_method(g):
     """What ``method="auto"`` must pick: label-setting where its proof holds, else
     backward induction on an acyclic graph, else policy iteration."""
-    from perfectplay.solvers.backward import acyclic_order
 
     if label_setting_applies(g):
         return "label-setting"
-    return "policy-iteration" if acyclic_order(g) is None else "backward-induction"
+    return "policy-iteration" if g.acyclic_order() is None else "backward-induction"
 
 
 def test_min_cost_with_zero_costs_and_terminal_values():

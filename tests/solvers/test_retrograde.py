@@ -21,10 +21,10 @@ import numpy as np
 import pytest
 
 from perfectplay.graphs.canonical import StateIndex
-from perfectplay.graphs.game import NOT_TERMINAL, GameGraph, Move, Value
+from perfectplay.graphs.game import NOT_TERMINAL, GameGraph, Move, Outcome
 from perfectplay.solvers.retrograde import solve_retrograde
 
-W, L, T, D = Value.WIN, Value.LOSE, Value.TIE, Value.DRAW
+W, L, T, D = Outcome.WIN, Outcome.LOSE, Outcome.TIE, Outcome.DRAW
 
 
 def horizon_minimax(moves, terminal):
@@ -85,7 +85,7 @@ def recursive_minimax(moves, terminal):
     @cache
     def solve(p):
         if terminal[p] != NOT_TERMINAL:
-            return (Value(terminal[p]), 0)
+            return (Outcome(terminal[p]), 0)
         if not moves[p]:
             return (L, 0)
         options = []
@@ -123,7 +123,7 @@ def random_graph(rng: random.Random, acyclic: bool):
 
 
 def as_pairs(sol):
-    return [(Value(int(v)), int(r)) for v, r in zip(sol.value, sol.remoteness, strict=True)]
+    return [(Outcome(int(v)), int(r)) for v, r in zip(sol.value, sol.remoteness, strict=True)]
 
 
 @pytest.mark.parametrize("acyclic", [True, False], ids=["acyclic", "cyclic"])

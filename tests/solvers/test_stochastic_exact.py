@@ -1,5 +1,5 @@
 """Exact values of two-player dice games (solvers/stochastic.py: exact_stochastic and
-verify_stochastic, on the integer elimination of analysis/exact.py: chain_values) against
+verify_stochastic, on the integer elimination of solvers/chain.py: chain_values) against
 the twins of tests/twins/stochastic_game.py: exact Markov-chain values of a strategy pair
 in Fractions (dense Gauss-Jordan over (position, player) states), exhaustive minimax, and
 value iteration; Pig and Piglet; and a verifier that must reject a wrong strategy."""
@@ -15,11 +15,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from perfectplay.analysis.exact import _elimination_order, chain_values
 from perfectplay.errors import ModelError
 from perfectplay.examples.pig import Pig, Piglet
 from perfectplay.graphs.stochastic import StochasticGraph
 from perfectplay.models.stochastic import solve_stochastic_model
+from perfectplay.solvers.chain import _elimination_order, chain_values
 from perfectplay.solvers.stochastic import (
     PairValues,
     exact_stochastic,

@@ -1,4 +1,4 @@
-"""Brute-force twin of the scorecard solver (:mod:`perfectplay.solvers.scorecard`), in
+"""Brute-force twin of the scorecard solver (:mod:`perfectplay.yahtzee.solver`), in
 exact Fractions, written from the rules text (the docstrings of ``yahtzee/ruleset.py`` and
 issue 13), not from the solver.
 

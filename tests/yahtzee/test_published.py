@@ -17,10 +17,10 @@ import numpy as np
 import pytest
 
 from perfectplay.lattice import MAX_KEEPS, TurnLattice
-from perfectplay.solvers.scorecard import solve_all, solve_batch, tier_batches
 from perfectplay.yahtzee import RULES, rules, solve
 from perfectplay.yahtzee.game import ScorecardGame
 from perfectplay.yahtzee.ruleset import Category, Rules, full_house, n_of_a_kind, straight
+from perfectplay.yahtzee.solver import solve_all, solve_batch, tier_batches
 
 PUBLISHED = tomllib.loads(
     (Path(__file__).resolve().parent.parent / "data" / "published_yahtzee.toml").read_text()

@@ -14,10 +14,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from perfectplay.solvers.scorecard import solve_all
 from perfectplay.yahtzee.game import ScorecardGame
 from perfectplay.yahtzee.ruleset import Category, Rules, n_of_a_kind, straight
 from perfectplay.yahtzee.solution import Card, Situation, YahtzeeSolution
+from perfectplay.yahtzee.solver import solve_all
 
 _spec = importlib.util.spec_from_file_location(
     "scorecard_bruteforce",

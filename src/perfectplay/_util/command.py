@@ -41,7 +41,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from perfectplay.errors import InputError, PerfectplayError
 from perfectplay.text.parse import unify_line_ends
@@ -128,7 +128,7 @@ class _GuardedStdout:
 
     def write(self, text: str) -> int:
         try:
-            return self._stream.write(text)
+            return cast(int, self._stream.write(text))
         except BrokenPipeError:
             raise
         except OSError as exc:

@@ -35,7 +35,7 @@ import sys
 import time
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 __all__ = [
     "INTERPRETED_BUDGET",
@@ -64,6 +64,9 @@ _interpreted = [0.0, 0]
 # Once the budget is spent, only trivial work stays interpreted: the process has shown it
 # runs many kernels, so numba's start-up is paid once and each later call is cheap.
 _SPENT_THRESHOLD = 200
+# Seconds a process pays for numba's start-up: importing it and loading a cached kernel.
+# A kernel's ``threshold`` is the size whose interpreted run costs about as much.
+_STARTUP_SECONDS = 0.4
 
 
 def budget_spent() -> bool:
@@ -113,6 +116,7 @@ def _import_numba() -> Any:
     import numba
 
     _type_helpers_as_dispatchers()
+    _notice_before_compiling()
     if (
         "numba.np.arraymath" not in sys.modules
         and "scipy.linalg" not in sys.modules
@@ -124,6 +128,37 @@ def _import_numba() -> Any:
         finally:
             del sys.modules["scipy.linalg"]
     return numba
+
+
+#: Printed on stderr before the first compile of a process (a cache miss, not a load from
+#: the on-disk cache), when progress reports are on: the ``perfectplay`` command, not ``-q``.
+COMPILE_NOTICE = (
+    "perfectplay: compiling the solver kernels once (about 5 to 20 s); "
+    "later runs load them from the cache"
+)
+_notice = {"listening": False, "shown": False}
+
+
+def _notice_before_compiling() -> None:
+    """Listen (once) for numba's compile events, which fire only when no cached machine
+    code fits, and print :data:`COMPILE_NOTICE` at the first, so that the first run's
+    wait is not silent. The library stays silent unless progress is on."""
+    if _notice["listening"]:
+        return
+    from numba.core import event
+
+    from perfectplay._util.progress import notice
+
+    class Notice(event.Listener):
+        def on_start(self, _event: Any) -> None:
+            if not _notice["shown"]:
+                _notice["shown"] = notice(COMPILE_NOTICE)
+
+        def on_end(self, _event: Any) -> None:
+            pass
+
+    cast(Any, event).register("numba:compile", Notice())
+    _notice["listening"] = True
 
 
 def _avoid_avx512_miscompile() -> None:
@@ -179,6 +214,11 @@ class Kernel(_Compilable):
     def __init__(self, func: Callable[..., Any], **options: Any) -> None:
         super().__init__(func, **options)
         self._interpreted_calls = 0
+
+    @property
+    def repeated(self) -> bool:
+        """Whether this kernel already ran interpreted in this process."""
+        return self._interpreted_calls > 0
 
     @property
     def loaded(self) -> bool:
@@ -258,7 +298,10 @@ def compile_for(size: int, threshold: int, *kernels: Kernel, warm_threshold: int
     is imported, and once any of ``kernels`` is loaded (the start-up already paid) only
     up to ``warm_threshold``; and once the process has spent :data:`INTERPRETED_BUDGET`
     seconds in interpreted kernels, nearly everything runs compiled (a ski-rental rule:
-    many small instances add up to work worth the start-up).
+    many small instances add up to work worth the start-up). A kernel that already ran
+    interpreted in this process (a file of instances) runs compiled as soon as this one
+    instance would spend what is left of the budget: after it the next would compile
+    anyway, so interpreting it first only adds its time to the start-up.
     ``PERFECTPLAY_NO_JIT=1`` always answers ``False``.
 
     >>> compile_for(10, 1000), compile_for(10**6, 1000)
@@ -270,6 +313,10 @@ def compile_for(size: int, threshold: int, *kernels: Kernel, warm_threshold: int
         return size > _SPENT_THRESHOLD
     if any(k.loaded for k in kernels):
         return size > warm_threshold
+    if any(k.repeated for k in kernels):
+        left = max(0.0, INTERPRETED_BUDGET - _interpreted[0])
+        if size > threshold * left / _STARTUP_SECONDS:
+            return True
     if "numba" in sys.modules:
         # numba is in: loading one more cached kernel costs about 0.05 s.
         return size > threshold // 4
@@ -287,16 +334,16 @@ def interpreted_modules(*names: str) -> tuple[ModuleType, ...]:
     """Fresh copies of kernel modules whose numba decorators are no-ops, without numba.
 
     Modules that import numba themselves (their kernels call each other inline, such as
-    :mod:`perfectplay.solvers.scorecard`) honour ``PERFECTPLAY_NO_JIT`` when they are
+    :mod:`perfectplay.yahtzee.kernels`) honour ``PERFECTPLAY_NO_JIT`` when they are
     imported. This imports ``names`` in order with that variable set, so a later name
     that imports an earlier one gets the interpreted copy, then puts ``sys.modules``, the
     parent packages' attributes and the environment back as they were: the process's
     own (compiled) modules are untouched, and numba is not imported. For one-off small
     work, where numba's start-up (0.3-0.5 s) would cost more than the work itself.
 
-    >>> (copy,) = interpreted_modules("perfectplay.solvers.turns")
+    >>> (copy,) = interpreted_modules("perfectplay.lattice.kernels")
     >>> copy.reroll.__module__, hasattr(copy.reroll, "py_func")
-    ('perfectplay.solvers.turns', False)
+    ('perfectplay.lattice.kernels', False)
     """
     saved = {name: sys.modules.pop(name, None) for name in names}
     parents: dict[str, tuple[ModuleType | None, str, Any]] = {}

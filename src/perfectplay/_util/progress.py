@@ -26,7 +26,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["Progress", "enable_progress", "note", "progress_enabled", "reporting"]
+__all__ = ["Progress", "enable_progress", "note", "notice", "progress_enabled", "reporting"]
 
 _enabled = False
 
@@ -40,6 +40,19 @@ def enable_progress(on: bool = True) -> None:
 def progress_enabled() -> bool:
     """Whether progress reports are on (see :func:`enable_progress`)."""
     return _enabled
+
+
+def notice(message: str) -> bool:
+    """Print a one-line notice on stderr if reports are on (and ``PERFECTPLAY_QUIET`` is
+    not set); return whether it was printed.
+
+    >>> notice("perfectplay: not shown, reports are off")
+    False
+    """
+    if not _enabled or os.environ.get("PERFECTPLAY_QUIET"):
+        return False
+    print(message, file=sys.stderr, flush=True)
+    return True
 
 
 @contextmanager

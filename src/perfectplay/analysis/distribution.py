@@ -34,7 +34,7 @@ last ``max cost + 1`` layers in a ring, so memory is independent of ``k_max``. W
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import numpy as np
 
@@ -98,8 +98,10 @@ def outcome_support(graph: ChanceGraph, what: str) -> None:
 
 
 @kernel
-def _cdf(goal, tval, outcome_ptr, outcome_idx, outcome_weight, cost, best, accept, start,
-         k_max):  # fmt: skip
+def _cdf(
+    goal: Any, tval: Any, outcome_ptr: Any, outcome_idx: Any, outcome_weight: Any, cost: Any,
+    best: Any, accept: Any, start: Any, k_max: Any,
+) -> Any:  # fmt: skip
     nc = cost.shape[0]
     n_out = outcome_idx.shape[0]
     out = np.empty(k_max + 1)
@@ -238,13 +240,11 @@ def cost_distribution(graph: ChanceGraph, solution: ChanceSolution, k_max: int) 
             "outcomes from 0)"
         )
     _check_k(graph, k_max)
-    return _cdf(*policy_arrays(graph, solution), int(k_max))
+    return cast(np.ndarray, _cdf(*policy_arrays(graph, solution), int(k_max)))
 
 
 def _acyclic(graph: ChanceGraph) -> bool:
-    from perfectplay.solvers.backward import _compiled, acyclic_order
-
-    return not graph.retry and acyclic_order(graph, compiled=_compiled(graph)) is not None
+    return graph.acyclic_order() is not None
 
 
 def outcome_pmf(graph: ChanceGraph, solution: ChanceSolution) -> tuple[np.ndarray, np.ndarray]:
@@ -261,9 +261,7 @@ def outcome_pmf(graph: ChanceGraph, solution: ChanceSolution) -> tuple[np.ndarra
     >>> [a.tolist() for a in outcome_pmf(g, solve_backward(g))]
     [[2, 7], [0.75, 0.25]]
     """
-    from perfectplay.solvers.backward import _compiled, acyclic_order
-
-    order = acyclic_order(graph, compiled=_compiled(graph))
+    order = graph.acyclic_order()
     if order is None:
         raise UnsupportedObjectiveError("the outcome law by propagation needs an acyclic graph")
     nd = graph.n_decision
@@ -298,7 +296,7 @@ def outcome_pmf(graph: ChanceGraph, solution: ChanceSolution) -> tuple[np.ndarra
     return np.array(keys, np.int64), np.array([final[k] for k in keys])
 
 
-def policy_arrays(graph: ChanceGraph, solution: ChanceSolution) -> tuple:
+def policy_arrays(graph: ChanceGraph, solution: ChanceSolution) -> tuple[Any, ...]:
     """``(terminal, terminal_value, outcome_ptr, outcome_idx, outcome_weight, cost, best,
     accept, start)`` in the dtypes the policy-following kernels are compiled for."""
     terminal, _, _, outcome_ptr, outcome_idx, outcome_weight, cost, tval = graph.arrays(values=True)
@@ -344,7 +342,9 @@ def quantile(graph: ChanceGraph, solution: ChanceSolution, q: float, limit: int)
 
 
 @kernel
-def _chain(terminal, choice, outcome_ptr, target, weight, passes, start):
+def _chain(
+    terminal: Any, choice: Any, outcome_ptr: Any, target: Any, weight: Any, passes: Any, start: Any
+) -> Any:
     # Breadth-first over (position, who moves) from (start, first mover): node 2p + b,
     # b = 1 when the second mover is to move; a passing outcome flips b. Two passes over
     # the reached part: count, then fill the chance graph's arrays.

@@ -25,6 +25,7 @@ and the call fails instead of spinning. The total expected work is capped as wel
 from __future__ import annotations
 
 import math
+from typing import Any, cast
 
 import numpy as np
 
@@ -42,9 +43,9 @@ MAX_EXPECTED_STEPS = 2_000_000_000
 
 @kernel
 def _simulate(
-    goal, tval, outcome_ptr, outcome_idx, outcome_weight, cost, best, accept, start, runs, seed,
-    cap,
-):  # fmt: skip
+    goal: Any, tval: Any, outcome_ptr: Any, outcome_idx: Any, outcome_weight: Any, cost: Any,
+    best: Any, accept: Any, start: Any, runs: Any, seed: Any, cap: Any,
+) -> Any:  # fmt: skip
     np.random.seed(seed)
     n_out = outcome_idx.shape[0]
     nc = cost.shape[0]
@@ -125,7 +126,7 @@ def simulate(graph: ChanceGraph, solution: ChanceSolution, runs: int, seed: int)
                 f"run {done + 1} reached a decision node without a choice; the policy does "
                 "not match its values"
             )
-        return out
+        return cast(np.ndarray, out)
     min_cost = int(graph.cost.min()) if graph.n_chance else 1
     if runs * value / min_cost > MAX_EXPECTED_STEPS:
         raise ResourceLimitError(
@@ -153,4 +154,4 @@ def simulate(graph: ChanceGraph, solution: ChanceSolution, runs: int, seed: int)
             f"run {done + 1} paid more than {cap:,} without reaching a goal; the policy does "
             "not match its values"
         )
-    return out
+    return cast(np.ndarray, out)

@@ -16,6 +16,7 @@ __all__ = ["TOOLS", "commands", "main", "usage"]
 TOOLS: dict[str, tuple[str, str]] = {
     "solve": ("perfectplay.cli.solve", "solve your own game modelled in Python (MODULE:OBJECT)"),
     "site": ("perfectplay.site.cli", "build or preview the archive and documentation site"),
+    "serve": ("perfectplay.serve.cli", "play any solved game in the browser, options valued"),
 }
 
 EXAMPLES = """\
@@ -46,8 +47,11 @@ def usage() -> str:
         "commands:",
     ]
     lines += [f"  {name:<{width}}  {summary}" for name, summary in listed.items()]
-    lines += ["", "Each command reads its input from FILE, or stdin when FILE is omitted or '-'.",
-              ""]
+    lines += [
+        "",
+        "Each command reads its input from FILE, or stdin when FILE is omitted or '-'.",
+        "",
+    ]
     lines += [EXAMPLES]
     return "\n".join(lines)
 

@@ -315,9 +315,7 @@ def _json_value(v: float) -> float | str | None:
     return v if v == v and abs(v) != float("inf") else str(v)
 
 
-def _json_chance(
-    sol: Any, args: Any, table: dict[str, Any] | None, queries: list[Any]
-) -> None:
+def _json_chance(sol: Any, args: Any, table: dict[str, Any] | None, queries: list[Any]) -> None:
     import json
 
     from perfectplay.text.numbers import fraction_text
@@ -446,7 +444,7 @@ def _unit(sol: Any) -> str:
     obj = sol.graph.objective
     if obj == MIN_COST:
         return "rolls" if getattr(sol.model, "cost", None) is None else "cost"
-    return obj.unit
+    return str(obj.unit)
 
 
 def _distribution(sol: Any, k_max: int, digits: int = DIGITS) -> None:
@@ -501,8 +499,13 @@ def _query_game_json(sol: Any, position: Any) -> dict[str, Any]:
         "value": value.value.name.lower(),
         "remoteness": value.remoteness,
         "moves": [
-            {"move": repr(m.action), "value": m.value.value.name.lower(),
-             "remoteness": m.value.remoteness, "regret": m.regret, "best": m.best}
+            {
+                "move": repr(m.action),
+                "value": m.value.value.name.lower(),
+                "remoteness": m.value.remoteness,
+                "regret": m.regret,
+                "best": m.best,
+            }
             for m in sol.options(position)
         ],
     }

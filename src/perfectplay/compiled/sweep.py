@@ -30,7 +30,7 @@ __all__ = ["sweep", "sweeps"]
 
 
 @njit(cache=True)
-def _update(lo: Any, hi: Any, table: Any, i: int) -> float:
+def _update(lo: Any, hi: Any, table: Any, i: int) -> Any:
     """Update both bounds of position ``i`` in place; returns its gap. ``table`` is the
     layer's successor table ``(roll_ptr, roll_prob, roll_const, eps, move_ptr,
     move_code)``: ``roll_const`` is the best value of an outcome's moves that leave the
@@ -70,7 +70,7 @@ def _update(lo: Any, hi: Any, table: Any, i: int) -> float:
 
 
 @njit(cache=True, parallel=True)
-def sweep(lo: Any, hi: Any, table: Any, chunks: int, backward: bool) -> float:
+def sweep(lo: Any, hi: Any, table: Any, chunks: int, backward: bool) -> Any:
     """One in-place sweep of both bounds over the layer, in parallel over ``chunks``
     (each in order, or in reverse when ``backward``); returns the largest gap ``U - L``
     after it."""

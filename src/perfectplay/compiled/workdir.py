@@ -112,7 +112,7 @@ class Workdir:
         if name in self._open:
             return self._open[name]
         try:
-            arr = np.load(self.path / name, mmap_mode="r", allow_pickle=False)
+            arr: np.ndarray = np.load(self.path / name, mmap_mode="r", allow_pickle=False)
         except FileNotFoundError:
             raise InputError(f"{self.path}: {name} is missing") from None
         except ValueError as exc:

@@ -31,7 +31,7 @@ __all__ = ["CompiledPig", "CompiledPiglet"]
 
 @njit(cache=True)
 def _pack(mine: int, theirs: int, turn: int, pending: int, p: Any) -> int:
-    b = p[2]
+    b: int = p[2]
     return ((mine * b + theirs) * b + turn) * 2 + pending
 
 
@@ -88,7 +88,7 @@ def pig_moves(s: int, roll: int, p: Any, nexts: Any, flips: Any) -> int:
 
 @njit(cache=True)
 def pig_layer(s: int, p: Any) -> int:
-    b = p[2]
+    b: int = p[2]
     return (s // 2 // b) % b + s // 2 // b // b
 
 

@@ -66,6 +66,6 @@ class Threes(ChanceModel):
             return [((kept, ()), 1)]
         return [((kept, rolled), w) for rolled, w in roll_rest((), n)]
 
-    def canonical_choice(self, pending: tuple[tuple[int, ...], tuple[int, ...]]) -> tuple:
+    def canonical_choice(self, pending: tuple[tuple[int, ...], tuple[int, ...]]) -> tuple[int, ...]:
         # Keeping a at one roll and b at the next is the same roll as keeping them together.
         return tuple(sorted(pending[0] + pending[1]))

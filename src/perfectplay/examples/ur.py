@@ -115,7 +115,7 @@ def _unpack(s: int, p: Any) -> tuple[int, int, int, int]:
 
 @njit(cache=True)
 def _pack(mine: int, theirs: int, my_hand: int, their_hand: int, p: Any) -> int:
-    n = p[_L]
+    n: int = p[_L]
     return mine | (theirs << n) | (my_hand << (2 * n)) | (their_hand << (2 * n + _HAND_BITS))
 
 
@@ -206,8 +206,8 @@ def ur_moves(s: int, roll: int, p: Any, nexts: Any, flips: Any) -> int:
 @njit(cache=True)
 def ur_layer(s: int, p: Any) -> int:
     mine, theirs, my_hand, their_hand = _unpack(s, p)
-    a = p[_PIECES] - my_hand - _popcount(mine)
-    b = p[_PIECES] - their_hand - _popcount(theirs)
+    a: int = p[_PIECES] - my_hand - _popcount(mine)
+    b: int = p[_PIECES] - their_hand - _popcount(theirs)
     # Pieces borne off never return: the sum orders the layers, the smaller count
     # separates those of one sum (a swap of the players keeps the layer).
     return (a + b) * 16 + min(a, b)

@@ -9,7 +9,7 @@ from perfectplay._util.lazy import lazy_exports
 if TYPE_CHECKING:
     from perfectplay.graphs.canonical import SortedTupleSpace, StateIndex, sorted_tuple
     from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
-    from perfectplay.graphs.game import NOT_TERMINAL, GameGraph, GameSolution, Move, Value
+    from perfectplay.graphs.game import NOT_TERMINAL, GameGraph, GameSolution, Move, Outcome
 
 _EXPORTS = {
     "ChanceGraph": "perfectplay.graphs.chance",
@@ -17,7 +17,7 @@ _EXPORTS = {
     "GameGraph": "perfectplay.graphs.game",
     "GameSolution": "perfectplay.graphs.game",
     "Move": "perfectplay.graphs.game",
-    "Value": "perfectplay.graphs.game",
+    "Outcome": "perfectplay.graphs.game",
     "NOT_TERMINAL": "perfectplay.graphs.game",
     "StateIndex": "perfectplay.graphs.canonical",
     "SortedTupleSpace": "perfectplay.graphs.canonical",
@@ -32,7 +32,7 @@ __all__ = [
     "NOT_TERMINAL",
     "SortedTupleSpace",
     "StateIndex",
-    "Value",
+    "Outcome",
     "sorted_tuple",
 ]
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -1,14 +1,19 @@
 """Graph plumbing shared by every solver: one copy each, over CSR arrays.
 
 * :func:`transpose` — reverse a CSR adjacency by counting sort;
-* :func:`chance_reverse` — both reverse adjacencies of a chance graph (cached on the graph
-  by :meth:`~perfectplay.graphs.chance.ChanceGraph.reverse`);
-* :func:`safe_set` — the nodes of a chance graph from which some policy reaches a terminal
-  node with probability one (almost-sure reachability, e.g. de Alfaro 1997, ch. 3);
+* :func:`chance_reverse` — both reverse adjacencies of a chance graph;
+* :func:`combined` — a chance graph as one adjacency (decision nodes, then chance nodes);
+* :func:`safe_nodes` — the nodes of a chance graph from which some policy reaches a
+  terminal node with probability one (almost-sure reachability, e.g. de Alfaro 1997, ch. 3);
+* :func:`maximal_end_components` — where a policy can keep the play for ever;
 * :func:`strong_components` — strongly connected components (Tarjan 1972, iterative),
   emitted successors first;
 * :func:`topological_order` — Kahn's algorithm, successors first.
 
+Everything here takes arrays, never a graph object: a
+:class:`~perfectplay.graphs.chance.ChanceGraph` calls these once and caches what they
+return (its ``reverse``, ``safe_set``, ``end_components`` and ``acyclic_order``), so this
+module sits below the graph types.
 A lazy :class:`~perfectplay._util.jit.Kernel` cannot call another one, so each solver calls
 these at the Python level and passes the arrays into its own kernel. Every function takes
 ``compiled`` like the kernels (``True``: numba, ``False``: the same source interpreted).
@@ -25,19 +30,17 @@ these at the Python level and passes the arrays into its own kernel. Every funct
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, cast
 
 import numpy as np
 
 from perfectplay._util.jit import kernel
 
-if TYPE_CHECKING:
-    from perfectplay.graphs.chance import ChanceGraph
-
 __all__ = [
     "chance_reverse",
-    "end_components",
-    "safe_set",
+    "combined",
+    "maximal_end_components",
+    "safe_nodes",
     "strong_components",
     "topological_order",
     "transpose",
@@ -45,7 +48,7 @@ __all__ = [
 
 
 @kernel
-def _transpose(ptr, idx, n_targets, weight, payload):
+def _transpose(ptr: Any, idx: Any, n_targets: Any, weight: Any, payload: Any) -> Any:
     # The third result carries each edge's weight (payload 2: saves a gather and an
     # edge-id array on the largest graphs), its id (1), or nothing (0: saves the memory).
     n = ptr.shape[0] - 1
@@ -74,6 +77,13 @@ def _transpose(ptr, idx, n_targets, weight, payload):
     return rptr, src, edge
 
 
+#: Largest number of edges the vectorised transpose handles when a compiled kernel is
+#: asked for but not loaded yet: a stable radix sort by numpy needs no numba start-up
+#: (0.3-0.5 s, or 0.05 s for one more kernel) and costs about 1.5 times the compiled
+#: counting sort while the targets fit in 16 bits. A loaded kernel always runs.
+VECTOR_EDGES = 1 << 20
+
+
 def transpose(
     ptr: np.ndarray,
     idx: np.ndarray,
@@ -88,18 +98,52 @@ def transpose(
     ``src[...]``. Given ``weight`` (``int64``, one per edge), ``edge`` holds the edges'
     weights instead of their ids; with ``edges=False`` and no weight it is empty.
 
+    ``compiled=False``, or a graph with at most 65,536 targets and
+    :data:`VECTOR_EDGES` edges while the compiled kernel is not loaded, runs numpy's
+    stable sort (:func:`_transpose_numpy`, the same arrays, no numba); otherwise the
+    compiled counting sort runs.
+
     >>> rptr, src, edge = transpose(np.array([0, 2, 3]), np.array([1, 1, 0]), 2, compiled=False)
     >>> rptr.tolist(), src.tolist(), edge.tolist()
     ([0, 1, 3], [1, 0, 0], [2, 0, 1])
     """
-    return _transpose.run(
-        np.ascontiguousarray(ptr, np.int64),
-        np.ascontiguousarray(idx, np.int32),
-        int(n_targets),
-        np.ascontiguousarray(weight if weight is not None else np.empty(0), np.int64),
-        2 if weight is not None else int(edges),
-        compiled=compiled,
-    )
+    ptr = np.ascontiguousarray(ptr, np.int64)
+    idx = np.ascontiguousarray(idx, np.int32)
+    w = None if weight is None else np.ascontiguousarray(weight, np.int64)
+    small = n_targets <= 1 << 16 and idx.shape[0] <= VECTOR_EDGES and not _transpose.loaded
+    if not compiled or small:
+        return _transpose_numpy(ptr, idx, int(n_targets), w, edges)
+    out: tuple[np.ndarray, np.ndarray, np.ndarray] = _transpose.run(
+        ptr, idx, int(n_targets), w if w is not None else np.empty(0, np.int64),
+        2 if w is not None else int(edges), compiled=compiled,
+    )  # fmt: skip
+    return out
+
+
+def _transpose_numpy(
+    ptr: np.ndarray, idx: np.ndarray, n_targets: int, weight: np.ndarray | None, edges: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`transpose` by a stable sort of the targets: the same arrays as the counting
+    sort (edges into one target keep their order). Targets that fit in 16 bits sort in
+    one radix pass; wider ones in two (low half, then high half, each stable)."""
+    m = idx.shape[0]
+    rptr = np.zeros(n_targets + 1, np.int64)
+    if m:
+        np.cumsum(np.bincount(idx, minlength=n_targets)[:n_targets], out=rptr[1:])
+    if n_targets <= 1 << 16:
+        order = np.argsort(idx.astype(np.uint16), kind="stable")
+    else:
+        low = np.argsort((idx & 0xFFFF).astype(np.uint16), kind="stable")
+        order = low[np.argsort((idx[low] >> 16).astype(np.uint16), kind="stable")]
+    owner = np.repeat(np.arange(ptr.shape[0] - 1, dtype=np.int32), np.diff(ptr))
+    src = owner[order]
+    if weight is not None:
+        edge = weight[order]
+    elif edges:
+        edge = order.astype(np.int64)
+    else:
+        edge = np.empty(0, np.int64)
+    return rptr, src, edge
 
 
 def chance_reverse(
@@ -131,8 +175,10 @@ def chance_reverse(
 
 
 @kernel
-def _safe_set(terminal, choice_ptr, outcome_ptr, outcome_idx, rin_ptr, rin_c, rch_ptr, rch_x,
-              retry):  # fmt: skip
+def _safe_set(
+    terminal: Any, choice_ptr: Any, outcome_ptr: Any, outcome_idx: Any, rin_ptr: Any, rin_c: Any,
+    rch_ptr: Any, rch_x: Any, retry: Any,
+) -> Any:  # fmt: skip
     nd = terminal.shape[0]
     nc = outcome_ptr.shape[0] - 1
     # Keep the nodes from which a terminal is reachable inside the kept set, and (no
@@ -214,48 +260,62 @@ def _safe_set(terminal, choice_ptr, outcome_ptr, outcome_idx, rin_ptr, rin_c, rc
     return safe_d, safe_c
 
 
-def safe_set(
-    graph: ChanceGraph, *, compiled: bool = True, reverse: tuple | None = None
+def safe_nodes(
+    terminal: np.ndarray,
+    choice_ptr: np.ndarray,
+    outcome_ptr: np.ndarray,
+    outcome_idx: np.ndarray,
+    reverse: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    *,
+    retry: bool = False,
+    compiled: bool = True,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """``(safe_d, safe_c)``: the decision and chance nodes of ``graph`` (a
-    :class:`~perfectplay.graphs.chance.ChanceGraph`) from which some policy reaches a
-    terminal node with probability one.
+    """``(safe_d, safe_c)``: the decision and chance nodes of a chance graph (CSR arrays as
+    :meth:`~perfectplay.graphs.chance.ChanceGraph.arrays` gives them) from which some
+    policy reaches a terminal node with probability one.
 
     Without the retry rule that is the classic almost-sure reachability fixpoint (a roll
-    is safe only if *all* its outcomes are); with ``graph.retry`` a roll is safe as soon
-    as *one* outcome is, because the player may reroll the others. The result is cached
-    on the graph (the reverse adjacency it needs only if the graph already caches it);
-    ``reverse``: ``(rin_ptr, rin_c, rch_ptr, rch_x)`` of :func:`chance_reverse` if the
-    caller has them.
+    is safe only if *all* its outcomes are); with ``retry`` a roll is safe as soon as
+    *one* outcome is, because the player may reroll the others. ``reverse``:
+    ``(rin_ptr, rin_c, rch_ptr, rch_x)`` of :func:`chance_reverse`.
 
-    >>> from perfectplay.graphs.chance import ChanceGraph
-    >>> g = ChanceGraph.from_lists([False, True, False], [[0], [], []], [[(1, 1), (2, 1)]])
-    >>> [a.tolist() for a in safe_set(g, compiled=False)]
-    [[False, True, False], [False]]
+    >>> i64 = lambda *v: np.array(v, np.int64)
+    >>> term = np.array([False, True, False])   # 0 rolls 0: to 1 (a goal) or 2 (stuck)
+    >>> rev = chance_reverse(i64(0, 1, 1, 1), i64(0), i64(0, 2), i64(1, 2), i64(1, 1))
+    >>> rin_ptr, rin_c, _, rch_ptr, rch_x = rev
+    >>> d, c = safe_nodes(term, i64(0, 1, 1, 1), i64(0, 2), i64(1, 2),
+    ...                   (rin_ptr, rin_c, rch_ptr, rch_x), compiled=False)
+    >>> d.tolist(), c.tolist()
+    ([False, True, False], [False])
     """
-    cache = graph._cache
-    if "safe" not in cache:
-        a = graph.arrays()
-        if reverse is not None:
-            rin_ptr, rin_c, rch_ptr, rch_x = reverse
-        elif "reverse" in cache:
-            rin_ptr, rin_c, _, rch_ptr, rch_x = cache["reverse"]
-        else:
-            # Only the safe set is cached: the reverse adjacency is the larger part of the
-            # memory of the exact verifier, which needs it for nothing else.
-            rin_ptr, rin_c, _ = transpose(a[3], a[4], graph.n_decision, edges=False,
-                                          compiled=compiled)  # fmt: skip
-            rch_ptr, rch_x, _ = transpose(a[1], a[2], graph.n_chance, edges=False,
-                                          compiled=compiled)  # fmt: skip
-        cache["safe"] = _safe_set.run(
-            a[0], a[1], a[3], a[4], rin_ptr, rin_c, rch_ptr, rch_x, bool(graph.retry),
-            compiled=compiled,
-        )  # fmt: skip
-    return cache["safe"]
+    rin_ptr, rin_c, rch_ptr, rch_x = reverse
+    out: tuple[np.ndarray, np.ndarray] = _safe_set.run(
+        terminal, choice_ptr, outcome_ptr, outcome_idx, rin_ptr, rin_c, rch_ptr, rch_x,
+        bool(retry), compiled=compiled,
+    )  # fmt: skip
+    return out
+
+
+def combined(
+    choice_ptr: np.ndarray, choice_idx: np.ndarray, outcome_ptr: np.ndarray,
+    outcome_idx: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """CSR ``(ptr, idx)`` of a chance graph as one graph: decision nodes ``0..nd-1`` point to
+    their choices ``nd + c``, chance node ``nd + c`` to its outcomes.
+
+    >>> i64 = lambda *v: np.array(v, np.int64)
+    >>> ptr, idx = combined(i64(0, 1, 1), i64(0), i64(0, 2), i64(0, 1))
+    >>> ptr.tolist(), idx.tolist()
+    ([0, 1, 1, 3], [2, 0, 1])
+    """
+    nd = choice_ptr.shape[0] - 1
+    ptr = np.concatenate((choice_ptr, choice_ptr[-1] + outcome_ptr[1:])).astype(np.int64)
+    idx = np.concatenate((choice_idx.astype(np.int32) + np.int32(nd), outcome_idx))
+    return ptr, idx.astype(np.int32)
 
 
 @kernel
-def _tarjan(ptr, idx, include):
+def _tarjan(ptr: Any, idx: Any, include: Any) -> Any:
     n = ptr.shape[0] - 1
     index = np.empty(n, np.int64)
     low = np.empty(n, np.int64)
@@ -346,16 +406,17 @@ def strong_components(
     n = ptr.shape[0] - 1
     if include is None:
         include = np.ones(n, np.bool_)
-    return _tarjan.run(
+    out: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] = _tarjan.run(
         np.ascontiguousarray(ptr, np.int64),
         np.ascontiguousarray(idx, np.int32),
         np.ascontiguousarray(include, np.bool_),
         compiled=compiled,
     )
+    return out
 
 
 @kernel
-def _kahn(ptr, rptr, rsrc):
+def _kahn(ptr: Any, rptr: Any, rsrc: Any) -> Any:
     n = ptr.shape[0] - 1
     pending = np.empty(n, np.int64)
     order = np.empty(n, np.int32)
@@ -386,11 +447,11 @@ def topological_order(
     (``n`` smaller than the number of nodes)."""
     ptr = np.ascontiguousarray(ptr, np.int64)
     rptr, rsrc, _ = transpose(ptr, idx, ptr.shape[0] - 1, edges=False, compiled=compiled)
-    return _kahn.run(ptr, rptr, rsrc, compiled=compiled)
+    return cast(tuple[np.ndarray, int], _kahn.run(ptr, rptr, rsrc, compiled=compiled))
 
 
 @kernel
-def _ec_prune(ptr, idx, rptr, rsrc, nd, alive, comp):
+def _ec_prune(ptr: Any, idx: Any, rptr: Any, rsrc: Any, nd: Any, alive: Any, comp: Any) -> Any:
     n = ptr.shape[0] - 1
     # good[x]: choices of decision x alive and in x's component, at the round's start.
     good = np.zeros(n, np.int64)
@@ -440,8 +501,15 @@ def _ec_prune(ptr, idx, rptr, rsrc, nd, alive, comp):
     return removed
 
 
-def end_components(
-    graph: ChanceGraph, *, compiled: bool = True
+def maximal_end_components(
+    terminal: np.ndarray,
+    choice_ptr: np.ndarray,
+    choice_idx: np.ndarray,
+    outcome_ptr: np.ndarray,
+    outcome_idx: np.ndarray,
+    *,
+    retry: bool = False,
+    compiled: bool = True,
 ) -> tuple[np.ndarray, np.ndarray, int]:
     """The maximal end components of a chance graph (de Alfaro 1997, *Formal Verification
     of Probabilistic Systems*, PhD thesis, Stanford, algorithm 3.1).
@@ -453,35 +521,36 @@ def end_components(
     connected components: drop every chance node with an outcome outside its component
     and every decision node with no choice left inside its own (propagated to a fixpoint
     in one compiled pass over the reverse edges), and repeat until nothing changes. The
-    retry rule (``graph.retry``) counts as a choice of the roll just made.
+    retry rule (``retry``) counts as a choice of the roll just made. The arrays are a
+    chance graph's (:meth:`~perfectplay.graphs.chance.ChanceGraph.end_components` caches
+    the answer on the graph).
 
     Returns ``(dec_comp, chance_comp, n)``: the end component of each decision and chance
     node (``-1`` outside every end component) and their number.
 
-    >>> from perfectplay.graphs.chance import ChanceGraph
-    >>> g = ChanceGraph.from_lists(   # 0 may roll 0 (back to 0 or 1) or 1 (to the goal 2)
-    ...     [False, False, True], [[0, 1], [0], []], [[(0, 1), (1, 1)], [(2, 1)]])
-    >>> d, c, n = end_components(g, compiled=False)
+    >>> i64 = lambda *v: np.array(v, np.int64)
+    >>> # 0 may roll 0 (back to 0 or 1) or 1 (to the goal 2); 1 rolls 0
+    >>> term = np.array([False, False, True])
+    >>> d, c, n = maximal_end_components(term, i64(0, 2, 3, 3), i64(0, 1, 0), i64(0, 2, 3),
+    ...                                  i64(0, 1, 2), compiled=False)
     >>> d.tolist(), c.tolist(), n
     ([0, 0, -1], [0, -1], 1)
     """
-    nd, nc = graph.n_decision, graph.n_chance
-    a = graph.arrays()
-    cptr, cidx, optr, oidx = a[1], a[2], a[3], a[4]
-    if graph.retry:  # each non-terminal outcome may choose its roll again: an extra choice
+    nd, nc = terminal.shape[0], outcome_ptr.shape[0] - 1
+    cptr, cidx, optr, oidx = choice_ptr, choice_idx, outcome_ptr, outcome_idx
+    if retry:  # each non-terminal outcome may choose its roll again: an extra choice
         owner = np.repeat(np.arange(nc, dtype=np.int64), np.diff(optr))
-        live = ~a[0][oidx]
+        live = ~terminal[oidx]
         src = np.concatenate((np.repeat(np.arange(nd), np.diff(cptr)), oidx[live]))
         dst = np.concatenate((cidx.astype(np.int64), owner[live]))
         order = np.argsort(src, kind="stable")
         cidx = dst[order].astype(np.int32)
         cptr = np.zeros(nd + 1, np.int64)
         np.cumsum(np.bincount(src, minlength=nd), out=cptr[1:])
-    ptr = np.concatenate((cptr, cptr[-1] + optr[1:]))
-    idx = np.concatenate((cidx.astype(np.int32) + np.int32(nd), oidx))
+    ptr, idx = combined(cptr, cidx, optr, oidx)
     rptr, rsrc, _ = transpose(ptr, idx, nd + nc, edges=False, compiled=compiled)
     alive = np.ones(nd + nc, np.bool_)
-    alive[:nd] = ~a[0]
+    alive[:nd] = ~terminal
     while True:
         comp = strong_components(ptr, idx, alive, compiled=compiled)[0]
         # Prune to the fixpoint of this round's components before computing them again:

@@ -44,15 +44,23 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
-__all__ = ["ChanceGraph", "ChanceSolution"]
+from perfectplay._util.jit import compile_for
+from perfectplay.graphs import _csr
 from perfectplay.objectives import MIN_COST, Objective
 
+__all__ = ["ANALYSIS_THRESHOLD", "ChanceGraph", "ChanceSolution"]
 
-def _numerators(values: Sequence, n: int) -> tuple[list[Fraction], int]:
+#: Graphs with fewer nodes plus edges run the analyses the graph caches (reverse
+#: adjacency, safe set, end components, acyclic order) interpreted or vectorised unless
+#: their kernels are already loaded (:func:`~perfectplay._util.jit.compile_for`).
+ANALYSIS_THRESHOLD = 200_000
+
+
+def _numerators(values: Sequence[Any], n: int) -> tuple[list[Fraction], int]:
     """Exact rationals of ``values`` and the lcm of their denominators."""
     fr = [Fraction(v) for v in values]
     if len(fr) != n:
@@ -84,6 +92,12 @@ class ChanceGraph:
 
     ``goal=`` is accepted for ``terminal=`` (terminal nodes worth 0, today's games) and
     :attr:`goal` reads :attr:`terminal`.
+
+    A graph is prepared once for every solver that reads it: :meth:`arrays` casts the
+    arrays to the kernels' dtypes once, and the analyses several solvers and their
+    conditions need are computed on first use and kept (:meth:`has_retry_property`,
+    :meth:`acyclic_order`, :meth:`end_components`, :meth:`safe_set`, and
+    :meth:`reverse` unless a one-shot caller declines to keep it).
     """
 
     __slots__ = (
@@ -144,7 +158,7 @@ class ChanceGraph:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"ChanceGraph is immutable: cannot set {name}")
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Any, ...]:
         # Immutable slots: pickle and copy rebuild through the constructor.
         fields = {name: getattr(self, name) for name in self.__slots__ if name != "_cache"}
         return (_rebuild, (fields,))
@@ -177,7 +191,7 @@ class ChanceGraph:
         return sum(a.nbytes for a in self.arrays(values=True))
 
     def arrays(self, values: bool = False) -> tuple[np.ndarray, ...]:
-        """The CSR arrays in the dtypes the kernels are compiled for.
+        """The CSR arrays in the dtypes the kernels are compiled for, cast once and kept.
 
         ``(terminal, choice_ptr, choice_idx, outcome_ptr, outcome_idx, outcome_weight,
         cost)`` as ``bool, int64, int32, int64, int32, int64, int64``, contiguous, then
@@ -185,18 +199,29 @@ class ChanceGraph:
         passed through without a copy. One dtype signature means one compiled
         specialisation of each kernel, however a graph was built; kernels that need real
         values get them as ``float64`` from :meth:`float_values`.
+
+        >>> g = ChanceGraph.from_lists([False, True], [[0], []], [[(1, 1)]])
+        >>> [a.dtype.name for a in g.arrays()][:3], g.arrays() is g.arrays()
+        (['bool', 'int64', 'int32'], True)
         """
-        as_ = np.ascontiguousarray
-        out = (
-            as_(self.terminal, np.bool_),
-            as_(self.choice_ptr, np.int64),
-            as_(self.choice_idx, np.int32),
-            as_(self.outcome_ptr, np.int64),
-            as_(self.outcome_idx, np.int32),
-            as_(self.outcome_weight, np.int64),
-            as_(self.cost, np.int64),
-        )
-        return out + (as_(self.terminal_value, np.int64),) if values else out
+        out = self._cache.get("arrays")
+        if out is None:
+            as_ = np.ascontiguousarray
+            out = self._cache["arrays"] = (
+                as_(self.terminal, np.bool_),
+                as_(self.choice_ptr, np.int64),
+                as_(self.choice_idx, np.int32),
+                as_(self.outcome_ptr, np.int64),
+                as_(self.outcome_idx, np.int32),
+                as_(self.outcome_weight, np.int64),
+                as_(self.cost, np.int64),
+            )
+        if not values:
+            return out
+        tv = self._cache.get("terminal_value")
+        if tv is None:
+            tv = self._cache["terminal_value"] = np.ascontiguousarray(self.terminal_value, np.int64)
+        return (*out, tv)
 
     def float_values(self, oriented: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """``(terminal values, costs)`` as ``float64`` (divided by :attr:`scale`), times
@@ -210,18 +235,105 @@ class ChanceGraph:
         """Whether some terminal node is worth something else than 0."""
         return bool(np.any(self.terminal_value[self.terminal] != 0))
 
-    def reverse(self, *, compiled: bool = True, keep: bool = True) -> tuple[np.ndarray, ...]:
-        """Reverse adjacency (see :func:`perfectplay.graphs._csr.chance_reverse`), cached
-        on the graph unless ``keep=False`` (a one-shot solver on a large graph)."""
+    def _compiled(self, compiled: bool | None, *kernels: Any) -> bool:
+        if compiled is not None:
+            return compiled
+        size = self.n_decision + self.n_chance + self.n_edges
+        return compile_for(size, ANALYSIS_THRESHOLD, *kernels)
+
+    def reverse(self, *, compiled: bool | None = None, keep: bool = True) -> tuple[np.ndarray, ...]:
+        """Reverse adjacency ``(rin_ptr, rin_c, rin_w, rch_ptr, rch_x)`` (see
+        :func:`perfectplay.graphs._csr.chance_reverse`), cached on the graph unless
+        ``keep=False`` (a one-shot solver on a large graph).
+
+        >>> g = ChanceGraph.from_lists([False, True], [[0], []], [[(1, 1)]])
+        >>> [a.tolist() for a in g.reverse()]
+        [[0, 0, 1], [0], [1], [0, 1], [0]]
+        """
         rev = self._cache.get("reverse")
         if rev is None:
-            from perfectplay.graphs._csr import chance_reverse
-
             a = self.arrays()
-            rev = chance_reverse(a[1], a[2], a[3], a[4], a[5], compiled=compiled)
+            compiled = self._compiled(compiled, _csr._transpose)
+            rev = _csr.chance_reverse(a[1], a[2], a[3], a[4], a[5], compiled=compiled)
             if keep:
                 self._cache["reverse"] = rev
         return rev
+
+    def safe_set(
+        self,
+        *,
+        compiled: bool | None = None,
+        reverse: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``(safe_d, safe_c)``: the decision and chance nodes from which some policy
+        reaches a terminal node with probability one (with the retry rule a roll is safe
+        as soon as one outcome is; see :func:`perfectplay.graphs._csr.safe_nodes`).
+        Cached; ``reverse``: ``(rin_ptr, rin_c, rch_ptr, rch_x)`` if the caller has them
+        (only the answer is kept, not a reverse adjacency made for it: that is the larger
+        part of the memory of the exact verifier, which needs it for nothing else).
+
+        >>> g = ChanceGraph.from_lists([False, True, False], [[0], [], []], [[(1, 1), (2, 1)]])
+        >>> [a.tolist() for a in g.safe_set(compiled=False)]
+        [[False, True, False], [False]]
+        """
+        safe = self._cache.get("safe")
+        if safe is None:
+            a = self.arrays()
+            compiled = self._compiled(compiled, _csr._safe_set)
+            if reverse is None and "reverse" in self._cache:
+                rin_ptr, rin_c, _, rch_ptr, rch_x = self._cache["reverse"]
+                reverse = (rin_ptr, rin_c, rch_ptr, rch_x)
+            elif reverse is None:
+                rin_ptr, rin_c, _ = _csr.transpose(a[3], a[4], self.n_decision, edges=False,
+                                                   compiled=compiled)  # fmt: skip
+                rch_ptr, rch_x, _ = _csr.transpose(a[1], a[2], self.n_chance, edges=False,
+                                                   compiled=compiled)  # fmt: skip
+                reverse = (rin_ptr, rin_c, rch_ptr, rch_x)
+            safe = self._cache["safe"] = _csr.safe_nodes(
+                a[0], a[1], a[3], a[4], reverse, retry=self.retry, compiled=compiled
+            )
+        return safe
+
+    def end_components(self, *, compiled: bool | None = None) -> tuple[np.ndarray, np.ndarray, int]:
+        """``(dec_comp, chance_comp, n)``: the maximal end components (sets of nodes where
+        a policy can keep the play for ever; the retry rule counts as a choice), ``-1``
+        outside every one, computed once (:func:`perfectplay.graphs._csr.maximal_end_components`).
+
+        >>> g = ChanceGraph.from_lists(   # 0 may roll 0 (back to 0 or 1) or 1 (to the goal 2)
+        ...     [False, False, True], [[0, 1], [0], []], [[(0, 1), (1, 1)], [(2, 1)]])
+        >>> d, c, n = g.end_components(compiled=False)
+        >>> d.tolist(), c.tolist(), n
+        ([0, 0, -1], [0, -1], 1)
+        """
+        ec = self._cache.get("end_components")
+        if ec is None:
+            a = self.arrays()
+            compiled = self._compiled(compiled, _csr._tarjan, _csr._ec_prune)
+            ec = self._cache["end_components"] = _csr.maximal_end_components(
+                a[0], a[1], a[2], a[3], a[4], retry=self.retry, compiled=compiled
+            )
+        return ec
+
+    def acyclic_order(self, *, compiled: bool | None = None) -> np.ndarray | None:
+        """Every node (decision ids, then chance ids shifted by :attr:`n_decision`),
+        successors first; ``None`` when the graph has a cycle (or the retry rule, which
+        is one). Computed once (Kahn's algorithm,
+        :func:`~perfectplay.graphs._csr.topological_order`).
+
+        >>> g = ChanceGraph.from_lists([False, True], [[0], []], [[(1, 1)]])
+        >>> g.acyclic_order(compiled=False).tolist()
+        [1, 2, 0]
+        """
+        if self.retry:
+            return None
+        if "acyclic_order" not in self._cache:
+            a = self.arrays()
+            compiled = self._compiled(compiled, _csr._kahn)
+            ptr, idx = _csr.combined(a[1], a[2], a[3], a[4])
+            order, n = _csr.topological_order(ptr, idx, compiled=compiled)
+            self._cache["acyclic_order"] = order[:n] if n == ptr.shape[0] - 1 else None
+        order_: np.ndarray | None = self._cache["acyclic_order"]
+        return order_
 
     def choices(self, x: int) -> np.ndarray:
         """Chance node ids that decision node ``x`` may choose."""
@@ -235,7 +347,7 @@ class ChanceGraph:
     def total_weight(self) -> np.ndarray:
         """``int64[n_chance]``: sum of outcome weights of each chance node."""
         csum = np.concatenate(([0], np.cumsum(self.outcome_weight, dtype=np.int64)))
-        return csum[self.outcome_ptr[1:]] - csum[self.outcome_ptr[:-1]]
+        return cast(np.ndarray, csum[self.outcome_ptr[1:]] - csum[self.outcome_ptr[:-1]])
 
     def has_retry_property(self) -> bool:
         """True when every outcome ``x`` of every chance node ``c`` may choose ``c`` again.
@@ -244,6 +356,12 @@ class ChanceGraph:
         """
         if self.retry:
             return True
+        held = self._cache.get("retry_property")
+        if held is None:
+            held = self._cache["retry_property"] = self._explicit_retry()
+        return bool(held)
+
+    def _explicit_retry(self) -> bool:
         # Vectorised: every (outcome, chance) pair must also be a (decision, choice) pair.
         nc = np.int64(self.n_chance)
         owner = np.repeat(np.arange(nc), np.diff(self.outcome_ptr))
@@ -349,7 +467,7 @@ class ChanceGraph:
         return g
 
 
-def _rebuild(fields: dict) -> ChanceGraph:
+def _rebuild(fields: dict[str, Any]) -> ChanceGraph:
     return ChanceGraph(**fields)
 
 

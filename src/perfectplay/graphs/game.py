@@ -31,7 +31,7 @@ small instance never pays for importing numpy); both index the same way, and
 (3, 3, [1, 2])
 >>> from perfectplay.solvers.retrograde import solve_retrograde
 >>> s = solve_retrograde(g)
->>> isinstance(s, GameSolution), s.best_moves(0) == [Move(1, Value.WIN, 1)]
+>>> isinstance(s, GameSolution), s.best_moves(0) == [Move(1, Outcome.WIN, 1)]
 (True, True)
 """
 
@@ -45,7 +45,7 @@ from typing import Any, NamedTuple
 
 from perfectplay.graphs.canonical import StateIndex
 
-__all__ = ["NOT_TERMINAL", "Value", "GameGraph", "Move", "GameSolution"]
+__all__ = ["NOT_TERMINAL", "Outcome", "GameGraph", "Move", "GameSolution"]
 
 #: ``terminal`` code of a position that is not terminal.
 NOT_TERMINAL = 0
@@ -90,10 +90,6 @@ class Outcome(IntEnum):
             return cls[text.upper()]
         except KeyError:
             raise ValueError(f"unknown outcome {text!r}: win, lose, tie or draw") from None
-
-
-#: The former name of :class:`Outcome`, kept so existing imports keep working.
-Value = Outcome
 
 
 _OPPOSITE = {

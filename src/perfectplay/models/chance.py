@@ -63,6 +63,7 @@ __all__ = [
     "solve_chance_model",
 ]
 
+
 class ChanceModelSolution(Solution):
     """The solved model: a :class:`~perfectplay.results.ChanceResult` plus the model's
     state index, so every query takes the user's own states and choices (the

@@ -41,7 +41,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from itertools import islice
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from perfectplay.errors import ModelError
 from perfectplay.models.base import StochasticGameModel, UnknownStateError
@@ -308,7 +308,7 @@ class _Strategies:
         s, player = sp
         pick = self.strategy[player]
         if pick is None:  # the explorer counts what it reads
-            return self.inner.moves(s)
+            return cast(Iterable[Any], self.inner.moves(s))
         # The legal moves, read up to the explorer's limit per call.
         legal = list(islice(self.inner.moves(s), self.max_per_call + 1))
         if len(legal) > self.max_per_call:

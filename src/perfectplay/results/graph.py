@@ -32,10 +32,9 @@ remoteness for game graphs (see :mod:`perfectplay.solvers.retrograde`).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from perfectplay.graphs.game import NOT_TERMINAL, GameGraph, GameSolution, Outcome
 from perfectplay.results.options import (
@@ -118,9 +117,7 @@ class ChanceResult:
         self._exact: ExactValues | None = None
 
     def __repr__(self) -> str:
-        return (
-            f"<ChanceResult: {self.graph.n_decision:,} nodes, start value {self.value():.9g}>"
-        )
+        return f"<ChanceResult: {self.graph.n_decision:,} nodes, start value {self.value():.9g}>"
 
     @property
     def start(self) -> int:

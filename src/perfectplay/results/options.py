@@ -238,4 +238,3 @@ def move_result(child_value: int, child_remoteness: int) -> Result:
 def best_actions(options: Sequence[Option]) -> list[Any]:
     """The actions of the options marked best."""
     return [o.action for o in options if o.best]
-

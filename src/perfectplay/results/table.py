@@ -89,7 +89,6 @@ from perfectplay.errors import InputError, ModelError, UnknownStateError, short_
 from perfectplay.objectives import MIN_COST, WIN_CHANCE, Objective
 from perfectplay.results.options import (
     Option,
-    label_of,
     move_result,
     rank_moves,
     rank_options,
@@ -679,8 +678,15 @@ _REQUIRED = {
     "chance": {"keys": None, "goal": "n", "value": "n", "best": "n"},
     "game": {"keys": None, "terminal": "n", "value": "n", "remoteness": "n"},
     "stochastic": {
-        "keys": None, "terminal": "n", "value": "n", "best": "n", "move_ptr": "n+1",
-        "move_keys": None, "move_value": None, "solver": None, "bound": None,
+        "keys": None,
+        "terminal": "n",
+        "value": "n",
+        "best": "n",
+        "move_ptr": "n+1",
+        "move_keys": None,
+        "move_value": None,
+        "solver": None,
+        "bound": None,
     },
 }
 
@@ -728,7 +734,10 @@ def _check(data: dict[str, np.ndarray], path: Path) -> None:
             raise bad("the choices' pointer array is not monotone")
         if len(idx) and (idx.min() < 0 or idx.max() >= m):
             raise bad("a choice index out of range")
-        if np.isnan(data["choice_value"]).any() or ((data["best"] < -1) | (data["best"] >= m)).any():
+        if (
+            np.isnan(data["choice_value"]).any()
+            or ((data["best"] < -1) | (data["best"] >= m)).any()
+        ):
             raise bad("a choice value or best choice that no solve gives")
 
 

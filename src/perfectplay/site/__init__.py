@@ -37,6 +37,7 @@ def build_site(
     quiet: bool = True,
     cache: Path | None = None,
     force: bool = False,
+    trust: bool = False,
 ) -> BuildResult:
     """Build the site of repository ``root`` into ``out`` and return what was written.
 
@@ -44,8 +45,9 @@ def build_site(
     :class:`SiteError` (one line: entry, file, problem) when the tree cannot be honoured.
     ``cache`` is where solutions are compiled and checks remembered (default
     ``$XDG_CACHE_HOME/perfectplay-site``): an entry unchanged since a build that checked
-    it is not run again, unless ``force``.
+    it is not run again, unless ``force``. The tree's programs run sandboxed; where no
+    sandbox is available the build refuses to run them unless ``trust`` is given.
     """
     from perfectplay.site.build import build
 
-    return build(root, out, jobs=jobs, quiet=quiet, cache=cache, force=force)
+    return build(root, out, jobs=jobs, quiet=quiet, cache=cache, force=force, trust=trust)

@@ -13,10 +13,14 @@ import ast
 import html
 import inspect
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from perfectplay.site.highlight import code_block
+
+#: Maps a name a docstring cites to the anchor of its entry (None: not documented).
+Resolve = Callable[[str], str | None]
 
 __all__ = [
     "Member",
@@ -88,7 +92,7 @@ def _signature(node: ast.FunctionDef | ast.AsyncFunctionDef, drop_self: bool) ->
     return text
 
 
-def _decorators(node) -> list[str]:
+def _decorators(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> list[str]:
     return [ast.unparse(d) for d in node.decorator_list]
 
 
@@ -190,7 +194,7 @@ def collect(root: Path, package: str = "perfectplay") -> list[Module]:
 _ROLE = re.compile(r":[a-z]+(?::[a-z]+)?:`(~?)([^`<]+?)(?:\s*<([^>]+)>)?`")
 
 
-def _inline(text: str, resolve) -> str:
+def _inline(text: str, resolve: Resolve) -> str:
     """Inline markup of one paragraph: ``code``, roles, `interpreted`."""
     out, pos = [], 0
     pattern = re.compile(r"``(.+?)``|" + _ROLE.pattern + r"|`([^`]+)`", re.DOTALL)
@@ -211,7 +215,7 @@ def _inline(text: str, resolve) -> str:
     return "".join(out)
 
 
-def render_doc(doc: str, resolve=lambda name: None) -> str:
+def render_doc(doc: str, resolve: Resolve = lambda name: None) -> str:
     """HTML of a docstring.
 
     >>> render_doc("Sum ``a``.\\n\\n>>> 1 + 1\\n2").count("<pre>")
@@ -299,7 +303,7 @@ def render(modules: list[Module]) -> tuple[str, str]:
     return "".join(toc), "\n".join(body)
 
 
-def _member_html(member: Member, resolve, level: int = 3) -> str:
+def _member_html(member: Member, resolve: Resolve, level: int = 3) -> str:
     short = member.name.rsplit(".", 1)[-1]
     if member.kind == "fields":
         return (

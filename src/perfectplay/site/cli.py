@@ -6,10 +6,12 @@ at once and works without the ``site`` extra installed.
 
 from __future__ import annotations
 
+import argparse
+import signal
 import sys
 from pathlib import Path
 
-from perfectplay.cli.common import make_parser, run
+from perfectplay._util.command import make_parser, run
 from perfectplay.errors import PerfectplayError
 
 __all__ = ["main"]
@@ -36,7 +38,7 @@ examples:
 """
 
 
-def _parser():
+def _parser() -> argparse.ArgumentParser:
     parser = make_parser("site", DESCRIPTION, EXAMPLES)
     sub = parser.add_subparsers(dest="action", metavar="ACTION")
     sub.required = True
@@ -72,6 +74,12 @@ def _parser():
             action="store_true",
             help="run every entry's checks again, even those unchanged since the last build",
         )
+        p.add_argument(
+            "--trust",
+            action="store_true",
+            help="run the archive's programs without a sandbox where bubblewrap is missing "
+            "or cannot run (only for a repository you trust; see docs/own-archive.md)",
+        )
         if name == "serve":
             p.add_argument("--port", type=_port, default=8000, help="port (0: any free port)")
             p.add_argument("--no-build", action="store_true", help="serve the existing output")
@@ -95,41 +103,46 @@ def _parser():
     return parser
 
 
-def _reference(args) -> int:
+def _reference(args: argparse.Namespace) -> int:
+    from perfectplay._util.extras import require
+
+    require("site", "site reference")  # it highlights code with pygments
     from perfectplay.site.reference import stale, write
 
     root = _root(args)
     if args.check:
         old = stale(root)
         for path in old:
-            print(f"perfectplay: site: {path} is out of date: run 'perfectplay site reference'",
-                  file=sys.stderr)
+            print(
+                f"perfectplay: site: {path} is out of date: run 'perfectplay site reference'",
+                file=sys.stderr,
+            )
         return 1 if old else 0
     for path in write(root):
         print(f"perfectplay: site: wrote {path}", file=sys.stderr)
     return 0
 
 
-def _root(args) -> Path:
+def _root(args: argparse.Namespace) -> Path:
     from perfectplay.site.errors import SiteError
     from perfectplay.site.repo import find_root
 
     if args.root is not None:
-        root = args.root.resolve()
+        root: Path = args.root.resolve()
         if not (root / "archive").is_dir() and not (root / "site.toml").is_file():
             raise SiteError(
                 "", str(args.root), "not an archive: no archive/ folder and no site.toml"
             )
         return root
-    root = find_root()
-    if root is None:
+    found = find_root()
+    if found is None:
         raise SiteError(
             "",
             str(Path.cwd()),
-            "no repository here (a folder with archive/ "
-            "and pyproject.toml): run inside the checkout or pass --root",
+            "no archive here: neither this folder nor one above it holds site.toml (or "
+            "archive/ and pyproject.toml); run inside your repository or pass --root",
         )
-    return root
+    return found
 
 
 def _count(n: int, one: str, many: str = "") -> str:
@@ -137,14 +150,12 @@ def _count(n: int, one: str, many: str = "") -> str:
 
 
 def _port(text: str) -> int:
-    import argparse
-
     if not text.isdigit() or not 0 <= int(text) <= 65535:
         raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {text[:20]!r}")
     return int(text)
 
 
-def _build(args) -> Path:
+def _build(args: argparse.Namespace) -> Path:
     try:
         from perfectplay.site.build import build
     except ImportError as exc:
@@ -156,9 +167,20 @@ def _build(args) -> Path:
     out = args.out if args.out is not None else root / "site-out"
     if args.jobs is not None and not 1 <= args.jobs <= 64:
         raise PerfectplayError("site: --jobs must be between 1 and 64")
-    result = build(
-        root, out, jobs=args.jobs, quiet=args.quiet, cache=args.cache, force=args.force
-    )
+    # A TERM stops the build as Ctrl-C does: the programs it runs are killed with it.
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        result = build(
+            root,
+            out,
+            jobs=args.jobs,
+            quiet=args.quiet,
+            cache=args.cache,
+            force=args.force,
+            trust=args.trust,
+        )
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     if not args.quiet:
         unchanged = f", {result.reused} unchanged since the last build" if result.reused else ""
         print(
@@ -171,7 +193,11 @@ def _build(args) -> Path:
     return result.out
 
 
-def _new(args) -> int:
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _new(args: argparse.Namespace) -> int:
     from perfectplay.site.starter import create
 
     files = create(args.folder)
@@ -183,7 +209,7 @@ def _new(args) -> int:
     return 0
 
 
-def _serve(args) -> int:
+def _serve(args: argparse.Namespace) -> int:
     from perfectplay.site.serve import serve
 
     if args.no_build:

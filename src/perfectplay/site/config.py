@@ -114,7 +114,10 @@ def load_config(root: Path) -> Config:
         kind = _KEYS[key]
         if not isinstance(value, kind) or isinstance(value, bool):
             expected: dict[Any, str] = {
-                str: "a string", int: "an integer", list: "a list", dict: "a table"
+                str: "a string",
+                int: "an integer",
+                list: "a list",
+                dict: "a table",
             }
             raise fail(f"{key!r} must be {expected.get(kind, 'a number')}", key)
         if isinstance(value, str) and not value.strip():
@@ -129,9 +132,7 @@ def load_config(root: Path) -> Config:
     flags = dict(DEFAULT_FLAGS)
     for name, value in data.get("flags", {}).items():
         if name not in DEFAULT_FLAGS:
-            raise fail(
-                f"unknown key 'flags.{name}' (known: {', '.join(DEFAULT_FLAGS)})", name
-            )
+            raise fail(f"unknown key 'flags.{name}' (known: {', '.join(DEFAULT_FLAGS)})", name)
         if not isinstance(value, str):
             raise fail(f"'flags.{name}' must be a string", name)
         flags[name] = value

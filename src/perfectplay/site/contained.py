@@ -2,27 +2,37 @@
 
 A solution of someone's archive is a program the build did not write. Each run gets an
 empty temporary working directory (removed after), its own process group (so a program
-that forks is stopped whole), a wall-clock limit and a limit on what it may print:
+that forks is stopped whole), the sandbox of its :class:`~perfectplay.site.sandbox.Jail`
+when given one, a wall-clock limit and a limit on what it may print:
 standard output is read as it comes and the group is killed as soon as either limit is
 passed, so a program printing without end costs at most the limit in memory. Standard
 error keeps only its last lines (what an error message needs).
+
+Every run in progress is known (:func:`stop_all`), so an interrupted build kills them all
+at once instead of waiting for their time limits.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import os
 import selectors
 import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Finished", "describe_size", "run_contained"]
+from perfectplay.site.sandbox import ENVIRONMENT, Jail, Limits
+
+__all__ = ["Finished", "Stopped", "describe_size", "resume", "run_contained", "stop_all"]
 
 STDERR_TAIL = 64 << 10
+_WATCH = 0.2  # seconds between two counts of a sandboxed run's processes
 _CHUNK = 1 << 16
 
 
@@ -37,10 +47,11 @@ class Finished:
     seconds: float
     timed_out: bool = False
     overflow: bool = False
+    forked: bool = False  # started more processes than its sandbox allows
 
     @property
     def ok(self) -> bool:
-        return self.returncode == 0 and not self.timed_out and not self.overflow
+        return self.returncode == 0 and not self.timed_out and not self.overflow and not self.forked
 
     def problem(self, time_limit: float, output_limit: int) -> str | None:
         """What went wrong, in a few words; None for a clean exit.
@@ -54,6 +65,8 @@ class Finished:
             return f"ran longer than {time_limit:g} s"
         if self.overflow:
             return f"printed more than {describe_size(output_limit)}"
+        if self.forked:
+            return "started more processes than its sandbox allows"
         if self.returncode < 0:
             try:
                 name = signal.Signals(-self.returncode).name
@@ -78,7 +91,32 @@ def describe_size(n: int) -> str:
     return f"{n} bytes"
 
 
-def _kill_group(proc: subprocess.Popen) -> None:
+class Stopped(Exception):
+    """A run asked for after :func:`stop_all` (the build is being interrupted)."""
+
+
+_live: set[subprocess.Popen[bytes]] = set()
+_lock = threading.Lock()
+_stopping = False
+
+
+def stop_all() -> None:
+    """Kill every run in progress and refuse new ones until :func:`resume`."""
+    global _stopping
+    with _lock:
+        _stopping = True
+        for proc in list(_live):
+            _kill_group(proc)
+
+
+def resume() -> None:
+    """Allow runs again (the interrupted build has let go of its threads)."""
+    global _stopping
+    with _lock:
+        _stopping = False
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
@@ -103,8 +141,15 @@ def run_contained(
     time_limit: float,
     output_limit: int,
     env: dict[str, str] | None = None,
+    jail: Jail | None = None,
+    read_only: Sequence[str] = (),
+    writable: Sequence[str] = (),
 ) -> Finished:
     """Run ``argv`` with ``stdin`` in a fresh temporary directory under both limits.
+
+    With a ``jail``, the run is sandboxed (see :mod:`~perfectplay.site.sandbox`): ``env``
+    is then all it sets in the environment, and ``read_only`` folders are what it sees
+    beyond the system, the interpreter and the repository (``writable`` ones may be written).
 
     Raises :class:`FileNotFoundError` / :class:`PermissionError` when ``argv[0]`` cannot be
     started. The directory and every process of the run's group are gone on return.
@@ -119,37 +164,85 @@ def run_contained(
     True
     """
     folder = tempfile.mkdtemp(prefix="perfectplay-run-")
+    command = list(argv)
+    process_limit = None
+    if jail is not None:
+        env = jail.env(env or {})
+        if jail.sandboxed:
+            if shutil.which(command[0], path=ENVIRONMENT["PATH"]) is None:
+                raise FileNotFoundError(command[0])  # as Popen says it without a sandbox
+            limits = Limits(cpu_seconds=math.ceil(time_limit) + 1)
+            process_limit = limits.processes
+            command = jail.wrap(command, folder, limits, env, read_only, writable)
+            env = {"PATH": ENVIRONMENT["PATH"]}  # bwrap's own; the program's is --setenv
     try:
         with tempfile.TemporaryFile() as feed:
             feed.write(stdin)
             feed.seek(0)
-            start = time.perf_counter()
-            proc = subprocess.Popen(
-                list(argv),
-                stdin=feed,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                cwd=folder,
-                env=env,
-                start_new_session=True,  # its own process group: killed whole
-            )
+            with _lock:
+                if _stopping:
+                    raise Stopped(command[0])
+                start = time.perf_counter()
+                proc = subprocess.Popen(
+                    command,
+                    stdin=feed,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    cwd=folder,
+                    env=env,
+                    start_new_session=True,  # its own process group: killed whole
+                )
+                _live.add(proc)
             try:
-                return _collect(proc, start, time_limit, output_limit)
+                finished = _collect(proc, start, time_limit, output_limit, process_limit)
+                if jail is not None and jail.sandboxed and 128 < finished.returncode < 160:
+                    # bwrap reports a program killed by signal N as status 128 + N.
+                    finished = dataclasses.replace(finished, returncode=128 - finished.returncode)
+                return finished
             finally:
                 _kill_group(proc)  # what it left running in the background
                 proc.wait()
+                with _lock:
+                    _live.discard(proc)
     finally:
         _remove(folder)
 
 
+def count_processes(pid: int) -> int:
+    """How many processes ``pid`` and its descendants are, from ``/proc`` (0: it is gone).
+
+    >>> count_processes(os.getpid()) >= 1
+    True
+    """
+    count, todo = 0, [pid]
+    while todo:
+        parent = todo.pop()
+        try:
+            tasks = os.listdir(f"/proc/{parent}/task")
+        except OSError:
+            continue
+        count += 1
+        for task in tasks:
+            try:
+                with open(f"/proc/{parent}/task/{task}/children") as f:
+                    todo += [int(child) for child in f.read().split()]
+            except OSError:
+                pass
+    return count
+
+
 def _collect(
-    proc: subprocess.Popen, start: float, time_limit: float, output_limit: int
+    proc: subprocess.Popen[bytes],
+    start: float,
+    time_limit: float,
+    output_limit: int,
+    process_limit: int | None = None,
 ) -> Finished:
     assert proc.stdout is not None and proc.stderr is not None
     deadline = start + time_limit
     out = bytearray()
     err = bytearray()
-    timed_out = overflow = False
+    timed_out = overflow = forked = False
     with selectors.DefaultSelector() as selector:
         selector.register(proc.stdout, selectors.EVENT_READ, out)
         selector.register(proc.stderr, selectors.EVENT_READ, err)
@@ -158,6 +251,12 @@ def _collect(
             if left <= 0:
                 timed_out = True
                 break
+            if process_limit is not None:
+                # RLIMIT_NPROC does not hold a builder running as root: count instead.
+                if count_processes(proc.pid) > process_limit:
+                    forked = True
+                    break
+                left = min(left, _WATCH)
             for key, _ in selector.select(timeout=left):
                 chunk = os.read(key.fd, _CHUNK)
                 if not chunk:
@@ -170,7 +269,7 @@ def _collect(
             if len(out) > output_limit:
                 overflow = True
                 break
-    if timed_out or overflow:
+    if timed_out or overflow or forked:
         _kill_group(proc)
     else:
         try:
@@ -182,4 +281,4 @@ def _collect(
     seconds = time.perf_counter() - start
     proc.stdout.close()
     proc.stderr.close()
-    return Finished(bytes(out), bytes(err), returncode, seconds, timed_out, overflow)
+    return Finished(bytes(out), bytes(err), returncode, seconds, timed_out, overflow, forked)

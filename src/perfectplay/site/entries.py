@@ -13,19 +13,24 @@ through another shown core module (:func:`package_sources`); its command is
 from __future__ import annotations
 
 import ast
+import concurrent.futures as cf
 import functools
 import os
 import re
 import shutil
+import threading
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from perfectplay.site.cache import Store, builder_version, digest
 from perfectplay.site.config import Config
 from perfectplay.site.errors import SiteError
 from perfectplay.site.repo import rel, repo_path
-from perfectplay.site.runners import RUNNERS, Runner, includes, runner_for
+from perfectplay.site.runners import RUNNERS, Included, Runner, includes, runner_for
+from perfectplay.site.sandbox import Jail
 
 __all__ = ["Compare", "Entry", "Sample", "discover", "load", "parse_compare"]
 
@@ -50,14 +55,35 @@ KEYS: dict[str, Any] = {
 # A year the sources cannot confirm is left out rather than guessed: the page says so.
 # A classic game (not a contest problem) leaves out both "contest" and "problem".
 OPTIONAL = {
-    "samples", "timeout", "year", "package", "command", "sources", "checker", "contest", "problem",
+    "samples",
+    "timeout",
+    "year",
+    "package",
+    "command",
+    "sources",
+    "checker",
+    "contest",
+    "problem",
 }
 #: The parts of perfectplay an entry's page shows when its package imports them.
 CORE = (
-    "graphs/", "solvers/", "analysis/", "models/", "objectives.py", "results.py",
-    "lattice.py", "yahtzee/",
+    "graphs/",
+    "solvers/",
+    "analysis/",
+    "models/",
+    "objectives.py",
+    "results/",
+    "lattice/",
+    "lattice.py",
+    "yahtzee/",
+    "reports.py",
+    "text/",
+    "frontdoor.py",
 )
 PROBLEMS = "src/perfectplay/problems"
+#: ast.parse from several threads at once can fail in CPython 3.11 ("AST constructor
+#: recursion depth mismatch"); entries load in threads, so parsing takes turns.
+_PARSING = threading.Lock()
 DEFAULT_TIMEOUT = 120.0
 DEFAULT_OUTPUT_LIMIT = 8 << 20
 
@@ -102,11 +128,13 @@ class Entry:
     runner: str | None = None  # a built-in runner's language (site.runners.RUNNERS)
     solution_file: str | None = None  # the file the runner builds
     included: list[str] = field(default_factory=list)  # files it includes, transitively
+    headers: list[str] = field(default_factory=list)  # stamps of the system headers it reads
     sources_listed: bool = True  # False: the runner's files, found rather than listed
     tests: list[Sample] = field(default_factory=list)  # judge data: tests/N.in, tests/N.ans
     checker: Compare | None = None  # how tests are checked, when not by a program
     checker_file: str | None = None  # a checker program (input, answer, output)
     checker_included: list[str] = field(default_factory=list)
+    checker_headers: list[str] = field(default_factory=list)
 
     @property
     def classic(self) -> bool:
@@ -157,8 +185,16 @@ def parse_compare(text: str) -> Compare | None:
     return None
 
 
-def discover(root: Path, config: Config | None = None) -> list[Entry]:
-    """All entries of the archive at ``root``, sorted by id, each validated.
+def discover(
+    root: Path,
+    config: Config | None = None,
+    jail: Jail | None = None,
+    jobs: int = 1,
+    store: Store | None = None,
+) -> list[Entry]:
+    """All entries of the archive at ``root``, sorted by id, each validated (``jobs`` at
+    once: a C or C++ entry asks its preprocessor, in ``jail``, what it includes, unless
+    ``store`` remembers the answer for the same files).
 
     Entry folders are those under ``archive/`` (perfectplay's layout), or those matching the
     ``entries`` patterns of ``site.toml``; an entry's id is its folder relative to the
@@ -186,10 +222,12 @@ def discover(root: Path, config: Config | None = None) -> list[Entry]:
             if not any((folder / m).exists() for m in ENTRY_MARKERS):
                 continue  # a folder the pattern matches that holds no entry
             found.setdefault(folder, base)
-    entries = [
-        load(root, folder, base, config) for folder, base in
-        sorted(found.items(), key=lambda item: item[0].as_posix())
-    ]
+    folders = sorted(found.items(), key=lambda item: item[0].as_posix())
+    with cf.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        # map() raises the first error in folder order: the message does not depend on timing.
+        entries = list(
+            pool.map(lambda item: load(root, item[0], item[1], config, jail, store), folders)
+        )
     seen: dict[str, str] = {}
     for e in entries:
         if e.id in seen:
@@ -204,7 +242,12 @@ def _line_of(text: str, key: str) -> int | None:
 
 
 def load(
-    root: Path, folder: Path, base: str = "archive", config: Config | None = None
+    root: Path,
+    folder: Path,
+    base: str = "archive",
+    config: Config | None = None,
+    jail: Jail | None = None,
+    store: Store | None = None,
 ) -> Entry:
     """Read and validate one entry folder (its id: the folder relative to ``base``)."""
     config = config or Config()
@@ -262,7 +305,8 @@ def load(
     if package is None and "command" not in meta:
         # No command: the built-in runner of the folder's solution.<ext>.
         named = sorted(
-            p.name for p in folder.iterdir()
+            p.name
+            for p in folder.iterdir()
             if p.stem == "solution" and p.suffix != ".tex" and p.is_file()
         )
         if not named:
@@ -272,21 +316,24 @@ def load(
             )
         if len(named) > 1:
             raise SiteError(
-                entry_id, f"{folder_rel}/{named[0]}",
+                entry_id,
+                f"{folder_rel}/{named[0]}",
                 f"several solution files ({', '.join(named)}): keep one or give a 'command'",
             )
         solution_file = f"{folder_rel}/{named[0]}"
         runner = runner_for(named[0])
         if runner is None:
             raise SiteError(
-                entry_id, solution_file,
+                entry_id,
+                solution_file,
                 f"no built-in runner for {Path(named[0]).suffix!r} files (known: "
                 f"{', '.join(e for r in RUNNERS.values() for e in r.extensions)}): "
                 "give a 'command' in meta.toml",
             )
         if runner.compiled and _which(runner.tool) is None:
             raise SiteError(
-                entry_id, solution_file,
+                entry_id,
+                solution_file,
                 f"the {runner.name} runner needs {runner.tool}, which is not installed "
                 "(or give a 'command' in meta.toml)",
             )
@@ -298,9 +345,10 @@ def load(
         for key in ("command", "sources"):
             if key in meta:
                 raise fail(f"{key!r} comes from 'package'; give one or the other", key)
-        if not re.fullmatch(r"[a-z][a-z0-9_]*", package) or not (
-            root / PROBLEMS / package / "__init__.py"
-        ).is_file():
+        if (
+            not re.fullmatch(r"[a-z][a-z0-9_]*", package)
+            or not (root / PROBLEMS / package / "__init__.py").is_file()
+        ):
             raise fail(f"'package' {package!r} is not a package in {PROBLEMS}/", "package")
     if not re.fullmatch(r"https?://\S+", meta["link"]):
         raise fail("'link' must be an http(s) URL", "link")
@@ -322,9 +370,11 @@ def load(
         path = repo_path(root, source, entry_id, meta_rel, f"sources[{i}]")
         sources.append(rel(root, path))
     included: list[str] = []
+    headers: list[str] = []
     if runner is not None and solution_file is not None:
         if runner.language in ("c", "cpp"):
-            included = includes(root, solution_file, entry_id)
+            read = _includes(root, solution_file, entry_id, config, jail, store)
+            included, headers = read.tree, read.stamp()
         if "sources" not in meta:
             sources = [solution_file, *included]
     if len(set(sources)) != len(sources):
@@ -345,6 +395,7 @@ def load(
     checker: Compare | None = compare
     checker_file: str | None = None
     checker_included: list[str] = []
+    checker_headers: list[str] = []
     if "checker" in meta:
         checker = parse_compare(meta["checker"])
         if checker is None:
@@ -356,17 +407,20 @@ def load(
             judge = runner_for(checker_file)
             if judge is None:
                 raise SiteError(
-                    entry_id, checker_file,
+                    entry_id,
+                    checker_file,
                     f"no built-in runner for {path.suffix!r} checkers: write it in one of "
                     f"{', '.join(r.name for r in RUNNERS.values())}",
                 )
             if judge.compiled and _which(judge.tool) is None:
                 raise SiteError(
-                    entry_id, checker_file,
+                    entry_id,
+                    checker_file,
                     f"the {judge.name} runner needs {judge.tool}, which is not installed",
                 )
             if judge.language in ("c", "cpp"):
-                checker_included = includes(root, checker_file, entry_id)
+                read = _includes(root, checker_file, entry_id, config, jail, store)
+                checker_included, checker_headers = read.tree, read.stamp()
     if not tests and "checker" in meta:
         raise fail("'checker' checks the tests/ folder, which has no test", "checker")
     return Entry(
@@ -388,19 +442,70 @@ def load(
         runner=runner.language if runner else None,
         solution_file=solution_file,
         included=included,
+        headers=headers,
         sources_listed=package is not None or "sources" in meta,
         tests=tests,
         checker=checker if checker_file is None else None,
         checker_file=checker_file,
         checker_included=checker_included,
+        checker_headers=checker_headers,
     )
 
 
-def _natural(name: str) -> list:
+def _includes(
+    root: Path,
+    source: str,
+    entry_id: str,
+    config: Config,
+    jail: Jail | None,
+    store: Store | None,
+) -> Included:
+    """What ``source`` includes: remembered by ``store`` under the tool, the flags and the
+    source's bytes, and reused while every file the preprocessor read is unchanged."""
+    language = "c" if source.endswith(".c") else "cpp"
+    tool = _which(RUNNERS[language].tool)
+    flags = config.flags.get(language, "")
+    key = None
+    if store is not None:
+        key = digest([builder_version(), str(tool), flags, source, (root / source).read_bytes()])
+        found: Any = store.get("includes", key)
+        try:
+            read = Included(list(found["tree"]), list(found["system"]))
+            if found["files"] == _digests(root, read.tree) and found["stamps"] == read.stamp():
+                return read
+        except (TypeError, KeyError, ValueError, OSError):
+            pass
+    read = includes(root, source, entry_id, tool=tool, flags=flags, jail=jail)
+    if store is not None and key is not None:
+        store.put(
+            "includes",
+            key,
+            {
+                "tree": read.tree,
+                "system": read.system,
+                "files": _digests(root, read.tree),
+                "stamps": read.stamp(),
+            },
+        )
+    return read
+
+
+def _digests(root: Path, files: list[str]) -> list[str]:
+    return [digest([(root / path).read_bytes()]) for path in files]
+
+
+def _natural(name: str) -> list[int | str]:
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
 
 
-def _samples(root, folder, entry_id, meta_rel, listed, fail) -> list[Sample]:
+def _samples(
+    root: Path,
+    folder: Path,
+    entry_id: str,
+    meta_rel: str,
+    listed: Any,
+    fail: Callable[[str, str | None], SiteError],
+) -> list[Sample]:
     """The samples named in meta, or every ``samples/*.in`` with its ``.ans`` when unnamed."""
     if listed is None:
         pairs = _pairs(root, folder, "samples", entry_id, "sample")
@@ -482,8 +587,13 @@ def _pairs(
 # The template's files in the order a reader follows the solution; other files of the
 # package come between the graph and the result.
 _READING_ORDER = {
-    "__init__.py": 0, "instance.py": 1, "model.py": 2, "build.py": 3, "solution.py": 4,
-    "report.py": 5, "cli.py": 6,
+    "__init__.py": 0,
+    "instance.py": 1,
+    "model.py": 2,
+    "build.py": 3,
+    "solution.py": 4,
+    "report.py": 5,
+    "cli.py": 6,
 }
 
 
@@ -497,8 +607,11 @@ def package_sources(root: Path, package: str) -> list[str]:
     """
     folder = root / PROBLEMS / package
     own = sorted(
-        (p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts
-         and p.suffix not in (".pyc", ".pyo")),
+        (
+            p
+            for p in folder.rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts and p.suffix not in (".pyc", ".pyo")
+        ),
         key=lambda p: (_READING_ORDER.get(rel(folder, p), 3.5), rel(root, p)),
     )
     src = root / "src"
@@ -519,7 +632,8 @@ def package_sources(root: Path, package: str) -> list[str]:
 def _imported_files(src: Path, path: Path) -> list[Path]:
     """The files of ``src`` that the imports of the module at ``path`` load."""
     try:
-        tree = ast.parse(path.read_bytes(), filename=str(path))
+        with _PARSING:
+            tree = ast.parse(path.read_bytes(), filename=str(path))
     except (SyntaxError, ValueError):
         return []  # the page shows the file as it is; its imports cannot be known
     parts = list(path.relative_to(src).with_suffix("").parts)

@@ -85,7 +85,7 @@ def code_block(
     text = text.replace("\r\n", "\n")
     options = {"linespans": prefix} if prefix else {}
     formatter = HtmlFormatter(style=STYLE, cssclass="hl", **options)
-    out = _highlight(text, _lexer(filename, language, text), formatter)
+    out = str(_highlight(text, _lexer(filename, language, text), formatter))
     # Pygments wraps in <div class="hl"><pre><span></span>...</pre></div>: that empty span
     # keeps a first empty line, which HTML would drop right after <pre>.
     out = out.rstrip("\n").replace("<pre>", f"<pre{_attributes(attrs)}>", 1)
@@ -139,7 +139,7 @@ def plain_block(text: str, attrs: dict[str, str] | None = None) -> str:
 
 def stylesheet() -> str:
     """The CSS of the highlighting style, scoped to ``.hl``."""
-    return HtmlFormatter(style=STYLE, cssclass="hl").get_style_defs(".hl")
+    return str(HtmlFormatter(style=STYLE, cssclass="hl").get_style_defs(".hl"))
 
 
 _FENCED = re.compile(r'<pre(?: class="([^"]*)")?><code>(.*?)</code></pre>', re.DOTALL)

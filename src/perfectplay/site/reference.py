@@ -126,7 +126,7 @@ def api_markdown(root: Path) -> str:
 
 def cli_markdown(root: Path) -> str:
     """``perfectplay --help`` and every command's ``--help``, run from the tree at ``root``."""
-    from perfectplay.site.build import _commands, _help
+    from perfectplay.site.helptext import commands, help_text
 
     parts = [_HEADER.format(what="commands' --help"), "# Command-line reference", ""]
     parts += [
@@ -136,13 +136,13 @@ def cli_markdown(root: Path) -> str:
         "## perfectplay",
         "",
         "```text",
-        _help(root, ["--help"]).rstrip("\n"),
+        help_text(root, ["--help"]).rstrip("\n"),
         "```",
         "",
     ]
-    for name, summary in _commands(root).items():
+    for name, summary in commands(root).items():
         parts += [f"## perfectplay {name}", "", summary, "", "```text"]
-        parts += [_help(root, [name, "--help"]).rstrip("\n"), "```", ""]
+        parts += [help_text(root, [name, "--help"]).rstrip("\n"), "```", ""]
     return "\n".join(parts).rstrip("\n") + "\n"
 
 

@@ -15,16 +15,15 @@ from pathlib import Path, PurePosixPath
 
 from perfectplay.site.errors import SiteError
 
-__all__ = ["Change", "Git", "find_root", "rel", "repo_path"]
+__all__ = ["Change", "Git", "find_root", "inside", "rel", "repo_path"]
 
 
 def find_root(start: Path | None = None) -> Path | None:
     """The nearest folder at or above ``start`` (default: the working directory) that holds
-    ``site.toml``, or ``archive/`` and ``pyproject.toml``; failing that, the checkout this
-    package runs from.
+    ``site.toml``, or ``archive/`` and ``pyproject.toml``; None when there is none (the
+    build then says so rather than build some other repository's site).
 
-    >>> root = find_root()
-    >>> root is None or (root / "archive").is_dir() or (root / "site.toml").is_file()
+    >>> find_root(Path("/")) is None
     True
     """
     here = (start or Path.cwd()).resolve()
@@ -33,10 +32,6 @@ def find_root(start: Path | None = None) -> Path | None:
             return folder
         if (folder / "archive").is_dir() and (folder / "pyproject.toml").is_file():
             return folder
-    # An editable install runs from src/perfectplay/site inside the checkout.
-    checkout = Path(__file__).resolve().parents[3]
-    if (checkout / "archive").is_dir() and (checkout / "pyproject.toml").is_file():
-        return checkout
     return None
 
 
@@ -61,6 +56,18 @@ def repo_path(root: Path, relative: str, where: str, cited_in: str, what: str) -
     if not target.is_file():
         raise SiteError(where, cited_in, f"{what} {relative!r} is not a regular file")
     return target
+
+
+def inside(root: Path, relative: str) -> bool:
+    """Whether repository path ``relative`` still lies inside ``root`` once every symbolic
+    link on the way is resolved (and outside ``.git``).
+
+    >>> inside(Path("/"), "etc")
+    True
+    """
+    base = _resolved(root)
+    target = (base / relative).resolve()
+    return target.is_relative_to(base) and ".git" not in target.relative_to(base).parts
 
 
 def rel(root: Path, path: Path) -> str:
@@ -103,8 +110,11 @@ class Git:
     def _run(self, *args: str) -> str:
         env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
         try:
+            # A hostile .git/config could name programs git runs on its own: the file
+            # system monitor and hooks are switched off (the builder's git reads, never runs).
+            safe = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null"]
             res = subprocess.run(
-                ["git", "-C", str(self.root), *args],
+                ["git", *safe, "-C", str(self.root), *args],
                 capture_output=True,
                 env=env,
                 timeout=60,

@@ -7,9 +7,10 @@ folder named by the hash of what the program is made of (the runner, the tool's 
 the flags, the source and every file it includes), so an unchanged program is not compiled
 again by the next build either.
 
-For C and C++, the files of the tree a solution includes with ``#include "..."`` are found
-transitively, as the preprocessor finds them first (relative to the including file), so
-the page shows every file the program is compiled from (:func:`includes`).
+For C and C++, the files a solution includes are those its preprocessor reports reading
+(``-M -H``, run in the sandbox with the runner's flags): the page shows every file of the
+tree the program is compiled from, and the program's cache key covers them and the system
+headers it reads (:func:`includes`).
 """
 
 from __future__ import annotations
@@ -27,13 +28,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from perfectplay.site.contained import run_contained
 from perfectplay.site.errors import SiteError
-from perfectplay.site.repo import rel
+from perfectplay.site.sandbox import SYSTEM, Jail
 
-__all__ = ["RUNNERS", "Built", "Runner", "Runners", "default_cache", "includes", "runner_for"]
+__all__ = [
+    "RUNNERS",
+    "Built",
+    "Included",
+    "Runner",
+    "Runners",
+    "default_cache",
+    "includes",
+    "runner_for",
+]
 
 COMPILE_LIMIT = 300.0  # seconds one compilation may take
-_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -111,59 +121,123 @@ def default_cache() -> Path:
     return Path(base) / "perfectplay-site"
 
 
-def includes(root: Path, source: str, entry: str) -> list[str]:
-    """The files of the tree ``source`` includes with ``#include "..."``, transitively, in
-    the order first met (depth first), repository-relative. An include the preprocessor
-    would find next to the including file but that lies outside the tree is an error
-    naming the entry and the including file; one not found there is left to the compiler's
-    search (a system header)."""
+@dataclass(frozen=True)
+class Included:
+    """The files a C or C++ source reads, as its compiler reports them (``-M -H``)."""
+
+    tree: list[str]  # files of the tree, repository-relative, in the order first met
+    system: list[str]  # system headers, absolute
+
+    def stamp(self) -> list[str]:
+        """Path, size and modification time of every system header (for a cache key: the
+        headers change with the compiler's packages, rarely, and are many)."""
+        parts = []
+        for path in self.system:
+            try:
+                info = os.stat(path)
+                parts.append(f"{path}\0{info.st_size}\0{info.st_mtime_ns}")
+            except OSError:
+                parts.append(f"{path}\0gone")
+        return parts
+
+
+def includes(
+    root: Path,
+    source: str,
+    entry: str,
+    *,
+    tool: str | None = None,
+    flags: str = "",
+    jail: Jail | None = None,
+) -> Included:
+    """The files ``source`` includes, transitively, as the preprocessor itself finds them:
+    ``tool`` (default: ``g++`` for C++ sources, ``gcc`` for C) is run with ``-M -H`` under
+    ``flags`` in the build's sandbox, so a macro, a comment, a line continuation, a
+    digraph or an absolute path includes exactly what the compiler would. A file it reads
+    outside the tree and the system's folders is an error naming the entry and the file
+    that includes it; so is one it cannot find."""
     base = root.resolve()
-    found: list[str] = []
-    seen = {source}
-
-    def visit(path: str) -> None:
-        data = (base / path).read_bytes()
-        for match in _INCLUDE.finditer(data):
-            name = match.group(1).decode("utf-8", "replace")
-            joined = os.path.normpath(os.path.join(os.path.dirname(path), name))
-            target = (base / joined).resolve() if not os.path.isabs(name) else Path(name)
-            leaves = os.path.isabs(name) or not target.is_relative_to(base)
-            if leaves and (target.exists() or os.path.isabs(name) or joined.startswith("..")):
-                raise SiteError(
-                    entry, path, f'#include "{name}" leaves the tree: a page shows its own files'
-                )
-            if not target.is_file():
-                continue
-            shown = rel(base, target)
+    language = "c" if source.endswith(".c") else "cpp"
+    tool = tool or shutil.which(RUNNERS[language].tool) or RUNNERS[language].tool
+    argv = [tool, *shlex.split(flags), "-M", "-H", str(base / source)]
+    run = run_contained(
+        argv,
+        b"",
+        time_limit=COMPILE_LIMIT,
+        output_limit=16 << 20,
+        jail=jail or Jail(base, sandboxed=False),
+    )
+    lines = run.stderr.decode("utf-8", "replace").splitlines()
+    if not run.ok:
+        raise _preprocessor_error(base, source, entry, lines, run.problem(COMPILE_LIMIT, 16 << 20))
+    tree: list[str] = []
+    system: list[str] = []
+    parents = [source]  # the including file at each depth
+    for line in lines:
+        dots, _, name = line.partition(" ")
+        if not name or dots.strip(".") or not dots:
+            continue  # not a line of the include tree ("Multiple include guards ...")
+        depth = len(dots)
+        path = Path(os.path.normpath(name))
+        including = parents[min(depth - 1, len(parents) - 1)]
+        del parents[depth:]
+        if path.is_relative_to(base):
+            shown = path.relative_to(base).as_posix()
             if ".git" in Path(shown).parts:
-                raise SiteError(entry, path, f'#include "{name}" reads from .git')
-            if shown not in seen:
-                seen.add(shown)
-                found.append(shown)
-                visit(shown)
+                raise SiteError(entry, including, f"#include of {shown} reads from .git")
+            parents.append(shown)
+            if shown not in tree and shown != source:
+                tree.append(shown)
+        elif any(path.is_relative_to(folder) for folder in SYSTEM):
+            parents.append(str(path))
+            if str(path) not in system:
+                system.append(str(path))
+        else:
+            raise SiteError(
+                entry, including, f"#include of {path} leaves the tree: a page shows its own files"
+            )
+    return Included(tree, system)
 
-    visit(source)
-    return found
+
+def _preprocessor_error(
+    base: Path, source: str, entry: str, lines: list[str], problem: str | None
+) -> SiteError:
+    """One line from the preprocessor's complaint, at the file and line it names."""
+    for line in lines:
+        found = re.match(r"(.+?):(\d+):\d+: (?:fatal )?error: (.*)", line)
+        if found:
+            path = Path(os.path.normpath(found.group(1)))
+            where = path.relative_to(base).as_posix() if path.is_relative_to(base) else source
+            return SiteError(
+                entry, where, f"cannot preprocess: {found.group(3)}", int(found.group(2))
+            )
+    return SiteError(entry, source, f"cannot preprocess: {problem}")
 
 
 @dataclass(frozen=True)
 class Built:
-    """A runnable solution: the argv to start it."""
+    """A runnable solution: the argv to start it, and the folder it was compiled into (which
+    its sandbox shows it, read-only); None for an interpreted one."""
 
     argv: tuple[str, ...]
+    folder: str | None = None
 
 
 class Runners:
     """The runners of one build: tools looked up once, each program compiled once.
 
     ``cache`` holds ``bin/<hash>/`` folders, one per program as it was compiled; a folder
-    appears whole (compiled elsewhere in the cache, then renamed) or not at all.
+    appears whole (compiled elsewhere in the cache, then renamed) or not at all. Compilers
+    run in the build's ``jail`` like every program of the tree.
     """
 
-    def __init__(self, root: Path, cache: Path, flags: dict[str, str]) -> None:
+    def __init__(
+        self, root: Path, cache: Path, flags: dict[str, str], jail: Jail | None = None
+    ) -> None:
         self.root = root
         self.cache = cache
         self.flags = flags
+        self.jail = jail or Jail(root, sandboxed=False)
         self._lock = threading.Lock()
         self._tools: dict[str, tuple[str, str] | None] = {}
         self._built: dict[str, threading.Lock] = {}
@@ -186,26 +260,60 @@ class Runners:
         try:
             proc = subprocess.run([path, flag], capture_output=True, timeout=60)
             text = (proc.stdout or proc.stderr).decode("utf-8", "replace").strip()
+            if runner.language == "rust":
+                # rustup's proxy reads the user's home, which a sandbox does not show: the
+                # toolchain's own rustc is run instead.
+                sysroot = (
+                    subprocess.run([path, "--print", "sysroot"], capture_output=True, timeout=60)
+                    .stdout.decode()
+                    .strip()
+                )
+                if sysroot and os.path.isfile(os.path.join(sysroot, "bin", "rustc")):
+                    path = os.path.join(sysroot, "bin", "rustc")
         except (OSError, subprocess.TimeoutExpired):
             return None
         return path, text.splitlines()[0] if text else ""
 
-    def key(self, runner: Runner, files: Sequence[str], data: dict[str, bytes]) -> str:
-        """The hash naming a program: runner, tool, flags and the bytes of its files."""
+    def folders(self, runner: Runner) -> list[str]:
+        """The folder of the runner's tool when it lies outside the system's folders (a
+        toolchain in a home folder): the sandbox shows it, read-only."""
+        tool = self.tool(runner)
+        if tool is None or not runner.compiled:
+            return []
+        prefix = Path(os.path.realpath(tool[0])).parent.parent
+        if any(prefix.is_relative_to(folder) for folder in SYSTEM) or prefix == Path("/"):
+            return []
+        return [str(prefix)]
+
+    def key(
+        self,
+        runner: Runner,
+        files: Sequence[str],
+        data: dict[str, bytes],
+        headers: Sequence[str] = (),
+    ) -> str:
+        """The hash naming a program: runner, tool, flags, the bytes of its files and the
+        stamps of the system headers it reads (:meth:`Included.stamp`)."""
         tool = self.tool(runner)
         digest = hashlib.sha256()
         for part in (runner.language, *(tool or ("", "")), self.flags.get(runner.language, "")):
             digest.update(part.encode() + b"\0")
         for path in files:
             digest.update(path.encode() + b"\0" + hashlib.sha256(data[path]).digest())
+        for stamp in headers:
+            digest.update(stamp.encode() + b"\0")
         return digest.hexdigest()[:32]
 
     def build(self, entry: str, runner: Runner, source: str, key: str) -> Built:
         """The runnable program of ``source`` (compiled now unless the cache has it)."""
         tool = self.tool(runner)
         if tool is None:
-            raise SiteError(entry, source, f"the {runner.name} runner needs {runner.tool}, "
-                            "which is not installed (or give a 'command')")
+            raise SiteError(
+                entry,
+                source,
+                f"the {runner.name} runner needs {runner.tool}, "
+                "which is not installed (or give a 'command')",
+            )
         path = self.root / source
         folder = self.cache / "bin" / key
         if not runner.compiled:
@@ -215,7 +323,7 @@ class Runners:
         with lock:
             if not (folder / ".done").is_file():
                 self._compile(entry, runner, tool[0], source, folder)
-        return Built(tuple(runner.run_argv(path, folder)))
+        return Built(tuple(runner.run_argv(path, folder)), str(folder))
 
     def _compile(self, entry: str, runner: Runner, tool: str, source: str, folder: Path) -> None:
         try:
@@ -223,26 +331,34 @@ class Runners:
             work = Path(tempfile.mkdtemp(prefix=".compiling-", dir=folder.parent))
         except OSError as exc:
             raise SiteError(
-                "", str(self.cache), f"cannot write the cache: {exc.strerror or exc} "
-                "(choose another with --cache DIR)"
+                "",
+                str(self.cache),
+                f"cannot write the cache: {exc.strerror or exc} (choose another with --cache DIR)",
             ) from None
         try:
-            env = dict(os.environ)
+            env: dict[str, str] = {}
+            writable = [str(work)]
             if runner.language == "go":
-                env.setdefault("GOCACHE", str(self.cache / "go-build"))
+                env["GOCACHE"] = str(self.cache / "go-build")
+                (self.cache / "go-build").mkdir(exist_ok=True)
+                writable.append(env["GOCACHE"])
             argv = runner.compile_argv(
                 tool, self.root / source, work, self.flags.get(runner.language, "")
             )
-            try:
-                proc = subprocess.run(
-                    argv, capture_output=True, cwd=work, env=env, timeout=COMPILE_LIMIT
-                )
-            except subprocess.TimeoutExpired:
-                raise SiteError(
-                    entry, source, f"{runner.tool} ran longer than {COMPILE_LIMIT:g} s"
-                ) from None
-            if proc.returncode != 0:
-                lines = proc.stderr.decode("utf-8", "replace").splitlines()
+            run = run_contained(
+                argv,
+                b"",
+                time_limit=COMPILE_LIMIT,
+                output_limit=16 << 20,
+                env=env,
+                jail=self.jail,
+                read_only=self.folders(runner),
+                writable=writable,
+            )
+            if run.timed_out:
+                raise SiteError(entry, source, f"{runner.tool} ran longer than {COMPILE_LIMIT:g} s")
+            if run.returncode != 0:
+                lines = run.stderr.decode("utf-8", "replace").splitlines()
                 first = next((ln for ln in lines if "error" in ln), lines[0] if lines else "")
                 first = first.replace(str(self.root) + os.sep, "")
                 raise SiteError(entry, source, f"does not compile ({runner.tool}): {first}")

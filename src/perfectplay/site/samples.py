@@ -19,9 +19,18 @@ from pathlib import Path
 from perfectplay.site.contained import run_contained
 from perfectplay.site.entries import Compare, Entry, Sample
 from perfectplay.site.errors import SiteError
+from perfectplay.site.sandbox import Jail
 
-__all__ = ["SampleRun", "TestRun", "command_argv", "compare", "run_sample", "run_test",
-           "time_bucket"]
+__all__ = [
+    "SampleRun",
+    "TestRun",
+    "command_argv",
+    "compare",
+    "run_sample",
+    "run_test",
+    "time_bucket",
+]
+
 
 @dataclass(frozen=True)
 class SampleRun:
@@ -151,29 +160,32 @@ def _read_text(root: Path, entry: Entry, relative: str) -> str:
 
 
 def run_sample(
-    root: Path, entry: Entry, sample: Sample, argv: Sequence[str] | None = None
+    root: Path,
+    entry: Entry,
+    sample: Sample,
+    argv: Sequence[str] | None = None,
+    *,
+    jail: Jail | None = None,
+    folders: Sequence[str] = (),
 ) -> SampleRun:
     """Run ``entry.command`` (or ``argv``, a built-in runner's program) with the sample's
-    input on stdin; raise :class:`SiteError` when it fails, times out, prints too much, or
-    its output disagrees with the answer."""
+    input on stdin, in ``jail`` (which also shows it the ``folders``, read-only); raise
+    :class:`SiteError` when it fails, times out, prints too much, or its output disagrees
+    with the answer."""
     stdin = _read_text(root, entry, sample.input)
     answer = _read_text(root, entry, sample.answer)
     argv = list(argv) if argv is not None else command_argv(entry.command, root)
     if not argv:
         raise SiteError(entry.id, entry.meta, "'command' is empty")
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(
-        p for p in (str(root / "src"), env.get("PYTHONPATH", "")) if p
-    )
-    env["PERFECTPLAY_QUIET"] = "1"
-    env["PYTHONHASHSEED"] = "0"  # an output must not depend on the run
     try:
         run = run_contained(
             argv,
             stdin.encode("utf-8"),
             time_limit=entry.timeout,
             output_limit=entry.output_limit,
-            env=env,
+            env=_env(root),
+            jail=_jail(root, jail),
+            read_only=folders,
         )
     except (FileNotFoundError, PermissionError):
         raise SiteError(entry.id, entry.meta, f"command not found: {argv[0]!r}") from None
@@ -198,13 +210,20 @@ def run_sample(
 
 
 def _env(root: Path) -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(
-        p for p in (str(root / "src"), env.get("PYTHONPATH", "")) if p
-    )
-    env["PERFECTPLAY_QUIET"] = "1"
-    env["PYTHONHASHSEED"] = "0"
-    return env
+    """What a run sets in its environment: the tree's ``src`` first on Python's path, quiet
+    progress and a fixed hash seed (an output must not depend on the run)."""
+    return {
+        "PYTHONPATH": os.pathsep.join(
+            p for p in (str(root / "src"), os.environ.get("PYTHONPATH", "")) if p
+        ),
+        "PERFECTPLAY_QUIET": "1",
+        "PYTHONHASHSEED": "0",
+    }
+
+
+def _jail(root: Path, jail: Jail | None) -> Jail:
+    """The given jail, or (for a caller outside a build) a plain run with the environment."""
+    return jail if jail is not None else Jail(root, sandboxed=False)
 
 
 def run_test(
@@ -213,6 +232,9 @@ def run_test(
     test: Sample,
     argv: Sequence[str] | None = None,
     checker: Sequence[str] | None = None,
+    *,
+    jail: Jail | None = None,
+    folders: Sequence[str] = (),
 ) -> TestRun:
     """Run one judge test of ``entry`` under its limits and check the output, by
     ``entry.checker`` (exact or float) or by the ``checker`` program, which is given the
@@ -224,10 +246,16 @@ def run_test(
     stdin = (root / test.input).read_bytes()
     answer = (root / test.answer).read_bytes()
     argv = list(argv) if argv is not None else command_argv(entry.command, root)
-    env = _env(root)
+    env, jail = _env(root), _jail(root, jail)
     try:
         run = run_contained(
-            argv, stdin, time_limit=entry.timeout, output_limit=entry.output_limit, env=env
+            argv,
+            stdin,
+            time_limit=entry.timeout,
+            output_limit=entry.output_limit,
+            env=env,
+            jail=jail,
+            read_only=folders,
         )
     except (FileNotFoundError, PermissionError):
         raise SiteError(entry.id, entry.meta, f"command not found: {argv[0]!r}") from None
@@ -241,8 +269,9 @@ def run_test(
         except UnicodeDecodeError:
             return TestRun(test.name, False, run.seconds, "printed non-UTF-8 bytes")
         wrong = compare(text, want, how)
-        return TestRun(test.name, wrong is None, run.seconds, f"wrong answer: {wrong}" if wrong
-                       else "")
+        return TestRun(
+            test.name, wrong is None, run.seconds, f"wrong answer: {wrong}" if wrong else ""
+        )
     with tempfile.TemporaryDirectory(prefix="perfectplay-judge-") as folder:
         files = []
         for name, data in (("input", stdin), ("answer", answer), ("output", run.stdout)):
@@ -251,8 +280,13 @@ def run_test(
             files.append(str(path))
         try:
             judged = run_contained(
-                [*checker, *files], b"", time_limit=entry.timeout,
-                output_limit=entry.output_limit, env=env,
+                [*checker, *files],
+                b"",
+                time_limit=entry.timeout,
+                output_limit=entry.output_limit,
+                env=env,
+                jail=jail,
+                read_only=[*folders, folder],
             )
         except (FileNotFoundError, PermissionError):
             raise SiteError(
@@ -261,10 +295,12 @@ def run_test(
     # Python reports an uncaught exception with status 1, a rejection's status: its
     # traceback tells the two apart.
     crashed = b"Traceback (most recent call last)" in judged.stderr
-    if judged.timed_out or judged.overflow or crashed or judged.returncode not in ACCEPT | REJECT:
-        why = judged.problem(entry.timeout, entry.output_limit) or (
-            judged.stderr.decode("utf-8", "replace").strip().splitlines() or ["no message"]
-        )[-1]
+    stopped = judged.timed_out or judged.overflow or judged.forked
+    if stopped or crashed or judged.returncode not in ACCEPT | REJECT:
+        why = (
+            judged.problem(entry.timeout, entry.output_limit)
+            or (judged.stderr.decode("utf-8", "replace").strip().splitlines() or ["no message"])[-1]
+        )
         if judged.returncode in REJECT and not crashed:
             why = f"exited with status {judged.returncode}"
         raise SiteError(

@@ -6,6 +6,7 @@ import functools
 import sys
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 from perfectplay.errors import PerfectplayError
 
@@ -29,7 +30,7 @@ class Handler(SimpleHTTPRequestHandler):
         ".woff2": "font/woff2",
     }
 
-    def log_message(self, format: str, *args) -> None:  # noqa: A002 - the base class's name
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
         if getattr(self.server, "verbose", True):
             super().log_message(format, *args)
 

@@ -109,8 +109,9 @@ def create(folder: Path) -> list[str]:
     ('site.toml', True)
     """
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
-        raise SiteError("", str(folder), "refusing to write a new archive into a non-empty "
-                        "folder or a file")
+        raise SiteError(
+            "", str(folder), "refusing to write a new archive into a non-empty folder or a file"
+        )
     cpp = shutil.which("g++") is not None
     files = {
         "site.toml": SITE_TOML,

@@ -34,8 +34,12 @@ package is cheap: the solvers load on first use.
 >>> sol.method, sol.value, int(sol.best_choice[0])
 ('backward-induction', 2.5, 1)
 
+Each solver declares the conditions its proof needs beside the proof (a ``SOLVER`` record,
+see :mod:`perfectplay.solvers.conditions`); ``method="auto"`` reads them in the order of
+:data:`CHANCE_SOLVERS` and runs the first whose conditions hold.
+
 With cycles, the value is unbounded exactly when a policy can stay for ever in an *end
-component* (:func:`~perfectplay.graphs._csr.end_components`) holding a roll whose cost
+component* (:meth:`~perfectplay.graphs.chance.ChanceGraph.end_components`) holding a roll whose cost
 favours the player (a negative *oriented* cost: a positive cost when maximising, a
 negative one when minimising). Such graphs are refused with
 :class:`UnboundedObjectiveError`, which names a decision node of the cycle:
@@ -61,6 +65,11 @@ if TYPE_CHECKING:
     from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
     from perfectplay.graphs.game import GameGraph, GameSolution
     from perfectplay.solvers.backward import solve_backward
+    from perfectplay.solvers.conditions import (
+        ChanceSolver,
+        UnboundedObjectiveError,
+        unbounded_node,
+    )
     from perfectplay.solvers.lexpath import LexModel, LexPath, LexStats, search
     from perfectplay.solvers.policy_iteration import solve_ssp
     from perfectplay.solvers.reach import solve_probability
@@ -78,13 +87,19 @@ _EXPORTS = {
     "solve_retrograde": "perfectplay.solvers.retrograde",
     "solve_stochastic": "perfectplay.solvers.stochastic",
     "search": "perfectplay.solvers.lexpath",
+    "ChanceSolver": "perfectplay.solvers.conditions",
+    "UnboundedObjectiveError": "perfectplay.solvers.conditions",
+    "unbounded_node": "perfectplay.solvers.conditions",
     "LexModel": "perfectplay.solvers.lexpath",
     "LexPath": "perfectplay.solvers.lexpath",
     "LexStats": "perfectplay.solvers.lexpath",
 }
 __all__ = [
     "CHANCE_METHODS",
+    "CHANCE_SOLVERS",
+    "ChanceSolver",
     "UnboundedObjectiveError",
+    "chance_solvers",
     "solve_backward",
     "solve_probability",
     "LexModel",
@@ -103,51 +118,28 @@ __all__ = [
 ]
 
 CHANCE_METHODS = ("auto", "label-setting", "backward-induction", "policy-iteration")
+#: The modules whose ``SOLVER`` records :func:`solve_chance` reads, in the order
+#: ``method="auto"`` tries them: the fastest sound solver first, the general one last
+#: (collapsing end components completes policy iteration's proof for probabilities).
+CHANCE_SOLVERS = (
+    "perfectplay.solvers.retry",
+    "perfectplay.solvers.backward",
+    "perfectplay.solvers.policy_iteration",
+    "perfectplay.solvers.reach",
+)
 
 
-class UnboundedObjectiveError(UnsupportedObjectiveError):
-    """The objective's value is unbounded: a policy can repeat, for ever, a cycle that
-    pays the player. ``node`` is a decision node of that cycle (the model layer names its
-    state).
+def chance_solvers() -> tuple[ChanceSolver, ...]:
+    """The chance-graph solvers in the order ``method="auto"`` tries them (fastest first),
+    each the ``SOLVER`` record its module declares beside its proof (see
+    :mod:`perfectplay.solvers.conditions`); modules load on first use.
 
-    >>> UnboundedObjectiveError("the value is unbounded", node=3).node
-    3
+    >>> [s.method for s in chance_solvers()]
+    ['label-setting', 'backward-induction', 'policy-iteration', 'policy-iteration']
     """
+    import importlib
 
-    def __init__(self, message: str, node: int) -> None:
-        super().__init__(message)
-        self.node = node
-
-
-def unbounded_node(graph: ChanceGraph) -> int | None:
-    """A decision node of an end component holding a roll with a negative oriented cost
-    (the value is unbounded there), or ``None``.
-
-    Proof sketch: inside an end component some policy stays for ever and makes every roll
-    of it infinitely often (de Alfaro 1997), so one roll that pays the player makes the
-    value unbounded. Conversely, without such a roll every policy that stays for ever in
-    an end component collects oriented costs ``>= 0`` there, so it is never better than
-    leaving, and the stochastic shortest path assumptions of policy iteration hold
-    (Bertsekas and Tsitsiklis 1991).
-
-    >>> from perfectplay.graphs.chance import ChanceGraph
-    >>> unbounded_node(ChanceGraph.from_lists([False, True], [[0], []], [[(0, 1), (1, 1)]]))
-    """
-    import numpy as np
-
-    if not graph.n_chance:
-        return None
-    oriented = graph.cost * graph.objective.orient
-    if int(oriented.min()) >= 0:
-        return None
-    from perfectplay.graphs._csr import end_components
-
-    dec, chance, n = end_components(graph, compiled=graph.n_edges > 100_000)
-    bad = (chance >= 0) & (oriented < 0)
-    if not bad.any():
-        return None
-    k = int(chance[np.flatnonzero(bad)[0]])
-    return int(np.flatnonzero(dec == k)[0])
+    return tuple(importlib.import_module(name).SOLVER for name in CHANCE_SOLVERS)
 
 
 def label_setting_blockers(graph: ChanceGraph) -> list[str]:
@@ -156,63 +148,17 @@ def label_setting_blockers(graph: ChanceGraph) -> list[str]:
     Its proof needs a minimising objective, every cost positive, finite terminal values
     (always: they are integers) and the retry property for every outcome: without the
     implicit rule a terminal outcome cannot be rerolled, so its terminal values must all be
-    equal (then every roll is worth more than a terminal and keeps them all).
+    equal (then every roll is worth more than a terminal and keeps them all). The
+    conditions are declared in :mod:`perfectplay.solvers.retry` (``SOLVER``).
 
     >>> from perfectplay.graphs.chance import ChanceGraph
     >>> g = ChanceGraph.from_lists([False, True], [[0], []], [[(1, 1)]], cost=[0])
     >>> label_setting_blockers(g)
     ['a roll costs 0 or less (label-setting needs every cost positive)']
     """
-    reasons = []
-    if graph.objective.sense != "min":
-        reasons.append(f"the objective maximises ({graph.objective.describe()})")
-    if graph.n_chance and int(graph.cost.min()) <= 0:
-        reasons.append("a roll costs 0 or less (label-setting needs every cost positive)")
-    if not graph.has_retry_property():
-        reasons.append("the graph has no retry property")
-    elif not graph.retry and _terminal_values_differ(graph):
-        reasons.append(
-            "terminal values differ and a terminal outcome cannot be rerolled without the "
-            "implicit retry rule"
-        )
-    return reasons
+    from perfectplay.solvers.retry import SOLVER
 
-
-def _terminal_values_differ(graph: ChanceGraph) -> bool:
-    tv = graph.terminal_value[graph.terminal]
-    return bool(tv.size) and int(tv.min()) != int(tv.max())
-
-
-_ENDLESS = (
-    "some plays cannot end with probability one (endless plays), which a probability "
-    "objective supports only without the retry rule"
-)
-
-
-def _policy_iteration_blockers(graph: ChanceGraph) -> list[str]:
-    """Why policy iteration cannot answer ``graph``'s objective (empty: it can)."""
-    import numpy as np
-
-    obj = graph.objective
-    reasons = []
-    # Rolls that pay the player are fine outside end components (unbounded_node refuses
-    # the others before this is asked).
-    if obj.measure == "probability":
-        tv = graph.terminal_value[graph.terminal]
-        if tv.size and (tv.min() < 0 or tv.max() > graph.scale):
-            reasons.append("a probability needs terminal values between 0 and 1")
-        if obj.sense == "min":
-            from perfectplay.graphs._csr import end_components
-
-            if end_components(graph, compiled=graph.n_edges > 100_000)[2]:
-                reasons.append(_ENDLESS)
-        else:
-            from perfectplay.graphs._csr import safe_set
-
-            safe_d, _ = safe_set(graph, compiled=graph.n_edges > 100_000)
-            if not bool(np.all(safe_d)):
-                reasons.append(_ENDLESS)
-    return reasons
+    return SOLVER.blockers(graph)
 
 
 def solve_chance(
@@ -232,6 +178,11 @@ def solve_chance(
     otherwise). ``max_sweeps``: policy iteration's limit for a cycle too wide for a
     direct solve (:func:`~perfectplay.solvers.policy_iteration.solve_component`).
 
+    The choice reads the conditions each solver declares beside its proof
+    (:func:`chance_solvers`): the first solver, among those ``method`` names, whose
+    conditions all hold runs; each condition is asked at most once and reads what the
+    graph computes once (its retry property, acyclic order, end components, safe set).
+
     Raises:
         UnsupportedObjectiveError: the forced method's proof does not hold, or no solver
             supports the objective on this graph yet.
@@ -245,45 +196,24 @@ def solve_chance(
     """
     if method not in CHANCE_METHODS:
         raise ValueError(f"unknown method {method!r}; expected one of {', '.join(CHANCE_METHODS)}")
-    if method in ("auto", "label-setting"):
-        blockers = label_setting_blockers(graph)
-        if not blockers:
-            from perfectplay.solvers.retry import solve_retry
+    import importlib
 
-            return solve_retry(graph)
-        if method == "label-setting":
-            raise UnsupportedObjectiveError(f"label-setting does not apply: {'; '.join(blockers)}")
-    if method in ("auto", "backward-induction"):
-        from perfectplay.solvers.backward import backward_blockers, solve_backward
-
-        blockers = backward_blockers(graph)
-        if not blockers:
-            return solve_backward(graph)
-        if method == "backward-induction":
-            raise UnsupportedObjectiveError(
-                f"backward induction does not apply: {'; '.join(blockers)}"
-            )
-    node = unbounded_node(graph)
-    if node is not None:
-        raise UnboundedObjectiveError(
-            f"the value is unbounded: to {graph.objective.describe()} a player can repeat "
-            f"for ever a cycle that pays (through decision node {node})",
-            node,
-        )
-    blockers = _policy_iteration_blockers(graph)
-    if blockers == [_ENDLESS] and not graph.retry:
-        # A probability where play may go on for ever: collapse the end components,
-        # then policy iteration's proof holds (solvers/reach.py).
-        from perfectplay.solvers.reach import solve_probability
-
-        return solve_probability(graph, progress=progress, max_sweeps=max_sweeps)
-    if blockers:
-        raise UnsupportedObjectiveError(
-            f"no solver supports {graph.objective.describe()} here: {'; '.join(blockers)}"
-        )
-    from perfectplay.solvers.policy_iteration import solve_ssp
-
-    return solve_ssp(graph, progress=progress, max_sweeps=max_sweeps)
+    solvers = []
+    for name in CHANCE_SOLVERS:  # imported one by one: label-setting needs no other module
+        solver: ChanceSolver = importlib.import_module(name).SOLVER
+        if method not in ("auto", solver.method):
+            continue
+        if solver.applies(graph):
+            return solver.run(graph, {"progress": progress, "max_sweeps": max_sweeps})
+        solvers.append(solver)
+    general = [s for s in solvers if s.general]
+    if not general:  # a special-purpose method was forced
+        reasons = solvers[0].blockers(graph)
+        raise UnsupportedObjectiveError(f"{solvers[0].title} does not apply: {'; '.join(reasons)}")
+    reasons = general[0].blockers(graph)
+    raise UnsupportedObjectiveError(
+        f"no solver supports {graph.objective.describe()} here: {'; '.join(reasons)}"
+    )
 
 
 def solve_game(graph: GameGraph, *, method: str = "auto") -> GameSolution:

@@ -9,8 +9,10 @@ every node it leads to, so each value is exact up to float rounding, for costs a
 terminal values of any sign and for either sense. A non-terminal node with no choice
 cannot end the play and is worth ``objective.endless``.
 
-The order comes from :func:`perfectplay.graphs._csr.topological_order` over the combined
-graph (decision nodes, then chance nodes); the sweep is a compiled kernel.
+The order is the graph's :meth:`~perfectplay.graphs.chance.ChanceGraph.acyclic_order`
+(Kahn's algorithm over decision and chance nodes, computed once per graph); the sweep is a
+compiled kernel. The proof's one condition, :data:`ACYCLIC`, is declared at the end of
+the module (:data:`SOLVER`), where :func:`~perfectplay.solvers.solve_chance` reads it.
 
 >>> from perfectplay.graphs.chance import ChanceGraph
 >>> from perfectplay.objectives import Objective
@@ -26,74 +28,45 @@ graph (decision nodes, then chance nodes); the sweep is a compiled kernel.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from perfectplay._util.jit import compile_for, kernel
 from perfectplay._util.memory import require
 from perfectplay.graphs import _csr
 from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
+from perfectplay.solvers.conditions import ChanceSolver, Condition
 
-__all__ = ["COMPILE_THRESHOLD", "acyclic_order", "backward_blockers", "solve_backward"]
+__all__ = ["ACYCLIC", "COMPILE_THRESHOLD", "SOLVER", "backward_blockers", "solve_backward"]
 
 COMPILE_THRESHOLD = 200_000
 """Graphs with fewer nodes plus edges run the kernel's Python source (no numba start-up)."""
 
 
-def _combined(graph: ChanceGraph) -> tuple[np.ndarray, np.ndarray]:
-    """CSR of the graph with decision nodes ``0..nd-1`` and chance nodes ``nd..``."""
-    nd = graph.n_decision
-    a = graph.arrays()
-    ptr = np.concatenate((a[1], a[1][-1] + a[3][1:]))
-    idx = np.concatenate((a[2].astype(np.int32) + np.int32(nd), a[4]))
-    return ptr, idx
-
-
-def acyclic_order(graph: ChanceGraph, *, compiled: bool = True) -> np.ndarray | None:
-    """Every node of ``graph`` (decision ids, then chance ids shifted by ``n_decision``),
-    successors first; ``None`` when the graph has a cycle (or the retry rule, which is
-    one). Cached on the graph.
-
-    >>> from perfectplay.graphs.chance import ChanceGraph
-    >>> g = ChanceGraph.from_lists([False, True], [[0], []], [[(1, 1)]])
-    >>> acyclic_order(g, compiled=False).tolist()
-    [1, 2, 0]
-    """
-    if graph.retry:
-        return None
-    cached = graph._cache.get("acyclic_order", False)
-    if cached is not False:
-        return cached
-    ptr, idx = _combined(graph)
-    order, n = _csr.topological_order(ptr, idx, compiled=compiled)
-    out = order[:n] if n == ptr.shape[0] - 1 else None
-    graph._cache["acyclic_order"] = out
-    return out
-
-
 def backward_blockers(graph: ChanceGraph) -> list[str]:
-    """Why backward induction does not apply (empty: it does): it needs an acyclic graph.
+    """Why backward induction does not apply (empty: it does): it needs an acyclic graph
+    (:data:`SOLVER`).
 
     >>> from perfectplay.graphs.chance import ChanceGraph
     >>> backward_blockers(ChanceGraph.from_lists([False, True], [[0], []], [[(0, 1), (1, 1)]]))
     ['the graph has a cycle (a state can repeat)']
     """
-    if graph.retry:
-        return ["the graph has the retry rule (a roll can repeat)"]
-    if acyclic_order(graph, compiled=_compiled(graph)) is None:
-        return ["the graph has a cycle (a state can repeat)"]
-    return []
+    return SOLVER.blockers(graph)
 
 
 def _compiled(graph: ChanceGraph) -> bool:
     """Whether the topological order and the sweep should run compiled
     (:func:`~perfectplay._util.jit.compile_for`)."""
     size = graph.n_decision + graph.n_chance + graph.n_edges
-    return compile_for(size, COMPILE_THRESHOLD, _sweep, _csr._kahn, _csr._transpose)
+    return compile_for(size, COMPILE_THRESHOLD, _sweep, _csr._kahn)
 
 
 @kernel
-def _sweep(order, nd, terminal, tval, choice_ptr, choice_idx, outcome_ptr, outcome_idx,
-           outcome_weight, cost, endless):  # fmt: skip
+def _sweep(
+    order: Any, nd: Any, terminal: Any, tval: Any, choice_ptr: Any, choice_idx: Any,
+    outcome_ptr: Any, outcome_idx: Any, outcome_weight: Any, cost: Any, endless: Any,
+) -> Any:  # fmt: skip
     nc = cost.shape[0]
     dv = np.empty(nd)
     cv = np.empty(nc)
@@ -137,7 +110,7 @@ def solve_backward(graph: ChanceGraph, *, compiled: bool | None = None) -> Chanc
     require(nd * 30 + nc * 20 + graph.n_edges * 16, f"backward induction on {nd + nc:,} nodes")
     if compiled is None:
         compiled = _compiled(graph)
-    order = None if graph.retry else acyclic_order(graph, compiled=compiled)
+    order = graph.acyclic_order(compiled=compiled)
     if order is None:
         raise UnsupportedObjectiveError(
             "backward induction does not apply: " + "; ".join(backward_blockers(graph))
@@ -156,3 +129,18 @@ def solve_backward(graph: ChanceGraph, *, compiled: bool | None = None) -> Chanc
         cv[cv == 0] = 0.0
     accept = np.ones(graph.outcome_idx.shape[0], np.bool_)
     return ChanceSolution(graph, dv, cv, best, accept, method="backward-induction")
+
+
+def _acyclic(graph: ChanceGraph) -> str | None:
+    if graph.retry:
+        return "the graph has the retry rule (a roll can repeat)"
+    if graph.acyclic_order(compiled=_compiled(graph)) is None:
+        return "the graph has a cycle (a state can repeat)"
+    return None
+
+
+#: No cycle (and no retry rule, which is one): every play ends within as many rolls as
+#: there are chance nodes, so one sweep in reverse topological order is exact.
+ACYCLIC = Condition("an acyclic graph", _acyclic)
+#: Backward induction as :func:`~perfectplay.solvers.solve_chance` sees it.
+SOLVER = ChanceSolver("backward-induction", "backward induction", (ACYCLIC,), solve_backward)

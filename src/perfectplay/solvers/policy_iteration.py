@@ -9,13 +9,15 @@ solver of every objective label-setting cannot take (zero costs, maximising).
 objective becomes the minimisation of its negation), solved as a minimisation, and turned
 back at the end. The oriented costs must be ``>= 0`` (zero allowed) on every roll a
 policy can cycle through (transient rolls may have any sign) and a play that never
-ends must be worth the worst value (``objective.endless``);
-:func:`~perfectplay.solvers.solve_chance` checks both before calling. Terminal nodes are
-worth their terminal values. Then three steps:
+ends must be worth the worst value (``objective.endless``): the conditions of
+:data:`SOLVER` at the end of the module (:data:`~perfectplay.solvers.conditions.BOUNDED`,
+:data:`PLAY_ENDS` for a probability), which :func:`~perfectplay.solvers.solve_chance`
+checks before calling. Terminal nodes are worth their terminal values. Then three steps:
 
 1. **Which nodes can finish at all.** A node has a finite value exactly when some policy
    reaches a terminal from it with probability one
-   (:func:`perfectplay.graphs._csr.safe_set`). Every other node gets ``endless``.
+   (:meth:`perfectplay.graphs.chance.ChanceGraph.safe_set`). Every other node gets
+   ``endless``.
 2. **A first proper policy**: walk back from the terminals breadth-first; each decision
    node picks a choice one step closer, and (with the retry rule) each roll keeps only
    outcomes closer to a terminal than the roll itself.
@@ -83,6 +85,7 @@ property); ``docs/models.md`` shows it on Chutes and Ladders.
 from __future__ import annotations
 
 import heapq
+from typing import Any, cast
 
 import numpy as np
 
@@ -93,8 +96,18 @@ from perfectplay.errors import ResourceLimitError
 from perfectplay.graphs import _csr
 from perfectplay.graphs._csr import strong_components
 from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
+from perfectplay.solvers.conditions import BOUNDED, PROBABILITY_RANGE, ChanceSolver, Condition
 
-__all__ = ["COMPILE_THRESHOLD", "DENSE_SIZE", "MAX_SWEEPS", "solve_component", "solve_ssp"]
+__all__ = [
+    "COMPILE_THRESHOLD",
+    "DENSE_SIZE",
+    "ENDLESS",
+    "MAX_SWEEPS",
+    "PLAY_ENDS",
+    "SOLVER",
+    "solve_component",
+    "solve_ssp",
+]
 
 MAX_SWEEPS = 100_000
 """Default most Gauss-Seidel sweeps per evaluation of a cycle too wide for a direct
@@ -126,8 +139,10 @@ _MAX_ITERATIONS = 10_000
 
 
 @kernel
-def _first_policy(terminal, outcome_ptr, outcome_idx, rin_ptr, rin_c, rch_ptr, rch_x,
-                  safe_d, safe_c, retry):  # fmt: skip
+def _first_policy(
+    terminal: Any, outcome_ptr: Any, outcome_idx: Any, rin_ptr: Any, rin_c: Any, rch_ptr: Any,
+    rch_x: Any, safe_d: Any, safe_c: Any, retry: Any,
+) -> Any:  # fmt: skip
     """A proper policy on the safe nodes (step 2 of the module doc).
 
     Returns ``(best, accept)``. The safe set and the reverse adjacency come from
@@ -179,7 +194,9 @@ def _first_policy(terminal, outcome_ptr, outcome_idx, rin_ptr, rin_c, rch_ptr, r
 
 
 @kernel
-def _policy_graph(terminal, outcome_ptr, outcome_idx, best, accept, safe_c):
+def _policy_graph(
+    terminal: Any, outcome_ptr: Any, outcome_idx: Any, best: Any, accept: Any, safe_c: Any
+) -> Any:
     """CSR of the policy graph: an edge ``c -> best[x]`` for every kept non-terminal
     outcome ``x`` of a safe roll ``c`` (self-loops left out)."""
     nc = outcome_ptr.shape[0] - 1
@@ -220,9 +237,10 @@ def _components(
 
 @kernel
 def _back_substitute(
-    k0, comp, pos, order, comp_ptr, terminal, tval, outcome_ptr, outcome_idx, outcome_weight,
-    cost, best, accept, cval,
-):  # fmt: skip
+    k0: Any, comp: Any, pos: Any, order: Any, comp_ptr: Any, terminal: Any, tval: Any,
+    outcome_ptr: Any, outcome_idx: Any, outcome_weight: Any, cost: Any, best: Any, accept: Any,
+    cval: Any,
+) -> Any:  # fmt: skip
     """Evaluate components ``k0, k0+1, ...`` of one roll each into ``cval``.
 
     Stops at the first component of several rolls and returns its index (its system
@@ -263,9 +281,10 @@ def _back_substitute(
 
 @kernel
 def _component_system(
-    k, comp, pos, order, comp_ptr, terminal, tval, outcome_ptr, outcome_idx, outcome_weight,
-    cost, best, accept, cval,
-):  # fmt: skip
+    k: Any, comp: Any, pos: Any, order: Any, comp_ptr: Any, terminal: Any, tval: Any,
+    outcome_ptr: Any, outcome_idx: Any, outcome_weight: Any, cost: Any, best: Any, accept: Any,
+    cval: Any,
+) -> Any:  # fmt: skip
     """The linear system of component ``k`` in its local numbering (``pos[c]`` for roll
     ``c``): ``diag[i] v_i - sum q v_j = rhs[i]`` with the off-diagonal ``q`` (transition
     probabilities inside the component, duplicates allowed) in CSR ``(ptr, col, q)``.
@@ -327,7 +346,7 @@ def _component_system(
 
 
 @kernel
-def _rcm(ptr, idx):
+def _rcm(ptr: Any, idx: Any) -> Any:
     """Reverse Cuthill-McKee order of the undirected graph ``(ptr, idx)``: breadth-first
     from a pseudo-peripheral node (the far end of a first search from a node of least
     degree), neighbours by increasing degree, then reversed. Returns ``perm`` (new place
@@ -439,7 +458,19 @@ def _order_and_profile(
 
 
 @helper
-def _scatter(j, cols, vals, lo, hi, factor, w, mark, touched, nt, heap):
+def _scatter(
+    j: Any,
+    cols: Any,
+    vals: Any,
+    lo: Any,
+    hi: Any,
+    factor: Any,
+    w: Any,
+    mark: Any,
+    touched: Any,
+    nt: Any,
+    heap: Any,
+) -> Any:
     """Subtract ``factor * vals[e]`` from the work row ``w`` at ``cols[e]`` for ``e`` in
     ``lo..hi``, skipping the diagonal ``j``. An entry met for the first time in row ``j``
     is marked, zeroed and listed in ``touched``, and an entry left of the diagonal is
@@ -462,7 +493,7 @@ def _scatter(j, cols, vals, lo, hi, factor, w, mark, touched, nt, heap):
 
 
 @kernel
-def _gth_solve(ptr, col, q, leak, rhs, capacity):
+def _gth_solve(ptr: Any, col: Any, q: Any, leak: Any, rhs: Any, capacity: Any) -> Any:
     """Solve ``A x = rhs`` for the M-matrix ``A = diag - Q`` (``Q`` in CSR, rows summing
     with the diagonal to ``leak >= 0``) by sparse Gaussian elimination without pivoting
     and without a subtraction (the GTH form of elimination), in the given row order.
@@ -525,7 +556,9 @@ def _gth_solve(ptr, col, q, leak, rhs, capacity):
 
 
 @kernel
-def _gauss_seidel(diag, ptr, col, q, rhs, max_sweeps, tol):
+def _gauss_seidel(
+    diag: Any, ptr: Any, col: Any, q: Any, rhs: Any, max_sweeps: Any, tol: Any
+) -> Any:
     """Gauss-Seidel on ``diag v - Q v = rhs`` with a proven error bound.
 
     Sweeps ``v`` and, alongside, the expected number of steps ``t`` before play leaves
@@ -680,8 +713,10 @@ def solve_component(
         np.cumsum(np.bincount(i_new, minlength=m), out=p_ptr[1:])
         p_col = j_new[order_e]
         p_q = q[order_e]
-        fast = compiled if compiled is not None else compile_for(
-            int(sky_work) + env, COMPILE_THRESHOLD, _gth_solve
+        fast = (
+            compiled
+            if compiled is not None
+            else compile_for(int(sky_work) + env, COMPILE_THRESHOLD, _gth_solve)
         )
         # U's entries: at most the envelope; start from a few times the pattern and
         # double (each time after a memory estimate) while it does not fit.
@@ -713,7 +748,7 @@ def solve_component(
             compiled=fast,
         )  # fmt: skip
         if err <= _ACCEPT_TOL:
-            return v
+            return cast(np.ndarray, v)
         if not dense_ok:
             reached = "no proven bound" if err == np.inf else f"a proven error of {err:.1e}"
             raise ResourceLimitError(
@@ -848,9 +883,7 @@ def solve_ssp(
     rch_ptr, rch_x, _ = _csr.transpose(
         graph.choice_ptr, graph.choice_idx, nc, edges=False, compiled=compiled
     )
-    safe_d, safe_c = _csr.safe_set(
-        graph, compiled=compiled, reverse=(rin_ptr, rin_c, rch_ptr, rch_x)
-    )
+    safe_d, safe_c = graph.safe_set(compiled=compiled, reverse=(rin_ptr, rin_c, rch_ptr, rch_x))
     best, accept = _first_policy.run(
         terminal, outcome_ptr, outcome_idx, rin_ptr, rin_c, rch_ptr, rch_x, safe_d, safe_c,
         bool(graph.retry), compiled=compiled,
@@ -899,3 +932,38 @@ def solve_ssp(
         graph=graph, decision_value=dval, chance_value=cval, best_choice=best, accept=accept,
         method="policy-iteration",
     )  # fmt: skip
+
+
+#: Why a probability whose plays may go on for ever is not policy iteration's to answer.
+ENDLESS = (
+    "some plays cannot end with probability one (endless plays), which a probability "
+    "objective supports only without the retry rule"
+)
+
+
+def _play_ends(graph: ChanceGraph) -> str | None:
+    # A probability counts an endless play as 0, which is not the worst value when
+    # minimising (the player would stay in an end component) nor, when maximising, as bad
+    # as policy iteration's proof needs unless every node can end.
+    obj = graph.objective
+    if obj.measure != "probability":
+        return None
+    if obj.sense == "min":
+        return ENDLESS if graph.end_components()[2] else None
+    safe_d, _ = graph.safe_set()
+    return None if bool(safe_d.all()) else ENDLESS
+
+
+#: A probability objective: every play can end (no end component when minimising, every
+#: node in the safe set when maximising), so a play that never ends is the worst value.
+PLAY_ENDS = Condition("plays that can end, for a probability", _play_ends)
+#: Policy iteration as :func:`~perfectplay.solvers.solve_chance` sees it: the general
+#: solver, whose failing conditions explain that no solver applies.
+SOLVER = ChanceSolver(
+    "policy-iteration",
+    "policy iteration",
+    (BOUNDED, PROBABILITY_RANGE, PLAY_ENDS),
+    solve_ssp,
+    options=("progress", "max_sweeps"),
+    general=True,
+)

@@ -5,7 +5,7 @@ policy may cycle at no cost, which breaks the assumption of policy iteration tha
 improper policy is infinitely bad. The classical remedy
 (de Alfaro 1997, *Formal Verification of Probabilistic Systems*, ch. 3; Baier and Katoen
 2008, *Principles of Model Checking*, 10.6) collapses each maximal end component
-(:func:`~perfectplay.graphs._csr.end_components`) into one decision node:
+(:meth:`~perfectplay.graphs.chance.ChanceGraph.end_components`) into one decision node:
 
 * its choices are the rolls that leave the component, plus a roll "stay for ever" to a
   terminal worth 0 (what endless play inside the component is worth);
@@ -40,10 +40,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from perfectplay.graphs._csr import end_components
 from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
+from perfectplay.solvers.conditions import (
+    BOUNDED,
+    NO_RETRY_RULE,
+    PROBABILITY,
+    PROBABILITY_RANGE,
+    ChanceSolver,
+)
 
-__all__ = ["solve_probability"]
+__all__ = ["SOLVER", "solve_probability"]
 
 
 def solve_probability(
@@ -67,7 +73,7 @@ def solve_probability(
             "collapsing end components needs a probability objective without the retry rule"
         )
     nd, nc = graph.n_decision, graph.n_chance
-    dec_ec, ch_ec, n_ec = end_components(graph, compiled=graph.n_edges > 100_000)
+    dec_ec, ch_ec, n_ec = graph.end_components()
     a = graph.arrays(values=True)
     terminal, cptr, cidx, optr, oidx, ow, cost, tval = a
     # Quotient ids: decision nodes outside components keep theirs (their slots of
@@ -168,3 +174,16 @@ def _walk_to_exit(
         if layer:
             reached.update(layer)
             changed = True
+
+
+#: Collapsing end components as :func:`~perfectplay.solvers.solve_chance` sees it: a
+#: probability (endless play worth 0), no retry rule, a bounded value. It completes policy
+#: iteration's proof where plays may go on for ever, so it answers to the same method
+#: name, after policy iteration itself.
+SOLVER = ChanceSolver(
+    "policy-iteration",
+    "collapsing end components",
+    (BOUNDED, PROBABILITY, NO_RETRY_RULE, PROBABILITY_RANGE),
+    solve_probability,
+    options=("progress", "max_sweeps"),
+)

@@ -25,10 +25,10 @@ in ``docs/twoplayer-core.md``). Two kernels share the work:
 Both are O(positions + moves). Small graphs run the kernels' Python source directly
 (``compiled=False``), which avoids importing numba and numpy; larger ones run compiled.
 
->>> from perfectplay.graphs.game import GameGraph, Value
+>>> from perfectplay.graphs.game import GameGraph, Outcome
 >>> loop = GameGraph.from_lists([[1], [0, 2], []])   # 0 <-> 1 -> 2 (stuck)
 >>> s = solve_retrograde(loop)
->>> s.method, [Value(v).name for v in s.value], list(s.remoteness)
+>>> s.method, [Outcome(v).name for v in s.value], list(s.remoteness)
 ('loopy', ['LOSE', 'WIN', 'LOSE'], [2, 1, 0])
 
 References: retrograde analysis labels positions backwards from the ends of the game
@@ -47,7 +47,7 @@ from array import array
 from typing import Any
 
 from perfectplay._util.jit import compile_for, kernel
-from perfectplay.graphs.game import GameGraph, GameSolution, Value
+from perfectplay.graphs.game import GameGraph, GameSolution, Outcome
 
 #: Graphs with at most this many positions + moves are solved by the kernels' Python
 #: source (about 0.3-0.8 us per item) when no kernel is loaded yet: below it, interpreting
@@ -61,13 +61,23 @@ LOOPY_COMPILE_THRESHOLD = 400_000
 #: call then costs only its dispatch, tens of microseconds).
 WARM_COMPILE_THRESHOLD = 2_000
 
-# The kernels spell the Value codes as literals (LOSE 1, DRAW 2, TIE 3, WIN 4): a global
+# The kernels spell the Outcome codes as literals (LOSE 1, DRAW 2, TIE 3, WIN 4): a global
 # name costs a dictionary look-up per use when the source runs interpreted.
-assert (Value.LOSE, Value.DRAW, Value.TIE, Value.WIN) == (1, 2, 3, 4)
+assert (Outcome.LOSE, Outcome.DRAW, Outcome.TIE, Outcome.WIN) == (1, 2, 3, 4)
 
 
 @kernel
-def acyclic_kernel(indptr, children, terminal, value, remoteness, score, stack, cursor, best):
+def acyclic_kernel(
+    indptr: Any,
+    children: Any,
+    terminal: Any,
+    value: Any,
+    remoteness: Any,
+    score: Any,
+    stack: Any,
+    cursor: Any,
+    best: Any,
+) -> Any:
     """Post-order evaluation; returns False (leaving partial output) if a cycle is found.
 
     ``score[c]`` ranks position ``c`` for the player who moves into it, larger is better,
@@ -144,7 +154,17 @@ def acyclic_kernel(indptr, children, terminal, value, remoteness, score, stack, 
 
 
 @kernel
-def loopy_kernel(indptr, children, terminal, value, remoteness, parent_ptr, parents, count, queue):
+def loopy_kernel(
+    indptr: Any,
+    children: Any,
+    terminal: Any,
+    value: Any,
+    remoteness: Any,
+    parent_ptr: Any,
+    parents: Any,
+    count: Any,
+    queue: Any,
+) -> Any:
     """Backward induction with child counting (see the module docstring).
 
     ``value`` must be all 0 and ``parent_ptr`` all 0 on entry.
@@ -226,7 +246,7 @@ def loopy_kernel(indptr, children, terminal, value, remoteness, parent_ptr, pare
 def solve_retrograde(
     graph: GameGraph, *, compiled: bool | None = None, method: str = "auto"
 ) -> GameSolution:
-    """Value and remoteness of every position of ``graph``.
+    """Outcome and remoteness of every position of ``graph``.
 
     Args:
         graph: the game graph.
@@ -242,8 +262,8 @@ def solve_retrograde(
             when a cycle is found), ``"acyclic"`` (raise ``ValueError`` on a cycle) or
             ``"loopy"`` (always the general algorithm).
 
-    >>> from perfectplay.graphs.game import GameGraph, Value
-    >>> chain = GameGraph.from_lists([[1], [2], []], terminal=[0, 0, Value.TIE])
+    >>> from perfectplay.graphs.game import GameGraph, Outcome
+    >>> chain = GameGraph.from_lists([[1], [2], []], terminal=[0, 0, Outcome.TIE])
     >>> s = solve_retrograde(chain)
     >>> s.method, s.start_value, s.start_remoteness
     ('acyclic', <Outcome.TIE: 3>, 2)

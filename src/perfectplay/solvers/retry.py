@@ -45,6 +45,13 @@ or rounding do to the order.
 >>> sol.value, sol.accept.tolist()
 (6.0, [True, False])
 
+The proof's conditions are declared at the end of the module (:data:`SOLVER`), where
+:func:`~perfectplay.solvers.solve_chance` reads them:
+
+>>> free = ChanceGraph.from_lists([False, True], [[0], []], [[(1, 1)]], cost=[0])
+>>> SOLVER.blockers(free), POSITIVE_COSTS.check(g) is None, RETRY_PROPERTY.check(g) is None
+(['a roll costs 0 or less (label-setting needs every cost positive)'], True, True)
+
 References: the problem is a stochastic shortest path problem (Bertsekas and Tsitsiklis,
 "An analysis of stochastic shortest path problems", Mathematics of Operations Research
 16(3), 1991), whose Bellman equation has a unique solution on the nodes that can finish;
@@ -57,13 +64,17 @@ of the label-setting order is in the archive write-ups
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from perfectplay._util.jit import compile_for, kernel
 from perfectplay._util.memory import require
+from perfectplay.graphs import _csr
 from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
+from perfectplay.solvers.conditions import MINIMISES, ChanceSolver, Condition
 
-__all__ = ["solve_retry", "settle_order"]
+__all__ = ["POSITIVE_COSTS", "RETRY_PROPERTY", "SOLVER", "solve_retry", "settle_order"]
 
 #: Graphs with at most this many nodes + edges are solved by the kernel's Python source
 #: (about 2 us per item) unless the kernel is already loaded: below it, interpreting costs
@@ -74,9 +85,10 @@ COMPILE_THRESHOLD = 100_000
 
 @kernel
 def _label_setting(
-    terminal, tval, choice_ptr, choice_idx, outcome_ptr, outcome_idx, outcome_weight, cost,
-    rin_ptr, rin_c, rin_w, rch_ptr, rch_dec, term_order, check_retry,
-):  # fmt: skip
+    terminal: Any, tval: Any, choice_ptr: Any, choice_idx: Any, outcome_ptr: Any, outcome_idx: Any,
+    outcome_weight: Any, cost: Any, rin_ptr: Any, rin_c: Any, rin_w: Any, rch_ptr: Any,
+    rch_dec: Any, term_order: Any, check_retry: Any,
+) -> Any:  # fmt: skip
     # Arrays are made with np.empty and filled in loops: every np.full / np.zeros / copy
     # variant is one more function for numba to compile on a first run. The reverse
     # adjacency comes from perfectplay.graphs._csr (computed once, cached on the graph).
@@ -236,7 +248,7 @@ def _label_setting(
     return dval, cval, best, accept, order, n_order
 
 
-def _run(graph: ChanceGraph, compiled: bool | None) -> tuple:
+def _run(graph: ChanceGraph, compiled: bool | None) -> tuple[Any, ...]:
     if not graph.retry and graph.has_terminal_values():
         tv = graph.terminal_value[graph.terminal]
         if int(tv.min()) != int(tv.max()):
@@ -253,7 +265,7 @@ def _run(graph: ChanceGraph, compiled: bool | None) -> tuple:
     )
     if compiled is None:
         compiled = compile_for(
-            nd + nc + n_out + n_ch, COMPILE_THRESHOLD, _label_setting, *_csr_kernels()
+            nd + nc + n_out + n_ch, COMPILE_THRESHOLD, _label_setting, _csr._transpose
         )
     terminal, cp, ci, op, oi, ow, _ = graph.arrays()
     tval, cost = graph.float_values()
@@ -263,16 +275,11 @@ def _run(graph: ChanceGraph, compiled: bool | None) -> tuple:
     # Not kept on the graph: label-setting is usually the only pass, and the reverse
     # adjacency is the largest part of its memory.
     rin_ptr, rin_c, rin_w, rch_ptr, rch_x = graph.reverse(compiled=compiled, keep=False)
-    return _label_setting.run(
+    out: tuple[Any, ...] = _label_setting.run(
         terminal, tval, cp, ci, op, oi, ow, cost, rin_ptr, rin_c, rin_w, rch_ptr, rch_x,
         terms.astype(np.int32), not graph.retry, compiled=compiled,
     )  # fmt: skip
-
-
-def _csr_kernels() -> tuple:
-    from perfectplay.graphs import _csr
-
-    return (_csr._transpose,)
+    return out
 
 
 def solve_retry(graph: ChanceGraph, *, compiled: bool | None = None) -> ChanceSolution:
@@ -336,3 +343,36 @@ def settle_order(
         method="label-setting",
     )
     return sol, order[:n_order]
+
+
+def _positive_costs(graph: ChanceGraph) -> str | None:
+    if graph.n_chance and int(graph.cost.min()) <= 0:
+        return "a roll costs 0 or less (label-setting needs every cost positive)"
+    return None
+
+
+def _retry_property(graph: ChanceGraph) -> str | None:
+    if not graph.has_retry_property():
+        return "the graph has no retry property"
+    tv = graph.terminal_value[graph.terminal]
+    if not graph.retry and tv.size and int(tv.min()) != int(tv.max()):
+        return (
+            "terminal values differ and a terminal outcome cannot be rerolled without the "
+            "implicit retry rule"
+        )
+    return None
+
+
+#: Every roll costs more than 0: then a roll is worth more than every outcome it keeps,
+#: so values settle in increasing order (as Dijkstra's distances need).
+POSITIVE_COSTS = Condition("every cost positive", _positive_costs)
+#: Every outcome may be rerolled: the retry property, explicit or implicit; with only
+#: the explicit one, terminal outcomes cannot be rerolled, so their values must be equal.
+RETRY_PROPERTY = Condition("the retry property", _retry_property)
+
+#: Label-setting as :func:`~perfectplay.solvers.solve_chance` sees it: the proof of the
+#: module docstring needs a minimising objective, positive costs and the retry property
+#: (``SOLVER.blockers(graph)`` says which fail).
+SOLVER = ChanceSolver(
+    "label-setting", "label-setting", (MINIMISES, POSITIVE_COSTS, RETRY_PROPERTY), solve_retry
+)

@@ -52,6 +52,7 @@ from perfectplay._util.memory import require
 from perfectplay.errors import ModelError
 from perfectplay.graphs._csr import strong_components, transpose
 from perfectplay.graphs.stochastic import StochasticGraph, StochasticSolution
+from perfectplay.solvers.chain import chain_values
 
 __all__ = [
     "DEFAULT_TOL",
@@ -73,12 +74,15 @@ _VERIFY_MARGIN = 1e-12
 
 
 @kernel
-def _solve(k0, lo, hi, best, endless, stats, order, comp_ptr, choice_ptr, outcome_ptr, target,
-           weight, passes, terminal, draw, fixed, tol, stall_sweeps, max_sweeps, eps):  # fmt: skip
+def _solve(
+    k0: Any, lo: Any, hi: Any, best: Any, endless: Any, stats: Any, order: Any, comp_ptr: Any,
+    choice_ptr: Any, outcome_ptr: Any, target: Any, weight: Any, passes: Any, terminal: Any,
+    draw: Any, fixed: Any, tol: Any, stall_sweeps: Any, max_sweeps: Any, eps: Any,
+) -> Any:  # fmt: skip
     # Solves components k0, k0+1, ... in place; returns after the first component where
     # play can go on for ever (the caller settles it), else the number of components.
 
-    def bounds(c, lo, hi):
+    def bounds(c, lo, hi):  # type: (Any, Any, Any) -> tuple[Any, Any]
         # The mover's value of chance node c from bounds (lo, hi) of its successors: a
         # passing outcome swaps them. Called with lo for both, it is the plain value.
         sl = 0.0
@@ -205,7 +209,7 @@ def _solve(k0, lo, hi, best, endless, stats, order, comp_ptr, choice_ptr, outcom
 
 
 @kernel
-def _postorder(order, comp_ptr, comp, ptr, idx):
+def _postorder(order: Any, comp_ptr: Any, comp: Any, ptr: Any, idx: Any) -> Any:
     # Within each component, a depth-first post-order from its root (Tarjan emits the
     # root last): a position comes after the positions it leads to, except along back
     # edges, so one Gauss-Seidel sweep carries values further (Pig: about 1.7x fewer
@@ -484,7 +488,7 @@ def endless_violations(
 
 
 @kernel
-def _reach_back(rptr, rsrc, seed):
+def _reach_back(rptr: Any, rsrc: Any, seed: Any) -> Any:
     # Every node with a path to a seed node (the seeds included), by a stack over the
     # reversed edges.
     n = seed.shape[0]
@@ -511,7 +515,7 @@ def _pair_chain(
     graph: StochasticGraph, choice: Any, compiled: bool
 ) -> tuple[list[int], list[int], np.ndarray, np.ndarray, np.ndarray]:
     """The Markov chain of a strategy pair as the integer system of
-    :func:`~perfectplay.analysis.exact.chain_values`, in units of ``1 / scale``:
+    :func:`~perfectplay.solvers.chain.chain_values`, in units of ``1 / scale``:
     ``W x_p = sum_keep w x_t + sum_pass w (scale - x_t)`` at a position choosing a chance
     node of total weight ``W``; terminal positions are their value, positions without a
     choice 0, and positions that cannot end under the pair the draw."""
@@ -617,7 +621,7 @@ def exact_stochastic(
     """Exact values of the strategy pair ``choice`` (a chance node per non-terminal
     position): the absorption values of its Markov chain in rationals (positions that
     cannot end under the pair: the draw value), by
-    :func:`~perfectplay.analysis.exact.chain_values`: a topological order off cycles,
+    :func:`~perfectplay.solvers.chain.chain_values`: a topological order off cycles,
     sparse fraction-free integer elimination on each strongly connected component of the
     pair's graph (in Pig, the positions of one score pair the busts cycle through).
 
@@ -627,8 +631,6 @@ def exact_stochastic(
     >>> exact_stochastic(g, [0, -1])            # v = 1/2 + (1 - v)/2
     [Fraction(2, 3), Fraction(1, 1)]
     """
-    from perfectplay.analysis.exact import chain_values
-
     n = graph.n_positions
     if compiled is None:
         compiled = compile_for(graph.n_outcomes, 20_000, _reach_back)

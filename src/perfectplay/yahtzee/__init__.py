@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING
 from perfectplay._util.lazy import lazy_package
 
 if TYPE_CHECKING:  # what mypy reads (the names are re-exported)
+    from perfectplay.yahtzee.cards import Card, Situation
     from perfectplay.yahtzee.distribution import ScoreDistribution, score_distribution
     from perfectplay.yahtzee.game import ScorecardGame
     from perfectplay.yahtzee.ruleset import RULES, Category, Rules, rules
     from perfectplay.yahtzee.simulate import SimulationResult
-    from perfectplay.yahtzee.solution import Card, Situation, YahtzeeOption, YahtzeeSolution, solve
+    from perfectplay.yahtzee.solution import YahtzeeAction, YahtzeeOption, YahtzeeSolution, solve
 
 __all__, __getattr__, __dir__ = lazy_package(
     __name__,
@@ -29,6 +30,7 @@ __all__, __getattr__, __dir__ = lazy_package(
         ".game": ["ScorecardGame"],
         ".ruleset": ["RULES", "Category", "Rules", "rules"],
         ".simulate": ["SimulationResult"],
-        ".solution": ["Card", "Situation", "YahtzeeOption", "YahtzeeSolution", "solve"],
+        ".cards": ["Card", "Situation"],
+        ".solution": ["YahtzeeAction", "YahtzeeOption", "YahtzeeSolution", "solve"],
     },
 )

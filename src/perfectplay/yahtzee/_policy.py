@@ -9,7 +9,7 @@ best option is the first of the highest value in the order
 in scorecard order. The values compared are the ones ``options`` computes (the same
 kernels, the same float operations), without the score so far added.
 
-Points and next states come from :func:`perfectplay.solvers.scorecard.box_values`, the
+Points and next states come from :func:`perfectplay.yahtzee.kernels.box_values`, the
 one place that applies the bonus and joker rules: called with a table of zeros it returns
 a box's points (bonuses included), and with the table ``V[s] = s`` the points plus the
 next state's number, exactly (integers below 2**53 are exact in floats).
@@ -28,27 +28,30 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from perfectplay.solvers.scorecard import box_values
-from perfectplay.solvers.turns import njit, reroll
+from perfectplay.lattice.kernels import njit, reroll
+from perfectplay.yahtzee.kernels import box_values
 
 if TYPE_CHECKING:
-    from perfectplay.yahtzee.game import ScorecardGame
+    from numpy.typing import NDArray
+
+    from perfectplay.lattice.arrays import LatticeArrays
+    from perfectplay.yahtzee.game import ScorecardArrays, ScorecardGame
 
 __all__ = ["best_keep", "best_keeps", "choose_box", "keep_tables", "point_tables"]
 
 
-def point_tables(game: ScorecardGame) -> tuple[np.ndarray, np.ndarray]:
+def point_tables(game: ScorecardGame) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """``(Vz, Vn)``: zeros and the state numbers as floats, one entry per state number."""
     return np.zeros(game.n_states), np.arange(game.n_states, dtype=np.float64)
 
 
 @njit(cache=True, boundscheck=False)
-def keep_tables(cur: Any, Es: Any, M: Any, add: Any, remove: Any, face_prob: Any) -> None:
+def keep_tables(cur: Any, Es: Any, M: Any, lat: LatticeArrays) -> None:
     """Rerolls on a batch of end values ``cur[h, b]``: ``Es[r - 1, k, b]`` receives keep
     ``k``'s value with ``r`` rolls left after it (what ``TurnLattice.keep_values`` gives
     for one column); ``cur`` ends as the values of the first roll's hands."""
     for r in range(Es.shape[0]):
-        reroll(cur, Es[r], M, add, remove, face_prob)
+        reroll(cur, Es[r], M, lat)
 
 
 @njit(cache=True, boundscheck=False, inline="always")
@@ -56,7 +59,7 @@ def best_keep(E: Any, b: int, h: int, ptr: Any, keep: Any) -> int:
     """The first best keep of hand ``h`` (column ``b`` of keep values ``E``); ``ptr``,
     ``keep`` are ``TurnLattice.roll_to_keep``, whose keeps are in increasing index."""
     i = ptr[h]
-    k0 = keep[i]
+    k0: int = keep[i]
     v = E[k0, b]
     for j in range(i + 1, ptr[h + 1]):
         k = keep[j]
@@ -67,7 +70,7 @@ def best_keep(E: Any, b: int, h: int, ptr: Any, keep: Any) -> int:
 
 
 @njit(cache=True, boundscheck=False)
-def best_keeps(E: Any, remove: Any, M: Any, A: Any) -> None:
+def best_keeps(E: Any, lat: LatticeArrays, M: Any, A: Any) -> None:
     """``A[k, b]``: the first best sub-multiset of keep ``k`` for column ``b`` of keep
     values ``E`` (:func:`best_keep` for every hand at once, vectorised across the batch).
 
@@ -75,6 +78,7 @@ def best_keeps(E: Any, remove: Any, M: Any, A: Any) -> None:
     ``K`` is the best of ``E[K]`` and the bests of the ``K - f`` (smaller keeps come first,
     as ``M[K] = max(E[K], M[K - f])`` in the rerolls); on equal values the smaller keep
     index wins, which makes it the first best in index order, as :func:`best_keep`."""
+    remove = lat.remove
     n_keeps, n_faces = remove.shape
     nb = E.shape[1]
     for k in range(n_keeps):
@@ -97,47 +101,19 @@ def best_keeps(E: Any, remove: Any, M: Any, A: Any) -> None:
 
 @njit(cache=True, boundscheck=False)
 def choose_box(
-    vals: Any,
-    V: Any,
-    Vz: Any,
-    Vn: Any,
-    mask: int,
-    u: int,
-    y: int,
-    h: int,
-    score: Any,
-    upper: Any,
-    thr: int,
-    bonus: int,
-    n_u: int,
-    n_y: int,
-    kind_box: int,
-    kind_bonus: int,
-    joker: int,
-    joker_score: Any,
-    face_box: Any,
-    kind_hand: Any,
+    vals: Any, V: Any, Vz: Any, Vn: Any, mask: int, u: int, y: int, h: int, g: ScorecardArrays
 ) -> tuple[int, int, int]:
     """``(box, points, next state)`` of the first best box for hand ``h`` after the last
     roll in state ``(mask, u, y)``; ``vals`` is scratch of at least the number of boxes."""
-    n_cat = score.shape[0]
-    box_values(
-        vals, V, mask, u, y, h, score, upper, thr, bonus, n_u, n_y, kind_box, kind_bonus,
-        joker, joker_score, face_box, kind_hand,
-    )  # fmt: skip
+    n_cat = g.score.shape[0]
+    box_values(vals, V, mask, u, y, h, g)
     c0 = -1
     best = -np.inf
     for c in range(n_cat):
         if vals[c] > best:
             best = vals[c]
             c0 = c
-    box_values(
-        vals, Vz, mask, u, y, h, score, upper, thr, bonus, n_u, n_y, kind_box, kind_bonus,
-        joker, joker_score, face_box, kind_hand,
-    )  # fmt: skip
+    box_values(vals, Vz, mask, u, y, h, g)
     points = vals[c0]
-    box_values(
-        vals, Vn, mask, u, y, h, score, upper, thr, bonus, n_u, n_y, kind_box, kind_bonus,
-        joker, joker_score, face_box, kind_hand,
-    )  # fmt: skip
+    box_values(vals, Vn, mask, u, y, h, g)
     return c0, int(points), int(vals[c0] - points)

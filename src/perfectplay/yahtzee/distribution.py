@@ -39,17 +39,24 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from perfectplay._util.memory import require
 from perfectplay._util.progress import Progress
 from perfectplay.errors import InputError
-from perfectplay.solvers.scorecard import BATCH, _arguments, _decode, _final_values, _place
-from perfectplay.solvers.turns import njit, prange
+from perfectplay.lattice.kernels import njit, prange
 from perfectplay.yahtzee._policy import best_keeps, choose_box, keep_tables, point_tables
-from perfectplay.yahtzee.solution import Card, YahtzeeSolution
+from perfectplay.yahtzee.cards import Card
+from perfectplay.yahtzee.kernels import BATCH, decode, final_values, place
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from perfectplay.lattice.arrays import LatticeArrays
+    from perfectplay.yahtzee.game import ScorecardArrays
+    from perfectplay.yahtzee.solution import YahtzeeSolution
 
 __all__ = ["ScoreDistribution", "plot", "score_distribution"]
 
@@ -117,7 +124,7 @@ class ScoreDistribution:
             raise InputError(f"a percentile is between 0 and 100, not {q!r}")
         cdf = self.cdf
         i = int(np.searchsorted(cdf, q / 100 * cdf[-1] - 1e-12, side="left"))
-        return self.low + min(i, cdf.shape[0] - 1)
+        return self.low + min(i, int(cdf.shape[0]) - 1)
 
     def percentiles(self, qs: Any) -> list[int]:
         """:meth:`percentile` of each of ``qs``."""
@@ -156,38 +163,18 @@ def _outcomes(
     V: Any,
     Vz: Any,
     Vn: Any,
-    is_kind: Any,
-    cls_t: Any,
-    score: Any,
-    cls: Any,
-    cls_score: Any,
-    n_cls: Any,
-    upper: Any,
-    thr: int,
-    bonus: int,
-    n_u: int,
-    n_y: int,
-    kind_box: int,
-    kind_bonus: int,
-    joker: int,
-    joker_score: Any,
-    face_box: Any,
-    kind_hand: Any,
-    add: Any,
-    remove: Any,
-    face_prob: Any,
-    hand_prob: Any,
-    rolls: int,
-    batch: int,
+    g: ScorecardArrays,
+    lat: LatticeArrays,
 ) -> None:
     """Row ``i``: the policy's turn from ``states[i]`` as ``cnt_out[i]`` outcomes."""
     n_states = states.shape[0]
-    n_cat, n_hands = score.shape
-    n_keeps = add.shape[0]
-    width = cls_score.shape[1]
-    for c in prange((n_states + batch - 1) // batch):
-        lo = c * batch
-        nb = min(n_states, lo + batch) - lo
+    n_cat, n_hands = g.score.shape
+    n_keeps = lat.add.shape[0]
+    width = g.cls_score.shape[1]
+    rolls = lat.rolls
+    for c in prange((n_states + BATCH - 1) // BATCH):
+        lo = c * BATCH
+        nb = min(n_states, lo + BATCH) - lo
         cur = np.empty((n_hands, nb))
         Es = np.empty((rolls - 1, n_keeps, nb))
         M = np.empty((n_keeps, nb))
@@ -199,38 +186,25 @@ def _outcomes(
         w = np.empty((n_cat, width))
         boxes = np.empty(n_cat, dtype=np.int64)
         for j in range(nb):
-            mask, u, y = _decode(states[lo + j], n_u, n_y)
-            _final_values(
-                cur, j, V, mask, u, y, score, cls,
-                cls_score, n_cls, upper, thr, bonus, n_u, n_y, kind_box, kind_bonus, joker,
-                joker_score, face_box, kind_hand, cv,
-            )  # fmt: skip
-        keep_tables(cur, Es, M, add, remove, face_prob)
+            mask, u, y = decode(states[lo + j], g)
+            final_values(cur, j, V, mask, u, y, g, cv)
+        keep_tables(cur, Es, M, lat)
         for r in range(rolls - 1):
-            best_keeps(Es[r], remove, M, A[r])
+            best_keeps(Es[r], lat, M, A[r])
         for j in range(nb):
             i = lo + j
-            s = states[i]
-            _hand_mass(m, mk, A, j, hand_prob, add, face_prob)
+            _hand_mass(m, mk, A, j, lat)
             cnt_out[i] = _box_outcomes(
-                prob_out[i], pts_out[i], nxt_out[i], m, val, w, cv, boxes, cls_t, s, V, Vz, Vn,
-                is_kind, score, cls, cls_score, n_cls, upper, thr, bonus, n_u, n_y, kind_box,
-                kind_bonus, joker, joker_score, face_box, kind_hand,
+                prob_out[i], pts_out[i], nxt_out[i], m, val, w, cv, boxes, states[i], V, Vz, Vn,
+                g,
             )  # fmt: skip
 
 
 @njit(cache=True, boundscheck=False)
-def _hand_mass(
-    m: Any,
-    mk: Any,
-    A: Any,
-    j: int,
-    hand_prob: Any,
-    add: Any,
-    face_prob: Any,
-) -> None:
+def _hand_mass(m: Any, mk: Any, A: Any, j: int, lat: LatticeArrays) -> None:
     """``m[h]``: the probability that the turn ends on hand ``h`` under the best keeps
     (``A[r - 1, k, j]``: the best keep of hand keep ``k`` with ``r`` rolls left)."""
+    add, face_prob, hand_prob = lat.add, lat.face_prob, lat.hand_prob
     n_keeps, n_faces = add.shape
     n_hands = m.shape[0]
     base = n_keeps - n_hands
@@ -261,34 +235,20 @@ def _box_outcomes(
     w: Any,
     cv: Any,
     boxes: Any,
-    cls_t: Any,
     s: int,
     V: Any,
     Vz: Any,
     Vn: Any,
-    is_kind: Any,
-    score: Any,
-    cls: Any,
-    cls_score: Any,
-    n_cls: Any,
-    upper: Any,
-    thr: int,
-    bonus: int,
-    n_u: int,
-    n_y: int,
-    kind_box: int,
-    kind_bonus: int,
-    joker: int,
-    joker_score: Any,
-    face_box: Any,
-    kind_hand: Any,
+    g: ScorecardArrays,
 ) -> int:
     """The outcomes of ending the turn on the hands ``m`` in state ``s``: each hand to its
-    best box, grouped by (box, points class); returns their number."""
-    n_cat, n_hands = score.shape
+    best box, grouped by (box, points class); returns their number (``val``, ``w``,
+    ``cv`` and ``boxes`` are scratch)."""
+    cls_t, cls_score, n_cls, is_kind = g.cls_t, g.cls_score, g.n_cls, g.is_kind
+    n_cat, n_hands = g.score.shape
     width = cls_score.shape[1]
-    mask, u, y = _decode(s, n_u, n_y)
-    special = kind_box >= 0 and ((mask >> kind_box) & 1) == 1
+    mask, u, y = decode(s, g)
+    special = g.kind_box >= 0 and ((mask >> g.kind_box) & 1) == 1
     n_open = 0
     for b in range(n_cat):
         if not (mask >> b) & 1:
@@ -299,19 +259,13 @@ def _box_outcomes(
             w[b, k] = 0.0
         if not (mask >> b) & 1:
             for k in range(n_cls[b]):
-                val[b, k] = _place(
-                    V, mask | (1 << b), u, y, b, cls_score[b, k], upper, thr, bonus, n_u, n_y,
-                    kind_box,
-                )  # fmt: skip
+                val[b, k] = place(V, mask | (1 << b), u, y, b, cls_score[b, k], g)
     n = 0
     for h in range(n_hands):
         if m[h] == 0.0:
             continue
         if special and is_kind[h]:
-            _, p, nx = choose_box(
-                cv, V, Vz, Vn, mask, u, y, h, score, upper, thr, bonus, n_u, n_y, kind_box,
-                kind_bonus, joker, joker_score, face_box, kind_hand,
-            )  # fmt: skip
+            _, p, nx = choose_box(cv, V, Vz, Vn, mask, u, y, h, g)
             prob_out[n] = m[h]
             pts_out[n] = p
             nxt_out[n] = nx
@@ -332,11 +286,11 @@ def _box_outcomes(
         nm = mask | (1 << b)
         for k in range(n_cls[b]):
             if w[b, k] > 0.0:
-                p = _place(Vz, nm, u, y, b, cls_score[b, k], upper, thr, bonus, n_u, n_y, kind_box)
-                nx = _place(Vn, nm, u, y, b, cls_score[b, k], upper, thr, bonus, n_u, n_y, kind_box)
+                points = place(Vz, nm, u, y, b, cls_score[b, k], g)
+                numbered = place(Vn, nm, u, y, b, cls_score[b, k], g)
                 prob_out[n] = w[b, k]
-                pts_out[n] = int(p)
-                nxt_out[n] = int(nx - p)
+                pts_out[n] = int(points)
+                nxt_out[n] = int(numbered - points)
                 n += 1
     return n
 
@@ -380,10 +334,12 @@ def _scatter(
 
 
 def _turn_outcomes(
-    solution: YahtzeeSolution, states: np.ndarray, tables: tuple[Any, ...]
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Every outcome of the policy's turn from each of ``states`` (sources as positions)."""
+    solution: YahtzeeSolution, states: NDArray[np.int64], Vz: Any, Vn: Any
+) -> tuple[NDArray[np.int32], NDArray[np.float64], NDArray[np.int32], NDArray[np.int32]]:
+    """Every outcome of the policy's turn from each of ``states`` (sources as positions;
+    ``Vz``, ``Vn``: the :func:`~perfectplay.yahtzee._policy.point_tables`)."""
     game = solution.game
+    g, lat = game.arrays, game.lattice.arrays
     width = int(game.n_cls.sum()) + len(game.kind_hand)
     srcs, probs, ptss, nxts = [], [], [], []
     for lo in range(0, len(states), BLOCK):
@@ -393,7 +349,7 @@ def _turn_outcomes(
         pts = np.empty((n, width), dtype=np.int32)
         nxt = np.empty((n, width), dtype=np.int32)
         cnt = np.empty(n, dtype=np.int64)
-        _outcomes(prob, pts, nxt, cnt, block, *tables)
+        _outcomes(prob, pts, nxt, cnt, block, solution.values, Vz, Vn, g, lat)
         keep = np.arange(width) < cnt[:, None]
         srcs.append(np.repeat(np.arange(lo, lo + n, dtype=np.int32), cnt))
         probs.append(prob[keep])
@@ -453,16 +409,11 @@ def score_distribution(solution: YahtzeeSolution, card: Card | None = None) -> S
     True
     """
     game = solution.game
-    lat = game.lattice
     # the point tables and the state numbering (one entry each per state number), and one
     # block's outcome buffers; each tier's arrays are checked when their size is known
     width = int(game.n_cls.sum()) + len(game.kind_hand)
     require(20 * game.n_states + 48 * BLOCK * width, f"the score distribution of {game.rules.name}")
     Vz, Vn = point_tables(game)
-    is_kind = np.zeros(lat.n_hands, dtype=np.bool_)
-    is_kind[game.kind_hand] = True
-    cls_t = np.ascontiguousarray(game.cls.T)
-    tables = (solution.values, Vz, Vn, is_kind, cls_t, *_arguments(game), BATCH)
     start, so_far = solution._state(card or Card())
     states = np.array([start], dtype=np.int64)
     lo = np.array([so_far], dtype=np.int64)
@@ -473,7 +424,7 @@ def score_distribution(solution: YahtzeeSolution, card: Card | None = None) -> S
     progress = Progress(f"score distribution of {game.rules.name}")
     filled = bin(game.decode(start)[0]).count("1")
     for t in range(filled, game.n_categories):
-        src, prob, pts, nxt = _turn_outcomes(solution, states, tables)
+        src, prob, pts, nxt = _turn_outcomes(solution, states, Vz, Vn)
         nstates, tgt = _number(nxt, where)
         del nxt
         big = np.iinfo(np.int64).max

@@ -12,11 +12,17 @@ non-zero score (only tracked when the rules pay an extra n-of-a-kind bonus).
 (1048576, 536448, (13, 252))
 >>> g.decode(g.state_index(0b1, 3, 0))
 (1, 3, 0)
+
+The compiled kernels (:mod:`perfectplay.yahtzee.kernels` and those built on them) read
+the game through one record, :class:`ScorecardArrays` (:attr:`ScorecardGame.arrays`,
+built once per game), beside the turn lattice's own record
+(:class:`~perfectplay.lattice.LatticeArrays`).
 """
 
 from __future__ import annotations
 
 from functools import cached_property
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -25,7 +31,45 @@ from perfectplay.errors import RulesError, short_repr
 from perfectplay.lattice import TurnLattice
 from perfectplay.yahtzee.ruleset import Rules
 
-__all__ = ["ScorecardGame"]
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+__all__ = ["JOKER_CODES", "ScorecardArrays", "ScorecardGame"]
+
+#: How the kernels number :attr:`Rules.joker <perfectplay.yahtzee.ruleset.Rules.joker>`.
+JOKER_CODES = {"none": 0, "free": 1, "forced": 2}
+
+
+class ScorecardArrays(NamedTuple):
+    """What the scorecard kernels read of a :class:`ScorecardGame`: one record of arrays
+    and scalars (numba types it as a tuple; the interpreted kernels read the same fields).
+    The fields are the game's attributes of the same names, plus ``kind_bonus`` and
+    ``joker`` (:data:`JOKER_CODES`) of the rules, ``cls_t`` (``cls`` transposed, so a
+    hand's classes are contiguous) and ``is_kind`` (whether a hand is n of a kind).
+
+    >>> from perfectplay.yahtzee.ruleset import rules
+    >>> a = ScorecardGame(rules("american")).arrays
+    >>> isinstance(a, ScorecardArrays), a.threshold, a.joker, int(a.is_kind.sum()), a.cls_t.shape
+    (True, 63, 1, 6, (252, 13))
+    """
+
+    score: NDArray[np.int64]
+    cls: NDArray[np.int64]
+    cls_t: NDArray[np.int64]
+    cls_score: NDArray[np.int64]
+    n_cls: NDArray[np.int64]
+    upper: NDArray[np.bool_]
+    threshold: int
+    bonus: int
+    n_upper_values: int
+    n_kind_values: int
+    kind_box: int
+    kind_bonus: int
+    joker: int
+    joker_score: NDArray[np.int64]
+    face_box: NDArray[np.int64]
+    kind_hand: NDArray[np.int64]
+    is_kind: NDArray[np.bool_]
 
 
 class ScorecardGame:
@@ -102,6 +146,31 @@ class ScorecardGame:
         if self.kind_box < 0:
             self.kind_hand = self.kind_hand[:0]
         self.n_states = (1 << n_cat) * self.n_upper_values * self.n_kind_values
+
+    @cached_property
+    def arrays(self) -> ScorecardArrays:
+        """The record the scorecard kernels read (see :class:`ScorecardArrays`)."""
+        is_kind = np.zeros(self.lattice.n_hands, dtype=np.bool_)
+        is_kind[self.kind_hand] = True
+        return ScorecardArrays(
+            score=self.score,
+            cls=self.cls,
+            cls_t=np.ascontiguousarray(self.cls.T),
+            cls_score=self.cls_score,
+            n_cls=self.n_cls,
+            upper=self.upper,
+            threshold=int(self.threshold),
+            bonus=int(self.bonus),
+            n_upper_values=int(self.n_upper_values),
+            n_kind_values=int(self.n_kind_values),
+            kind_box=int(self.kind_box),
+            kind_bonus=int(self.rules.kind_bonus),
+            joker=JOKER_CODES[self.rules.joker],
+            joker_score=self.joker_score,
+            face_box=self.face_box,
+            kind_hand=self.kind_hand,
+            is_kind=is_kind,
+        )
 
     # --- numbering ----------------------------------------------------------------------
 

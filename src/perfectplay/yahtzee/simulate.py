@@ -25,21 +25,39 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
 from perfectplay._util.memory import require
 from perfectplay.errors import InputError
-from perfectplay.solvers.scorecard import BATCH, _arguments, _decode, _final_values
-from perfectplay.solvers.turns import njit, prange
+from perfectplay.lattice.kernels import njit, prange
 from perfectplay.yahtzee._policy import best_keep, choose_box, keep_tables, point_tables
-from perfectplay.yahtzee.solution import Card, YahtzeeSolution
+from perfectplay.yahtzee.cards import Card
+from perfectplay.yahtzee.kernels import BATCH, decode, final_values
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from perfectplay.lattice.arrays import LatticeArrays
+    from perfectplay.yahtzee.game import ScorecardArrays
+    from perfectplay.yahtzee.solution import YahtzeeSolution
 
 __all__ = ["SimulationResult", "simulate"]
 
 #: Games whose uniforms are drawn at once (bounds the memory of a long run, not its result).
 CHUNK = 8192
+
+
+class DiceArrays(NamedTuple):
+    """What the games read to roll the dice, beside the lattice's record: the cumulative
+    face weights, the keeps of each hand (``TurnLattice.roll_to_keep``: ``keeps[ptr[h] :
+    ptr[h + 1]]``) and each keep's number of dice."""
+
+    face_cum: NDArray[np.float64]
+    ptr: NDArray[np.int64]
+    keeps: NDArray[np.int32]
+    keep_size: NDArray[np.int64]
 
 
 @dataclass(frozen=True)
@@ -110,78 +128,53 @@ def _play(
     Vn: Any,
     start: int,
     so_far: int,
-    face_cum: Any,
-    rk_ptr: Any,
-    rk_keep: Any,
-    keep_size: Any,
-    score: Any,
-    cls: Any,
-    cls_score: Any,
-    n_cls: Any,
-    upper: Any,
-    thr: int,
-    bonus: int,
-    n_u: int,
-    n_y: int,
-    kind_box: int,
-    kind_bonus: int,
-    joker: int,
-    joker_score: Any,
-    face_box: Any,
-    kind_hand: Any,
-    add: Any,
-    remove: Any,
-    face_prob: Any,
-    rolls: int,
-    batch: int,
+    dice: DiceArrays,
+    g: ScorecardArrays,
+    lat: LatticeArrays,
 ) -> None:
+    """Play game ``i`` with the uniforms ``draws[i]`` into ``out[i]``."""
+    face_cum, keep_size = dice.face_cum, dice.keep_size
+    add = lat.add
+    rolls = lat.rolls
     n_games, n_turns, _, n_dice = draws.shape
-    n_cat, n_hands = score.shape
+    n_cat, n_hands = g.score.shape
     n_keeps, n_faces = add.shape
     base = n_keeps - n_hands
     total_weight = face_cum[n_faces - 1]
     # Games go in batches whose turn tables are computed together: the rerolls then run
     # vectorised across the batch, as in the solver.
-    for c in prange((n_games + batch - 1) // batch):
-        lo = c * batch
-        nb = min(n_games, lo + batch) - lo
+    for c in prange((n_games + BATCH - 1) // BATCH):
+        lo = c * BATCH
+        nb = min(n_games, lo + BATCH) - lo
         cur = np.empty((n_hands, nb))
         Es = np.empty((rolls - 1, n_keeps, nb))
         M = np.empty((n_keeps, nb))
-        cv = np.empty(max(cls_score.shape[1], n_cat))
+        cv = np.empty(max(g.cls_score.shape[1], n_cat))
         states = np.full(nb, start)
         for j in range(nb):
             out[lo + j] = so_far
         for turn in range(n_turns):
             for j in range(nb):
-                mask, u, y = _decode(states[j], n_u, n_y)
-                _final_values(
-                    cur, j, V, mask, u, y, score, cls,
-                    cls_score, n_cls, upper, thr, bonus, n_u, n_y, kind_box, kind_bonus, joker,
-                    joker_score, face_box, kind_hand, cv,
-                )  # fmt: skip
-            keep_tables(cur, Es, M, add, remove, face_prob)
+                mask, u, y = decode(states[j], g)
+                final_values(cur, j, V, mask, u, y, g, cv)
+            keep_tables(cur, Es, M, lat)
             for j in range(nb):
-                g = lo + j
+                gi = lo + j
                 k = 0
                 hand = 0
                 for roll in range(rolls):
                     if roll > 0:
-                        k = best_keep(Es[rolls - 1 - roll], j, hand, rk_ptr, rk_keep)
+                        k = best_keep(Es[rolls - 1 - roll], j, hand, dice.ptr, dice.keeps)
                     for d in range(n_dice - keep_size[k]):
-                        x = draws[g, turn, roll, d] * total_weight
+                        x = draws[gi, turn, roll, d] * total_weight
                         f = 0
                         while f < n_faces - 1 and x >= face_cum[f]:
                             f += 1
                         k = add[k, f]
                     hand = k - base
-                mask, u, y = _decode(states[j], n_u, n_y)
-                _, p, states[j] = choose_box(
-                    cv, V, Vz, Vn, mask, u, y, hand, score,
-                    upper, thr, bonus, n_u, n_y, kind_box, kind_bonus, joker, joker_score,
-                    face_box, kind_hand,
-                )  # fmt: skip
-                out[g] += p
+                mask, u, y = decode(states[j], g)
+                _, p, states[j] = choose_box(cv, V, Vz, Vn, mask, u, y, hand, g)
+                out[gi] += p
 
 
 def simulate(
@@ -209,9 +202,9 @@ def simulate(
     lat = game.lattice
     require(16 * game.n_states, f"simulating {game.rules.name}")
     Vz, Vn = point_tables(game)
-    args = _arguments(game)
-    rk_ptr, rk_keep = lat.roll_to_keep
     face_cum = np.cumsum(lat.face_weight).astype(np.float64)
+    dice = DiceArrays(face_cum, *lat.roll_to_keep, lat.keep_size.astype(np.int64))
+    V, g, turn = solution.values, game.arrays, lat.arrays
     start, so_far = solution._state(card or Card())
     open_boxes = game.n_categories - bin(game.decode(start)[0]).count("1")
     rng = np.random.Generator(np.random.PCG64(seed))
@@ -220,20 +213,5 @@ def simulate(
     for lo in range(0, int(games), CHUNK):
         n = min(CHUNK, int(games) - lo)
         draws = rng.random((n, *shape))
-        _play(
-            scores[lo : lo + n],
-            draws,
-            solution.values,
-            Vz,
-            Vn,
-            start,
-            so_far,
-            face_cum,
-            rk_ptr,
-            rk_keep,
-            lat.keep_size.astype(np.int64),
-            *args[:18],
-            lat.n_rolls,
-            BATCH,
-        )
+        _play(scores[lo : lo + n], draws, V, Vz, Vn, start, so_far, dice, g, turn)
     return SimulationResult(solution.rules.name, int(seed), scores)

@@ -1,7 +1,7 @@
 """Solved Yahtzee-family games: the value of every scorecard and every option.
 
 :func:`solve` builds the table of a rule set by tiered backward induction
-(:mod:`perfectplay.solvers.scorecard`); :class:`YahtzeeSolution` answers from it: the
+(:mod:`perfectplay.yahtzee.solver`); :class:`YahtzeeSolution` answers from it: the
 optimal expected final score of the empty card, the expected remaining score of any
 scorecard, and every option of a situation (which dice to keep before a reroll, which box
 to fill after the last roll) with its expected final score, best first.
@@ -27,10 +27,8 @@ import json
 import math
 import os
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
@@ -40,6 +38,7 @@ from perfectplay.errors import InputError
 from perfectplay.objectives import Objective
 from perfectplay.results.options import Option, rank_options
 from perfectplay.results.surface import Solution
+from perfectplay.yahtzee.cards import Card, Situation, card_state, situation_state
 from perfectplay.yahtzee.game import ScorecardGame
 from perfectplay.yahtzee.ruleset import Rules
 from perfectplay.yahtzee.ruleset import rules as builtin_rules
@@ -57,34 +56,6 @@ __all__ = [
 
 _MAGIC = b"perfectplay yahtzee table\n"
 _FORMAT = 1
-
-
-@dataclass(frozen=True)
-class Card:
-    """A scorecard between turns: the filled boxes with their points (``None`` when only
-    the box is known to be filled), the upper total (derived from the upper boxes' points
-    when ``None``), whether the n-of-a-kind box holds a non-zero score (derived from its
-    points when ``None``), and the points scored so far (derived when ``None``: boxes plus
-    any upper bonus; give it when some points are unknown or extra bonuses were earned).
-
-    >>> Card(filled={"sixes": 18, "yahtzee": 50}).filled["sixes"]
-    18
-    """
-
-    filled: Mapping[str, int | None] = field(default_factory=dict)
-    upper: int | None = None
-    kind_holds: bool | None = None
-    score: int | None = None
-
-
-@dataclass(frozen=True)
-class Situation:
-    """A moment of a turn: the scorecard, the dice showing (face labels, any order) and how
-    many rerolls are left (0 after the last roll)."""
-
-    card: Card
-    dice: tuple[Any, ...]
-    rolls_left: int
 
 
 class YahtzeeAction(str):
@@ -153,9 +124,7 @@ class YahtzeeSolution(Solution):
         names = [c.name for c in self.rules.categories]
         for state in range(self.game.n_states):
             mask, u, y = self.game.decode(state)
-            filled: dict[str, int | None] = {
-                n: None for i, n in enumerate(names) if mask >> i & 1
-            }
+            filled: dict[str, int | None] = {n: None for i, n in enumerate(names) if mask >> i & 1}
             yield Card(filled=filled, upper=int(u), kind_holds=bool(y), score=0)
 
     def distribution(self, k_max: int | None = None) -> Any:
@@ -200,33 +169,14 @@ class YahtzeeSolution(Solution):
         state, hand, so_far = situation_state(g, situation)
         mask, u, y = g.decode(state)
         r = situation.rolls_left
-        turns, sc = _kernels()
+        lk, sk = _kernels()
         t0 = time.perf_counter()
-        args = sc._arguments(g)
+        arrays = g.arrays
         actions: list[YahtzeeAction] = []
         values: list[float] = []
         if r == 0:
             vals = np.empty(max(g.n_categories, g.cls_score.shape[1]))
-            sc.box_values(
-                vals,
-                self.values,
-                mask,
-                u,
-                y,
-                hand,
-                g.score,
-                g.upper,
-                g.threshold,
-                g.bonus,
-                g.n_upper_values,
-                g.n_kind_values,
-                g.kind_box,
-                self.rules.kind_bonus,
-                sc._JOKER[self.rules.joker],
-                g.joker_score,
-                g.face_box,
-                g.kind_hand,
-            )
+            sk.box_values(vals, self.values, mask, u, y, hand, arrays)
             for c, cat in enumerate(self.rules.categories):
                 if vals[c] > -math.inf:
                     actions.append(YahtzeeAction.scoring(cat.name))
@@ -234,12 +184,12 @@ class YahtzeeSolution(Solution):
         else:
             final = np.zeros((lat.n_hands, 1))
             cv = np.empty(max(g.n_categories, g.cls_score.shape[1]))
-            sc._final_values(final, 0, self.values, mask, u, y, *args[:15], cv)
-            kv = turns.keep_values(lat, np.ascontiguousarray(final[:, 0]))[r - 1]
+            sk.final_values(final, 0, self.values, mask, u, y, arrays, cv)
+            kv = lk.keep_values(np.ascontiguousarray(final[:, 0]), lat.arrays)[r - 1]
             for k in lat.keeps_of(hand):
                 actions.append(YahtzeeAction.keeping(lat.keep_dice(k)))
                 values.append(so_far + float(kv[k]))
-        if not hasattr(sc.box_values, "py_func"):
+        if not hasattr(sk.box_values, "py_func"):
             charge_interpreted(time.perf_counter() - t0, repeated=_queries[0] > 0)
             _queries[0] += 1
         return rank_options(actions, values, maximise=True, labels=[str(a) for a in actions])
@@ -331,142 +281,28 @@ class YahtzeeSolution(Solution):
             raise InputError(f"{path}: forged table (infinite values)")
         return cls(game, values.astype(np.float64, copy=False))
 
-def card_state(game: ScorecardGame, card: Card) -> tuple[int, int]:
-    """The state number of ``card`` and the points scored so far; :class:`InputError` for
-    a card the rules cannot reach (the one place these checks live: the situation parser
-    of ``perfectplay yahtzee`` calls it before solving).
 
-    >>> from perfectplay.yahtzee.ruleset import rules
-    >>> g = ScorecardGame(rules("american"))
-    >>> state, so_far = card_state(g, Card(filled={"sixes": 24, "chance": 20}))
-    >>> g.decode(state)[1], so_far
-    (24, 44)
-    >>> card_state(g, Card(filled={"ones": None}, upper=9))
-    Traceback (most recent call last):
-    ...
-    perfectplay.errors.InputError: the filled upper boxes cannot total 9
-    """
-    g, rules = game, game.rules
-    mask = 0
-    points = 0
-    upper = 0
-    upper_known = True
-    for name, pts in card.filled.items():
-        try:
-            c = rules.index(name)
-        except KeyError as exc:
-            raise InputError(str(exc.args[0])) from None
-        if mask >> c & 1:
-            raise InputError(f"box {name!r} is filled twice")
-        mask |= 1 << c
-        if pts is None:
-            upper_known &= not rules.categories[c].is_upper
-            continue
-        if isinstance(pts, bool) or not isinstance(pts, int):
-            raise InputError(f"box {name!r}: points must be an int, not {pts!r}")
-        if pts not in set(g.cls_score[c, : g.n_cls[c]].tolist()) and not (
-            g.joker_score[c] == pts and g.kind_box >= 0
-        ):
-            raise InputError(f"box {name!r} cannot score {pts} under {rules.name} rules")
-        points += pts
-        if rules.categories[c].is_upper:
-            upper += pts
-    if card.upper is not None:
-        if isinstance(card.upper, bool) or not isinstance(card.upper, int) or card.upper < 0:
-            raise InputError(f"the upper total must be an int >= 0, not {card.upper!r}")
-        if upper_known and card.upper != upper:
-            raise InputError(
-                f"the upper total {card.upper} does not match the upper boxes ({upper})"
-            )
-        upper = card.upper
-    elif not upper_known:
-        raise InputError("give the upper total: an upper box is filled without its points")
-    kind = 0
-    if g.n_kind_values == 2 and mask >> g.kind_box & 1:
-        held = rules.categories[g.kind_box].name
-        pts = card.filled.get(held)
-        if card.kind_holds is not None:
-            kind = int(card.kind_holds)
-            if pts is not None and kind != int(pts > 0):
-                raise InputError(
-                    f"the {held} box holds {pts}, so the bonus state cannot be "
-                    f"{'yes' if kind else 'no'}"
-                )
-        elif pts is None:
-            raise InputError(f"say whether the {held} box holds its points or 0")
-        else:
-            kind = int(pts > 0)
-    elif card.kind_holds and g.kind_box >= 0 and not mask >> g.kind_box & 1:
-        raise InputError(
-            f"the {rules.categories[g.kind_box].name} box is open, so it holds no bonus yet"
-        )
-    most = sum(int(g.cls_score[c, : g.n_cls[c]].max()) for c in range(g.n_categories)
-               if mask >> c & 1 and g.upper[c])
-    u = min(upper, g.threshold) if g.n_upper_values > 1 else 0
-    if upper > most or not g.upper_reach[mask, u]:
-        raise InputError(f"the filled upper boxes cannot total {upper}")
-    if card.score is not None:
-        so_far = card.score
-    else:
-        unknown = any(v is None for v in card.filled.values())
-        if unknown:
-            so_far = 0
-        else:
-            so_far = points + (g.bonus if g.n_upper_values > 1 and upper >= g.threshold else 0)
-    return g.state_index(mask, u, kind), so_far
-
-
-def situation_state(game: ScorecardGame, situation: Situation) -> tuple[int, int, int]:
-    """``(state, hand, so_far)`` of a situation: the checks of :func:`card_state`, then the
-    dice (as many as the rules roll, each a face) and the rolls left (``0 .. rolls - 1``),
-    and that the card has an open box.
-
-    >>> from perfectplay.yahtzee.ruleset import rules
-    >>> g = ScorecardGame(rules("american"))
-    >>> situation_state(g, Situation(Card(), (6, 6, 1, 2, 3), rolls_left=2))[1:]
-    (80, 0)
-    >>> situation_state(g, Situation(Card(), (6, 6, 1, 2, 7), rolls_left=2))
-    Traceback (most recent call last):
-    ...
-    perfectplay.errors.InputError: dice: 7 is not a face of these dice (1, 2, 3, 4, 5, 6)
-    """
-    state, so_far = card_state(game, situation.card)
-    lat = game.lattice
-    mask = game.decode(state)[0]
-    if mask == (1 << game.n_categories) - 1:
-        raise InputError("the scorecard is full: the game is over")
-    try:
-        hand = lat.hand_index(tuple(situation.dice))
-    except ValueError as exc:
-        raise InputError(f"dice: {exc}") from None
-    r = situation.rolls_left
-    if isinstance(r, bool) or not isinstance(r, int) or not 0 <= r < lat.n_rolls:
-        raise InputError(f"rolls left must be from 0 to {lat.n_rolls - 1}, not {r!r}")
-    return state, hand, so_far
-
-
-# Queries answered with the interpreted kernels (their time goes to the process-wide
-# account of `_util.jit`, see YahtzeeSolution.options), and those kernels' modules.
 _queries = [0]
 _interpreted: list[Any] = []
 
 
 def _kernels() -> tuple[Any, Any]:
-    """``(turns, scorecard)``: the compiled kernel modules once a solve has loaded them or
-    the interpreted queries have spent the budget, else their interpreted copies (one
-    query then costs milliseconds instead of numba's start-up)."""
+    """``(lattice kernels, scorecard kernels)``: the compiled kernel modules once a solve
+    has loaded them or the interpreted queries have spent the budget, else their
+    interpreted copies (one query then costs milliseconds instead of numba's start-up)."""
     import sys
 
     from perfectplay._util.jit import budget_spent, interpreted_modules
 
-    compiled = "perfectplay.solvers.scorecard" in sys.modules
+    compiled = "perfectplay.yahtzee.kernels" in sys.modules
     if compiled or budget_spent():
-        from perfectplay.solvers import scorecard, turns
+        import perfectplay.lattice.kernels as lattice_kernels
+        import perfectplay.yahtzee.kernels as kernels
 
-        return turns, scorecard
+        return lattice_kernels, kernels
     if not _interpreted:
         _interpreted.extend(
-            interpreted_modules("perfectplay.solvers.turns", "perfectplay.solvers.scorecard")
+            interpreted_modules("perfectplay.lattice.kernels", "perfectplay.yahtzee.kernels")
         )
     return _interpreted[0], _interpreted[1]
 
@@ -505,7 +341,7 @@ def solve(rules: Rules | str | ScorecardGame = "american") -> YahtzeeSolution:
     >>> round(solve(one_roll).value(), 9)          # two dice rolled once
     7.0
     """
-    from perfectplay.solvers.scorecard import solve_all
+    from perfectplay.yahtzee.solver import solve_all
 
     if isinstance(rules, str):
         rules = builtin_rules(rules)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import reprlib
 import sys
 from collections.abc import Callable, Hashable
-from typing import Any, overload
+from typing import Any, cast, overload
 
 from perfectplay.errors import ModelError
 from perfectplay.graphs.canonical import StateIndex
@@ -121,7 +121,7 @@ def method(model: Any, name: str, required: bool = True) -> Callable[..., Any] |
         return None
     if not callable(fn):
         raise ModelError(f"{model_name(model)}.{name} is not callable")
-    return fn
+    return cast(Callable[..., Any], fn)
 
 
 def start_state(model: Any) -> Any:

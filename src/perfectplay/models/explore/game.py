@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 
 from perfectplay.errors import ModelError
 from perfectplay.graphs.canonical import StateIndex
-from perfectplay.graphs.game import NOT_TERMINAL, GameGraph, Value
+from perfectplay.graphs.game import NOT_TERMINAL, GameGraph, Outcome
 from perfectplay.models.explore.callbacks import (
     MODEL_EXCEPTIONS,
     add_start,
@@ -57,7 +57,7 @@ class GameExploration(NamedTuple):
     seconds: float
 
 
-_OUTCOMES = {"win": Value.WIN, "lose": Value.LOSE, "tie": Value.TIE}
+_OUTCOMES = {"win": Outcome.WIN, "lose": Outcome.LOSE, "tie": Outcome.TIE}
 # The codes of the usual spellings, looked up without a call per finished position.
 _CODES = {word: int(v) for word, v in _OUTCOMES.items()}
 
@@ -65,13 +65,13 @@ _CODES = {word: int(v) for word, v in _OUTCOMES.items()}
 def outcome_code(result: Any) -> int:
     """The terminal code of a model's result: ``"win"``, ``"lose"``, ``"tie"`` (any case).
 
-    :class:`~perfectplay.graphs.game.Value` members are accepted too.
+    :class:`~perfectplay.graphs.game.Outcome` members are accepted too.
 
-    >>> outcome_code("Lose") == Value.LOSE
+    >>> outcome_code("Lose") == Outcome.LOSE
     True
     """
-    if isinstance(result, Value):
-        if result == Value.DRAW:
+    if isinstance(result, Outcome):
+        if result == Outcome.DRAW:
             raise ValueError("a finished game cannot be a draw; a draw is a game that never ends")
         return int(result)
     if isinstance(result, str) and result.lower() in _OUTCOMES:

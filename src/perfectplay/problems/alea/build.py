@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import comb
+from typing import Any, cast
 
 import numpy as np
 
@@ -43,7 +44,17 @@ from perfectplay.solvers.retry import COMPILE_THRESHOLD
 
 
 @kernel
-def _extension_edges(full_codes, kept_codes, goal, star, radix, below, mult, code_to_full, size):
+def _extension_edges(
+    full_codes: Any,
+    kept_codes: Any,
+    goal: Any,
+    star: Any,
+    radix: Any,
+    below: Any,
+    mult: Any,
+    code_to_full: Any,
+    size: Any,
+) -> Any:
     # Arrays come from np.empty only and are filled in loops: each other constructor
     # (zeros, full, copy) is one more function for numba to compile on a first run.
     n_full = full_codes.shape[0]
@@ -198,7 +209,7 @@ def goal_rolls(layout: DiceLayout, full_digits: np.ndarray, words: np.ndarray) -
     roll_keys = _sorted_keys(table[np.arange(layout.d), full_digits])
     at = np.searchsorted(word_keys, roll_keys)
     at[at == word_keys.shape[0]] = 0
-    return word_keys[at] == roll_keys
+    return cast(np.ndarray, word_keys[at] == roll_keys)
 
 
 @dataclass(frozen=True, eq=False)
@@ -255,7 +266,7 @@ def _full_code_table(layout: DiceLayout, code_to_decision: np.ndarray) -> np.nda
             digits[:, members] = np.sort(digits[:, members], axis=1)
     table = code_to_decision[layout.encode(digits)]
     table[(digits == np.asarray(layout.star, dtype=np.int8)).any(axis=1)] = -1
-    return table
+    return cast(np.ndarray, table)
 
 
 def useful_symbols(instance: Instance) -> frozenset[str]:

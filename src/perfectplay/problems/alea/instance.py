@@ -69,7 +69,7 @@ class Instance:
 
     def word(self, i: int) -> str:
         """Word ``i`` as a string."""
-        return self.words[i].tobytes().decode("ascii")
+        return str(self.words[i].tobytes().decode("ascii"))
 
     @classmethod
     def from_strings(cls, dice: Sequence[str], words: Iterable[str]) -> Instance:
@@ -274,8 +274,7 @@ def parse(text: str | bytes) -> Instance:
     extra = take()
     if extra is not None:
         raise InputError(
-            f"unexpected {_show(extra[0])} after the last word "
-            f"(the first line announced w = {w})",
+            f"unexpected {_show(extra[0])} after the last word (the first line announced w = {w})",
             line=_line_at(data, extra[1]),
         )
     dice = tuple(t.decode("ascii") for t in dice_tokens)

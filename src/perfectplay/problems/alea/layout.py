@@ -82,9 +82,7 @@ class DiceLayout:
         (('?AB', '?AB'), ((4, 1, 1), (4, 1, 1)), (0, 0))
         """
         if useful is not None and merge_faces:
-            dice_seen = tuple(
-                "".join(c if c in useful else BLANK for c in die) for die in dice
-            )
+            dice_seen = tuple("".join(c if c in useful else BLANK for c in die) for die in dice)
         else:
             dice_seen = tuple(dice)
         faces = []

@@ -118,4 +118,3 @@ def parse(text: str, limits: bool = True) -> Instance:
     if extra is not None:
         raise InputError("text after the terminating line '0 0 0 0 0 0'", line=extra[0])
     return Instance(tuple(datasets))
-

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
+from typing import Any
 
 from perfectplay.errors import InputError, short_repr
 from perfectplay.problems.diemaker.die import BOTTOM, BOTTOM_PAIR, MOVES, ROLL
@@ -59,7 +60,7 @@ State = tuple[int, tuple[int, int, int, int, int, int]]
 
 def _placements() -> list[tuple[int, int, int, int, int, int]]:
     """Index sextuples (i0, j0, i1, j1, i2, j2): targets i_P, j_P go on face pair P."""
-    out: list = []
+    out: list[Any] = []
     for j in range(1, 6):  # partner of target 0
         rest = [k for k in range(1, 6) if k != j]
         for b in range(1, 4):  # partner of the smallest remaining index

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from perfectplay.problems.diemaker.die import ORIENTATIONS, POSITIONS
 from perfectplay.problems.diemaker.model import DieModel, State
@@ -63,7 +64,7 @@ class Solution:
         if self.path.length <= _SHORT:
             return compress(self.text())
         # too long to spell out: tidy the search's own runs instead
-        merged: list[list] = []
+        merged: list[list[Any]] = []
         for pattern, times in self.path.runs:
             pieces = [_parse_run(r) for r in compress(pattern)] if times == 1 else []
             for block, k in pieces or [(pattern, times)]:

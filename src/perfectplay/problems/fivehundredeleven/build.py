@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from perfectplay.graphs.game import GameGraph, Value
+from perfectplay.graphs.game import GameGraph, Outcome
 from perfectplay.problems.fivehundredeleven.instance import FULL, Instance
 
 
@@ -95,7 +95,6 @@ def build(instance: Instance) -> Model:
     indptr = np.zeros(total + 1, np.int64)
     np.cumsum(degree, out=indptr[1:])
     terminal = np.zeros(total, np.int8)
-    terminal[node_mem == k - 1] = Value.WIN if full_row[-1] else 0
+    terminal[node_mem == k - 1] = Outcome.WIN if full_row[-1] else 0
     graph = GameGraph(indptr, children.astype(np.int32), terminal, 0)
     return Model(instance, graph, mems[node_mem], node_t)
-

@@ -49,4 +49,3 @@ def explain(solution: Solution) -> str:
 
 def _cards(cards: tuple[int, ...]) -> str:
     return f"card {cards[0]}" if len(cards) == 1 else "a card of " + "/".join(map(str, cards))
-

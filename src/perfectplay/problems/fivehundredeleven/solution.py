@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from perfectplay.graphs.game import GameSolution, Value
+from perfectplay.graphs.game import GameSolution, Outcome
 from perfectplay.problems.fivehundredeleven.build import Model, build
 from perfectplay.problems.fivehundredeleven.instance import PLAYERS, Instance
 
@@ -19,7 +19,7 @@ class FirstMove(NamedTuple):
     cards: tuple[int, ...]
     child: int
     memory: int
-    value: Value
+    value: Outcome
     remoteness: int
 
 
@@ -44,7 +44,7 @@ class Solution:
 
     @property
     def first_player_wins(self) -> bool:
-        return self.game.start_value == Value.WIN
+        return self.game.start_value == Outcome.WIN
 
     @property
     def winner(self) -> str:
@@ -114,4 +114,3 @@ def solve(instance: Instance | Iterable[int]) -> Solution:
         instance = Instance.from_cards(instance)
     model = build(instance)
     return Solution(model, solve_retrograde(model.graph, method="acyclic"))
-

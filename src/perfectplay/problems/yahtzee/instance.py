@@ -47,8 +47,16 @@ if TYPE_CHECKING:
 __all__ = ["Instance", "Line", "parse", "parse_situation", "resolve_rules"]
 
 FIELDS = ("dice", "rolls left", "filled", "upper", "score", "bonus")
-_YES = {"yes": True, "y": True, "true": True, "1": True, "no": False, "n": False,
-        "false": False, "0": False}
+_YES = {
+    "yes": True,
+    "y": True,
+    "true": True,
+    "1": True,
+    "no": False,
+    "n": False,
+    "false": False,
+    "0": False,
+}
 
 
 @dataclass(frozen=True)
@@ -254,8 +262,9 @@ def _dice(tokens: list[str], game: ScorecardGame) -> tuple[Any, ...]:
     for token in tokens:
         if token.lower() not in faces:
             shown = ", ".join(map(str, lat.labels))
-            raise InputError(f"dice: {quote_token(token)[1:-1]} is not a face of these dice "
-                             f"({shown})")
+            raise InputError(
+                f"dice: {quote_token(token)[1:-1]} is not a face of these dice ({shown})"
+            )
         out.append(faces[token.lower()])
     return tuple(out)
 

@@ -68,9 +68,7 @@ def format_option(option: YahtzeeOption, digits: int = SCORE_DIGITS) -> str:
     return f"{option.action} {format_value(option.value, digits)}"
 
 
-def format(
-    solution: YahtzeeSolution, answers: Sequence[Answer], digits: int = SCORE_DIGITS
-) -> str:
+def format(solution: YahtzeeSolution, answers: Sequence[Answer], digits: int = SCORE_DIGITS) -> str:
     """The official output: one line per situation (its best action and value), or the
     empty card's value when the input has no situation."""
     if not answers:
@@ -101,8 +99,7 @@ def situation_text(situation: Situation) -> str:
     parts = [f"dice {' '.join(map(str, situation.dice))}, {rolls}"]
     if card.filled:
         parts.append(
-            "filled "
-            + " ".join(k if v is None else f"{k}={v}" for k, v in card.filled.items())
+            "filled " + " ".join(k if v is None else f"{k}={v}" for k, v in card.filled.items())
         )
     else:
         parts.append("empty card")

@@ -27,13 +27,8 @@ if TYPE_CHECKING:  # what mypy reads (the names are re-exported)
     from perfectplay.problems.yeetzhee.cli import PROBLEM
     from perfectplay.problems.yeetzhee.instance import Instance, parse
     from perfectplay.problems.yeetzhee.report import explain, format, format_output
-    from perfectplay.problems.yeetzhee.solution import (
-        Outcome,
-        Rule,
-        Solution,
-        solve,
-        solve_instance,
-    )
+    from perfectplay.problems.yeetzhee.solution import Outcome, Rule, Solution, solve
+    from perfectplay.problems.yeetzhee.solution import solve_instance as solve_instance
 
 # The names load on first use: the registry imports this package on its way to cli.py, and
 # `perfectplay --help` must not pay for the solver. The imports above are what mypy reads;

@@ -51,7 +51,7 @@ class Cases:
     def __init__(self, cases: list[Any], numbers: list[int], options: Options) -> None:
         self.cases, self.numbers, self.options = cases, numbers, options
         self.single = options.explain or options.distribution is not None
-        self._first: Any = None
+        self._first: tuple[int, Any] | None = None
 
     def solved(self) -> Iterator[tuple[int, Any]]:
         """``(case number, solution)`` in turn, with progress on stderr."""

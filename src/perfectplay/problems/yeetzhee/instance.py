@@ -24,7 +24,6 @@ MIN_N, MAX_N = 2, 50
 MIN_M, MAX_M = 2, 50
 
 
-
 @dataclass(frozen=True)
 class Instance:
     """One game: ``n`` dice with ``m`` faces must end as groups of sizes ``groups``.

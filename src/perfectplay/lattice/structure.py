@@ -1,4 +1,5 @@
-"""The turn lattice: every situation of "roll n dice up to r times, keep any, then score".
+"""The turn lattice's structure: every situation of "roll n dice up to r times, keep any,
+then score".
 
 Many dice games share one turn: roll all the dice, keep any of them, roll the rest, up to
 ``rolls`` rolls, then score the dice showing. Because the dice are interchangeable, a
@@ -44,6 +45,7 @@ from typing import Any
 import numpy as np
 
 from perfectplay.dice import Faces, _face_weights
+from perfectplay.lattice.arrays import LatticeArrays
 
 __all__ = ["TurnLattice"]
 
@@ -76,6 +78,8 @@ class TurnLattice:
       ``weight_total``); ``hand_prob`` the same as floats.
     - ``add``: ``int32[K, F]``, the keep with one more die showing ``f`` (-1 for a full hand).
     - ``remove``: ``int32[K, F]``, the keep with one die ``f`` fewer (-1 when none shows ``f``).
+    - ``arrays``: what the compiled kernels read, one record
+      (:class:`~perfectplay.lattice.arrays.LatticeArrays`).
 
     >>> lat = TurnLattice(dice=2, faces=2, rolls=2)
     >>> [lat.dice_of(h) for h in range(lat.n_hands)], lat.hand_weight.tolist()
@@ -133,6 +137,16 @@ class TurnLattice:
             [float(Fraction(int(w), self.weight_total)) for w in self.hand_weight]
         )
         self.face_prob = self.face_weight / float(self.face_weight.sum())
+
+    @cached_property
+    def arrays(self) -> LatticeArrays:
+        """The record the compiled kernels read (:mod:`perfectplay.lattice.kernels`),
+        built once.
+
+        >>> TurnLattice(dice=2, faces=2, rolls=2).arrays.hand_prob.tolist()
+        [0.25, 0.5, 0.25]
+        """
+        return LatticeArrays(self.add, self.remove, self.face_prob, self.hand_prob, self.n_rolls)
 
     @property
     def n_situations(self) -> int:
@@ -250,7 +264,7 @@ class TurnLattice:
         >>> float(lat.evaluate(np.arange(1.0, 7.0)))   # reroll 1-3, keep 4-6: (3 * 3.5 + 15) / 6
         4.25
         """
-        from perfectplay.solvers import turns
+        from perfectplay.lattice.kernels import evaluate_batch
 
         arr = np.ascontiguousarray(final, dtype=np.float64)
         if arr.shape[-1:] != (self.n_hands,) or arr.ndim not in (1, 2):
@@ -258,7 +272,7 @@ class TurnLattice:
                 f"final values must have shape (H,) or (B, H), H = {self.n_hands}, not {arr.shape}"
             )
         batch = arr.reshape(-1, self.n_hands)
-        out = turns.evaluate_batch(self, batch)
+        out = evaluate_batch(batch, self.arrays)
         return float(out[0]) if arr.ndim == 1 else out
 
     def keep_values(self, final: Any) -> np.ndarray:
@@ -271,12 +285,13 @@ class TurnLattice:
         >>> lat.keep_values(np.arange(1.0, 7.0))[0].tolist()
         [3.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
         """
-        from perfectplay.solvers import turns
+        from perfectplay.lattice.kernels import keep_values
 
         arr = np.ascontiguousarray(final, dtype=np.float64)
         if arr.shape != (self.n_hands,):
             raise ValueError(f"final values must have shape ({self.n_hands},), not {arr.shape}")
-        return turns.keep_values(self, arr)
+        out: np.ndarray = keep_values(arr, self.arrays)
+        return out
 
     def __repr__(self) -> str:
         return f"TurnLattice(dice={self.n_dice}, faces={self.labels!r}, rolls={self.n_rolls})"

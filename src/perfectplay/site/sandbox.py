@@ -1,0 +1,270 @@
+"""The sandbox every program of the tree runs in: bubblewrap (``bwrap``).
+
+A site build runs code it did not write: solutions, checkers, compilers on the tree's
+sources, the tree's own ``perfectplay --help``. Each runs in a fresh set of namespaces
+(``--unshare-all``: no network, its own PID namespace, so every process it starts dies
+with it; ``--die-with-parent``: and with the build), as an unprivileged user, seeing:
+
+- the system folders (``/usr`` and the links into it, the few files of ``/etc`` that
+  compilers and the Java runtime need, not ``/etc/passwd``), read-only;
+- the interpreter running the build and the folders on its ``sys.path``, read-only;
+- the repository, read-only, with ``.git`` hidden;
+- the folders the run is given (a compiled program, a checker's files) read-only, and one
+  empty writable folder as its working directory;
+
+with a cleared environment (no ``HOME``, no tokens: :data:`ENVIRONMENT` and what the run
+sets) and limits on CPU time, address space, open files and file size. Where ``bwrap`` is
+missing or cannot create namespaces (:func:`unavailable`, one real probe per process), a
+build refuses to run code unless the repository is trusted (``--trust``).
+"""
+
+from __future__ import annotations
+
+import functools
+import glob
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from perfectplay.site.errors import SiteError
+
+__all__ = ["ENVIRONMENT", "Jail", "Limits", "jail_for", "unavailable"]
+
+#: The environment of every sandboxed run, before what the run itself sets.
+ENVIRONMENT = {
+    "PATH": "/usr/local/bin:/usr/bin:/bin",
+    "LANG": "C.UTF-8",
+    "LC_ALL": "C.UTF-8",
+}
+#: System folders bound read-only (a link such as Debian's /bin -> usr/bin stays a link).
+SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+#: The parts of /etc that compilers, the dynamic linker and the Java runtime read.
+ETC = (
+    "/etc/alternatives",
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/java-*",
+)
+#: The user id a program runs as inside its user namespace.
+UID = 65534
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of one run (``setrlimit``; wall time is the caller's)."""
+
+    cpu_seconds: int
+    memory: int = 8 << 30  # address space, bytes (the JVM and numba reserve much)
+    processes: int = 512  # threads count: numba and the JVM start dozens
+    file_size: int = 256 << 20  # the largest file it may write
+    open_files: int = 1024
+
+    def argv(self) -> list[str]:
+        """The ``prlimit`` prefix setting these limits (inherited by the sandbox).
+
+        >>> Limits(3).argv()[:3]
+        ['prlimit', '--cpu=3', '--as=8589934592']
+        """
+        return [
+            "prlimit",
+            f"--cpu={self.cpu_seconds}",
+            f"--as={self.memory}",
+            f"--nproc={self.processes}",
+            f"--fsize={self.file_size}",
+            f"--nofile={self.open_files}",
+            "--core=0",
+            "--",
+        ]
+
+
+@functools.cache
+def unavailable() -> str | None:
+    """Why programs cannot be sandboxed here (None: they can). A real probe: ``bwrap`` is
+    started with the namespaces a run uses and must run ``true`` inside them."""
+    for tool in ("bwrap", "prlimit"):
+        if shutil.which(tool) is None:
+            return f"{tool} is not installed (Debian: apt-get install bubblewrap util-linux)"
+    probe = _base_argv(()) + ["--chdir", "/", "--", "true"]
+    try:
+        proc = subprocess.run(probe, capture_output=True, timeout=30, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"bwrap cannot start: {exc}"
+    if proc.returncode != 0:
+        said = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        return f"bwrap cannot create namespaces here: {said[-1] if said else 'no message'}"
+    return None
+
+
+def _base_argv(read_only: Iterable[str]) -> list[str]:
+    argv = _system_argv()
+    for path in read_only:
+        argv += ["--ro-bind", path, path]
+    return argv
+
+
+def _system_argv() -> list[str]:
+    """bwrap, its namespaces and the system's folders (looked up once per process)."""
+    return list(_system_argv_once())
+
+
+@functools.cache
+def _system_argv_once() -> tuple[str, ...]:
+    argv = [
+        shutil.which("bwrap") or "bwrap",
+        "--unshare-all",
+        "--unshare-user",
+        "--uid",
+        str(UID),
+        "--gid",
+        str(UID),
+        "--die-with-parent",
+        "--new-session",
+        "--cap-drop",
+        "ALL",
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--tmpfs",
+        "/tmp",
+    ]
+    for path in SYSTEM:
+        if os.path.islink(path):
+            argv += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            argv += ["--ro-bind", path, path]
+    for pattern in ETC:
+        for path in sorted(glob.glob(pattern)):
+            argv += ["--ro-bind", path, path]
+    return tuple(argv)
+
+
+def _interpreter_folders() -> list[str]:
+    """The folders the running interpreter and its packages live in (never ``/`` or a home
+    folder, which would expose the user's files)."""
+    return list(_folders_of((sys.prefix, sys.base_prefix, sys.exec_prefix, *sys.path)))
+
+
+@functools.cache
+def _folders_of(entries: tuple[str, ...]) -> tuple[str, ...]:
+    home = os.path.expanduser("~")
+    found: list[str] = []
+    for entry in entries:
+        if not entry or not os.path.isabs(entry) or not os.path.isdir(entry):
+            continue
+        path = os.path.realpath(entry)
+        if Path(home).is_relative_to(path) or any(Path(path).is_relative_to(s) for s in SYSTEM):
+            continue
+        if not any(path == f or path.startswith(f + os.sep) for f in found):
+            found = [f for f in found if not f.startswith(path + os.sep)] + [path]
+    return tuple(sorted(found))
+
+
+@dataclass(frozen=True)
+class Jail:
+    """How the programs of one build run: sandboxed (``sandboxed``) or, for a trusted tree
+    where no sandbox is available, as plain child processes with the builder's environment.
+
+    ``root`` is bound read-only; ``writable`` folders (the numba cache of the tree's
+    Python) are shared by every run of the build.
+    """
+
+    root: Path
+    sandboxed: bool = True
+    writable: tuple[str, ...] = ()
+    environment: dict[str, str] = field(default_factory=dict)
+
+    def env(self, extra: dict[str, str]) -> dict[str, str]:
+        """The environment of a run that sets ``extra``."""
+        if not self.sandboxed:
+            return {**os.environ, **extra}
+        return {**ENVIRONMENT, **self.environment, **extra}
+
+    def wrap(
+        self,
+        argv: Sequence[str],
+        cwd: str,
+        limits: Limits,
+        env: dict[str, str],
+        read_only: Iterable[str] = (),
+        writable: Iterable[str] = (),
+    ) -> list[str]:
+        """The command line running ``argv`` in the sandbox with ``cwd`` as its writable
+        working directory, ``env`` (from :meth:`env`) its whole environment and
+        ``read_only`` folders bound too."""
+        if not self.sandboxed:
+            return list(argv)
+        root = str(self.root)
+        binds = [*_interpreter_folders(), root, *read_only]
+        command = limits.argv() + _base_argv(binds)
+        git = self.root / ".git"
+        if git.is_dir() and not git.is_symlink():
+            command += ["--tmpfs", str(git)]
+        elif git.exists() or git.is_symlink():
+            command += ["--ro-bind", "/dev/null", str(git)]
+        for path in (*self.writable, *writable, cwd):
+            command += ["--bind", path, path]
+        command += ["--chdir", cwd, "--clearenv"]
+        for name, value in sorted(env.items()):
+            command += ["--setenv", name, value]
+        command.append("--")
+        return command + list(argv)
+
+
+def _seed_numba(root: Path, folder: Path) -> None:
+    """Copy the numba caches already compiled for the tree's ``src`` (beside its sources, or
+    in the builder's ``NUMBA_CACHE_DIR``) into the sandbox's cache ``folder``, in the layout
+    numba uses there, so a first build does not compile every kernel again in each run.
+    Only bytes are copied: nothing of them runs outside the sandbox."""
+    src = root / "src"
+    if not src.is_dir():
+        return
+    own = os.environ.get("NUMBA_CACHE_DIR")
+    for package in (p for p in src.rglob("*") if p.is_dir() and p.name != "__pycache__"):
+        # numba's _UserProvidedCacheLocator: <name of the folder>_<sha1 of its path>.
+        target = folder / f"{package.name}_{hashlib.sha1(str(package).encode()).hexdigest()}"
+        sources = [package / "__pycache__"]
+        if own:
+            sources.append(Path(own) / target.name)
+        for source in sources:
+            if not source.is_dir():
+                continue
+            for file in source.iterdir():
+                if file.suffix in (".nbi", ".nbc") and not (target / file.name).exists():
+                    target.mkdir(exist_ok=True)
+                    shutil.copyfile(file, target / file.name)
+
+
+def jail_for(root: Path, cache: Path | None, trust: bool) -> Jail:
+    """The jail of a build of ``root``; :class:`SiteError` in one line when no sandbox is
+    available and ``trust`` is not given."""
+    why = unavailable()
+    if why is not None:
+        if not trust:
+            raise SiteError(
+                "",
+                str(root),
+                f"refusing to run the archive's programs without a sandbox: "
+                f"{why}; pass --trust to run them unsandboxed if you trust this repository",
+            )
+        return Jail(root, sandboxed=False)
+    writable: tuple[str, ...] = ()
+    environment: dict[str, str] = {}
+    if cache is not None:
+        # The tree's numba kernels compile once per tree, not once per run; the folder is
+        # the tree's own, so one archive cannot plant code in another's runs.
+        numba = cache / "numba" / hashlib.sha256(str(root).encode()).hexdigest()[:16]
+        try:
+            numba.mkdir(parents=True, exist_ok=True)
+            _seed_numba(root, numba)
+            writable = (str(numba),)
+            environment["NUMBA_CACHE_DIR"] = str(numba)
+        except OSError:
+            pass  # no cache: every run compiles
+    return Jail(root, True, writable, environment)

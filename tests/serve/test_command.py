@@ -1,0 +1,112 @@
+"""``perfectplay serve`` as a person starts it: the games it builds, the address it
+prints, the warning for a non-loopback host, and its one-line refusals."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+
+
+def _env():
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+def _start(*args):
+    return subprocess.Popen(
+        [sys.executable, "-m", "perfectplay", "serve", "--no-browser", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=ROOT,
+    )  # fmt: skip
+
+
+def _stop(proc):
+    proc.terminate()
+    try:
+        return proc.communicate(timeout=20)
+    except subprocess.TimeoutExpired:  # pragma: no cover - a hung server
+        proc.kill()
+        return proc.communicate()
+
+
+def test_serves_what_its_command_line_names():
+    proc = _start("--only", "--rules", "tests/serve/mini_rules.py:MINI",
+                  "perfectplay.examples.pig:Piglet", "-p", "goal=4")  # fmt: skip
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("perfectplay serve: http://127.0.0.1:"), line
+        url = line.split()[2]
+        with urllib.request.urlopen(url + "api/games", timeout=20) as r:
+            games = json.load(r)["games"]
+        assert [g["id"] for g in games] == ["yahtzee-mini", "piglet-goal-4"]
+        with urllib.request.urlopen(url, timeout=20) as r:
+            assert r.headers["content-security-policy"].startswith("default-src 'none'")
+    finally:
+        _, err = _stop(proc)
+    assert "solving mini rules..." in err and "solving Piglet(goal=4)..." in err
+
+
+def test_another_host_is_warned_about():
+    proc = _start("--only", "--host", "0.0.0.0", "perfectplay.examples.pig:Piglet", "-p", "goal=2")
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("perfectplay serve: http://0.0.0.0:"), line
+    finally:
+        _, err = _stop(proc)
+    warning = [x for x in err.splitlines() if "warning" in x]
+    assert warning == [
+        "perfectplay serve: warning: listening on 0.0.0.0: anyone who can reach this machine on "
+        "that address can use this server"
+    ]
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["-p", "goal=3"], "-p sets a parameter of a model"),
+        (["perfectplay.examples.nothing:Pig"], "no module named 'perfectplay.examples"),
+        (["perfectplay.examples.pig:Pig", "-p", "goal=x y"], "is not a Python literal"),
+        (["perfectplay.examples.pig:Pig", "-p", "goal=0"], "Pig(goal=0) failed: ValueError"),
+        (["--rules", "klondike"], "unknown rules 'klondike'"),
+        (["--load", "no/such/table.npz"], "no/such/table.npz: no such file"),
+        (["--alea", "no/such/alea.txt"], "no/such/alea.txt: No such file or directory"),
+        (["--alea", "tests/serve/mini_rules.py"], "tests/serve/mini_rules.py: "),
+    ],
+)
+def test_refusals_are_one_line(args, message, capsys):
+    from perfectplay.cli import main
+
+    assert main(["serve", "--no-browser", *args]) == 2
+    err = capsys.readouterr().err  # progress lines, then the refusal in one line
+    assert "Traceback" not in err and err.endswith("\n")
+    assert (
+        err.splitlines()[-1].startswith("perfectplay serve: ") and message in err.splitlines()[-1]
+    )
+
+
+def test_a_bad_port_is_a_usage_error(capsys):
+    from perfectplay.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["serve", "--port", "70000"])
+    assert exit_.value.code == 2 and "expected a port" in capsys.readouterr().err
+
+
+def test_help_imports_no_numpy():
+    code = (
+        "import sys\nfrom perfectplay.cli import main\n"
+        "try:\n    main(['serve', '--help'])\nexcept SystemExit:\n    pass\n"
+        "print('numpy' in sys.modules, 'starlette' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=_env(), check=True).stdout  # fmt: skip
+    assert out.strip().splitlines()[-1] == "False False"
