@@ -247,6 +247,33 @@ def test_american_values_are_the_commands(american, tmp_path, capsys):
     assert checked > 15
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["american-forced-joker", "american-no-joker",
+                                  "american-no-bonus", "yatzy"])  # fmt: skip
+def test_every_other_builtin_rule_set_answers_as_the_command(name, tmp_path, capsys):
+    """The other built-in rule sets (American is above): solved once each, served, played
+    at random; every option's value is what ``perfectplay yahtzee advise`` says."""
+    from starlette.testclient import TestClient
+
+    import perfectplay
+    from perfectplay.serve.app import create_app
+    from perfectplay.serve.games import ScorecardTable
+
+    table = perfectplay.solve(name)
+    path = table.save(tmp_path / f"{name}.table")
+    game = ScorecardTable(f"yahtzee-{name}", table.rules, table)
+    rng = random.Random(name)
+    checked = 0
+    with TestClient(create_app([game])) as c:
+        for pos in _random_play(c, f"yahtzee-{name}", rng, 30):
+            if "options" in pos and not pos["over"]:
+                advice = _advise(path, [], pos["state"], capsys)
+                got = [(o["action"], o["value"]) for o in pos["options"]]
+                assert got == [(o["action"], o["value"]) for o in advice["options"]]
+                checked += 1
+    assert checked > 10
+
+
 @pytest.mark.parametrize("name", ["american", "american-forced-joker", "american-no-joker",
                                   "american-no-bonus", "yatzy"])  # fmt: skip
 def test_boxes_score_as_the_kernel_says_in_every_builtin_rule_set(name):
