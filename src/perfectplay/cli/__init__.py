@@ -17,6 +17,7 @@ TOOLS: dict[str, tuple[str, str]] = {
     "solve": ("perfectplay.cli.solve", "solve your own game modelled in Python (MODULE:OBJECT)"),
     "site": ("perfectplay.site.cli", "build or preview the archive and documentation site"),
     "serve": ("perfectplay.serve.cli", "play any solved game in the browser, options valued"),
+    "query": ("perfectplay.cli.query", "answer from a saved table, without the model"),
 }
 
 EXAMPLES = """\
