@@ -70,9 +70,7 @@ def test_a_yahtzee_table_of_a_users_rules(tables, capsys):
 
     want = sol.options(parse_situation(situation, sol.game))
     got = json.loads(out)
-    assert [(o["action"], o["value"]) for o in got["options"]] == [
-        (o.label, o.value) for o in want
-    ]
+    assert [(o["action"], o["value"]) for o in got["options"]] == [(o.label, o.value) for o in want]
     assert got["value"] == want[0].value
 
 
