@@ -18,6 +18,7 @@ TOOLS: dict[str, tuple[str, str]] = {
     "site": ("perfectplay.site.cli", "build or preview the archive and documentation site"),
     "serve": ("perfectplay.serve.cli", "play any solved game in the browser, options valued"),
     "query": ("perfectplay.cli.query", "answer from a saved table, without the model"),
+    "export": ("perfectplay.cli.export", "a saved table as CSV, JSON lines or Parquet rows"),
 }
 
 EXAMPLES = """\

@@ -1,0 +1,62 @@
+"""``perfectplay export TABLE --format csv|jsonl|parquet``: a saved table as rows.
+
+See :mod:`perfectplay.results.export` for the columns, and docs/tables.md for the table
+format itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from perfectplay._util.command import make_parser, run
+from perfectplay._util.progress import note
+
+__all__ = ["main"]
+
+DESCRIPTION = """\
+Write a model's saved table as rows other programs read: one row per state (key, value,
+remoteness, over, best), or with --options one row per option (key, option, value,
+remoteness, regret, best). Keys are as Python writes them, so `perfectplay query` and
+`perfectplay.load` take them back. Parquet needs pyarrow (pip install 'perfectplay[parquet]').
+"""
+
+EXAMPLES = """\
+examples:
+  perfectplay solve perfectplay.examples.pig:Piglet --export piglet.npz
+  perfectplay export piglet.npz --format csv                 writes piglet.csv
+  perfectplay export piglet.npz --format parquet --options -o moves.parquet
+"""
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = make_parser("export", DESCRIPTION, EXAMPLES)
+    p.add_argument("table", metavar="TABLE", help="a table saved by --export")
+    p.add_argument("--format", choices=("csv", "jsonl", "parquet"), default="csv")
+    p.add_argument("--options", action="store_true", help="one row per option, not per state")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="where to write (TABLE's name with the format's suffix)",
+    )
+    p.add_argument("-q", "--quiet", action="store_true", help="do not say what was written")
+    return p
+
+
+def main(argv: list[str]) -> int:
+    """Run ``perfectplay export argv...``; returns the exit status."""
+    args = _parser().parse_args(argv)
+
+    def body() -> int:
+        import perfectplay
+        from perfectplay.results.export import export_rows
+
+        out = args.output or Path(args.table).with_suffix("." + args.format)
+        table = perfectplay.load(args.table)
+        path = export_rows(table, out, args.format, options=args.options)
+        if not args.quiet:
+            note(f"wrote {path}")
+        return 0
+
+    return run(body, "export")
