@@ -28,6 +28,22 @@ def _progress_reports_off():
 
 
 @pytest.fixture(autouse=True, scope="session")
+def _no_table_cache():
+    """Yahtzee tables are cached on disk between runs of the command; the suite neither
+    reads a user's cache nor writes one (the cache has its own tests, in a temporary
+    folder). Subprocesses inherit the setting."""
+    import os
+
+    saved = os.environ.get("PERFECTPLAY_NO_CACHE")
+    os.environ["PERFECTPLAY_NO_CACHE"] = "1"
+    yield
+    if saved is None:
+        os.environ.pop("PERFECTPLAY_NO_CACHE", None)
+    else:
+        os.environ["PERFECTPLAY_NO_CACHE"] = saved
+
+
+@pytest.fixture(autouse=True, scope="session")
 def _no_compile_notice_in_process():
     """Commands run in-process here check their stderr line by line; whether this process
     compiles a kernel first (and so prints the one-time notice) depends on the test order

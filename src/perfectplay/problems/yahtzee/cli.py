@@ -103,6 +103,12 @@ def _table_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--save", type=path_arg, metavar="TABLE", help="write the solved table to TABLE"
     )
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="solve again instead of reading the table cached by an earlier run (tables are "
+        "cached under ~/.cache/perfectplay, or PERFECTPLAY_CACHE_DIR)",
+    )
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
@@ -237,7 +243,7 @@ def solve(parsed: Parsed, options: Options) -> Solved:
 
     table = parsed.table
     if table is None:
-        table = solve(parsed.instance.rules, save=options.save)
+        table = solve(parsed.instance.rules, save=options.save, cache=not options.no_cache)
     return Solved(table, parsed.instance, answer(table, parsed.instance))
 
 
@@ -286,7 +292,7 @@ def _advise_solve(parsed: Parsed, options: Options) -> Solved:
 
     table = parsed.table
     if table is None:
-        table = solve(parsed.instance.rules, save=options.save)
+        table = solve(parsed.instance.rules, save=options.save, cache=not options.no_cache)
     options_of = [table.options(line.situation) for line in parsed.instance.situations]
     return Solved(table, parsed.instance, options_of)
 

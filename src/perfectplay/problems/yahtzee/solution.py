@@ -19,7 +19,8 @@ solves them once.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from perfectplay.errors import PerfectplayError
 
@@ -47,17 +48,76 @@ class Answer:
         return self.options[0]
 
 
+def cache_path(key: str) -> Path | None:
+    """Where the solved table of the rules with fingerprint ``key`` is cached: under
+    ``PERFECTPLAY_CACHE_DIR``, else ``$XDG_CACHE_HOME/perfectplay``, else
+    ``~/.cache/perfectplay``, in a folder of this version (a new solver never reads an old
+    one's tables); ``None`` when ``PERFECTPLAY_NO_CACHE`` is set.
+
+    >>> import os
+    >>> before = dict(os.environ)
+    >>> os.environ.pop("PERFECTPLAY_NO_CACHE", None) and None
+    >>> os.environ["PERFECTPLAY_CACHE_DIR"] = "/tmp/pp-cache"
+    >>> str(cache_path("abc")).startswith("/tmp/pp-cache/yahtzee-")
+    True
+    >>> os.environ["PERFECTPLAY_NO_CACHE"] = "1"
+    >>> cache_path("abc") is None
+    True
+    >>> os.environ.clear(); os.environ.update(before)
+    """
+    import os
+
+    from perfectplay import __version__
+
+    if os.environ.get("PERFECTPLAY_NO_CACHE"):
+        return None
+    base = os.environ.get("PERFECTPLAY_CACHE_DIR")
+    if not base:
+        xdg = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        base = os.path.join(xdg, "perfectplay")
+    return Path(base) / f"yahtzee-{__version__}" / f"{key}.table"
+
+
+def _cached(game: Any, key: str, cache: bool) -> YahtzeeSolution:
+    """The table of ``game``: from the on-disk cache when a whole, matching one is there,
+    else solved and put there (written whole or not at all: two processes solving at once
+    leave one whole table). A cache that cannot be read or written is skipped."""
+    from perfectplay._util.progress import note
+    from perfectplay.errors import InputError
+    from perfectplay.yahtzee.solution import YahtzeeSolution
+    from perfectplay.yahtzee.solution import solve as solve_rules
+
+    path = cache_path(key) if cache else None
+    if path is not None and path.is_file():
+        try:
+            return YahtzeeSolution.load(path, game.rules)
+        except InputError:
+            pass  # a damaged or foreign file: solve again and replace it
+    table = solve_rules(game)
+    if path is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            table.save(path)
+            note(f"cached the table of {game.rules.name} in {path} (--no-cache to skip)")
+        except (OSError, InputError):
+            pass
+    return table
+
+
 def solve(
-    rules: Rules | None = None, load: str | None = None, save: str | None = None
+    rules: Rules | None = None,
+    load: str | None = None,
+    save: str | None = None,
+    cache: bool = True,
 ) -> YahtzeeSolution:
     """The table of ``rules``: read from the file ``load`` (written by ``save``; ``rules``
-    ``None`` takes the built-in rules the file names), else solved; then written to
-    ``save`` when given. A bad table file is one :class:`~perfectplay.errors.PerfectplayError`
+    ``None`` takes the built-in rules the file names), else from the on-disk cache
+    (:func:`cache_path`, unless ``cache`` is false), else solved; then written to ``save``
+    when given. A bad table file is one :class:`~perfectplay.errors.PerfectplayError`
     naming it."""
     from perfectplay.errors import InputError
     from perfectplay.yahtzee.game import ScorecardGame
     from perfectplay.yahtzee.solution import YahtzeeSolution, fingerprint
-    from perfectplay.yahtzee.solution import solve as solve_rules
 
     if load is not None:
         try:
@@ -69,7 +129,7 @@ def solve(
 
         game = ScorecardGame(rules or builtin("american"))
         key = fingerprint(game)
-        table = _SOLVED.get(key) or solve_rules(game)
+        table = _SOLVED.get(key) or _cached(game, key, cache)
         _SOLVED[key] = table
     if save is not None:
         from perfectplay._util.progress import note
