@@ -35,6 +35,15 @@ start = outcome = rolls = moves = layer = None  # MODEL FUNCTIONS
 
 
 @njit(cache=True)
+def buffers(max_rolls, max_moves):
+    # What the model's functions write into: the weights, the next positions, the flips.
+    w = np.empty(2 * max_rolls + 8, np.int64)
+    nexts = np.empty(2 * max_moves + 8, np.int64)
+    flips = np.empty(2 * max_moves + 8, np.int64)
+    return w, nexts, flips
+
+
+@njit(cache=True)
 def check_turn(s, p, w, nexts, flips, r, err):
     # The moves of outcome r, checked; -1 after writing err.
     m = moves(s, r, p, nexts, flips)
@@ -111,9 +120,7 @@ def close_layer(seeds, lid, p, max_rolls, max_moves, err):
     from lower layers): returns its positions (unsorted, each once) and the positions
     of higher layers it reaches, each once, with their layers. Both sets are open
     addressing hash sets on arrays (no Python object, no numba dict)."""
-    w = np.empty(2 * max_rolls + 8, np.int64)
-    nexts = np.empty(2 * max_moves + 8, np.int64)
-    flips = np.empty(2 * max_moves + 8, np.int64)
+    w, nexts, flips = buffers(max_rolls, max_moves)
     cap = max_rolls * max_moves
     succ = np.empty(cap, np.int64)
     succ_layer = np.empty(cap, np.int64)
@@ -170,9 +177,7 @@ def count(keys, lid, p, max_rolls, max_moves, fin_layers, used, n_rolls, n_moves
     n = len(keys)
     chunks = min(n, 64)
     for c in prange(chunks):
-        w = np.empty(2 * max_rolls + 8, np.int64)
-        nexts = np.empty(2 * max_moves + 8, np.int64)
-        flips = np.empty(2 * max_moves + 8, np.int64)
+        w, nexts, flips = buffers(max_rolls, max_moves)
         e = np.zeros(4, np.int64)
         for i in range(c * n // chunks, (c + 1) * n // chunks):
             s = keys[i]
@@ -225,9 +230,7 @@ def fill(keys, lid, p, max_rolls, max_moves, finished, table, err):
     n = len(keys)
     chunks = min(n, 64)
     for c in prange(chunks):
-        w = np.empty(2 * max_rolls + 8, np.int64)
-        nexts = np.empty(2 * max_moves + 8, np.int64)
-        flips = np.empty(2 * max_moves + 8, np.int64)
+        w, nexts, flips = buffers(max_rolls, max_moves)
         e = np.zeros(4, np.int64)
         for i in range(c * n // chunks, (c + 1) * n // chunks):
             s = keys[i]
@@ -283,9 +286,7 @@ def fill(keys, lid, p, max_rolls, max_moves, finished, table, err):
 def turn(s, p, max_rolls, max_moves):
     """One state's outcomes and moves for Python (queries): weights, and per outcome
     its moves' next states, flips and values when the game is over there."""
-    w = np.empty(2 * max_rolls + 8, np.int64)
-    nexts = np.empty(2 * max_moves + 8, np.int64)
-    flips = np.empty(2 * max_moves + 8, np.int64)
+    w, nexts, flips = buffers(max_rolls, max_moves)
     err = np.zeros(4, np.int64)
     nr = check_rolls(s, p, w, err)
     nr = max(nr, 0)
