@@ -109,13 +109,12 @@ def _print_text(answer: dict[str, Any], objective: str) -> None:
 
 
 def _json(answer: dict[str, Any]) -> str:
-    value = answer["value"]
-    if not isinstance(value, float):
-        value = {"outcome": str(value.value), "remoteness": value.remoteness}
+    from perfectplay.results.options import value_json
+
     return json.dumps(
         {
             "state": answer["state"],
-            "value": value,
+            "value": value_json(answer["value"]),
             "options": [o.to_json() for o in answer["options"]],
         }
     )

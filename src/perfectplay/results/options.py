@@ -37,6 +37,7 @@ __all__ = [
     "rank_moves",
     "rank_options",
     "result_of",
+    "value_json",
 ]
 
 TIE_TOLERANCE = 1e-9
@@ -143,13 +144,25 @@ class Option:
         >>> Option(3, Result(Outcome.WIN, 1), 0.0, "3", 1, True).to_json()["value"]
         {'outcome': 'win', 'remoteness': 1}
         """
-        value: Any = self.value
-        if isinstance(value, Result):
-            value = {"outcome": str(value.value), "remoteness": value.remoteness}
-        elif isinstance(value, float) and not math.isfinite(value):
-            value = None if math.isnan(value) else ("inf" if value > 0 else "-inf")
         regret: Any = self.regret if math.isfinite(self.regret) else "inf"
-        return {"action": self.label, "value": value, "regret": regret, "best": self.best}
+        return {
+            "action": self.label, "value": value_json(self.value), "regret": regret,
+            "best": self.best,
+        }  # fmt: skip
+
+
+def value_json(value: Any) -> Any:
+    """A value as JSON data: a game's outcome as ``{"outcome", "remoteness"}``, a float as
+    itself, ``"inf"``/``"-inf"`` (JSON has no infinity) or ``None`` for NaN.
+
+    >>> value_json(Result(Outcome.DRAW, None)), value_json(2.5), value_json(math.inf)
+    ({'outcome': 'draw', 'remoteness': None}, 2.5, 'inf')
+    """
+    if isinstance(value, Result):
+        return {"outcome": str(value.value), "remoteness": value.remoteness}
+    if isinstance(value, float) and not math.isfinite(value):
+        return None if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    return value
 
 
 def _regret(best: float, value: float, maximise: bool) -> float:

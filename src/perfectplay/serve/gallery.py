@@ -27,7 +27,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from perfectplay.errors import InputError
-from perfectplay.serve.games import ServedGame, _checked_text, _number, value_json
+from perfectplay.results.options import value_json
+from perfectplay.serve.games import ServedGame, _checked_text, _number
 
 if TYPE_CHECKING:
     from perfectplay.objectives import Objective

@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from perfectplay.errors import InputError, PerfectplayError, UnsupportedError
-from perfectplay.results.options import Option, Result, outcome_score
+from perfectplay.results.options import Option, Result, outcome_score, value_json
 
 if TYPE_CHECKING:
     from perfectplay.objectives import Objective
@@ -46,15 +46,10 @@ if TYPE_CHECKING:
     from perfectplay.yahtzee.ruleset import Rules
     from perfectplay.yahtzee.solution import YahtzeeSolution
 
-__all__ = ["ModelGame", "ScorecardTable", "ServedGame", "value_json"]
+__all__ = ["ModelGame", "ScorecardTable", "ServedGame"]
 
 #: The longest state text the server reads (a situation, a model's ``repr``).
 MAX_STATE_CHARS = 2000
-
-
-def value_json(value: Any) -> Any:
-    """A value as JSON, written as :meth:`Option.to_json` writes an option's value."""
-    return Option(None, value).to_json()["value"]
 
 
 def _number(value: Any) -> float | None:
