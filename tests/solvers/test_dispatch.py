@@ -212,6 +212,11 @@ def old_choice(g: ChanceGraph) -> str:
     obj = g.objective
     oriented = [c * obj.orient for c in g.cost.tolist()]
     if oriented and min(oriented) < 0:
+        # With the retry rule a roll can be rejected and made again for ever: a paying
+        # roll is unbounded whatever its outcomes (before this rule policy iteration ran
+        # on such graphs and did not converge).
+        if g.retry:
+            return "unbounded"
         comp = end_components(g)[g.n_decision :]
         if any(k >= 0 and o < 0 for k, o in zip(comp, oriented, strict=True)):
             return "unbounded"
@@ -240,11 +245,6 @@ def new_choice(g: ChanceGraph) -> str:
         return "unbounded"
     except UnsupportedObjectiveError:
         return "unsupported"
-    except RuntimeError as e:
-        # Policy iteration ran and stopped without converging on a few graphs with the
-        # implicit retry rule (as it did before the dispatcher changed): it was chosen.
-        assert str(e) == "policy iteration did not converge"
-        return "policy-iteration"
     return {"policy-iteration, end components collapsed": "collapse"}.get(method, method)
 
 
@@ -384,3 +384,22 @@ def test_one_analysis_per_graph():
     ec = g.end_components()
     assert g.end_components() is ec and g.arrays() is g.arrays()
     assert g.acyclic_order() is None and "acyclic_order" in g._cache
+
+
+def test_a_paying_roll_under_the_retry_rule_is_unbounded():
+    # Maximise the score: each roll pays 1 and lands on the end, but the retry rule lets
+    # the player reject the end and roll again for ever. Policy iteration used to run
+    # here and stop with "did not converge".
+    g = ChanceGraph.from_lists(
+        terminal=[False, True], choices=[[0], []], outcomes=[[(1, 1)]], cost=[1],
+        retry=True, objective=Objective.score(),
+    )  # fmt: skip
+    with pytest.raises(UnboundedObjectiveError) as info:
+        solve_chance(g)
+    assert info.value.node == 0
+    # Without the rule the same roll is made once: a value of 1.
+    h = ChanceGraph.from_lists(
+        terminal=[False, True], choices=[[0], []], outcomes=[[(1, 1)]], cost=[1],
+        objective=Objective.score(),
+    )  # fmt: skip
+    assert solve_chance(h).value == 1.0

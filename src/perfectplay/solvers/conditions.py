@@ -138,7 +138,8 @@ class UnboundedObjectiveError(UnsupportedObjectiveError):
 
 def unbounded_node(graph: ChanceGraph) -> int | None:
     """A decision node of an end component holding a roll with a negative oriented cost
-    (the value is unbounded there), or ``None``.
+    (the value is unbounded there), or ``None``. With the retry rule every roll is such a
+    component by itself (reject every outcome, roll again).
 
     Proof sketch: inside an end component some policy stays for ever and makes every roll
     of it infinitely often (de Alfaro 1997), so one roll that pays the player makes the
@@ -157,6 +158,17 @@ def unbounded_node(graph: ChanceGraph) -> int | None:
     oriented = graph.cost * graph.objective.orient
     if int(oriented.min()) >= 0:
         return None
+    if graph.retry:
+        # The retry rule lets a player reject every outcome of a roll and roll again: each
+        # roll is a cycle on its own, whatever its outcomes, so one that pays is unbounded.
+        # Named: a decision node choosing it, else one of its outcomes (where the retry
+        # is taken from).
+        paying = oriented < 0
+        chosen = np.flatnonzero(paying[graph.choice_idx])
+        if chosen.size:
+            return int(np.searchsorted(graph.choice_ptr, int(chosen[0]), side="right") - 1)
+        c = int(np.flatnonzero(paying)[0])
+        return int(graph.outcome_idx[graph.outcome_ptr[c]])
     dec, chance, _ = graph.end_components()
     bad = (chance >= 0) & (oriented < 0)
     if not bad.any():
