@@ -99,35 +99,50 @@ def interpreted_seconds() -> float:
 
 
 def _import_numba() -> Any:
-    """Import numba, answering its BLAS probe without loading SciPy.
+    """Import numba and make it ready to load kernels, once a process, as cheaply as it goes.
 
-    The first time numba compiles or loads a kernel it imports ``numba.np.arraymath``,
-    which probes for a BLAS by importing ``scipy.linalg`` (about 0.2 s when SciPy happens
-    to be installed; it is not a dependency of perfectplay) only to choose how
-    ``np.correlate``/``np.convolve`` are compiled. Hiding ``scipy.linalg`` during that one
-    import gives the answer of a clean install at no cost; ``scipy.linalg`` is importable
-    again right after, and numba's linear algebra (``np.dot``, ``np.linalg``) finds it as
-    usual. ``PERFECTPLAY_NUMBA_BLAS_PROBE=1`` keeps numba's own probe.
+    * The collector is paused meanwhile (:func:`~perfectplay._util.collector.heavy_imports`):
+      numba's modules and registries are some 100,000 objects it would scan again and again.
+    * numba's target context is initialised here, inside that pause, rather than by the
+      first kernel loaded: that is where numba imports the rest of itself (its
+      implementations of numpy, ``numba.np.arraymath`` and some forty more modules).
+    * SciPy is not loaded (it is not a dependency of perfectplay): ``import numba`` imports
+      it only to check its version, and ``numba.np.arraymath`` imports ``scipy.linalg``
+      only to probe for a BLAS that chooses how ``np.correlate``/``np.convolve`` compile
+      (about 0.2 s when SciPy happens to be installed). Hiding the modules not yet
+      imported during those imports gives the answers of a clean install; SciPy is
+      importable again right after, and numba's linear algebra (``np.dot``,
+      ``np.linalg``) finds it as usual. ``PERFECTPLAY_NUMBA_BLAS_PROBE=1`` keeps numba's
+      own probe.
     """
-    import sys
+    if _numba_ready:
+        return _numba_ready[0]
+    from perfectplay._util.collector import heavy_imports
 
-    if "numba" not in sys.modules:
-        _avoid_avx512_miscompile()
-    import numba
-
-    _type_helpers_as_dispatchers()
-    _notice_before_compiling()
-    if (
-        "numba.np.arraymath" not in sys.modules
-        and "scipy.linalg" not in sys.modules
-        and not os.environ.get("PERFECTPLAY_NUMBA_BLAS_PROBE")
-    ):
-        sys.modules["scipy.linalg"] = None  # type: ignore[assignment]
+    hidden = []
+    if not os.environ.get("PERFECTPLAY_NUMBA_BLAS_PROBE"):
+        hidden = [name for name in ("scipy", "scipy.linalg") if name not in sys.modules]
+    with heavy_imports():
+        if "numba" not in sys.modules:
+            _avoid_avx512_miscompile()
+        for name in hidden:
+            sys.modules[name] = None  # type: ignore[assignment]
         try:
-            import numba.np.arraymath  # noqa: F401
+            import numba
+            from numba.core.registry import cpu_target
+
+            cpu_target.target_context.refresh()
         finally:
-            del sys.modules["scipy.linalg"]
+            for name in hidden:
+                del sys.modules[name]
+        _type_helpers_as_dispatchers()
+        _notice_before_compiling()
+    _numba_ready.append(numba)
     return numba
+
+
+# numba, once _import_numba has made it ready.
+_numba_ready: list[Any] = []
 
 
 #: Printed on stderr before the first compile of a process (a cache miss, not a load from
