@@ -33,7 +33,8 @@ import importlib
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from types import ModuleType
 from typing import Any, cast
 
@@ -48,6 +49,7 @@ __all__ = [
     "interpreted_modules",
     "interpreted_seconds",
     "kernel",
+    "work_ahead",
 ]
 
 #: Seconds of interpreted kernel time after which a process that runs the same kernel
@@ -67,6 +69,37 @@ _SPENT_THRESHOLD = 200
 # Seconds a process pays for numba's start-up: importing it and loading a cached kernel.
 # A kernel's ``threshold`` is the size whose interpreted run costs about as much.
 _STARTUP_SECONDS = 0.4
+
+
+# Items of kernel work a caller said lie ahead (see work_ahead).
+_ahead = [0]
+
+
+@contextmanager
+def work_ahead(items: int) -> Iterator[None]:
+    """Within the block, :func:`compile_for` knows that about ``items`` items of work
+    (nodes plus edges, its unit of size) lie ahead, and when that is more than a kernel's
+    threshold it answers as if the interpreted budget were spent: all but trivial work
+    runs compiled.
+
+    A command that reads a file of many instances before solving them knows their total:
+    when it is worth numba's start-up, the instances run compiled from the first instead
+    of the first few spending the interpreted budget before the rest compile anyway. A
+    total below the thresholds changes nothing (a sample's few small cases stay
+    interpreted).
+
+    >>> with work_ahead(10**7):
+    ...     compile_for(10, 1000)
+    True
+    >>> compile_for(10, 1000)
+    False
+    """
+    before = _ahead[0]
+    _ahead[0] = items
+    try:
+        yield
+    finally:
+        _ahead[0] = before
 
 
 def budget_spent() -> bool:
@@ -316,7 +349,8 @@ def compile_for(size: int, threshold: int, *kernels: Kernel, warm_threshold: int
     many small instances add up to work worth the start-up). A kernel that already ran
     interpreted in this process (a file of instances) runs compiled as soon as this one
     instance would spend what is left of the budget: after it the next would compile
-    anyway, so interpreting it first only adds its time to the start-up.
+    anyway, so interpreting it first only adds its time to the start-up. Within
+    :func:`work_ahead` of more than ``threshold`` items, the budget counts as spent.
     ``PERFECTPLAY_NO_JIT=1`` always answers ``False``.
 
     >>> compile_for(10, 1000), compile_for(10**6, 1000)
@@ -324,7 +358,7 @@ def compile_for(size: int, threshold: int, *kernels: Kernel, warm_threshold: int
     """
     if os.environ.get("PERFECTPLAY_NO_JIT"):
         return False
-    if budget_spent():
+    if budget_spent() or _ahead[0] > threshold:  # (work_ahead: pay the start-up at once)
         return size > _SPENT_THRESHOLD
     if any(k.loaded for k in kernels):
         return size > warm_threshold

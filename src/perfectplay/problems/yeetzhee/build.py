@@ -72,19 +72,26 @@ class YeetzheeGraph:
         return int(self.rows.shape[0]) - 1
 
 
+def _results(k: int, n: int) -> int:
+    """At most how many results a throw has: a grouping of ``n`` dice has at most ``t``
+    distinct sizes with ``t (t + 1) / 2 <= n``, and each, or a new value, is a result."""
+    return min(k, math.isqrt(2 * n)) + 1
+
+
 def estimate_bytes(n_groupings: int, k: int, n: int) -> int:
     """Peak bytes of :func:`build` (about twice what it measures): the groupings at one
-    byte an entry, and a dozen 8-byte arrays over the throws' results. A grouping of ``n``
-    dice has at most ``t`` distinct sizes with ``t (t + 1) / 2 <= n``, so a throw has at
-    most ``min(k, t) + 1`` results."""
-    results = min(k, math.isqrt(2 * n)) + 1
-    return n_groupings * (2 * k + 40 + 100 * results)
+    byte an entry, and a dozen 8-byte arrays over the throws' results."""
+    return n_groupings * (2 * k + 40 + 100 * _results(k, n))
 
 
-def build(n: int, m: int, groups: tuple[int, ...]) -> YeetzheeGraph:
-    """Build the graph of ``n`` dice with ``m`` faces and sorted target sizes ``groups``.
+def groupings(groups: tuple[int, ...]) -> SortedTupleSpace:
+    """The ranking of the groupings that can still end as the sorted target ``groups``.
 
-    ``groups`` must already be checked (positive, sorted, summing to ``n``).
+    Raises :class:`~perfectplay.errors.ResourceLimitError` when its tables would be too
+    large (:data:`MAX_TABLE`).
+
+    >>> groupings((1, 2)).size
+    5
     """
     k = len(groups)
     # The ranking tables alone take k * (largest size) Python integers: refuse absurd
@@ -94,7 +101,26 @@ def build(n: int, m: int, groups: tuple[int, ...]) -> YeetzheeGraph:
             f"a target of {k:,} groups up to size {groups[-1]:,} is too large to rank "
             f"(limit: groups * largest size <= {MAX_TABLE:,})"
         )
-    space = SortedTupleSpace(groups)
+    return SortedTupleSpace(groups)
+
+
+def estimate_items(n: int, groups: tuple[int, ...]) -> int:
+    """About the nodes plus edges of the graph of a checked target (at most a few times
+    more), the size the solvers weigh against numba's start-up; cheap (no array).
+
+    >>> estimate_items(3, (1, 2)) >= build(3, 6, (1, 2)).graph.n_edges
+    True
+    """
+    return groupings(groups).size * (3 + _results(len(groups), n))
+
+
+def build(n: int, m: int, groups: tuple[int, ...]) -> YeetzheeGraph:
+    """Build the graph of ``n`` dice with ``m`` faces and sorted target sizes ``groups``.
+
+    ``groups`` must already be checked (positive, sorted, summing to ``n``).
+    """
+    k = len(groups)
+    space = groupings(groups)
     require(estimate_bytes(space.size, k, n), f"the {space.size:,} groupings of this target")
     small = np.int8 if n < 127 else np.int16 if n < 32767 else np.int64
     rows = space.rows(small)
