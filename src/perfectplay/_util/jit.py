@@ -89,9 +89,9 @@ def work_ahead(items: int) -> Iterator[None]:
     interpreted).
 
     >>> with work_ahead(10**7):
-    ...     compile_for(10, 1000)
+    ...     compile_for(1000, 5000)
     True
-    >>> compile_for(10, 1000)
+    >>> compile_for(1000, 5000)
     False
     """
     before = _ahead[0]
