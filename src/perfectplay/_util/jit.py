@@ -162,6 +162,7 @@ def _import_numba() -> Any:
             sys.modules[name] = None  # type: ignore[assignment]
         try:
             import numba
+            import numpy.ma  # noqa: F401  (numba's typeof of an array reads it, on first call)
             from numba.core.registry import cpu_target
 
             cpu_target.target_context.refresh()

@@ -131,16 +131,16 @@ def build(n: int, m: int, groups: tuple[int, ...]) -> YeetzheeGraph:
     # run's last position j, which is where the die goes to keep the tuple sorted.
     last = np.ones(x.shape, np.bool_)
     last[:, :-1] = x[:, :-1] != x[:, 1:]
-    src, j = np.nonzero(last)  # row-major: grouped by grouping, j ascending
-    v = x[src, j].astype(np.int64)
-    prev_j = np.empty_like(j)
-    prev_j[0] = -1
-    prev_j[1:] = j[:-1]
-    prev_j[np.flatnonzero(np.diff(src)) + 1] = -1
+    # Runs by their cells in row-major order: grouped by grouping, j ascending. A row's
+    # last cell always ends a run, so the run before a row's first run ends just before
+    # the row starts, and every run's length is the distance from the previous run's end.
+    cell = np.flatnonzero(last)
+    src, j = np.divmod(cell, k)
+    v = x.reshape(-1)[cell].astype(np.int64)
     # A run of equal sizes s > 0 is that many groups, so that many faces repeat one of
     # them. A run of zeros ends at j: the kept dice show k - 1 - j values, and the other
     # m - (k - 1 - j) faces are new.
-    weight = np.where(v > 0, j - prev_j, np.maximum(m - (k - 1 - j), 0))
+    weight = np.where(v > 0, np.diff(cell, prepend=-1), np.maximum(m - (k - 1 - j), 0))
     alive = v < np.asarray(groups, np.int64)[j]
     caps_full = x[:, 0] > 0  # k values kept: a new one can never fit
 
