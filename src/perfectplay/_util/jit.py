@@ -32,6 +32,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -150,6 +151,13 @@ def _import_numba() -> Any:
     """
     if _numba_ready:
         return _numba_ready[0]
+    with _numba_lock:  # threads of a tier engine may load their first kernels together
+        if not _numba_ready:
+            _numba_ready.append(_prepare_numba())
+    return _numba_ready[0]
+
+
+def _prepare_numba() -> Any:
     from perfectplay._util.collector import heavy_imports
 
     hidden = []
@@ -171,12 +179,12 @@ def _import_numba() -> Any:
                 del sys.modules[name]
         _type_helpers_as_dispatchers()
         _notice_before_compiling()
-    _numba_ready.append(numba)
     return numba
 
 
 # numba, once _import_numba has made it ready.
 _numba_ready: list[Any] = []
+_numba_lock = threading.Lock()
 
 
 #: Printed on stderr before the first compile of a process (a cache miss, not a load from
