@@ -3,9 +3,11 @@
 Figures:
 
 * ``perfectplay yeetzhee`` on the official test set 2 file (100 cases, N, M <= 50): CLI
-  wall time with a warm JIT cache (target at most 1 s), beside a plain memoised Python
-  version of the analysis (below, :func:`plain_expected`: sorted group-size tuples, a
-  dictionary cache, sort the outcomes and take the best prefix) and the ratio;
+  wall time with a warm JIT cache, the whole process a user runs (target at most 0.5 s),
+  beside a plain memoised Python version of the analysis (below, :func:`plain_expected`:
+  sorted group-size tuples, a dictionary cache, sort the outcomes and take the best
+  prefix) and the ratio; then the same 100 cases in-process with the kernels loaded
+  (build and solve only), beside that whole process: the difference is the start-up;
 * the hardest case for N = M = 50, the target whose live groupings are the most: 58,927
   groupings for the sizes ``1 1 1 1 2 2 2 3 4 5 6 9 13`` (found by counting the groupings of
   all 204,226 partitions of 50, ``python benchmarks/bench_yeetzhee.py hardest``): states,
@@ -125,7 +127,31 @@ def run(quick: bool) -> list[Row]:
             f"{a} peak {a.peak_mib:.0f} MiB",
             f"plain Python {b.median:.3f} s",
             common.fmt_ratio(ratio),
-            f"<= 1 s (max rel diff {agree:.1e})",
+            f"<= 0.5 s (max rel diff {agree:.1e})",
+        )
+    )
+    cli = a
+
+    sys.path.insert(0, str(common.ROOT / "src"))
+    from perfectplay.problems.yeetzhee import solve
+    from perfectplay.problems.yeetzhee.build import build
+    from perfectplay.problems.yeetzhee.instance import parse
+    from perfectplay.solvers.retry import solve_retry
+
+    cases = parse(TEST_SET_2.read_text())
+    solve(50, 50, HARDEST)  # load the kernels
+    t0 = time.perf_counter()
+    for case in cases:
+        solve(case.n, case.m, case.groups)
+    rows.append(
+        Row(
+            "yeetzhee",
+            "test set 2 (100 cases), in-process, kernels loaded",
+            f"{time.perf_counter() - t0:.3f} s",
+            "",
+            "",
+            "report",
+            process=f"{cli} (the CLI)",
         )
     )
 
@@ -135,12 +161,6 @@ def run(quick: bool) -> list[Row]:
     a, b, ratio = common.time_pair([*ours, str(hard)], [*plain, str(hard)], repeats=repeats)
     agree = _max_rel_diff(a.outputs[-1], b.outputs[-1])
 
-    sys.path.insert(0, str(common.ROOT / "src"))
-    from perfectplay.problems.yeetzhee import solve
-    from perfectplay.problems.yeetzhee.build import build
-    from perfectplay.solvers.retry import solve_retry
-
-    solve(50, 50, HARDEST)  # load the kernels
     t0 = time.perf_counter()
     model = build(50, 50, HARDEST)
     t1 = time.perf_counter()

@@ -72,3 +72,19 @@ def test_refusals_are_one_line(tmp_path, capsys):
     assert main(["export", str(tmp_path / "missing.npz")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no such file" in err
+
+
+def test_a_table_of_another_kind_is_refused_with_one_prefix(tmp_path, capsys, monkeypatch):
+    # A scorecard (Yahtzee) table loads but has no rows to export yet; the message must
+    # not repeat the command's name after the "perfectplay: export: " prefix.
+    class Scorecard:
+        kind = "scorecard"
+
+    monkeypatch.setattr(perfectplay, "load", lambda path: Scorecard())
+    capsys.readouterr()
+    assert main(["export", str(tmp_path / "american.table")]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "perfectplay: export: a scorecard table cannot be written as rows yet, "
+        "only a model's table (.npz)\n"
+    )

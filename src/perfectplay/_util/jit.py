@@ -32,8 +32,10 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from types import ModuleType
 from typing import Any, cast
 
@@ -48,6 +50,7 @@ __all__ = [
     "interpreted_modules",
     "interpreted_seconds",
     "kernel",
+    "work_ahead",
 ]
 
 #: Seconds of interpreted kernel time after which a process that runs the same kernel
@@ -67,6 +70,37 @@ _SPENT_THRESHOLD = 200
 # Seconds a process pays for numba's start-up: importing it and loading a cached kernel.
 # A kernel's ``threshold`` is the size whose interpreted run costs about as much.
 _STARTUP_SECONDS = 0.4
+
+
+# Items of kernel work a caller said lie ahead (see work_ahead).
+_ahead = [0]
+
+
+@contextmanager
+def work_ahead(items: int) -> Iterator[None]:
+    """Within the block, :func:`compile_for` knows that about ``items`` items of work
+    (nodes plus edges, its unit of size) lie ahead, and when that is more than a kernel's
+    threshold it answers as if the interpreted budget were spent: all but trivial work
+    runs compiled.
+
+    A command that reads a file of many instances before solving them knows their total:
+    when it is worth numba's start-up, the instances run compiled from the first instead
+    of the first few spending the interpreted budget before the rest compile anyway. A
+    total below the thresholds changes nothing (a sample's few small cases stay
+    interpreted).
+
+    >>> with work_ahead(10**7):
+    ...     compile_for(1000, 5000)
+    True
+    >>> compile_for(1000, 5000)
+    False
+    """
+    before = _ahead[0]
+    _ahead[0] = items
+    try:
+        yield
+    finally:
+        _ahead[0] = before
 
 
 def budget_spent() -> bool:
@@ -99,35 +133,58 @@ def interpreted_seconds() -> float:
 
 
 def _import_numba() -> Any:
-    """Import numba, answering its BLAS probe without loading SciPy.
+    """Import numba and make it ready to load kernels, once a process, as cheaply as it goes.
 
-    The first time numba compiles or loads a kernel it imports ``numba.np.arraymath``,
-    which probes for a BLAS by importing ``scipy.linalg`` (about 0.2 s when SciPy happens
-    to be installed; it is not a dependency of perfectplay) only to choose how
-    ``np.correlate``/``np.convolve`` are compiled. Hiding ``scipy.linalg`` during that one
-    import gives the answer of a clean install at no cost; ``scipy.linalg`` is importable
-    again right after, and numba's linear algebra (``np.dot``, ``np.linalg``) finds it as
-    usual. ``PERFECTPLAY_NUMBA_BLAS_PROBE=1`` keeps numba's own probe.
+    * The collector is paused meanwhile (:func:`~perfectplay._util.collector.heavy_imports`):
+      numba's modules and registries are some 100,000 objects it would scan again and again.
+    * numba's target context is initialised here, inside that pause, rather than by the
+      first kernel loaded: that is where numba imports the rest of itself (its
+      implementations of numpy, ``numba.np.arraymath`` and some forty more modules).
+    * SciPy is not loaded (it is not a dependency of perfectplay): ``import numba`` imports
+      it only to check its version, and ``numba.np.arraymath`` imports ``scipy.linalg``
+      only to probe for a BLAS that chooses how ``np.correlate``/``np.convolve`` compile
+      (about 0.2 s when SciPy happens to be installed). Hiding the modules not yet
+      imported during those imports gives the answers of a clean install; SciPy is
+      importable again right after, and numba's linear algebra (``np.dot``,
+      ``np.linalg``) finds it as usual. ``PERFECTPLAY_NUMBA_BLAS_PROBE=1`` keeps numba's
+      own probe.
     """
-    import sys
+    if _numba_ready:
+        return _numba_ready[0]
+    with _numba_lock:  # threads of a tier engine may load their first kernels together
+        if not _numba_ready:
+            _numba_ready.append(_prepare_numba())
+    return _numba_ready[0]
 
-    if "numba" not in sys.modules:
-        _avoid_avx512_miscompile()
-    import numba
 
-    _type_helpers_as_dispatchers()
-    _notice_before_compiling()
-    if (
-        "numba.np.arraymath" not in sys.modules
-        and "scipy.linalg" not in sys.modules
-        and not os.environ.get("PERFECTPLAY_NUMBA_BLAS_PROBE")
-    ):
-        sys.modules["scipy.linalg"] = None  # type: ignore[assignment]
+def _prepare_numba() -> Any:
+    from perfectplay._util.collector import heavy_imports
+
+    hidden = []
+    if not os.environ.get("PERFECTPLAY_NUMBA_BLAS_PROBE"):
+        hidden = [name for name in ("scipy", "scipy.linalg") if name not in sys.modules]
+    with heavy_imports():
+        if "numba" not in sys.modules:
+            _avoid_avx512_miscompile()
+        for name in hidden:
+            sys.modules[name] = None  # type: ignore[assignment]
         try:
-            import numba.np.arraymath  # noqa: F401
+            import numba
+            import numpy.ma  # noqa: F401  (numba's typeof of an array reads it, on first call)
+            from numba.core.registry import cpu_target
+
+            cpu_target.target_context.refresh()
         finally:
-            del sys.modules["scipy.linalg"]
+            for name in hidden:
+                del sys.modules[name]
+        _type_helpers_as_dispatchers()
+        _notice_before_compiling()
     return numba
+
+
+# numba, once _import_numba has made it ready.
+_numba_ready: list[Any] = []
+_numba_lock = threading.Lock()
 
 
 #: Printed on stderr before the first compile of a process (a cache miss, not a load from
@@ -301,7 +358,8 @@ def compile_for(size: int, threshold: int, *kernels: Kernel, warm_threshold: int
     many small instances add up to work worth the start-up). A kernel that already ran
     interpreted in this process (a file of instances) runs compiled as soon as this one
     instance would spend what is left of the budget: after it the next would compile
-    anyway, so interpreting it first only adds its time to the start-up.
+    anyway, so interpreting it first only adds its time to the start-up. Within
+    :func:`work_ahead` of more than ``threshold`` items, the budget counts as spent.
     ``PERFECTPLAY_NO_JIT=1`` always answers ``False``.
 
     >>> compile_for(10, 1000), compile_for(10**6, 1000)
@@ -309,7 +367,7 @@ def compile_for(size: int, threshold: int, *kernels: Kernel, warm_threshold: int
     """
     if os.environ.get("PERFECTPLAY_NO_JIT"):
         return False
-    if budget_spent():
+    if budget_spent() or _ahead[0] > threshold:  # (work_ahead: pay the start-up at once)
         return size > _SPENT_THRESHOLD
     if any(k.loaded for k in kernels):
         return size > warm_threshold

@@ -13,9 +13,12 @@ the memory the kernel reports as available.
 
 from __future__ import annotations
 
+import math
 import os
 import re
+import time
 from fractions import Fraction
+from typing import Any
 
 from perfectplay.errors import ResourceLimitError
 
@@ -54,6 +57,11 @@ def available_bytes() -> int:
     >>> available_bytes() > 0
     True
     """
+    return _budget(_meminfo_available())
+
+
+def _meminfo_available() -> int | None:
+    """80% of MemAvailable, read now (``None`` where the kernel does not say)."""
     budget = None
     try:
         with open("/proc/meminfo") as fh:
@@ -63,8 +71,19 @@ def available_bytes() -> int:
                     break
     except OSError:
         pass
-    if budget is None:
-        budget = 4 << 30
+    _last_reading[:] = [time.monotonic(), budget]
+    return budget
+
+
+# (when, what) of the last reading of /proc/meminfo.
+_last_reading: list[Any] = [-math.inf, None]
+#: A reading younger than this answers a request below an eighth of it: a file of many
+#: small instances asks before each one, and reading the file costs more than they do.
+REUSE_SECONDS = 1.0
+
+
+def _budget(meminfo: int | None) -> int:
+    budget = 4 << 30 if meminfo is None else meminfo
     env = os.environ.get(_ENV)
     if env:
         try:
@@ -95,7 +114,10 @@ def require(nbytes: int, what: str) -> None:
 
     >>> require(1024, "a small table")
     """
-    budget = available_bytes()
+    when, meminfo = _last_reading
+    if meminfo is None or nbytes > meminfo // 8 or time.monotonic() - when > REUSE_SECONDS:
+        meminfo = _meminfo_available()
+    budget = _budget(meminfo)
     if nbytes > budget:
         raise ResourceLimitError(
             f"{what} needs about {format_bytes(nbytes)} of memory, "

@@ -62,6 +62,11 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the exit status."""
     from perfectplay.cli.common import guarded  # standard output errors: one line, status 1
 
+    if argv is None:  # the console script: this process is one command and nothing else
+        from perfectplay._util.collector import freeze_heavy_imports
+
+        freeze_heavy_imports()
+
     return guarded(_dispatch, argv)
 
 

@@ -2,6 +2,7 @@
 
 * :func:`transpose` — reverse a CSR adjacency by counting sort;
 * :func:`chance_reverse` — both reverse adjacencies of a chance graph;
+* :func:`retry_property` — whether every outcome of a roll may choose that roll again;
 * :func:`combined` — a chance graph as one adjacency (decision nodes, then chance nodes);
 * :func:`safe_nodes` — the nodes of a chance graph from which some policy reaches a
   terminal node with probability one (almost-sure reachability, e.g. de Alfaro 1997, ch. 3);
@@ -34,12 +35,13 @@ from typing import Any, cast
 
 import numpy as np
 
-from perfectplay._util.jit import kernel
+from perfectplay._util.jit import helper, kernel
 
 __all__ = [
     "chance_reverse",
     "combined",
     "maximal_end_components",
+    "retry_property",
     "safe_nodes",
     "strong_components",
     "topological_order",
@@ -172,6 +174,71 @@ def chance_reverse(
     )
     rch_ptr, rch_x, _ = transpose(choice_ptr, choice_idx, nc, edges=False, compiled=compiled)
     return rin_ptr, rin_c, rin_w, rch_ptr, rch_x
+
+
+@helper
+def retry_holds(terminal: Any, choice_ptr: Any, choice_idx: Any, rin_ptr: Any, rin_c: Any,
+                mark: Any) -> Any:  # fmt: skip
+    """Whether every non-terminal outcome lists each roll that leads to it among its
+    choices, given the reverse adjacency ``rin_ptr, rin_c`` of the outcomes and ``mark``,
+    ``int32[n_chance]`` of scratch (overwritten): each outcome's choices are marked, then
+    the rolls into it are scanned, O(E) in all. A step of kernels (label-setting checks
+    with the reverse adjacency it builds anyway); :func:`retry_property` runs it alone."""
+    for c in range(mark.shape[0]):
+        mark[c] = -1
+    for x in range(terminal.shape[0]):
+        if terminal[x]:
+            continue
+        for k in range(choice_ptr[x], choice_ptr[x + 1]):
+            mark[choice_idx[k]] = x
+        for k in range(rin_ptr[x], rin_ptr[x + 1]):
+            if mark[rin_c[k]] != x:
+                return False
+    return True
+
+
+@kernel
+def _retry_property(terminal: Any, choice_ptr: Any, choice_idx: Any, rin_ptr: Any, rin_c: Any,
+                    n_chance: Any) -> Any:  # fmt: skip
+    return retry_holds(
+        terminal, choice_ptr, choice_idx, rin_ptr, rin_c, np.empty(n_chance, np.int32)
+    )
+
+
+def retry_property(
+    terminal: np.ndarray,
+    choice_ptr: np.ndarray,
+    choice_idx: np.ndarray,
+    outcome_ptr: np.ndarray,
+    outcome_idx: np.ndarray,
+    *,
+    compiled: bool = True,
+) -> bool:
+    """Whether every non-terminal outcome ``x`` of every chance node ``c`` lists ``c``
+    among its choices (the explicit retry property; terminal outcomes need none): one
+    pass over the outcome edges grouped by outcome (:func:`transpose`, not kept), with
+    each outcome's choices marked (:func:`retry_holds`).
+
+    >>> i64 = lambda *v: np.array(v, np.int64)
+    >>> # 0 and 2 roll 0, whose outcomes are 1 (a goal) and 2: 2 may roll 0 again
+    >>> term = np.array([False, True, False])
+    >>> retry_property(term, i64(0, 1, 1, 2), i64(0, 0), i64(0, 2), i64(1, 2), compiled=False)
+    True
+    >>> retry_property(term, i64(0, 1, 1, 1), i64(0), i64(0, 2), i64(1, 2), compiled=False)
+    False
+    """
+    n_chance = outcome_ptr.shape[0] - 1
+    rin_ptr, rin_c, _ = transpose(
+        outcome_ptr, outcome_idx, terminal.shape[0], edges=False, compiled=compiled
+    )
+    return bool(
+        _retry_property.run(
+            np.ascontiguousarray(terminal, np.bool_),
+            np.ascontiguousarray(choice_ptr, np.int64),
+            np.ascontiguousarray(choice_idx, np.int32),
+            rin_ptr, rin_c, n_chance, compiled=compiled,
+        )  # fmt: skip
+    )
 
 
 @kernel

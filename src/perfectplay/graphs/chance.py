@@ -352,7 +352,8 @@ class ChanceGraph:
     def has_retry_property(self) -> bool:
         """True when every outcome ``x`` of every chance node ``c`` may choose ``c`` again.
 
-        Terminal outcomes need no retry choice (nobody rerolls a finished game).
+        Terminal outcomes need no retry choice (nobody rerolls a finished game). Checked
+        once, in one pass over the edges (:func:`~perfectplay.graphs._csr.retry_property`).
         """
         if self.retry:
             return True
@@ -362,14 +363,9 @@ class ChanceGraph:
         return bool(held)
 
     def _explicit_retry(self) -> bool:
-        # Vectorised: every (outcome, chance) pair must also be a (decision, choice) pair.
-        nc = np.int64(self.n_chance)
-        owner = np.repeat(np.arange(nc), np.diff(self.outcome_ptr))
-        live = ~self.terminal[self.outcome_idx]
-        wanted = self.outcome_idx[live].astype(np.int64) * nc + owner[live]
-        chooser = np.repeat(np.arange(self.n_decision, dtype=np.int64), np.diff(self.choice_ptr))
-        offered = chooser * nc + self.choice_idx
-        return bool(np.isin(wanted, offered).all())
+        a = self.arrays()
+        compiled = self._compiled(None, _csr._retry_property, _csr._transpose)
+        return _csr.retry_property(a[0], a[1], a[2], a[3], a[4], compiled=compiled)
 
     def validate(self) -> None:
         """Check shapes, dtypes, index ranges and signs; raise ``ValueError`` if broken."""

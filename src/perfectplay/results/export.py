@@ -84,8 +84,9 @@ def export_rows(table: Any, path: str | Path, fmt: str, options: bool = False) -
     if fmt not in FORMATS:
         raise InputError(f"unknown format {fmt!r}: {', '.join(FORMATS)}")
     if not isinstance(table, SolvedTable):
+        # The command prefixes "perfectplay: export: ", so the message does not say export.
         raise InputError(
-            f"export reads a model's table (.npz); a {table.kind} table is not exported yet"
+            f"a {table.kind} table cannot be written as rows yet, only a model's table (.npz)"
         )
     if not options and table.kind == "chance" and "choice_ptr" not in table._data:
         raise InputError("this table (version 1) holds only the policy's choice")

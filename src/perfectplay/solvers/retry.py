@@ -25,7 +25,8 @@ so there all terminal values must be equal). :func:`perfectplay.solvers.solve_ch
 sends everything else to policy iteration.
 
 The computation is one compiled kernel over the CSR arrays and the reverse adjacency of
-:mod:`perfectplay.graphs._csr`: an O(E) check of the retry property, and the
+:mod:`perfectplay.graphs._csr`: an O(E) check of the retry property
+(:func:`~perfectplay.graphs._csr.retry_holds`, the step the graph's own check runs), and the
 label-setting loop with an indexed binary heap (decrease-key, no stale entries) over the
 chance nodes. Decision nodes
 never enter the heap: the moment their first choice is settled, so are they.
@@ -71,6 +72,7 @@ import numpy as np
 from perfectplay._util.jit import compile_for, kernel
 from perfectplay._util.memory import require
 from perfectplay.graphs import _csr
+from perfectplay.graphs._csr import retry_holds
 from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
 from perfectplay.solvers.conditions import MINIMISES, ChanceSolver, Condition
 
@@ -107,14 +109,13 @@ def _label_setting(
     cval = np.empty(nc)
     stamp_c = np.empty(nc, np.int64)
     pos = np.empty(nc, np.int32)  # heap slot; -1 before entering, -2 once settled
-    mark = np.empty(nc, np.int32)
+    mark = np.empty(nc, np.int32)  # scratch of the retry check
     # Per-chance record, one cache line per node: [key, kept sum w*v, kept weight, cost*W].
     rec = np.empty(4 * nc)
     for c in range(nc):
         cval[c] = inf
         stamp_c[c] = -1
         pos[c] = -1
-        mark[c] = -1
         rec[4 * c] = inf
         rec[4 * c + 1] = 0.0
         rec[4 * c + 2] = 0.0
@@ -126,16 +127,8 @@ def _label_setting(
     order = np.empty(nc, np.int32)
 
     # Explicit retry property: each non-goal outcome x of c lists c among its choices.
-    # Marking x's choices, then scanning the edges into x, is O(E) overall.
-    if check_retry:
-        for x in range(nd):
-            if terminal[x]:
-                continue
-            for k in range(choice_ptr[x], choice_ptr[x + 1]):
-                mark[choice_idx[k]] = x
-            for k in range(rin_ptr[x], rin_ptr[x + 1]):
-                if mark[rin_c[k]] != x:
-                    return dval, cval, best, accept, order, -1
+    if check_retry and not retry_holds(terminal, choice_ptr, choice_idx, rin_ptr, rin_c, mark):
+        return dval, cval, best, accept, order, -1
 
     # Indexed binary heap of chance nodes with the keys stored beside the ids, so that
     # sifting does not chase indices.

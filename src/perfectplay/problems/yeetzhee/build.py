@@ -72,19 +72,26 @@ class YeetzheeGraph:
         return int(self.rows.shape[0]) - 1
 
 
+def _results(k: int, n: int) -> int:
+    """At most how many results a throw has: a grouping of ``n`` dice has at most ``t``
+    distinct sizes with ``t (t + 1) / 2 <= n``, and each, or a new value, is a result."""
+    return min(k, math.isqrt(2 * n)) + 1
+
+
 def estimate_bytes(n_groupings: int, k: int, n: int) -> int:
     """Peak bytes of :func:`build` (about twice what it measures): the groupings at one
-    byte an entry, and a dozen 8-byte arrays over the throws' results. A grouping of ``n``
-    dice has at most ``t`` distinct sizes with ``t (t + 1) / 2 <= n``, so a throw has at
-    most ``min(k, t) + 1`` results."""
-    results = min(k, math.isqrt(2 * n)) + 1
-    return n_groupings * (2 * k + 40 + 100 * results)
+    byte an entry, and a dozen 8-byte arrays over the throws' results."""
+    return n_groupings * (2 * k + 40 + 100 * _results(k, n))
 
 
-def build(n: int, m: int, groups: tuple[int, ...]) -> YeetzheeGraph:
-    """Build the graph of ``n`` dice with ``m`` faces and sorted target sizes ``groups``.
+def groupings(groups: tuple[int, ...]) -> SortedTupleSpace:
+    """The ranking of the groupings that can still end as the sorted target ``groups``.
 
-    ``groups`` must already be checked (positive, sorted, summing to ``n``).
+    Raises :class:`~perfectplay.errors.ResourceLimitError` when its tables would be too
+    large (:data:`MAX_TABLE`).
+
+    >>> groupings((1, 2)).size
+    5
     """
     k = len(groups)
     # The ranking tables alone take k * (largest size) Python integers: refuse absurd
@@ -94,7 +101,26 @@ def build(n: int, m: int, groups: tuple[int, ...]) -> YeetzheeGraph:
             f"a target of {k:,} groups up to size {groups[-1]:,} is too large to rank "
             f"(limit: groups * largest size <= {MAX_TABLE:,})"
         )
-    space = SortedTupleSpace(groups)
+    return SortedTupleSpace(groups)
+
+
+def estimate_items(n: int, groups: tuple[int, ...]) -> int:
+    """About the nodes plus edges of the graph of a checked target (at most a few times
+    more), the size the solvers weigh against numba's start-up; cheap (no array).
+
+    >>> estimate_items(3, (1, 2)) >= build(3, 6, (1, 2)).graph.n_edges
+    True
+    """
+    return groupings(groups).size * (3 + _results(len(groups), n))
+
+
+def build(n: int, m: int, groups: tuple[int, ...]) -> YeetzheeGraph:
+    """Build the graph of ``n`` dice with ``m`` faces and sorted target sizes ``groups``.
+
+    ``groups`` must already be checked (positive, sorted, summing to ``n``).
+    """
+    k = len(groups)
+    space = groupings(groups)
     require(estimate_bytes(space.size, k, n), f"the {space.size:,} groupings of this target")
     small = np.int8 if n < 127 else np.int16 if n < 32767 else np.int64
     rows = space.rows(small)
@@ -105,16 +131,16 @@ def build(n: int, m: int, groups: tuple[int, ...]) -> YeetzheeGraph:
     # run's last position j, which is where the die goes to keep the tuple sorted.
     last = np.ones(x.shape, np.bool_)
     last[:, :-1] = x[:, :-1] != x[:, 1:]
-    src, j = np.nonzero(last)  # row-major: grouped by grouping, j ascending
-    v = x[src, j].astype(np.int64)
-    prev_j = np.empty_like(j)
-    prev_j[0] = -1
-    prev_j[1:] = j[:-1]
-    prev_j[np.flatnonzero(np.diff(src)) + 1] = -1
+    # Runs by their cells in row-major order: grouped by grouping, j ascending. A row's
+    # last cell always ends a run, so the run before a row's first run ends just before
+    # the row starts, and every run's length is the distance from the previous run's end.
+    cell = np.flatnonzero(last)
+    src, j = np.divmod(cell, k)
+    v = x.reshape(-1)[cell].astype(np.int64)
     # A run of equal sizes s > 0 is that many groups, so that many faces repeat one of
     # them. A run of zeros ends at j: the kept dice show k - 1 - j values, and the other
     # m - (k - 1 - j) faces are new.
-    weight = np.where(v > 0, j - prev_j, np.maximum(m - (k - 1 - j), 0))
+    weight = np.where(v > 0, np.diff(cell, prepend=-1), np.maximum(m - (k - 1 - j), 0))
     alive = v < np.asarray(groups, np.int64)[j]
     caps_full = x[:, 0] > 0  # k values kept: a new one can never fit
 

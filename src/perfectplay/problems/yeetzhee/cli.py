@@ -8,7 +8,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from perfectplay.errors import InputError
+from perfectplay.errors import InputError, PerfectplayError
 from perfectplay.problems import Options, Problem, answer_json
 from perfectplay.text.arguments import int_arg
 from perfectplay.text.numbers import DIGITS
@@ -55,13 +55,35 @@ class Cases:
 
     def solved(self) -> Iterator[tuple[int, Any]]:
         """``(case number, solution)`` in turn, with progress on stderr."""
+        from perfectplay._util.jit import work_ahead
+
+        # Small cases solve interpreted, faster than numba loads; cases that add up to
+        # more run compiled from the first (perfectplay._util.jit.work_ahead).
+        with work_ahead(self._work()):
+            yield from self._each()
+
+    def _work(self) -> int:
+        """About the nodes plus edges of all the graphs to solve (0 for one case)."""
+        from perfectplay.problems.yeetzhee.build import estimate_items
+        from perfectplay.problems.yeetzhee.instance import check_instance
+
+        if len(self.numbers) < 2:
+            return 0
+        total = 0
+        for i in self.numbers:
+            case = self.cases[i - 1]
+            try:
+                total += estimate_items(case.n, check_instance(case.n, case.m, case.groups))
+            except PerfectplayError:  # reported when the case is solved, in its turn
+                pass
+        return total
+
+    def _each(self) -> Iterator[tuple[int, Any]]:
         from perfectplay._util.progress import Progress
         from perfectplay.problems.yeetzhee import solve_instance
 
         # A file of large cases runs for a minute: say so on stderr (-q hushes).
         progress = Progress("yeetzhee")
-        # Small cases solve interpreted, faster than numba loads; after a budget of
-        # interpreted work the rest run compiled (perfectplay._util.jit.INTERPRETED_BUDGET).
         for done, i in enumerate(self.numbers, start=1):
             t0 = time.perf_counter()
             sol = solve_instance(self.cases[i - 1])
