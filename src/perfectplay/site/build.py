@@ -45,6 +45,7 @@ class BuildResult:
     files: int
     seconds: float
     reused: int = 0  # entries whose checks were unchanged since a build that ran them
+    failed: tuple[str, ...] = ()  # "ENTRY: what failed first", for each failing entry
 
 
 def default_jobs() -> int:
@@ -64,8 +65,12 @@ class Builder:
         cache: Path | None = None,
         force: bool = False,
         trust: bool = False,
+        keep_going: bool = False,
+        fail_fast: bool = False,
     ) -> None:
         self.root = root
+        self.keep_going = keep_going
+        self.fail_fast = fail_fast
         self.config = config or load_config(root)
         self.cache = cache = cache or default_cache()
         self.trust = trust
@@ -80,7 +85,9 @@ class Builder:
         start = time.perf_counter()
         check_output(self.root, self.out)
         jail = jail_for(self.root, self.cache, self.trust)
-        self.checks = Checks(self.tree, self.config, self.cache, self.store, jail)
+        self.checks = Checks(
+            self.tree, self.config, self.cache, self.store, jail, self.keep_going, self.fail_fast
+        )
         self.renderer = Renderer(self.tree, self.store, jail)
         entries = discover(self.root, self.config, jail, self.jobs, self.store)
         for e in entries:
@@ -99,8 +106,21 @@ class Builder:
         files = write_site(self.out, self.renderer.files(pages))
         samples = sum(len(e.samples) for e in entries)
         seconds = time.perf_counter() - start
+        failed = []
+        for e in entries:
+            runs, tests = Checks.results(e, work)
+            verdict = judge_verdict(tests, runs)
+            if verdict is not None and not verdict["ok"]:
+                failed.append(f"{e.id}: {verdict['failure']}")
         return BuildResult(
-            self.out, len(entries), samples, len(docs), files, seconds, self.checks.reused
+            self.out,
+            len(entries),
+            samples,
+            len(docs),
+            files,
+            seconds,
+            self.checks.reused,
+            tuple(failed),
         )
 
     def _run_programs(self, entries: list[Entry], docs: list[Doc]) -> Work:
@@ -139,13 +159,19 @@ def build(
     cache: Path | None = None,
     force: bool = False,
     trust: bool = False,
+    keep_going: bool = False,
+    fail_fast: bool = False,
 ) -> BuildResult:
     """Build the site of repository ``root`` into ``out`` (replaced whole, or left untouched
     when the build fails with :class:`SiteError`). ``cache`` holds compiled solutions and
     what an entry's checks gave, to skip entries unchanged since (default:
     :func:`~perfectplay.site.runners.default_cache`); ``force`` reruns every entry. The
     tree's programs run in a sandbox (:mod:`~perfectplay.site.sandbox`); where there is
-    none, the build refuses unless ``trust`` says the repository is trusted."""
+    none, the build refuses unless ``trust`` says the repository is trusted.
+
+    ``keep_going``: an entry whose sample fails, or whose programs do not build or whose
+    checker fails, is shown failing (:attr:`BuildResult.failed`) instead of stopping the
+    build; ``fail_fast``: a failed test stops it too."""
     root = Path(root).resolve()
     builder = Builder(
         root,
@@ -155,5 +181,7 @@ def build(
         cache=Path(cache).resolve() if cache is not None else None,
         force=force,
         trust=trust,
+        keep_going=keep_going,
+        fail_fast=fail_fast,
     )
     return builder.run()

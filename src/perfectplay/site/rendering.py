@@ -119,8 +119,9 @@ class Renderer:
                 tree.show(path)
             for s in e.samples:
                 tree.show(s.input), tree.show(s.answer)
-            if e.checker_file is not None:
-                tree.show(e.checker_file)
+            for judge in (e.checker_file, e.interactor_file):
+                if judge is not None:
+                    tree.show(judge)
             for path in (*e.sources, e.solution):
                 work.texts[path] = pool.submit(tree.text, path, e.id)
         for d in docs:
@@ -233,7 +234,7 @@ class Renderer:
         for e in entries:
             statement, solution = rendered[e.id]
             runs, tests = Checks.results(e, work)
-            verdicts[e.id] = judge_verdict(tests)
+            verdicts[e.id] = judge_verdict(tests, runs)
             pages[e.url] = self._entry_page(
                 e, statement, solution, runs, work.texts, context, verdicts[e.id]
             )
@@ -276,6 +277,7 @@ class Renderer:
             games=[e for e in entries if e.classic],
             verdicts=verdicts,
             judged=any(verdicts.values()),
+            failing=sum(1 for v in verdicts.values() if v and not v["ok"]),
         )
         pages["search.html"] = self._render("search.html", "search.html", context, title="Search")
         return pages, search, manifest

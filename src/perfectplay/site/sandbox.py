@@ -64,17 +64,19 @@ class Limits:
     processes: int = 512  # threads count: numba and the JVM start dozens
     file_size: int = 256 << 20  # the largest file it may write
     open_files: int = 1024
+    stack: int | None = None  # bytes; None: unlimited, as judges give (``ulimit -s unlimited``)
 
     def argv(self) -> list[str]:
         """The ``prlimit`` prefix setting these limits (inherited by the sandbox).
 
-        >>> Limits(3).argv()[:3]
-        ['prlimit', '--cpu=3', '--as=8589934592']
+        >>> Limits(3).argv()[:4]
+        ['prlimit', '--cpu=3', '--as=8589934592', '--stack=unlimited']
         """
         return [
             "prlimit",
             f"--cpu={self.cpu_seconds}",
             f"--as={self.memory}",
+            f"--stack={'unlimited' if self.stack is None else self.stack}",
             f"--nproc={self.processes}",
             f"--fsize={self.file_size}",
             f"--nofile={self.open_files}",
