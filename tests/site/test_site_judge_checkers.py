@@ -271,3 +271,43 @@ def test_a_bare_checker_name_is_refused_with_what_to_write(tmp_path):
     assert "problems/testlib-right/meta.toml:5: 'checker' \"check.py\" names no protocol" in message
     for protocol in ("testlib", "kattis", "perfectplay"):
         assert f'"{protocol}:check.py"' in message
+
+
+def test_build_errors_of_an_entry_are_its_failure(tmp_path):
+    repo = checker_repo(tmp_path)
+    p = repo / "problems"
+    (p / "tokens-right" / "meta.toml").write_text("title = \n")  # not TOML
+    (p / "kattis-right" / "solution.tex").write_text("\\section*{Idea}\n$O(\\badmacro{n})$\n")
+    out = tmp_path / "out"
+    result = build_site(repo, out, cache=tmp_path / "cache", keep_going=True)
+    failed = dict(f.split(": ", 1) for f in result.failed)
+    assert failed["tokens-right"].startswith(
+        "error: problems/tokens-right/meta.toml:1: malformed TOML"
+    )
+    assert "problems/kattis-right/solution.tex" in failed["kattis-right"]
+    assert "pandoc cannot convert the math" in failed["kattis-right"]
+    assert result.entries == 5  # the entry that cannot be read is left out, the others built
+    index = (out / "index.html").read_text()
+    assert 'data-failing="5"' in index
+    assert '<li data-broken="tokens-right">' in index
+    page = (out / "archive" / "kattis-right" / "index.html").read_text()
+    assert '<p class="failure">' in page and "pandoc cannot convert the math" in page
+    with pytest.raises(SiteError, match="malformed TOML"):
+        build_site(repo, tmp_path / "out2", cache=tmp_path / "cache")
+
+
+def test_the_site_checker_judges_every_entry_without_its_own(tmp_path):
+    repo = tmp_path / "repo"
+    (repo / "judges").mkdir(parents=True)
+    (repo / "judges" / "check.py").write_text(TESTLIB)
+    (repo / "site.toml").write_text(
+        'title = "Site checker"\nentries = ["problems/*"]\nchecker = "testlib:judges/check.py"\n'
+    )
+    _entry(repo / "problems" / "right", RIGHT)
+    _entry(repo / "problems" / "wrong", WRONG)
+    _entry(repo / "problems" / "own", RIGHT, 'checker = "exact"\n')
+    out = tmp_path / "out"
+    result = build_site(repo, out, cache=tmp_path / "cache", keep_going=True)
+    assert sample_verdicts(out, "right") == ["accepted by (the testlib checker judges/check.py)"]
+    assert sorted(f.split(":")[0] for f in result.failed) == ["own", "wrong"]
+    assert sample_verdicts(out, "own") == ["wrong answer: line 1: got '4 1', expected '1 4'"]

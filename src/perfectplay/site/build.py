@@ -20,9 +20,10 @@ from typing import Any
 from perfectplay._util.progress import Progress
 from perfectplay.site import pandoc
 from perfectplay.site.cache import Store
-from perfectplay.site.checks import Checks, judge_verdict
+from perfectplay.site.checks import Checks, describe_error, judge_verdict
 from perfectplay.site.config import Config, load_config
 from perfectplay.site.entries import Entry, discover
+from perfectplay.site.errors import SiteError
 from perfectplay.site.output import check_output, write_site
 from perfectplay.site.pool import Pool, Work
 from perfectplay.site.rendering import Renderer
@@ -89,9 +90,18 @@ class Builder:
             self.tree, self.config, self.cache, self.store, jail, self.keep_going, self.fail_fast
         )
         self.renderer = Renderer(self.tree, self.store, jail)
-        entries = discover(self.root, self.config, jail, self.jobs, self.store)
-        for e in entries:
-            self.tree.check_inside(e)
+        broken: dict[str, SiteError] = {}
+        failures = broken if self.keep_going else None
+        entries = discover(self.root, self.config, jail, self.jobs, self.store, failures)
+        for e in list(entries):
+            try:
+                self.tree.check_inside(e)
+            except SiteError as exc:
+                if not self.keep_going:
+                    raise
+                broken[e.id] = exc
+                entries.remove(e)
+        self.renderer.failures = failures
         docs = self.tree.docs()
         work = self._run_programs(entries, docs)
         rendered = self.renderer.bodies(entries, docs, work)
@@ -101,12 +111,16 @@ class Builder:
             "pandoc_version": pandoc.version(),
             "docs": docs,
             "site": self.config,
+            # Entries that could not be read or rendered: the index says why.
+            "broken": [
+                {"id": where, "error": describe_error(exc)} for where, exc in sorted(broken.items())
+            ],
         }
         pages = self.renderer.pages(entries, docs, rendered, work, context)
         files = write_site(self.out, self.renderer.files(pages))
         samples = sum(len(e.samples) for e in entries)
         seconds = time.perf_counter() - start
-        failed = []
+        failed = [f"{where}: {describe_error(exc)}" for where, exc in sorted(broken.items())]
         for e in entries:
             runs, tests = Checks.results(e, work)
             verdict = judge_verdict(tests, runs)
@@ -120,7 +134,7 @@ class Builder:
             files,
             seconds,
             self.checks.reused,
-            tuple(failed),
+            tuple(sorted(failed)),
         )
 
     def _run_programs(self, entries: list[Entry], docs: list[Doc]) -> Work:
@@ -128,11 +142,14 @@ class Builder:
         then ``--help`` runs, pandoc conversions and reading the files to show."""
         progress = None if self.quiet else Progress("site build", delay=2.0)
         work = Work()
-        with Pool(self.jobs, progress) as pool:
-            self.checks.submit(pool, entries, work)
-            self.renderer.submit(pool, entries, docs, work)
-            pool.wait()
-        self.checks.remember(work)
+        try:
+            with Pool(self.jobs, progress) as pool:
+                self.checks.submit(pool, entries, work)
+                self.renderer.submit(pool, entries, docs, work)
+                pool.wait()
+        finally:
+            # A stopped build keeps what it judged: the next one does not run it again.
+            self.checks.remember(work)
         if progress:
             progress.done()
         return work

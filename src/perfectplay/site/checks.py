@@ -30,7 +30,7 @@ from perfectplay.site.samples import (
 from perfectplay.site.sandbox import ENVIRONMENT, Jail, Limits
 from perfectplay.site.tree import Tree
 
-__all__ = ["Checks", "judge_verdict"]
+__all__ = ["Checks", "describe_error", "judge_verdict"]
 
 
 def judge_verdict(tests: list[TestRun], runs: Sequence[SampleRun] = ()) -> dict[str, Any] | None:
@@ -139,22 +139,29 @@ class Checks:
         except SiteError as exc:
             if not self.keep_going:
                 raise
-            return (
-                _failed_sample(case, exc) if sample else TestRun(case.name, False, 0.0, _error(exc))
-            )
+            if sample:
+                return _failed_sample(case, exc)
+            return TestRun(case.name, False, 0.0, describe_error(exc))
 
     @staticmethod
     def _failed(e: Entry, work: Work, exc: SiteError) -> None:
         for s in e.samples:
             work.samples[(e.id, s.name)] = done(_failed_sample(s, exc))
         for t in e.tests:
-            work.tests[(e.id, t.name)] = done(TestRun(t.name, False, 0.0, _error(exc)))
+            work.tests[(e.id, t.name)] = done(TestRun(t.name, False, 0.0, describe_error(exc)))
 
     def remember(self, work: Work) -> None:
-        """Record the runs of the entries run now, for the next build."""
+        """Record the runs of the entries run now, for the next build: of a stopped build
+        too, those of every entry whose runs all finished."""
         for e, key in self._fresh:
-            runs = [work.samples[(e.id, s.name)].result() for s in e.samples]
-            tests = [work.tests[(e.id, t.name)].result() for t in e.tests]
+            futures = [work.samples.get((e.id, s.name)) for s in e.samples]
+            futures += [work.tests.get((e.id, t.name)) for t in e.tests]
+            if not all(
+                f is not None and f.done() and not f.cancelled() and f.exception() is None
+                for f in futures
+            ):
+                continue
+            runs, tests = self.results(e, work)
             self.store.put("runs", key, _record(runs, tests))
         if self._stats_used and self._stats_used != self._stats:
             self.store.put("stat", "digests", self._stats_used)
@@ -365,11 +372,11 @@ def _record(runs: list[SampleRun], tests: list[TestRun]) -> dict[str, Any]:
     }
 
 
-def _error(exc: SiteError) -> str:
+def describe_error(exc: SiteError) -> str:
     """An error as a failing case says it (the file it names, and the problem)."""
     at = exc.file if exc.line is None else f"{exc.file}:{exc.line}"
     return f"error: {at}: {exc.message}" if at else f"error: {exc.message}"
 
 
 def _failed_sample(sample: Sample, exc: SiteError) -> SampleRun:
-    return SampleRun(sample, "", "", "", _error(exc), passed=False)
+    return SampleRun(sample, "", "", "", describe_error(exc), passed=False)

@@ -172,10 +172,13 @@ def discover(
     jail: Jail | None = None,
     jobs: int = 1,
     store: Store | None = None,
+    failures: dict[str, SiteError] | None = None,
 ) -> list[Entry]:
     """All entries of the archive at ``root``, sorted by id, each validated (``jobs`` at
     once: a C or C++ entry asks its preprocessor, in ``jail``, what it includes, unless
-    ``store`` remembers the answer for the same files).
+    ``store`` remembers the answer for the same files). With ``failures``, an entry that
+    cannot be read (a bad ``meta.toml``, a missing file) is left out and its error kept
+    there under its id, instead of stopping the build.
 
     Entry folders are those under ``archive/`` (perfectplay's layout), or those matching the
     ``entries`` patterns of ``site.toml``; an entry's id is its folder relative to the
@@ -204,11 +207,25 @@ def discover(
                 continue  # a folder the pattern matches that holds no entry
             found.setdefault(folder, base)
     folders = sorted(found.items(), key=lambda item: item[0].as_posix())
+
+    def attempt(item: tuple[Path, str]) -> Entry | SiteError:
+        try:
+            return load(root, item[0], item[1], config, jail, store)
+        except SiteError as exc:
+            if failures is None:
+                raise
+            return exc
+
     with cf.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         # map() raises the first error in folder order: the message does not depend on timing.
-        entries = list(
-            pool.map(lambda item: load(root, item[0], item[1], config, jail, store), folders)
-        )
+        loaded = list(pool.map(attempt, folders))
+    entries = []
+    for (folder, base), found_entry in zip(folders, loaded, strict=True):
+        if isinstance(found_entry, SiteError):
+            assert failures is not None
+            failures[rel(root / base, folder)] = found_entry
+        else:
+            entries.append(found_entry)
     seen: dict[str, str] = {}
     for e in entries:
         if e.id in seen:
