@@ -100,7 +100,7 @@ class Checks:
             try:
                 key = self.key(e)
             except SiteError as exc:
-                if not self.keep_going:
+                if not self.keep_going or exc.where != e.id:
                     raise
                 self._failed(e, work, exc)
                 continue
@@ -137,8 +137,8 @@ class Checks:
         try:
             return self._run_sample(e, case) if sample else self._run_test(e, case)
         except SiteError as exc:
-            if not self.keep_going:
-                raise
+            if not self.keep_going or exc.where != e.id:
+                raise  # not the entry's problem (the cache cannot be written): the build's
             if sample:
                 return _failed_sample(case, exc)
             return TestRun(case.name, False, 0.0, describe_error(exc))

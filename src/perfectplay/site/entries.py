@@ -212,8 +212,8 @@ def discover(
         try:
             return load(root, item[0], item[1], config, jail, store)
         except SiteError as exc:
-            if failures is None:
-                raise
+            if failures is None or not exc.where:
+                raise  # the build's own problem, not the entry's
             return exc
 
     with cf.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:

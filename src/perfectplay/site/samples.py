@@ -204,10 +204,8 @@ def _interact(
 
 
 def judged_by(entry: Entry) -> str:
-    """What judges the entry's output, as a page says it.
-
-    The built-in comparison reads ``(float 1e-06)``; a program ``the testlib checker
-    PATH``."""
+    """What judges the entry's output, as a page says it: the comparison (``float 1e-06``),
+    ``the testlib checker PATH`` or ``the interactor PATH``."""
     if entry.interactor_file is not None:
         return f"the interactor {entry.interactor_file}"
     if entry.checker_file is None:
