@@ -177,7 +177,8 @@ def test_java_runs_by_its_main_class(tmp_path):
         "  }\n"
         "}\n"
     )
-    _entry(repo / "problems" / "java", java, "2\n", name="solution.java")
+    # A memory limit is the virtual machine's heap (-Xmx), not its address space.
+    _entry(repo / "problems" / "java", java, "2\n", "memory_limit = 256\n", name="solution.java")
     result = build_site(repo, tmp_path / "out", cache=tmp_path / "cache", keep_going=True)
     assert result.failed == ()
     page = (tmp_path / "out" / "archive" / "java" / "index.html").read_text()

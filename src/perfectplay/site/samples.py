@@ -130,6 +130,19 @@ def _jail(root: Path, jail: Jail | None) -> Jail:
     return jail if jail is not None else Jail(root, sandboxed=False)
 
 
+def _memory(argv: Sequence[str], limit: int | None) -> tuple[list[str], int | None]:
+    """A program's argv and the limit on its address space: a Java virtual machine reserves
+    far more address space than it uses, so it is given the limit as its heap's instead
+    (``-Xmx``), as judges do.
+
+    >>> _memory(["/usr/bin/java", "-cp", "/c", "Main"], 256)
+    (['/usr/bin/java', '-Xmx256m', '-cp', '/c', 'Main'], None)
+    """
+    if limit is None or not argv or Path(argv[0]).name != "java":
+        return list(argv), limit
+    return [argv[0], f"-Xmx{limit}m", *argv[1:]], None
+
+
 def _execute(
     root: Path,
     entry: Entry,
@@ -139,6 +152,7 @@ def _execute(
     folders: Sequence[str],
 ) -> Finished:
     """One run of the entry's program under the entry's limits."""
+    argv, memory_limit = _memory(argv, entry.memory_limit)
     try:
         return run_contained(
             argv,
@@ -148,7 +162,7 @@ def _execute(
             env=run_environment(root),
             jail=_jail(root, jail),
             read_only=folders,
-            memory_limit=entry.memory_limit,
+            memory_limit=memory_limit,
         )
     except (FileNotFoundError, PermissionError):
         raise SiteError(entry.id, entry.meta, f"command not found: {argv[0]!r}") from None
@@ -174,6 +188,7 @@ def _interact(
         written.mkdir()
         (given / "input").write_bytes(files[0])
         (given / "answer").write_bytes(files[1])
+        argv, memory_limit = _memory(argv, entry.memory_limit)
         try:
             run, judge = run_interactive(
                 argv,
@@ -184,7 +199,7 @@ def _interact(
                 read_only=folders,
                 judge_read_only=[*folders, str(given)],
                 judge_writable=[str(written)],
-                memory_limit=entry.memory_limit,
+                memory_limit=memory_limit,
             )
         except (FileNotFoundError, PermissionError):
             raise SiteError(entry.id, where, "the interactor cannot be started") from None
