@@ -16,7 +16,13 @@ pytest.importorskip("pygments")
 
 import perfectplay.site.checks as site_checks  # noqa: E402
 from perfectplay.site import SiteError, build_site  # noqa: E402
-from perfectplay.site.checkers import Compare, compare, parse_checker  # noqa: E402
+from perfectplay.site.checkers import (  # noqa: E402
+    CheckerFailed,
+    Compare,
+    compare,
+    parse_checker,
+    program_verdict,
+)
 from perfectplay.site.cli import main as site_main  # noqa: E402
 
 try:
@@ -311,3 +317,31 @@ def test_the_site_checker_judges_every_entry_without_its_own(tmp_path):
     assert sample_verdicts(out, "right") == ["accepted by (the testlib checker judges/check.py)"]
     assert sorted(f.split(":")[0] for f in result.failed) == ["own", "wrong"]
     assert sample_verdicts(out, "own") == ["wrong answer: line 1: got '4 1', expected '1 4'"]
+
+
+VERDICTS = {
+    ("testlib", 0, b"ok fine"): None,
+    ("testlib", 1, b"wrong answer 3rd token differs"): "wrong answer 3rd token differs",
+    ("testlib", 2, b"extra output"): "presentation error: extra output",
+    ("testlib", 7, b"points 0.5"): "partially accepted (testlib points): points 0.5",
+    ("kattis", 42, b""): None,
+    ("kattis", 43, b"from stderr"): "rejected by the validator: from stderr",
+    ("perfectplay", 0, b""): None,
+    ("perfectplay", 1, b"no"): "rejected by the checker: no",
+}
+
+
+@pytest.mark.parametrize("call", sorted(VERDICTS, key=str))
+def test_each_protocol_reads_its_exit_statuses(call):
+    protocol, status, said = call
+    assert program_verdict(protocol, status, b"", said) == VERDICTS[call]
+
+
+@pytest.mark.parametrize(
+    "call", [("testlib", 3), ("testlib", 4), ("kattis", 0), ("kattis", 1), ("perfectplay", 5)]
+)
+def test_an_ending_that_is_no_verdict_is_the_checker_failing(call):
+    with pytest.raises(CheckerFailed):
+        program_verdict(*call, b"", b"")
+    with pytest.raises(CheckerFailed, match="ZeroDivisionError"):
+        program_verdict(call[0], 1, b"", b"Traceback (most recent call last):\nZeroDivisionError")
