@@ -10,8 +10,15 @@ where its entries live::
     time_limit = 10                               # seconds one run may take
     output_limit = 8388608                        # bytes one run may print
 
+    checker = "tokens"                            # how entries without one are judged
+    memory_limit = 256                            # MB one run may use
+
     [flags]                                       # compiler flags of the built-in runners
     cpp = "-O2 -std=gnu++17"
+
+    [languages.pas]                               # any language, by command templates
+    compile = "fpc -O2 -o{bin} {src}"
+    run = "{bin}"
 
 A key the builder does not know stops the build (typos do not pass silently).
 """
