@@ -284,3 +284,27 @@ def test_an_interactor_talks_with_the_program_and_gives_the_verdict(tmp_path):
     assert "checked by the interactor problems/guess-one/interactor.py" in " ".join(
         re.sub(r"<[^>]*>", "", page).split()
     )
+
+
+BAD_SITE = {
+    "memory_limit = 0\n": "'memory_limit' must be between 1 and 1048576 MB",
+    '[languages.pas]\ncompile = "fpc {src}"\n': "'languages.pas' holds 'run' and optionally",
+    '[languages.pas]\nrun = "{bin}"\nflags = "-O2"\n': "(not flags)",
+    '[languages.pas]\nrun = ""\n': "'languages.pas' commands must be non-empty strings",
+    'checker = "check.py"\n': "'checker' \"check.py\" names no protocol",
+}
+
+
+@pytest.mark.parametrize("text", sorted(BAD_SITE))
+def test_bad_judge_settings_in_site_toml(tmp_path, text):
+    from perfectplay.site.config import load_config
+
+    (tmp_path / "site.toml").write_text(text)
+    if "checker" in text:  # read with the entries, which it applies to
+        _entry(tmp_path / "problems" / "one", "print(1)\n", "1\n")
+        (tmp_path / "site.toml").write_text(f'entries = ["problems/*"]\n{text}')
+        with pytest.raises(SiteError, match=re.escape(BAD_SITE[text])):
+            build_site(tmp_path, tmp_path / "out", cache=tmp_path / "cache")
+        return
+    with pytest.raises(SiteError, match=re.escape(BAD_SITE[text])):
+        load_config(tmp_path)
