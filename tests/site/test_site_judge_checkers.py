@@ -345,3 +345,14 @@ def test_an_ending_that_is_no_verdict_is_the_checker_failing(call):
         program_verdict(*call, b"", b"")
     with pytest.raises(CheckerFailed, match="ZeroDivisionError"):
         program_verdict(call[0], 1, b"", b"Traceback (most recent call last):\nZeroDivisionError")
+
+
+def test_an_unreadable_sample_is_its_entry_failure_build_after_build(tmp_path):
+    repo = checker_repo(tmp_path)
+    (repo / "problems" / "tokens-right" / "samples" / "1.in").write_bytes(b"\xff\xfe5\n")
+    for out in ("out", "again"):
+        result = build_site(repo, tmp_path / out, cache=tmp_path / "cache", keep_going=True)
+        failed = dict(f.split(": ", 1) for f in result.failed)
+        assert failed["tokens-right"] == (
+            "sample 1: error: problems/tokens-right/samples/1.in: not UTF-8 text"
+        )

@@ -194,7 +194,7 @@ class Checks:
                 TestRun(str(x["name"]), bool(x["passed"]), float(x["seconds"]), str(x["problem"]))
                 for x in tests
             ]
-        except (TypeError, KeyError, ValueError):
+        except (TypeError, KeyError, ValueError, SiteError):  # SiteError: an unreadable sample
             return None
 
     def _program(
