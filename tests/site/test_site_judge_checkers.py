@@ -5,6 +5,7 @@ are built, the build exits 1 and remembers its verdicts (issue 25, items 1 and 3
 from __future__ import annotations
 
 import html
+import json
 import re
 import shutil
 from pathlib import Path
@@ -157,6 +158,10 @@ def test_a_kattis_validator_accepts_a_right_program_and_rejects_a_wrong_one(buil
     ]
     wrong = judge_line(out, "kattis-wrong")
     assert wrong.startswith("Judge data: passed 0 of 3 tests"), wrong
+    # After a failed sample, the tests are not run.
+    manifest = json.loads((out / "manifest.json").read_text())
+    tests = {e["id"]: e["tests"] for e in manifest["entries"]}["kattis-wrong"]
+    assert [t["problem"] for t in tests] == ["not run: sample 1 failed"] * 3
     assert "sample 1: rejected by the validator: sum 2, expected 5" in wrong
     assert sample_verdicts(out, "kattis-wrong") == ["rejected by the validator: sum 2, expected 5"]
 

@@ -261,11 +261,12 @@ GUESS_ONE = "while True:\n    print(1, flush=True)\n    if input() == '=':\n    
 
 def test_an_interactor_talks_with_the_program_and_gives_the_verdict(tmp_path):
     repo = _repo(tmp_path)
-    for name, solution in (("search", SEARCH), ("guess-one", GUESS_ONE)):
+    # guess-one passes its sample (the secret is 1), so that its tests run.
+    for name, solution, secret in (("search", SEARCH, 777), ("guess-one", GUESS_ONE, 1)):
         folder = repo / "problems" / name
         _entry(folder, solution, "-\n", 'interactor = "interactor.py"\n')
         (folder / "interactor.py").write_text(INTERACTOR)
-        (folder / "samples" / "1.in").write_text("777\n")
+        (folder / "samples" / "1.in").write_text(f"{secret}\n")
         (folder / "tests").mkdir()
         for i, secret in enumerate((1, 500, 1000), start=1):
             (folder / "tests" / f"{i}.in").write_text(f"{secret}\n")
@@ -278,7 +279,7 @@ def test_an_interactor_talks_with_the_program_and_gives_the_verdict(tmp_path):
     page = (out / "archive" / "search" / "index.html").read_text()
     assert "found 777 in " in page  # what the interactor wrote is shown
     assert "passed 3 of 3 tests" in page
-    assert result.failed == ("guess-one: sample 1: wrong answer: not found in 10 guesses",)
+    assert result.failed == ("guess-one: test 2: wrong answer: not found in 10 guesses",)
     page = (out / "archive" / "guess-one" / "index.html").read_text()
     assert "passed 1 of 3 tests" in page  # the secret 1 is found
     assert "checked by the interactor problems/guess-one/interactor.py" in " ".join(

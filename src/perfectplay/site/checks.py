@@ -6,6 +6,7 @@ The runs of an entry are remembered under the hash of everything they depend on
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import os
 import sys
 from collections.abc import Sequence
@@ -119,8 +120,9 @@ class Checks:
             for s in e.samples:
                 work.samples[(e.id, s.name)] = pool.submit(self._guarded, e, s, True)
         for e in fresh:
+            samples = [work.samples[(e.id, s.name)] for s in e.samples]
             for t in e.tests:
-                work.tests[(e.id, t.name)] = pool.submit(self._guarded, e, t, False)
+                work.tests[(e.id, t.name)] = pool.submit(self._test_after, e, t, samples)
 
     def _stops(self, runs: list[SampleRun], tests: list[TestRun]) -> bool:
         """Whether remembered runs hold a failure that stops this build: it is run again,
@@ -142,6 +144,21 @@ class Checks:
             if sample:
                 return _failed_sample(case, exc)
             return TestRun(case.name, False, 0.0, describe_error(exc))
+
+    def _test_after(
+        self, e: Entry, test: Sample, samples: list[cf.Future[SampleRun]]
+    ) -> SampleRun | TestRun:
+        """A test of ``e``, run once its samples passed (they were submitted first, so
+        waiting for them cannot block the pool); after a failed sample it is not run."""
+        for future in samples:
+            try:
+                sample = future.result()
+            except Exception:  # the sample's error stops the build: so does this
+                return TestRun(test.name, False, 0.0, "not run: a sample failed")
+            if not sample.passed:
+                why = f"not run: sample {sample.sample.name} failed"
+                return TestRun(test.name, False, 0.0, why)
+        return self._guarded(e, test, False)
 
     @staticmethod
     def _failed(e: Entry, work: Work, exc: SiteError) -> None:

@@ -357,6 +357,9 @@ class Runners:
         self._lock = threading.Lock()
         self._tools: dict[str, tuple[str, str] | None] = {}
         self._built: dict[str, threading.Lock] = {}
+        # A program that does not compile, by key: the error, said again without compiling
+        # again for each of the entry's samples and tests.
+        self._errors: dict[str, SiteError] = {}
 
     def tool(self, runner: Runner) -> tuple[str, str] | None:
         """(path, first line of its version) of the runner's tool; None when missing."""
@@ -451,8 +454,14 @@ class Runners:
         with self._lock:
             lock = self._built.setdefault(key, threading.Lock())
         with lock:
+            if key in self._errors:
+                raise self._errors[key]
             if not (folder / ".done").is_file():
-                self._compile(entry, runner, tool[0], source, folder)
+                try:
+                    self._compile(entry, runner, tool[0], source, folder)
+                except SiteError as exc:
+                    self._errors[key] = exc
+                    raise
         return Built(tuple(runner.run_argv(path, folder)), str(folder))
 
     def _source_to_compile(self, runner: Runner, source: str, work: Path) -> Path:
