@@ -361,3 +361,45 @@ def test_an_unreadable_sample_is_its_entry_failure_build_after_build(tmp_path):
         assert failed["tokens-right"] == (
             "sample 1: error: problems/tokens-right/samples/1.in: not UTF-8 text"
         )
+
+
+# The same testlib checker in C++ (without testlib.h: its exit statuses and argument order).
+TESTLIB_CPP = """\
+#include <cstdio>
+int main(int argc, char** argv) {
+    if (argc < 4) return 3;
+    long n, a, b, jury;
+    FILE* in = std::fopen(argv[1], "r");
+    FILE* out = std::fopen(argv[2], "r");
+    FILE* ans = std::fopen(argv[3], "r");
+    if (!in || !out || !ans || std::fscanf(in, "%ld", &n) != 1) return 3;
+    if (std::fscanf(ans, "%ld", &jury) != 1) return 3;
+    if (std::fscanf(out, "%ld %ld", &a, &b) != 2) {
+        std::fprintf(stderr, "wrong output format: not two numbers\\n");
+        return 2;
+    }
+    if (a < 1 || b < 1 || a + b != n) {
+        std::fprintf(stderr, "wrong answer %ld + %ld is not %ld\\n", a, b, n);
+        return 1;
+    }
+    std::fprintf(stderr, "ok\\n");
+    return 0;
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
+def test_a_compiled_testlib_checker(tmp_path):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "site.toml").write_text('title = "C++ checker"\nentries = ["problems/*"]\n')
+    meta = 'checker = "testlib:check.cpp"\n'
+    _entry(repo / "problems" / "right", RIGHT, meta, {"check.cpp": TESTLIB_CPP})
+    _entry(repo / "problems" / "wrong", WRONG, meta, {"check.cpp": TESTLIB_CPP})
+    out = tmp_path / "out"
+    result = build_site(repo, out, cache=tmp_path / "cache", keep_going=True)
+    assert result.failed == ("wrong: sample 1: wrong answer 1 + 1 is not 5",)
+    assert judge_line(out, "right").startswith("Judge data: passed 3 of 3 tests")
+    assert sample_verdicts(out, "right") == [
+        "accepted by (the testlib checker problems/right/check.cpp)"
+    ]
