@@ -66,7 +66,8 @@ def make_repo(tmp_path: Path, commit: bool = True) -> Path:
 
 
 def cli(repo: Path, out: Path, capsys) -> tuple[int, str]:
-    code = site_main(["build", "--root", str(repo), "--out", str(out), "--quiet"])
+    # --fail-fast: a failing entry stops the build (without it, it is shown failing).
+    code = site_main(["build", "--root", str(repo), "--out", str(out), "--quiet", "--fail-fast"])
     return code, capsys.readouterr().err
 
 
@@ -449,6 +450,7 @@ def test_bad_input_exit_status_from_the_command_line(tmp_path):
             str(repo),
             "--out",
             str(out),
+            "--fail-fast",
         ],
         capture_output=True,
         text=True,
@@ -525,7 +527,8 @@ def test_bad_output_location_is_refused_before_building(where, tmp_path, capsys,
     (repo / ENTRY / "solution.tex").unlink()
     before = snapshot(repo)
     out = Path(where) if where.startswith("/") else repo / where
-    code = site_main(["build", "--root", str(repo), "--out", str(out), "--quiet"])
+    # --fail-fast: a failing entry stops the build (without it, it is shown failing).
+    code = site_main(["build", "--root", str(repo), "--out", str(out), "--quiet", "--fail-fast"])
     err = capsys.readouterr().err
     lines = err.strip().splitlines()
     assert code == 2 and len(lines) == 1, err

@@ -147,17 +147,17 @@ BAD = {
     ),
     "a checker that crashes": (
         lambda r: _edit(r / PY / "checker.py", "want = float(", "want = 1 / 0 + float("),
-        f"{PY}/checker.py: the checker crashed on test 1: exited with status 1: "
+        f"{PY}/checker.py: the checker crashed on sample 1: exited with status 1: "
         "ZeroDivisionError: ",
     ),
     "a checker that exits oddly": (
         lambda r: _edit(r / PY / "checker.py", "import sys\n", "import sys\nsys.exit(7)\n"),
-        f"{PY}/checker.py: the checker crashed on test 1: exited with status 7",
+        f"{PY}/checker.py: the checker crashed on sample 1: exited with status 7",
     ),
     "a checker in no known language": (
         lambda r: (
             (r / PY / "checker.py").rename(r / PY / "checker.awk"),
-            _edit(r / PY / "meta.toml", '"checker.py"', '"checker.awk"'),
+            _edit(r / PY / "meta.toml", ':checker.py"', ':checker.awk"'),
         ),
         f"{PY}/checker.awk: no built-in runner for '.awk' checkers",
     ),
@@ -183,6 +183,7 @@ def test_bad_judge_data_is_one_line_and_the_output_stays(
         "--cache",
         str(tmp_path / "c"),
         "--quiet",
+        "--fail-fast",
     ]
     assert site_main(argv) == 0
     before = snapshot(out)

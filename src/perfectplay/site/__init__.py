@@ -38,6 +38,7 @@ def build_site(
     cache: Path | None = None,
     force: bool = False,
     trust: bool = False,
+    keep_going: bool = False,
 ) -> BuildResult:
     """Build the site of repository ``root`` into ``out`` and return what was written.
 
@@ -47,7 +48,19 @@ def build_site(
     ``$XDG_CACHE_HOME/perfectplay-site``): an entry unchanged since a build that checked
     it is not run again, unless ``force``. The tree's programs run sandboxed; where no
     sandbox is available the build refuses to run them unless ``trust`` is given.
+    With ``keep_going``, a failing entry (a sample, a program that does not build, a
+    checker that fails) is shown failing and listed in ``result.failed`` instead of
+    stopping the build (the command line's default).
     """
     from perfectplay.site.build import build
 
-    return build(root, out, jobs=jobs, quiet=quiet, cache=cache, force=force, trust=trust)
+    return build(
+        root,
+        out,
+        jobs=jobs,
+        quiet=quiet,
+        cache=cache,
+        force=force,
+        trust=trust,
+        keep_going=keep_going,
+    )

@@ -20,9 +20,10 @@ from typing import Any
 from perfectplay._util.progress import Progress
 from perfectplay.site import pandoc
 from perfectplay.site.cache import Store
-from perfectplay.site.checks import Checks, judge_verdict
+from perfectplay.site.checks import Checks, describe_error, judge_verdict
 from perfectplay.site.config import Config, load_config
 from perfectplay.site.entries import Entry, discover
+from perfectplay.site.errors import SiteError
 from perfectplay.site.output import check_output, write_site
 from perfectplay.site.pool import Pool, Work
 from perfectplay.site.rendering import Renderer
@@ -45,6 +46,7 @@ class BuildResult:
     files: int
     seconds: float
     reused: int = 0  # entries whose checks were unchanged since a build that ran them
+    failed: tuple[str, ...] = ()  # "ENTRY: what failed first", for each failing entry
 
 
 def default_jobs() -> int:
@@ -64,8 +66,12 @@ class Builder:
         cache: Path | None = None,
         force: bool = False,
         trust: bool = False,
+        keep_going: bool = False,
+        fail_fast: bool = False,
     ) -> None:
         self.root = root
+        self.keep_going = keep_going
+        self.fail_fast = fail_fast
         self.config = config or load_config(root)
         self.cache = cache = cache or default_cache()
         self.trust = trust
@@ -80,11 +86,22 @@ class Builder:
         start = time.perf_counter()
         check_output(self.root, self.out)
         jail = jail_for(self.root, self.cache, self.trust)
-        self.checks = Checks(self.tree, self.config, self.cache, self.store, jail)
+        self.checks = Checks(
+            self.tree, self.config, self.cache, self.store, jail, self.keep_going, self.fail_fast
+        )
         self.renderer = Renderer(self.tree, self.store, jail)
-        entries = discover(self.root, self.config, jail, self.jobs, self.store)
-        for e in entries:
-            self.tree.check_inside(e)
+        broken: dict[str, SiteError] = {}
+        failures = broken if self.keep_going else None
+        entries = discover(self.root, self.config, jail, self.jobs, self.store, failures)
+        for e in list(entries):
+            try:
+                self.tree.check_inside(e)
+            except SiteError as exc:
+                if not self.keep_going:
+                    raise
+                broken[e.id] = exc
+                entries.remove(e)
+        self.renderer.failures = failures
         docs = self.tree.docs()
         work = self._run_programs(entries, docs)
         rendered = self.renderer.bodies(entries, docs, work)
@@ -94,13 +111,30 @@ class Builder:
             "pandoc_version": pandoc.version(),
             "docs": docs,
             "site": self.config,
+            # Entries that could not be read or rendered: the index says why.
+            "broken": [
+                {"id": where, "error": describe_error(exc)} for where, exc in sorted(broken.items())
+            ],
         }
         pages = self.renderer.pages(entries, docs, rendered, work, context)
         files = write_site(self.out, self.renderer.files(pages))
         samples = sum(len(e.samples) for e in entries)
         seconds = time.perf_counter() - start
+        failed = [f"{where}: {describe_error(exc)}" for where, exc in sorted(broken.items())]
+        for e in entries:
+            runs, tests = Checks.results(e, work)
+            verdict = judge_verdict(tests, runs)
+            if verdict is not None and not verdict["ok"]:
+                failed.append(f"{e.id}: {verdict['failure']}")
         return BuildResult(
-            self.out, len(entries), samples, len(docs), files, seconds, self.checks.reused
+            self.out,
+            len(entries),
+            samples,
+            len(docs),
+            files,
+            seconds,
+            self.checks.reused,
+            tuple(sorted(failed)),
         )
 
     def _run_programs(self, entries: list[Entry], docs: list[Doc]) -> Work:
@@ -108,11 +142,14 @@ class Builder:
         then ``--help`` runs, pandoc conversions and reading the files to show."""
         progress = None if self.quiet else Progress("site build", delay=2.0)
         work = Work()
-        with Pool(self.jobs, progress) as pool:
-            self.checks.submit(pool, entries, work)
-            self.renderer.submit(pool, entries, docs, work)
-            pool.wait()
-        self.checks.remember(work)
+        try:
+            with Pool(self.jobs, progress) as pool:
+                self.checks.submit(pool, entries, work)
+                self.renderer.submit(pool, entries, docs, work)
+                pool.wait()
+        finally:
+            # A stopped build keeps what it judged: the next one does not run it again.
+            self.checks.remember(work)
         if progress:
             progress.done()
         return work
@@ -139,13 +176,19 @@ def build(
     cache: Path | None = None,
     force: bool = False,
     trust: bool = False,
+    keep_going: bool = False,
+    fail_fast: bool = False,
 ) -> BuildResult:
     """Build the site of repository ``root`` into ``out`` (replaced whole, or left untouched
     when the build fails with :class:`SiteError`). ``cache`` holds compiled solutions and
     what an entry's checks gave, to skip entries unchanged since (default:
     :func:`~perfectplay.site.runners.default_cache`); ``force`` reruns every entry. The
     tree's programs run in a sandbox (:mod:`~perfectplay.site.sandbox`); where there is
-    none, the build refuses unless ``trust`` says the repository is trusted."""
+    none, the build refuses unless ``trust`` says the repository is trusted.
+
+    ``keep_going``: an entry whose sample fails, or whose programs do not build or whose
+    checker fails, is shown failing (:attr:`BuildResult.failed`) instead of stopping the
+    build; ``fail_fast``: a failed test stops it too."""
     root = Path(root).resolve()
     builder = Builder(
         root,
@@ -155,5 +198,7 @@ def build(
         cache=Path(cache).resolve() if cache is not None else None,
         force=force,
         trust=trust,
+        keep_going=keep_going,
+        fail_fast=fail_fast,
     )
     return builder.run()

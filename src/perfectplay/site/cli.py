@@ -21,8 +21,11 @@ Build the static site of the archive (archive/) and the documentation (docs/) fr
 repository tree, or preview it on 127.0.0.1. Every page is generated from the files of the
 tree: statements, write-ups (solution.tex, via pandoc to MathML), the implementation's
 source files and the samples, which are run during the build and checked against their
-answers. Any problem stops the build with one line naming the entry, the file and what is
-wrong (exit status 2), and the output folder is left as it was."""
+answers. An entry that fails (a sample or test judged wrong, a program that does not
+build, a checker that fails) is shown failing on its page and the index, and the build
+exits with status 1 after writing the site (--fail-fast stops at the first failure
+instead). Any other problem stops the build with one line naming the entry, the file and
+what is wrong (exit status 2), and the output folder is left as it was."""
 
 EXAMPLES = """\
 examples:
@@ -80,6 +83,22 @@ def _parser() -> argparse.ArgumentParser:
             help="run the archive's programs without a sandbox where bubblewrap is missing "
             "or cannot run (only for a repository you trust; see docs/own-archive.md)",
         )
+        judging = p.add_mutually_exclusive_group()
+        judging.add_argument(
+            "--keep-going",
+            dest="fail_fast",
+            action="store_false",
+            help="judge every entry; a failing one is shown failing on its page and the "
+            "index, and the build exits with status 1 after writing the site (the default)",
+        )
+        judging.add_argument(
+            "--fail-fast",
+            dest="fail_fast",
+            action="store_true",
+            help="stop at the first failure (a sample, a test, a program that does not "
+            "build) with one line, exit status 2, leaving the previous site as it was",
+        )
+        p.set_defaults(fail_fast=False)  # store_false would make the default True
         if name == "serve":
             p.add_argument("--port", type=_port, default=8000, help="port (0: any free port)")
             p.add_argument("--no-build", action="store_true", help="serve the existing output")
@@ -155,7 +174,8 @@ def _port(text: str) -> int:
     return int(text)
 
 
-def _build(args: argparse.Namespace) -> Path:
+def _build(args: argparse.Namespace) -> tuple[Path, int]:
+    """Build the site; its folder and how many entries failed."""
     try:
         from perfectplay.site.build import build
     except ImportError as exc:
@@ -178,6 +198,8 @@ def _build(args: argparse.Namespace) -> Path:
             cache=args.cache,
             force=args.force,
             trust=args.trust,
+            keep_going=not args.fail_fast,
+            fail_fast=args.fail_fast,
         )
     finally:
         signal.signal(signal.SIGTERM, previous)
@@ -190,7 +212,15 @@ def _build(args: argparse.Namespace) -> Path:
             f"{result.out} ({result.seconds:.1f} s)",
             file=sys.stderr,
         )
-    return result.out
+    for failure in result.failed:
+        print(f"perfectplay: site: failed: {failure}", file=sys.stderr)
+    if result.failed:
+        print(
+            f"perfectplay: site: {_count(len(result.failed), 'entry', 'entries')} failed "
+            "(shown on their pages and the index)",
+            file=sys.stderr,
+        )
+    return result.out, len(result.failed)
 
 
 def _interrupt(signum: int, frame: object) -> None:
@@ -218,7 +248,7 @@ def _serve(args: argparse.Namespace) -> int:
         if not (out / "index.html").is_file():
             raise PerfectplayError(f"site: nothing to serve in {out}: run 'perfectplay site build'")
     else:
-        out = _build(args)
+        out, _ = _build(args)  # a failing entry is shown failing on the served site
     return serve(out, args.port)
 
 
@@ -227,8 +257,8 @@ def main(argv: list[str]) -> int:
     if args.action == "build":
 
         def build() -> int:
-            _build(args)
-            return 0
+            _, failed = _build(args)
+            return 1 if failed else 0
 
         return run(build, "site")
     if args.action == "reference":

@@ -10,8 +10,15 @@ where its entries live::
     time_limit = 10                               # seconds one run may take
     output_limit = 8388608                        # bytes one run may print
 
+    checker = "tokens"                            # how entries without one are judged
+    memory_limit = 256                            # MB one run may use
+
     [flags]                                       # compiler flags of the built-in runners
     cpp = "-O2 -std=gnu++17"
+
+    [languages.pas]                               # any language, by command templates
+    compile = "fpc -O2 -o{bin} {src}"
+    run = "{bin}"
 
 A key the builder does not know stops the build (typos do not pass silently).
 """
@@ -46,6 +53,10 @@ _KEYS: dict[str, type | tuple[type, ...]] = {
     "time_limit": (int, float),
     "output_limit": int,
     "flags": dict,
+    # The judge's settings (checkers, limits, languages): keep them in this block.
+    "checker": str,
+    "memory_limit": int,
+    "languages": dict,
 }
 
 
@@ -64,6 +75,11 @@ class Config:
     output_limit: int = DEFAULT_OUTPUT_LIMIT
     flags: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_FLAGS))
     own: bool = True
+    # The judge's settings: the entries' default checker, memory limit (MB: None, the
+    # sandbox's own), and languages given by command templates (``[languages.EXT]``).
+    checker: str | None = None
+    memory_limit: int | None = None
+    languages: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def base_of(self, pattern: str) -> str:
         """The literal folder a pattern starts with: entry ids are relative to it.
@@ -142,6 +158,7 @@ def load_config(root: Path) -> Config:
     output_limit = int(data.get("output_limit", DEFAULT_OUTPUT_LIMIT))
     if not 1 <= output_limit <= 1 << 30:
         raise fail("'output_limit' must be between 1 byte and 1 GiB", "output_limit")
+    judge = _judge_settings(data, fail)
     return Config(
         title=data.get("title", "perfectplay").strip(),
         description=data["description"].strip() if "description" in data else None,
@@ -150,4 +167,33 @@ def load_config(root: Path) -> Config:
         output_limit=output_limit,
         flags=flags,
         own=False,
+        **judge,
     )
+
+
+def _judge_settings(data: dict[str, Any], fail: Any) -> dict[str, Any]:
+    """The judge's keys of ``site.toml``: ``checker``, ``memory_limit`` and the
+    ``[languages.EXT]`` tables (``compile`` and ``run`` templates)."""
+    found: dict[str, Any] = {}
+    if "checker" in data:
+        found["checker"] = data["checker"].strip()
+    if "memory_limit" in data:
+        if not 1 <= data["memory_limit"] <= 1 << 20:
+            raise fail("'memory_limit' must be between 1 and 1048576 MB", "memory_limit")
+        found["memory_limit"] = data["memory_limit"]
+    languages: dict[str, dict[str, str]] = {}
+    for ext, table in data.get("languages", {}).items():
+        if not re.fullmatch(r"[A-Za-z0-9_+-]+", ext) or not isinstance(table, dict):
+            raise fail(f"'languages.{ext}' must be a table named by a file extension", "languages")
+        unknown = set(table) - {"compile", "run"}
+        if unknown or "run" not in table:
+            raise fail(
+                f"'languages.{ext}' holds 'run' and optionally 'compile' (not "
+                f"{', '.join(sorted(unknown)) or 'nothing'})",
+                "languages",
+            )
+        if not all(isinstance(v, str) and v.strip() for v in table.values()):
+            raise fail(f"'languages.{ext}' commands must be non-empty strings", "languages")
+        languages[ext.lower()] = {k: v.strip() for k, v in table.items()}
+    found["languages"] = languages
+    return found

@@ -29,7 +29,15 @@ from dataclasses import dataclass
 
 from perfectplay.site.sandbox import ENVIRONMENT, Jail, Limits
 
-__all__ = ["Finished", "Stopped", "describe_size", "resume", "run_contained", "stop_all"]
+__all__ = [
+    "Finished",
+    "Stopped",
+    "describe_size",
+    "resume",
+    "run_contained",
+    "run_interactive",
+    "stop_all",
+]
 
 STDERR_TAIL = 64 << 10
 _WATCH = 0.2  # seconds between two counts of a sandboxed run's processes
@@ -144,12 +152,14 @@ def run_contained(
     jail: Jail | None = None,
     read_only: Sequence[str] = (),
     writable: Sequence[str] = (),
+    memory_limit: int | None = None,
 ) -> Finished:
     """Run ``argv`` with ``stdin`` in a fresh temporary directory under both limits.
 
     With a ``jail``, the run is sandboxed (see :mod:`~perfectplay.site.sandbox`): ``env``
     is then all it sets in the environment, and ``read_only`` folders are what it sees
-    beyond the system, the interpreter and the repository (``writable`` ones may be written).
+    beyond the system, the interpreter and the repository (``writable`` ones may be written),
+    and ``memory_limit`` (MB) replaces the sandbox's limit on its address space.
 
     Raises :class:`FileNotFoundError` / :class:`PermissionError` when ``argv[0]`` cannot be
     started. The directory and every process of the run's group are gone on return.
@@ -164,17 +174,9 @@ def run_contained(
     True
     """
     folder = tempfile.mkdtemp(prefix="perfectplay-run-")
-    command = list(argv)
-    process_limit = None
-    if jail is not None:
-        env = jail.env(env or {})
-        if jail.sandboxed:
-            if shutil.which(command[0], path=ENVIRONMENT["PATH"]) is None:
-                raise FileNotFoundError(command[0])  # as Popen says it without a sandbox
-            limits = Limits(cpu_seconds=math.ceil(time_limit) + 1)
-            process_limit = limits.processes
-            command = jail.wrap(command, folder, limits, env, read_only, writable)
-            env = {"PATH": ENVIRONMENT["PATH"]}  # bwrap's own; the program's is --setenv
+    command, env, process_limit = _prepare(
+        argv, folder, time_limit, env, jail, read_only, writable, memory_limit
+    )
     try:
         with tempfile.TemporaryFile() as feed:
             feed.write(stdin)
@@ -195,10 +197,7 @@ def run_contained(
                 _live.add(proc)
             try:
                 finished = _collect(proc, start, time_limit, output_limit, process_limit)
-                if jail is not None and jail.sandboxed and 128 < finished.returncode < 160:
-                    # bwrap reports a program killed by signal N as status 128 + N.
-                    finished = dataclasses.replace(finished, returncode=128 - finished.returncode)
-                return finished
+                return _signalled(finished, jail)
             finally:
                 _kill_group(proc)  # what it left running in the background
                 proc.wait()
@@ -206,6 +205,172 @@ def run_contained(
                     _live.discard(proc)
     finally:
         _remove(folder)
+
+
+def _prepare(
+    argv: Sequence[str],
+    folder: str,
+    time_limit: float,
+    env: dict[str, str] | None,
+    jail: Jail | None,
+    read_only: Sequence[str],
+    writable: Sequence[str],
+    memory_limit: int | None,
+) -> tuple[list[str], dict[str, str] | None, int | None]:
+    """The command line of a run in ``folder`` (in the sandbox of ``jail``, if any), the
+    environment to start it with, and the most processes it may have (None: unchecked)."""
+    command = list(argv)
+    if jail is None:
+        return command, env, None
+    env = jail.env(env or {})
+    if not jail.sandboxed:
+        return command, env, None
+    if shutil.which(command[0], path=ENVIRONMENT["PATH"]) is None:
+        raise FileNotFoundError(command[0])  # as Popen says it without a sandbox
+    limits = Limits(cpu_seconds=math.ceil(time_limit) + 1)
+    if memory_limit is not None:
+        limits = dataclasses.replace(limits, memory=memory_limit << 20)
+    command = jail.wrap(command, folder, limits, env, read_only, writable)
+    # bwrap's own environment; the program's is given by --setenv.
+    return command, {"PATH": ENVIRONMENT["PATH"]}, limits.processes
+
+
+def _signalled(finished: Finished, jail: Jail | None) -> Finished:
+    """bwrap reports a program killed by signal N as status 128 + N: as :mod:`subprocess`
+    does, a negative status."""
+    if jail is not None and jail.sandboxed and 128 < finished.returncode < 160:
+        return dataclasses.replace(finished, returncode=128 - finished.returncode)
+    return finished
+
+
+def run_interactive(
+    program: Sequence[str],
+    interactor: Sequence[str],
+    *,
+    time_limit: float,
+    env: dict[str, str] | None = None,
+    jail: Jail | None = None,
+    read_only: Sequence[str] = (),
+    judge_read_only: Sequence[str] = (),
+    judge_writable: Sequence[str] = (),
+    memory_limit: int | None = None,
+) -> tuple[Finished, Finished]:
+    """Run ``program`` and ``interactor`` together, each one's standard output the other's
+    standard input, each contained as :func:`run_contained` runs one (``judge_*``: the
+    interactor's folders), under one wall-clock limit; how each ended (their ``stdout`` is
+    empty: it went to the other).
+
+    >>> import sys
+    >>> ask = "print(3, flush=True); print('ok' if input() == '9' else 'no', file=sys.stderr)"
+    >>> run, judge = run_interactive(
+    ...     [sys.executable, "-c", "n = int(input()); print(n * n)"],
+    ...     [sys.executable, "-c", f"import sys; {ask}"], time_limit=30)
+    >>> run.ok, judge.ok, judge.stderr
+    (True, True, b'ok\\n')
+    """
+    folders = [tempfile.mkdtemp(prefix="perfectplay-run-") for _ in range(2)]
+    procs: list[subprocess.Popen[bytes]] = []
+    pipes = os.pipe(), os.pipe()  # program -> interactor, interactor -> program
+    unclosed = [fd for pair in pipes for fd in pair]  # the parent's ends, closed once started
+    try:
+        prepared = [
+            _prepare(program, folders[0], time_limit, env, jail, read_only, (), memory_limit),
+            _prepare(
+                interactor,
+                folders[1],
+                time_limit,
+                env,
+                jail,
+                judge_read_only,
+                judge_writable,
+                memory_limit,
+            ),
+        ]
+        ends = ((pipes[1][0], pipes[0][1]), (pipes[0][0], pipes[1][1]))
+        with _lock:
+            if _stopping:
+                raise Stopped(program[0])
+            start = time.perf_counter()
+            for (command, run_env, _), folder, (stdin, stdout) in zip(
+                prepared, folders, ends, strict=True
+            ):
+                procs.append(
+                    subprocess.Popen(
+                        command,
+                        stdin=stdin,
+                        stdout=stdout,
+                        stderr=subprocess.PIPE,
+                        cwd=folder,
+                        env=run_env,
+                        start_new_session=True,
+                    )
+                )
+                _live.add(procs[-1])
+        while unclosed:
+            os.close(unclosed.pop())
+        limits = [p[2] for p in prepared]
+        return _collect_pair(procs, start, time_limit, limits, jail)
+    finally:
+        while unclosed:
+            os.close(unclosed.pop())
+        for proc in procs:
+            _kill_group(proc)
+            proc.wait()
+            with _lock:
+                _live.discard(proc)
+        for folder in folders:
+            _remove(folder)
+
+
+def _collect_pair(
+    procs: list[subprocess.Popen[bytes]],
+    start: float,
+    time_limit: float,
+    process_limits: list[int | None],
+    jail: Jail | None,
+) -> tuple[Finished, Finished]:
+    """Wait for both runs of :func:`run_interactive`, reading their standard errors."""
+    deadline = start + time_limit
+    errors = [bytearray(), bytearray()]
+    timed_out, forked = [False, False], [False, False]
+    with selectors.DefaultSelector() as selector:
+        for proc, err in zip(procs, errors, strict=True):
+            assert proc.stderr is not None
+            selector.register(proc.stderr, selectors.EVENT_READ, err)
+        while selector.get_map() or any(p.poll() is None for p in procs):
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                timed_out = [p.poll() is None for p in procs]
+                break
+            for i, (proc, limit) in enumerate(zip(procs, process_limits, strict=True)):
+                if limit is not None and count_processes(proc.pid) > limit:
+                    forked[i] = True
+            if any(forked):
+                break
+            if not selector.get_map():
+                time.sleep(min(left, _WATCH / 4))
+                continue
+            for key, _ in selector.select(timeout=min(left, _WATCH)):
+                chunk = os.read(key.fd, _CHUNK)
+                if not chunk:
+                    selector.unregister(key.fileobj)
+                    continue
+                buffer: bytearray = key.data
+                buffer += chunk
+                del buffer[: max(0, len(buffer) - STDERR_TAIL)]
+    seconds = time.perf_counter() - start
+    found = []
+    for i, proc in enumerate(procs):
+        if timed_out[i] or forked[i]:
+            _kill_group(proc)
+        returncode = proc.wait()
+        assert proc.stderr is not None
+        proc.stderr.close()
+        finished = Finished(
+            b"", bytes(errors[i]), returncode, seconds, timed_out[i], False, forked[i]
+        )
+        found.append(_signalled(finished, jail))
+    return found[0], found[1]
 
 
 def count_processes(pid: int) -> int:

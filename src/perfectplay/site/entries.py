@@ -26,8 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from perfectplay.site.cache import Store, builder_version, digest
+from perfectplay.site.checkers import Compare, parse_checker, parse_compare
 from perfectplay.site.config import Config
 from perfectplay.site.errors import SiteError
+from perfectplay.site.languages import java_main_class
 from perfectplay.site.repo import rel, repo_path
 from perfectplay.site.runners import RUNNERS, Included, Runner, includes, runner_for
 from perfectplay.site.sandbox import Jail
@@ -51,6 +53,9 @@ KEYS: dict[str, Any] = {
     "samples": list,
     "timeout": (int, float),
     "checker": str,
+    "time_limit": (int, float),
+    "memory_limit": int,
+    "interactor": str,
 }
 # A year the sources cannot confirm is left out rather than guessed: the page says so.
 # A classic game (not a contest problem) leaves out both "contest" and "problem".
@@ -62,6 +67,9 @@ OPTIONAL = {
     "command",
     "sources",
     "checker",
+    "time_limit",
+    "memory_limit",
+    "interactor",
     "contest",
     "problem",
 }
@@ -86,17 +94,6 @@ PROBLEMS = "src/perfectplay/problems"
 _PARSING = threading.Lock()
 DEFAULT_TIMEOUT = 120.0
 DEFAULT_OUTPUT_LIMIT = 8 << 20
-
-
-@dataclass(frozen=True)
-class Compare:
-    """How a sample's output is checked: ``exact`` or ``float`` with a tolerance."""
-
-    mode: str
-    tolerance: float = 0.0
-
-    def __str__(self) -> str:
-        return "exact" if self.mode == "exact" else f"float {self.tolerance:g}"
 
 
 @dataclass(frozen=True)
@@ -131,10 +128,15 @@ class Entry:
     headers: list[str] = field(default_factory=list)  # stamps of the system headers it reads
     sources_listed: bool = True  # False: the runner's files, found rather than listed
     tests: list[Sample] = field(default_factory=list)  # judge data: tests/N.in, tests/N.ans
-    checker: Compare | None = None  # how tests are checked, when not by a program
-    checker_file: str | None = None  # a checker program (input, answer, output)
+    checker: Compare | None = None  # how samples and tests are judged, when not by a program
+    checker_protocol: str = ""  # how the checker program is called (site.checkers.PROTOCOLS)
+    checker_file: str | None = None  # a checker program
     checker_included: list[str] = field(default_factory=list)
     checker_headers: list[str] = field(default_factory=list)
+    memory_limit: int | None = None  # MB of address space a run may use (None: the sandbox's)
+    interactor_file: str | None = None  # a program talking with the solution (testlib's way)
+    interactor_included: list[str] = field(default_factory=list)
+    interactor_headers: list[str] = field(default_factory=list)
 
     @property
     def classic(self) -> bool:
@@ -164,37 +166,19 @@ class Entry:
         return f"archive/{self.id}/index.html"
 
 
-def parse_compare(text: str) -> Compare | None:
-    """``"exact"`` or ``"float TOL"`` with 0 <= TOL < 1; None when malformed.
-
-    >>> parse_compare("float 1e-6")
-    Compare(mode='float', tolerance=1e-06)
-    >>> parse_compare("exact"), parse_compare("fuzzy")
-    (Compare(mode='exact', tolerance=0.0), None)
-    """
-    words = text.split()
-    if words == ["exact"]:
-        return Compare("exact")
-    if len(words) == 2 and words[0] == "float":
-        try:
-            tol = float(words[1])
-        except ValueError:
-            return None
-        if 0 <= tol < 1:
-            return Compare("float", tol)
-    return None
-
-
 def discover(
     root: Path,
     config: Config | None = None,
     jail: Jail | None = None,
     jobs: int = 1,
     store: Store | None = None,
+    failures: dict[str, SiteError] | None = None,
 ) -> list[Entry]:
     """All entries of the archive at ``root``, sorted by id, each validated (``jobs`` at
     once: a C or C++ entry asks its preprocessor, in ``jail``, what it includes, unless
-    ``store`` remembers the answer for the same files).
+    ``store`` remembers the answer for the same files). With ``failures``, an entry that
+    cannot be read (a bad ``meta.toml``, a missing file) is left out and its error kept
+    there under its id, instead of stopping the build.
 
     Entry folders are those under ``archive/`` (perfectplay's layout), or those matching the
     ``entries`` patterns of ``site.toml``; an entry's id is its folder relative to the
@@ -223,11 +207,25 @@ def discover(
                 continue  # a folder the pattern matches that holds no entry
             found.setdefault(folder, base)
     folders = sorted(found.items(), key=lambda item: item[0].as_posix())
+
+    def attempt(item: tuple[Path, str]) -> Entry | SiteError:
+        try:
+            return load(root, item[0], item[1], config, jail, store)
+        except SiteError as exc:
+            if failures is None or not exc.where:
+                raise  # the build's own problem, not the entry's
+            return exc
+
     with cf.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         # map() raises the first error in folder order: the message does not depend on timing.
-        entries = list(
-            pool.map(lambda item: load(root, item[0], item[1], config, jail, store), folders)
-        )
+        loaded = list(pool.map(attempt, folders))
+    entries = []
+    for (folder, base), found_entry in zip(folders, loaded, strict=True):
+        if isinstance(found_entry, SiteError):
+            assert failures is not None
+            failures[rel(root / base, folder)] = found_entry
+        else:
+            entries.append(found_entry)
     seen: dict[str, str] = {}
     for e in entries:
         if e.id in seen:
@@ -321,14 +319,14 @@ def load(
                 f"several solution files ({', '.join(named)}): keep one or give a 'command'",
             )
         solution_file = f"{folder_rel}/{named[0]}"
-        runner = runner_for(named[0])
+        runner = runner_for(named[0], config.languages)
         if runner is None:
             raise SiteError(
                 entry_id,
                 solution_file,
                 f"no built-in runner for {Path(named[0]).suffix!r} files (known: "
                 f"{', '.join(e for r in RUNNERS.values() for e in r.extensions)}): "
-                "give a 'command' in meta.toml",
+                "give a 'command' in meta.toml, or a [languages.EXT] template in site.toml",
             )
         if runner.compiled and _which(runner.tool) is None:
             raise SiteError(
@@ -357,11 +355,19 @@ def load(
     compare = parse_compare(meta["compare"])
     if compare is None:
         raise fail(
-            f'\'compare\' must be "exact" or "float TOL", not {meta["compare"]!r}', "compare"
+            f'\'compare\' must be "exact", "tokens", "tokens-nocase" or "float ABS [REL]", '
+            f"not {meta['compare']!r}",
+            "compare",
         )
-    timeout = float(meta.get("timeout", config.time_limit))
+    if "timeout" in meta and "time_limit" in meta:
+        raise fail("'time_limit' and 'timeout' say the same: give one", "time_limit")
+    limit_key = "time_limit" if "time_limit" in meta else "timeout"
+    timeout = float(meta.get(limit_key, config.time_limit))
     if not 0 < timeout <= 3600:
-        raise fail("'timeout' must be between 0 and 3600 seconds", "timeout")
+        raise fail(f"{limit_key!r} must be between 0 and 3600 seconds", limit_key)
+    memory_limit = meta.get("memory_limit", config.memory_limit)
+    if memory_limit is not None and not 1 <= memory_limit <= 1 << 20:
+        raise fail("'memory_limit' must be between 1 and 1048576 MB", "memory_limit")
 
     sources = []
     if package is not None:
@@ -372,7 +378,7 @@ def load(
     included: list[str] = []
     headers: list[str] = []
     if runner is not None and solution_file is not None:
-        if runner.language in ("c", "cpp"):
+        if runner.scans_includes:
             read = _includes(root, solution_file, entry_id, config, jail, store)
             included, headers = read.tree, read.stamp()
         if "sources" not in meta:
@@ -380,8 +386,11 @@ def load(
     if len(set(sources)) != len(sources):
         raise fail("'sources' lists a file twice", "sources")
     if runner is not None and solution_file is not None:
+        main = None
+        if runner.language == "java":
+            main = java_main_class((root / solution_file).read_text("utf-8", "replace"))
         command = runner.shown_command(
-            Path(solution_file).name, config.flags.get(runner.language, "")
+            Path(solution_file).name, config.flags.get(runner.language, ""), main
         )
     elif package is not None:
         command = f"perfectplay {package}"
@@ -393,36 +402,41 @@ def load(
         raise SiteError(entry_id, f"{folder_rel}/samples", "an entry needs at least one sample")
     tests = _tests(root, folder, entry_id)
     checker: Compare | None = compare
+    protocol = ""
     checker_file: str | None = None
     checker_included: list[str] = []
     checker_headers: list[str] = []
-    if "checker" in meta:
-        checker = parse_compare(meta["checker"])
-        if checker is None:
-            # Not "exact" nor "float TOL": a program of the entry's folder.
-            path = repo_path(
-                root, f"{folder_rel}/{meta['checker']}", entry_id, meta_rel, "'checker'"
+    # The entry's checker, else the site's (a program of the site's is named from the root).
+    judge_text: str | None = meta.get("checker")
+    base_rel, key = folder_rel, "checker"
+    if judge_text is None and config.checker is not None:
+        judge_text, base_rel, key = config.checker, "", "site.toml checker"
+    if judge_text is not None:
+        parsed = parse_checker(judge_text)
+        if isinstance(parsed, str):
+            if key == "checker":
+                raise fail(parsed, "checker")
+            raise SiteError("", "site.toml", parsed)
+        if isinstance(parsed, Compare):
+            checker = parsed
+        else:
+            protocol, program = parsed
+            checker = None
+            checker_file, checker_included, checker_headers = _program_file(
+                root, base_rel, program, (entry_id, meta_rel, key), "checker", config, jail, store
             )
-            checker_file = rel(root, path)
-            judge = runner_for(checker_file)
-            if judge is None:
-                raise SiteError(
-                    entry_id,
-                    checker_file,
-                    f"no built-in runner for {path.suffix!r} checkers: write it in one of "
-                    f"{', '.join(r.name for r in RUNNERS.values())}",
-                )
-            if judge.compiled and _which(judge.tool) is None:
-                raise SiteError(
-                    entry_id,
-                    checker_file,
-                    f"the {judge.name} runner needs {judge.tool}, which is not installed",
-                )
-            if judge.language in ("c", "cpp"):
-                read = _includes(root, checker_file, entry_id, config, jail, store)
-                checker_included, checker_headers = read.tree, read.stamp()
-    if not tests and "checker" in meta:
-        raise fail("'checker' checks the tests/ folder, which has no test", "checker")
+    interactor: tuple[str | None, list[str], list[str]] = (None, [], [])
+    if "interactor" in meta:
+        interactor = _program_file(
+            root,
+            folder_rel,
+            meta["interactor"],
+            (entry_id, meta_rel, "interactor"),
+            "interactor",
+            config,
+            jail,
+            store,
+        )
     return Entry(
         id=entry_id,
         folder=folder_rel,
@@ -445,11 +459,51 @@ def load(
         headers=headers,
         sources_listed=package is not None or "sources" in meta,
         tests=tests,
-        checker=checker if checker_file is None else None,
+        checker=checker,
+        checker_protocol=protocol,
         checker_file=checker_file,
         checker_included=checker_included,
         checker_headers=checker_headers,
+        memory_limit=memory_limit,
+        interactor_file=interactor[0],
+        interactor_included=interactor[1],
+        interactor_headers=interactor[2],
     )
+
+
+def _program_file(
+    root: Path,
+    base: str,
+    name: str,
+    where: tuple[str, str, str],
+    what: str,
+    config: Config,
+    jail: Jail | None,
+    store: Store | None,
+) -> tuple[str, list[str], list[str]]:
+    """A program of the entry besides its solution (a checker, an interactor), named
+    relative to ``base``: its path, and for C and C++ the files of the tree it includes and
+    the stamps of the system headers it reads."""
+    entry_id, meta_rel, key = where
+    path = rel(
+        root, repo_path(root, f"{base}/{name}" if base else name, entry_id, meta_rel, f"'{key}'")
+    )
+    runner = runner_for(path, config.languages)
+    if runner is None:
+        raise SiteError(
+            entry_id,
+            path,
+            f"no built-in runner for {Path(path).suffix!r} {what}s: write it in one of "
+            f"{', '.join(r.name for r in RUNNERS.values())}",
+        )
+    if runner.compiled and _which(runner.tool) is None:
+        raise SiteError(
+            entry_id, path, f"the {runner.name} runner needs {runner.tool}, which is not installed"
+        )
+    if not runner.scans_includes:
+        return path, [], []
+    read = _includes(root, path, entry_id, config, jail, store)
+    return path, read.tree, read.stamp()
 
 
 def _includes(

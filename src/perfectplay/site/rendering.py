@@ -21,7 +21,7 @@ from markupsafe import Markup
 
 from perfectplay.site import apidoc, pandoc
 from perfectplay.site.cache import Store, builder_version, digest
-from perfectplay.site.checks import Checks, judge_verdict
+from perfectplay.site.checks import Checks, describe_error, judge_verdict
 from perfectplay.site.entries import Entry
 from perfectplay.site.errors import SiteError
 from perfectplay.site.helptext import commands, help_text
@@ -78,6 +78,9 @@ class Renderer:
         self.root = tree.root
         self.store = store
         self.commands: dict[str, str] = {}  # name -> summary, read when a page asks
+        # Keep going: an entry's statement or write-up pandoc cannot convert is recorded
+        # here (by entry) and shown as the error; None: it stops the build.
+        self.failures: dict[str, SiteError] | None = None
         self.env = Environment(
             loader=FileSystemLoader(HERE / "templates"),
             autoescape=True,
@@ -119,15 +122,26 @@ class Renderer:
                 tree.show(path)
             for s in e.samples:
                 tree.show(s.input), tree.show(s.answer)
-            if e.checker_file is not None:
-                tree.show(e.checker_file)
+            for judge in (e.checker_file, e.interactor_file):
+                if judge is not None:
+                    tree.show(judge)
             for path in (*e.sources, e.solution):
                 work.texts[path] = pool.submit(tree.text, path, e.id)
         for d in docs:
             tree.show(d.source)
 
     def convert(self, source: str, where: str, **options: Any) -> str:
-        """pandoc's HTML for ``source``, remembered by the file's bytes and the options."""
+        """pandoc's HTML for ``source``, remembered by the file's bytes and the options;
+        when an entry's file cannot be converted and :attr:`failures` is kept, the error."""
+        try:
+            return self._convert(source, where, **options)
+        except SiteError as exc:
+            if self.failures is None or where == "docs":
+                raise
+            self.failures.setdefault(where, exc)
+            return f'<p class="failure">{html.escape(describe_error(exc))}</p>'
+
+    def _convert(self, source: str, where: str, **options: Any) -> str:
         key = digest(
             [
                 builder_version(),
@@ -233,7 +247,7 @@ class Renderer:
         for e in entries:
             statement, solution = rendered[e.id]
             runs, tests = Checks.results(e, work)
-            verdicts[e.id] = judge_verdict(tests)
+            verdicts[e.id] = judge_verdict(tests, runs)
             pages[e.url] = self._entry_page(
                 e, statement, solution, runs, work.texts, context, verdicts[e.id]
             )
@@ -276,6 +290,10 @@ class Renderer:
             games=[e for e in entries if e.classic],
             verdicts=verdicts,
             judged=any(verdicts.values()),
+            failing=len(
+                {where for where, v in verdicts.items() if v and not v["ok"]}
+                | {b["id"] for b in context.get("broken", ())}
+            ),
         )
         pages["search.html"] = self._render("search.html", "search.html", context, title="Search")
         return pages, search, manifest

@@ -24,12 +24,13 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from perfectplay.site.contained import run_contained
 from perfectplay.site.errors import SiteError
+from perfectplay.site.languages import expand, java_main_class, java_public_class
 from perfectplay.site.sandbox import SYSTEM, Jail
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "default_cache",
     "includes",
     "runner_for",
+    "template",
 ]
 
 COMPILE_LIMIT = 300.0  # seconds one compilation may take
@@ -55,24 +57,42 @@ class Runner:
     extensions: tuple[str, ...]
     tool: str
     compiled: bool = True
+    compile_template: str = ""  # site.toml's [languages.EXT] (languages.expand)
+    run_template: str = ""
 
-    def shown_command(self, source: str, flags: str) -> str:
-        """The command line a page shows (``source`` is the file's name).
+    @property
+    def scans_includes(self) -> bool:
+        """Whether the preprocessor is asked what the program includes (C, C++)."""
+        return self.language in ("c", "cpp") and not self.run_template
+
+    def shown_command(self, source: str, flags: str, main: str | None = None) -> str:
+        """The command line a page shows (``source`` is the file's name; ``main`` a Java
+        program's main class).
 
         >>> RUNNERS["cpp"].shown_command("solution.cpp", "-O2")
         'g++ -O2 solution.cpp'
+        >>> template("sh", {"run": "sh {src}"}).shown_command("solution.sh", "")
+        'sh solution.sh'
         """
+        if self.run_template:
+            here = Path(".")
+            run = shlex.join(expand(self.run_template, here / source, here))
+            if not self.compile_template:
+                return run
+            return f"{shlex.join(expand(self.compile_template, here / source, here))} && {run}"
         if self.language == "python":
             return f"python3 {source}"
         if self.language == "java":
             javac = " ".join(filter(None, ("javac", flags, source)))
-            return f"{javac} && java {Path(source).stem}"
+            return f"{javac} && java {main or Path(source).stem}"
         if self.language == "go":
             return " ".join(filter(None, ("go build", flags, source)))
         return " ".join(filter(None, (self.tool, flags, source)))
 
     def compile_argv(self, tool: str, source: Path, folder: Path, flags: str) -> list[str]:
         words = shlex.split(flags)
+        if self.compile_template:
+            return [tool, *expand(self.compile_template, source, folder)[1:]]
         if self.language == "c":
             return [tool, *words, "-o", str(folder / "solution"), str(source), "-lm"]
         if self.language in ("cpp", "rust"):
@@ -81,14 +101,33 @@ class Runner:
             return [tool, *words, "-d", str(folder), str(source)]
         if self.language == "go":
             return [tool, "build", *words, "-o", str(folder / "solution"), str(source)]
+        if self.language == "kotlin":
+            jar = str(folder / "solution.jar")
+            return [tool, *words, str(source), "-include-runtime", "-d", jar]
+        if self.language == "haskell":
+            objects = str(folder / "objects")
+            return [
+                tool,
+                *words,
+                "-outputdir",
+                objects,
+                "-o",
+                str(folder / "solution"),
+                str(source),
+            ]
         raise ValueError(self.language)
 
     def run_argv(self, source: Path, folder: Path) -> list[str]:
+        if self.run_template:
+            return expand(self.run_template, source, folder)
         if self.language == "python":
             return [sys.executable, str(source)]
         if self.language == "java":
             java = shutil.which("java") or "java"
-            return [java, "-cp", str(folder), source.stem]
+            main = java_main_class(source.read_text("utf-8", "replace"))
+            return [java, "-cp", str(folder), main or source.stem]
+        if self.language == "kotlin":
+            return [shutil.which("java") or "java", "-jar", str(folder / "solution.jar")]
         return [str(folder / "solution")]
 
 
@@ -97,21 +136,45 @@ RUNNERS: dict[str, Runner] = {
     for r in (
         Runner("c", "C", (".c",), "gcc"),
         Runner("cpp", "C++", (".cpp", ".cc", ".cxx", ".c++"), "g++"),
-        Runner("python", "Python", (".py",), "python3", compiled=False),
+        Runner("python", "Python", (".py", ".py3"), "python3", compiled=False),
         Runner("java", "Java", (".java",), "javac"),
         Runner("rust", "Rust", (".rs",), "rustc"),
         Runner("go", "Go", (".go",), "go"),
+        Runner("kotlin", "Kotlin", (".kt",), "kotlinc"),
+        Runner("haskell", "Haskell", (".hs",), "ghc"),
     )
 }
 
 
-def runner_for(filename: str) -> Runner | None:
-    """The runner of a solution file by its extension; None when there is none.
+def template(extension: str, commands: Mapping[str, str]) -> Runner:
+    """The runner of ``site.toml``'s ``[languages.EXTENSION]`` (``compile``, ``run``); its
+    language is the extension, its tool the first word of its first command."""
+    first = commands.get("compile") or commands["run"]
+    return Runner(
+        extension,
+        f".{extension} (site.toml)",
+        (f".{extension}",),
+        shlex.split(first)[0],
+        compiled=bool(commands.get("compile")),
+        compile_template=commands.get("compile", ""),
+        run_template=commands["run"],
+    )
+
+
+def runner_for(
+    filename: str, languages: Mapping[str, Mapping[str, str]] | None = None
+) -> Runner | None:
+    """The runner of a solution file by its extension (``languages``: the templates of
+    ``site.toml``, which come first); None when there is none.
 
     >>> runner_for("solution.cc").name, runner_for("solution.f90")
     ('C++', None)
+    >>> runner_for("a.f90", {"f90": {"compile": "gfortran -o {bin} {src}", "run": "{bin}"}}).tool
+    'gfortran'
     """
     suffix = Path(filename).suffix.lower()
+    if languages and suffix[1:] in languages:
+        return template(suffix[1:], languages[suffix[1:]])
     return next((r for r in RUNNERS.values() if suffix in r.extensions), None)
 
 
@@ -159,13 +222,16 @@ def includes(
     base = root.resolve()
     language = "c" if source.endswith(".c") else "cpp"
     tool = tool or shutil.which(RUNNERS[language].tool) or RUNNERS[language].tool
-    argv = [tool, *shlex.split(flags), "-M", "-H", str(base / source)]
+    words = flag_words(flags, base)
+    outside = include_folders(words, base)
+    argv = [tool, *words, "-M", "-H", str(base / source)]
     run = run_contained(
         argv,
         b"",
         time_limit=COMPILE_LIMIT,
         output_limit=16 << 20,
         jail=jail or Jail(base, sandboxed=False),
+        read_only=outside,
     )
     lines = run.stderr.decode("utf-8", "replace").splitlines()
     if not run.ok:
@@ -188,7 +254,7 @@ def includes(
             parents.append(shown)
             if shown not in tree and shown != source:
                 tree.append(shown)
-        elif any(path.is_relative_to(folder) for folder in SYSTEM):
+        elif any(path.is_relative_to(folder) for folder in (*SYSTEM, *outside)):
             parents.append(str(path))
             if str(path) not in system:
                 system.append(str(path))
@@ -197,6 +263,56 @@ def includes(
                 entry, including, f"#include of {path} leaves the tree: a page shows its own files"
             )
     return Included(tree, system)
+
+
+#: The compiler flags naming a folder of headers (``-I DIR`` or ``-IDIR``).
+_INCLUDE_FLAGS = ("-I", "-isystem", "-iquote", "-idirafter")
+
+
+def flag_words(flags: str, root: Path) -> list[str]:
+    """The words of ``flags``, an include folder named relative to the repository made
+    absolute (programs are compiled in an empty working folder, not at the root).
+
+    >>> flag_words("-O2 -I lib -Iinclude -isystem /opt/x", Path("/r"))
+    ['-O2', '-I', '/r/lib', '-I/r/include', '-isystem', '/opt/x']
+    """
+    words = shlex.split(flags)
+    found = []
+    for i, word in enumerate(words):
+        if i and words[i - 1] in _INCLUDE_FLAGS and not os.path.isabs(word):
+            word = str(root / word)
+        else:
+            for flag in _INCLUDE_FLAGS:
+                rest = word[len(flag) :]
+                if word.startswith(flag) and rest:
+                    if not rest.startswith(("/", "-")):
+                        word = flag + str(root / rest)
+                    break
+        found.append(word)
+    return found
+
+
+def include_folders(words: Sequence[str], root: Path) -> list[str]:
+    """The include folders of ``words`` (from :func:`flag_words`) outside the repository
+    and the system's folders: the sandbox shows them, read-only, and the headers read
+    there are hashed as system headers are.
+
+    >>> include_folders(["-I", "/tmp", "-I/r/lib", "-O2"], Path("/r"))
+    ['/tmp']
+    """
+    found = []
+    for i, word in enumerate(words):
+        folder = words[i + 1] if word in _INCLUDE_FLAGS and i + 1 < len(words) else None
+        if folder is None and word.startswith("-I") and len(word) > 2:
+            folder = word[2:]
+        if folder is None or not os.path.isdir(folder):
+            continue
+        path = Path(os.path.realpath(folder))
+        if path.is_relative_to(root) or any(path.is_relative_to(s) for s in SYSTEM):
+            continue
+        if str(path) not in found:
+            found.append(str(path))
+    return found
 
 
 def _preprocessor_error(
@@ -241,6 +357,9 @@ class Runners:
         self._lock = threading.Lock()
         self._tools: dict[str, tuple[str, str] | None] = {}
         self._built: dict[str, threading.Lock] = {}
+        # A program that does not compile, by key: the error, said again without compiling
+        # again for each of the entry's samples and tests.
+        self._errors: dict[str, SiteError] = {}
 
     def tool(self, runner: Runner) -> tuple[str, str] | None:
         """(path, first line of its version) of the runner's tool; None when missing."""
@@ -251,12 +370,20 @@ class Runners:
 
     @staticmethod
     def _find(runner: Runner) -> tuple[str, str] | None:
+        if runner.run_template:
+            # Any tool: its version is not asked (no flag is common to all), its file's
+            # size and modification time stand for it.
+            path = shutil.which(runner.tool)
+            if path is None:
+                return None
+            info = os.stat(path)
+            return path, f"{info.st_size}:{info.st_mtime_ns}"
         if not runner.compiled:
             return sys.executable, sys.version.split()[0]
         path = shutil.which(runner.tool)
         if path is None:
             return None
-        flag = "version" if runner.language == "go" else "--version"
+        flag = {"go": "version", "kotlin": "-version"}.get(runner.language, "--version")
         try:
             proc = subprocess.run([path, flag], capture_output=True, timeout=60)
             text = (proc.stdout or proc.stderr).decode("utf-8", "replace").strip()
@@ -296,7 +423,13 @@ class Runners:
         stamps of the system headers it reads (:meth:`Included.stamp`)."""
         tool = self.tool(runner)
         digest = hashlib.sha256()
-        for part in (runner.language, *(tool or ("", "")), self.flags.get(runner.language, "")):
+        for part in (
+            runner.language,
+            runner.compile_template,
+            runner.run_template,
+            *(tool or ("", "")),
+            self.flags.get(runner.language, ""),
+        ):
             digest.update(part.encode() + b"\0")
         for path in files:
             digest.update(path.encode() + b"\0" + hashlib.sha256(data[path]).digest())
@@ -321,9 +454,29 @@ class Runners:
         with self._lock:
             lock = self._built.setdefault(key, threading.Lock())
         with lock:
+            if key in self._errors:
+                raise self._errors[key]
             if not (folder / ".done").is_file():
-                self._compile(entry, runner, tool[0], source, folder)
+                try:
+                    self._compile(entry, runner, tool[0], source, folder)
+                except SiteError as exc:
+                    self._errors[key] = exc
+                    raise
         return Built(tuple(runner.run_argv(path, folder)), str(folder))
+
+    def _source_to_compile(self, runner: Runner, source: str, work: Path) -> Path:
+        """The file given to the compiler: the source, or for Java whose public class is
+        not named after the file, a copy named after the class (as javac requires)."""
+        path = self.root / source
+        if runner.language != "java" or runner.run_template:
+            return path
+        public = java_public_class(path.read_text("utf-8", "replace"))
+        if public is None or public == path.stem:
+            return path
+        copy = work / "source" / f"{public}.java"
+        copy.parent.mkdir()
+        shutil.copyfile(path, copy)
+        return copy
 
     def _compile(self, entry: str, runner: Runner, tool: str, source: str, folder: Path) -> None:
         try:
@@ -342,8 +495,9 @@ class Runners:
                 env["GOCACHE"] = str(self.cache / "go-build")
                 (self.cache / "go-build").mkdir(exist_ok=True)
                 writable.append(env["GOCACHE"])
+            words = flag_words(self.flags.get(runner.language, ""), self.root)
             argv = runner.compile_argv(
-                tool, self.root / source, work, self.flags.get(runner.language, "")
+                tool, self._source_to_compile(runner, source, work), work, shlex.join(words)
             )
             run = run_contained(
                 argv,
@@ -352,7 +506,7 @@ class Runners:
                 output_limit=16 << 20,
                 env=env,
                 jail=self.jail,
-                read_only=self.folders(runner),
+                read_only=[*self.folders(runner), *include_folders(words, self.root)],
                 writable=writable,
             )
             if run.timed_out:

@@ -7,7 +7,6 @@ the output comes from the very sources the page shows.
 
 from __future__ import annotations
 
-import math
 import os
 import shlex
 import sys
@@ -16,8 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from perfectplay.site.contained import run_contained
-from perfectplay.site.entries import Compare, Entry, Sample
+from perfectplay.site.checkers import CheckerFailed, compare, program_call, program_verdict
+from perfectplay.site.contained import Finished, run_contained, run_interactive
+from perfectplay.site.entries import Entry, Sample
 from perfectplay.site.errors import SiteError
 from perfectplay.site.sandbox import Jail
 
@@ -26,6 +26,9 @@ __all__ = [
     "TestRun",
     "command_argv",
     "compare",
+    "judge_output",
+    "judged_by",
+    "run_environment",
     "run_sample",
     "run_test",
     "time_bucket",
@@ -34,11 +37,15 @@ __all__ = [
 
 @dataclass(frozen=True)
 class SampleRun:
+    """One sample as its page shows it: the texts, what the program printed, and the
+    verdict (``passed`` False: ``verdict`` says what went wrong)."""
+
     sample: Sample
     input: str
     answer: str
     output: str
-    verdict: str  # how it was checked, e.g. "matches (float 1e-06)"
+    verdict: str  # how it was judged, e.g. "matches (float 1e-06)", or what failed
+    passed: bool = True
 
 
 @dataclass(frozen=True)
@@ -51,10 +58,6 @@ class TestRun:
     problem: str = ""
 
 
-#: Exit statuses of a checker program: accepted (testlib, Kattis), rejected (testlib's
-#: wrong answer and presentation error, Kattis's wrong answer).
-ACCEPT = frozenset({0, 42})
-REJECT = frozenset({1, 2, 43})
 #: A page shows times in these steps, so that two builds print the same page: the first is
 #: wide enough that starting a small program on a busy machine stays under it.
 TIME_STEPS = (0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1800, 3600)
@@ -101,55 +104,6 @@ def _in_tree(root: Path, word: str) -> str:
         return word
 
 
-def _clip(text: str, width: int = 60) -> str:
-    text = text if len(text) <= width else text[: width - 3] + "..."
-    return repr(text)
-
-
-def compare(output: str, answer: str, how: Compare) -> str | None:
-    """None when ``output`` agrees with ``answer``; otherwise what differs first.
-
-    ``exact`` ignores trailing spaces on lines and trailing blank lines. ``float TOL``
-    compares whitespace-separated tokens: numbers within TOL absolute or relative error,
-    anything else exactly.
-
-    >>> compare("9.6778871\\n", "9.677887141\\n", Compare("float", 1e-6)) is None
-    True
-    >>> compare("impossible", "1.0", Compare("float", 1e-6))
-    "token 1: got 'impossible', expected '1.0'"
-    >>> compare("Alice \\n\\n", "Alice", Compare("exact")) is None
-    True
-    """
-    if how.mode == "exact":
-        got = [line.rstrip() for line in output.splitlines()]
-        want = [line.rstrip() for line in answer.splitlines()]
-        while got and not got[-1]:
-            got.pop()
-        while want and not want[-1]:
-            want.pop()
-        for i, (g, w) in enumerate(zip(got, want, strict=False), start=1):
-            if g != w:
-                return f"line {i}: got {_clip(g)}, expected {_clip(w)}"
-        if len(got) != len(want):
-            return f"got {len(got)} lines, expected {len(want)}"
-        return None
-    got, want = output.split(), answer.split()
-    for i, (g, w) in enumerate(zip(got, want, strict=False), start=1):
-        if g == w:
-            continue
-        try:
-            a, b = float(g), float(w)
-        except ValueError:
-            return f"token {i}: got {_clip(g)}, expected {_clip(w)}"
-        if not (math.isfinite(a) and math.isfinite(b)):
-            return f"token {i}: got {_clip(g)}, expected {_clip(w)}"
-        if abs(a - b) > how.tolerance * max(1.0, abs(b)):
-            return f"token {i}: got {g}, expected {w} (tolerance {how.tolerance:g})"
-    if len(got) != len(want):
-        return f"got {len(got)} tokens, expected {len(want)}"
-    return None
-
-
 def _read_text(root: Path, entry: Entry, relative: str) -> str:
     try:
         return (root / relative).read_bytes().decode("utf-8")
@@ -159,57 +113,7 @@ def _read_text(root: Path, entry: Entry, relative: str) -> str:
         raise SiteError(entry.id, relative, f"cannot read: {exc.strerror}") from None
 
 
-def run_sample(
-    root: Path,
-    entry: Entry,
-    sample: Sample,
-    argv: Sequence[str] | None = None,
-    *,
-    jail: Jail | None = None,
-    folders: Sequence[str] = (),
-) -> SampleRun:
-    """Run ``entry.command`` (or ``argv``, a built-in runner's program) with the sample's
-    input on stdin, in ``jail`` (which also shows it the ``folders``, read-only); raise
-    :class:`SiteError` when it fails, times out, prints too much, or its output disagrees
-    with the answer."""
-    stdin = _read_text(root, entry, sample.input)
-    answer = _read_text(root, entry, sample.answer)
-    argv = list(argv) if argv is not None else command_argv(entry.command, root)
-    if not argv:
-        raise SiteError(entry.id, entry.meta, "'command' is empty")
-    try:
-        run = run_contained(
-            argv,
-            stdin.encode("utf-8"),
-            time_limit=entry.timeout,
-            output_limit=entry.output_limit,
-            env=_env(root),
-            jail=_jail(root, jail),
-            read_only=folders,
-        )
-    except (FileNotFoundError, PermissionError):
-        raise SiteError(entry.id, entry.meta, f"command not found: {argv[0]!r}") from None
-    problem = run.problem(entry.timeout, entry.output_limit)
-    if problem is not None:
-        raise SiteError(entry.id, sample.input, f"`{entry.command}` {problem}")
-    try:
-        output = run.stdout.decode("utf-8")
-    except UnicodeDecodeError:
-        raise SiteError(
-            entry.id, sample.input, f"`{entry.command}` printed non-UTF-8 bytes"
-        ) from None
-    problem = compare(output, answer, entry.compare)
-    if problem is not None:
-        raise SiteError(
-            entry.id,
-            sample.answer,
-            f"the output of `{entry.command}` on {Path(sample.input).name} differs from "
-            f"the answer ({entry.compare}): {problem}",
-        )
-    return SampleRun(sample, stdin, answer, output, f"matches ({entry.compare})")
-
-
-def _env(root: Path) -> dict[str, str]:
+def run_environment(root: Path) -> dict[str, str]:
     """What a run sets in its environment: the tree's ``src`` first on Python's path, quiet
     progress and a fixed hash seed (an output must not depend on the run)."""
     return {
@@ -226,6 +130,225 @@ def _jail(root: Path, jail: Jail | None) -> Jail:
     return jail if jail is not None else Jail(root, sandboxed=False)
 
 
+def _memory(argv: Sequence[str], limit: int | None) -> tuple[list[str], int | None]:
+    """A program's argv and the limit on its address space: a Java virtual machine reserves
+    far more address space than it uses, so it is given the limit as its heap's instead
+    (``-Xmx``), as judges do.
+
+    >>> _memory(["/usr/bin/java", "-cp", "/c", "Main"], 256)
+    (['/usr/bin/java', '-Xmx256m', '-cp', '/c', 'Main'], None)
+    """
+    if limit is None or not argv or Path(argv[0]).name != "java":
+        return list(argv), limit
+    return [argv[0], f"-Xmx{limit}m", *argv[1:]], None
+
+
+def _execute(
+    root: Path,
+    entry: Entry,
+    argv: Sequence[str],
+    stdin: bytes,
+    jail: Jail | None,
+    folders: Sequence[str],
+) -> Finished:
+    """One run of the entry's program under the entry's limits."""
+    argv, memory_limit = _memory(argv, entry.memory_limit)
+    try:
+        return run_contained(
+            argv,
+            stdin,
+            time_limit=entry.timeout,
+            output_limit=entry.output_limit,
+            env=run_environment(root),
+            jail=_jail(root, jail),
+            read_only=folders,
+            memory_limit=memory_limit,
+        )
+    except (FileNotFoundError, PermissionError):
+        raise SiteError(entry.id, entry.meta, f"command not found: {argv[0]!r}") from None
+
+
+def _interact(
+    root: Path,
+    entry: Entry,
+    case: str,
+    files: tuple[bytes, bytes],
+    argv: Sequence[str],
+    interactor: Sequence[str],
+    jail: Jail | None,
+    folders: Sequence[str],
+) -> tuple[Finished, str | None, bytes]:
+    """One run of an interactive entry: the program and its interactor talking, the
+    interactor called ``INPUT OUTPUT ANSWER`` as testlib's are. How the program ended,
+    the verdict (None: accepted) and what the interactor wrote to OUTPUT."""
+    where = str(entry.interactor_file)
+    with tempfile.TemporaryDirectory(prefix="perfectplay-interact-") as folder:
+        given, written = Path(folder) / "given", Path(folder) / "written"
+        given.mkdir()
+        written.mkdir()
+        (given / "input").write_bytes(files[0])
+        (given / "answer").write_bytes(files[1])
+        argv, memory_limit = _memory(argv, entry.memory_limit)
+        try:
+            run, judge = run_interactive(
+                argv,
+                [*interactor, str(given / "input"), str(written / "output"), str(given / "answer")],
+                time_limit=entry.timeout,
+                env=run_environment(root),
+                jail=_jail(root, jail),
+                read_only=folders,
+                judge_read_only=[*folders, str(given)],
+                judge_writable=[str(written)],
+                memory_limit=memory_limit,
+            )
+        except (FileNotFoundError, PermissionError):
+            raise SiteError(entry.id, where, "the interactor cannot be started") from None
+        output = written / "output"
+        shown = output.read_bytes()[: entry.output_limit] if output.is_file() else b""
+    if run.timed_out:
+        return run, run.problem(entry.timeout, entry.output_limit), shown
+    try:
+        if judge.timed_out or judge.forked or judge.returncode < 0:
+            raise CheckerFailed(judge.problem(entry.timeout, entry.output_limit) or "stopped")
+        wrong = program_verdict("testlib", judge.returncode, b"", judge.stderr)
+    except CheckerFailed as exc:
+        raise SiteError(entry.id, where, f"the interactor crashed on {case}: {exc}") from None
+    if wrong is None and not run.ok:
+        wrong = run.problem(entry.timeout, entry.output_limit)
+    return run, wrong, shown
+
+
+def judged_by(entry: Entry) -> str:
+    """What judges the entry's output, as a page says it: the comparison (``float 1e-06``),
+    ``the testlib checker PATH`` or ``the interactor PATH``."""
+    if entry.interactor_file is not None:
+        return f"the interactor {entry.interactor_file}"
+    if entry.checker_file is None:
+        return str(entry.checker or entry.compare)
+    return f"the {entry.checker_protocol} checker {entry.checker_file}"
+
+
+def judge_output(
+    root: Path,
+    entry: Entry,
+    case: str,
+    files: tuple[bytes, bytes, bytes],
+    checker: Sequence[str] | None,
+    *,
+    jail: Jail | None = None,
+    folders: Sequence[str] = (),
+) -> str | None:
+    """None when the output is accepted; otherwise why not. ``files`` are the input, the
+    answer and the output; ``checker`` the argv of the entry's checker program (None: the
+    built-in comparison). A checker that fails is :class:`SiteError` naming it and
+    ``case``."""
+    stdin, answer, output = files
+    if checker is None:
+        try:
+            text, want = output.decode("utf-8"), answer.decode("utf-8")
+        except UnicodeDecodeError:
+            return "printed non-UTF-8 bytes"
+        wrong = compare(text, want, entry.checker or entry.compare)
+        return f"wrong answer: {wrong}" if wrong else None
+    where = str(entry.checker_file)
+    with tempfile.TemporaryDirectory(prefix="perfectplay-judge-") as folder:
+        for name, data in (("input", stdin), ("answer", answer), ("output", output)):
+            (Path(folder) / name).write_bytes(data)
+        call = program_call(entry.checker_protocol, Path(folder), output)
+        writable = []
+        if call.feedback is not None:
+            os.mkdir(call.feedback)
+            writable.append(call.feedback)
+        try:
+            judged = run_contained(
+                [*checker, *call.arguments],
+                call.stdin,
+                time_limit=entry.timeout,
+                output_limit=entry.output_limit,
+                env=run_environment(root),
+                jail=_jail(root, jail),
+                read_only=[*folders, folder],
+                writable=writable,
+                memory_limit=entry.memory_limit,
+            )
+        except (FileNotFoundError, PermissionError):
+            raise SiteError(entry.id, where, "the checker cannot be started") from None
+        feedback = b""
+        if call.feedback is not None:
+            message = Path(call.feedback) / "judgemessage.txt"
+            feedback = message.read_bytes()[:4096] if message.is_file() else b""
+    stopped = judged.timed_out or judged.overflow or judged.forked or judged.returncode < 0
+    try:
+        if stopped:
+            raise CheckerFailed(judged.problem(entry.timeout, entry.output_limit) or "stopped")
+        return program_verdict(
+            entry.checker_protocol, judged.returncode, judged.stdout, judged.stderr, feedback
+        )
+    except CheckerFailed as exc:
+        raise SiteError(entry.id, where, f"the checker crashed on {case}: {exc}") from None
+
+
+def run_sample(
+    root: Path,
+    entry: Entry,
+    sample: Sample,
+    argv: Sequence[str] | None = None,
+    *,
+    jail: Jail | None = None,
+    folders: Sequence[str] = (),
+    checker: Sequence[str] | None = None,
+    interactor: Sequence[str] | None = None,
+    strict: bool = True,
+) -> SampleRun:
+    """Run ``entry.command`` (or ``argv``, a built-in runner's program) with the sample's
+    input on stdin, in ``jail`` (which also shows it the ``folders``, read-only), and judge
+    the output as the entry's tests are (``checker``: the argv of its checker program).
+    With ``strict``, raise :class:`SiteError` when it fails, times out, prints too much,
+    or its output is rejected; otherwise the returned run says so. With an ``interactor``
+    (its argv), the program talks with it instead, and the page shows what it wrote."""
+    stdin = _read_text(root, entry, sample.input)
+    answer = _read_text(root, entry, sample.answer)
+    argv = list(argv) if argv is not None else command_argv(entry.command, root)
+    if not argv:
+        raise SiteError(entry.id, entry.meta, "'command' is empty")
+    if interactor is not None:
+        given = (stdin.encode("utf-8"), answer.encode("utf-8"))
+        name = f"sample {sample.name}"
+        _, wrong, shown = _interact(root, entry, name, given, argv, interactor, jail, folders)
+        output = shown.decode("utf-8", "replace")
+        if wrong is None:
+            return SampleRun(sample, stdin, answer, output, f"accepted by ({judged_by(entry)})")
+        if strict:
+            raise SiteError(entry.id, sample.input, f"`{entry.command}` on {name}: {wrong}")
+        return SampleRun(sample, stdin, answer, output, wrong, passed=False)
+    run = _execute(root, entry, argv, stdin.encode("utf-8"), jail, folders)
+    output = run.stdout.decode("utf-8", "replace")
+    problem = run.problem(entry.timeout, entry.output_limit)
+    if problem is None:
+        try:
+            run.stdout.decode("utf-8")
+        except UnicodeDecodeError:
+            problem = "printed non-UTF-8 bytes"
+    if problem is not None:
+        if strict:
+            raise SiteError(entry.id, sample.input, f"`{entry.command}` {problem}")
+        return SampleRun(sample, stdin, answer, output, problem, passed=False)
+    files = (stdin.encode("utf-8"), answer.encode("utf-8"), run.stdout)
+    case = f"sample {sample.name}"
+    wrong = judge_output(root, entry, case, files, checker, jail=jail, folders=folders)
+    if wrong is None:
+        how = "accepted by" if entry.checker_file else "matches"
+        return SampleRun(sample, stdin, answer, output, f"{how} ({judged_by(entry)})")
+    if strict:
+        raise SiteError(
+            entry.id,
+            sample.answer,
+            f"the output of `{entry.command}` on {Path(sample.input).name} differs from "
+            f"the answer ({judged_by(entry)}): {wrong.removeprefix('wrong answer: ')}",
+        )
+    return SampleRun(sample, stdin, answer, output, wrong, passed=False)
+
+
 def run_test(
     root: Path,
     entry: Entry,
@@ -235,80 +358,26 @@ def run_test(
     *,
     jail: Jail | None = None,
     folders: Sequence[str] = (),
+    interactor: Sequence[str] | None = None,
 ) -> TestRun:
-    """Run one judge test of ``entry`` under its limits and check the output, by
-    ``entry.checker`` (exact or float) or by the ``checker`` program, which is given the
-    paths of the input, the answer and the output, and exits 0 to accept and 1 to reject
-    (testlib's 2 and Kattis's 42/43 are understood too); any other ending, or a Python
-    traceback, means it crashed: :class:`SiteError`, naming the checker.
-
-    A test the solution fails is a verdict, not an error: the page shows it."""
+    """Run one judge test of ``entry`` under its limits and judge the output by the entry's
+    checker (:func:`judge_output`). A test the solution fails is a verdict, not an error:
+    the page shows it; a checker that fails is :class:`SiteError`, naming the checker."""
     stdin = (root / test.input).read_bytes()
     answer = (root / test.answer).read_bytes()
     argv = list(argv) if argv is not None else command_argv(entry.command, root)
-    env, jail = _env(root), _jail(root, jail)
-    try:
-        run = run_contained(
-            argv,
-            stdin,
-            time_limit=entry.timeout,
-            output_limit=entry.output_limit,
-            env=env,
-            jail=jail,
-            read_only=folders,
+    if interactor is not None:
+        name = f"test {test.name}"
+        run, wrong, _ = _interact(
+            root, entry, name, (stdin, answer), argv, interactor, jail, folders
         )
-    except (FileNotFoundError, PermissionError):
-        raise SiteError(entry.id, entry.meta, f"command not found: {argv[0]!r}") from None
+        return TestRun(test.name, wrong is None, run.seconds, wrong or "")
+    run = _execute(root, entry, argv, stdin, jail, folders)
     problem = run.problem(entry.timeout, entry.output_limit)
     if problem is not None:
         return TestRun(test.name, False, run.seconds, problem)
-    if checker is None:
-        how = entry.checker or entry.compare
-        try:
-            text, want = run.stdout.decode("utf-8"), answer.decode("utf-8")
-        except UnicodeDecodeError:
-            return TestRun(test.name, False, run.seconds, "printed non-UTF-8 bytes")
-        wrong = compare(text, want, how)
-        return TestRun(
-            test.name, wrong is None, run.seconds, f"wrong answer: {wrong}" if wrong else ""
-        )
-    with tempfile.TemporaryDirectory(prefix="perfectplay-judge-") as folder:
-        files = []
-        for name, data in (("input", stdin), ("answer", answer), ("output", run.stdout)):
-            path = Path(folder) / name
-            path.write_bytes(data)
-            files.append(str(path))
-        try:
-            judged = run_contained(
-                [*checker, *files],
-                b"",
-                time_limit=entry.timeout,
-                output_limit=entry.output_limit,
-                env=env,
-                jail=jail,
-                read_only=[*folders, folder],
-            )
-        except (FileNotFoundError, PermissionError):
-            raise SiteError(
-                entry.id, str(entry.checker_file), "the checker cannot be started"
-            ) from None
-    # Python reports an uncaught exception with status 1, a rejection's status: its
-    # traceback tells the two apart.
-    crashed = b"Traceback (most recent call last)" in judged.stderr
-    stopped = judged.timed_out or judged.overflow or judged.forked
-    if stopped or crashed or judged.returncode not in ACCEPT | REJECT:
-        why = (
-            judged.problem(entry.timeout, entry.output_limit)
-            or (judged.stderr.decode("utf-8", "replace").strip().splitlines() or ["no message"])[-1]
-        )
-        if judged.returncode in REJECT and not crashed:
-            why = f"exited with status {judged.returncode}"
-        raise SiteError(
-            entry.id, str(entry.checker_file), f"the checker crashed on test {test.name}: {why}"
-        )
-    if judged.returncode in ACCEPT:
-        return TestRun(test.name, True, run.seconds)
-    said = (judged.stdout or judged.stderr).decode("utf-8", "replace").strip().splitlines()
-    return TestRun(
-        test.name, False, run.seconds, f"rejected by the checker: {said[0] if said else ''}"
+    files = (stdin, answer, run.stdout)
+    wrong = judge_output(
+        root, entry, f"test {test.name}", files, checker, jail=jail, folders=folders
     )
+    return TestRun(test.name, wrong is None, run.seconds, wrong or "")

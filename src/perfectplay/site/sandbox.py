@@ -24,6 +24,7 @@ import functools
 import glob
 import hashlib
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -64,23 +65,33 @@ class Limits:
     processes: int = 512  # threads count: numba and the JVM start dozens
     file_size: int = 256 << 20  # the largest file it may write
     open_files: int = 1024
+    # bytes; None: unlimited as judges give it (``ulimit -s unlimited``), where allowed
+    stack: int | None = None
 
     def argv(self) -> list[str]:
         """The ``prlimit`` prefix setting these limits (inherited by the sandbox).
 
-        >>> Limits(3).argv()[:3]
-        ['prlimit', '--cpu=3', '--as=8589934592']
+        >>> Limits(3).argv()[:4]
+        ['prlimit', '--cpu=3', '--as=8589934592', '--stack=unlimited']
         """
         return [
             "prlimit",
             f"--cpu={self.cpu_seconds}",
             f"--as={self.memory}",
+            f"--stack={_largest_stack() if self.stack is None else self.stack}",
             f"--nproc={self.processes}",
             f"--fsize={self.file_size}",
             f"--nofile={self.open_files}",
             "--core=0",
             "--",
         ]
+
+
+def _largest_stack() -> str:
+    """The largest stack a run may be given: unlimited, unless the builder's own hard limit
+    is lower (raising it needs a privilege; prlimit would then refuse to run anything)."""
+    hard = resource.getrlimit(resource.RLIMIT_STACK)[1]
+    return "unlimited" if hard == resource.RLIM_INFINITY else str(hard)
 
 
 @functools.cache
