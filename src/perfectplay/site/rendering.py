@@ -95,34 +95,41 @@ class Renderer:
         work.helps = self._submit_helps(pool, docs)
         for e in entries:
             tree.check_statement_headings(e)
-            work.statements[e.id] = pool.submit(
-                self.convert,
-                e.statement,
-                e.id,
-                tex=False,
-                id_prefix="statement-",
-                strict_text=True,
-            )
-            work.solutions[e.id] = pool.submit(
-                self.convert,
-                e.solution,
-                e.id,
-                tex=True,
-                id_prefix="solution-",
-                shift=1,
-                strict_text=True,
-            )
+            if e.statement is not None:
+                tex = e.statement.endswith(".tex")
+                work.statements[e.id] = pool.submit(
+                    self.convert,
+                    e.statement,
+                    e.id,
+                    tex=tex,
+                    id_prefix="statement-",
+                    # A TeX statement's \section is the page's level 2, as a write-up's.
+                    **({"shift": 1} if tex else {}),
+                    strict_text=True,
+                )
+            if e.solution is not None:
+                work.solutions[e.id] = pool.submit(
+                    self.convert,
+                    e.solution,
+                    e.id,
+                    tex=True,
+                    id_prefix="solution-",
+                    shift=1,
+                    strict_text=True,
+                )
         for d in docs:
             work.docs[d.source] = pool.submit(self.convert, d.source, "docs", tex=False)
         for e in entries:
             for path in (*e.sources, e.statement, e.solution, e.meta):
-                tree.show(path)
+                if path is not None:
+                    tree.show(path)
             for s in e.samples:
                 tree.show(s.input), tree.show(s.answer)
             if e.checker_file is not None:
                 tree.show(e.checker_file)
             for path in (*e.sources, e.solution):
-                work.texts[path] = pool.submit(tree.text, path, e.id)
+                if path is not None:
+                    work.texts[path] = pool.submit(tree.text, path, e.id)
         for d in docs:
             tree.show(d.source)
 
@@ -199,6 +206,9 @@ class Renderer:
         for e in entries:
             parts = []
             for source, fragments in ((e.statement, work.statements), (e.solution, work.solutions)):
+                if source is None:
+                    parts.append("")  # the page says the repository has none
+                    continue
                 html_ = rewrite(
                     clean(fragments[e.id].result()),
                     root=self.root,
@@ -348,9 +358,11 @@ class Renderer:
                     "notes": byte_notes(text),
                 }
             )
-        tex_text = texts[e.solution].result()
+        tex_text = texts[e.solution].result() if e.solution is not None else ""
         tex = Markup(
             self._code(tex_text, filename=e.solution, prefix="tex", attrs={"data-file": e.solution})
+            if e.solution is not None
+            else ""
         )
         samples = [
             {
@@ -375,8 +387,8 @@ class Renderer:
             tex_notes=byte_notes(tex_text),
             sources=sources,
             samples=samples,
-            statement_file=shown[e.statement],
-            solution_file=shown[e.solution],
+            statement_file=shown[e.statement] if e.statement else None,
+            solution_file=shown[e.solution] if e.solution else None,
             meta_file=shown[e.meta],
             verdict=verdict,
             checker_file=shown[e.checker_file] if e.checker_file else None,

@@ -70,9 +70,8 @@ class Tree:
         """The files an entry's page shows whole (statement, write-up, solution, metadata)
         must lie inside the repository once links are resolved: a link to ``/etc/passwd``
         would publish it in the page, its raw copy and the search index."""
-        solution = [e.solution_file] if e.solution_file else []
-        for path in (e.statement, e.solution, *solution, e.meta):
-            if not inside(self.root, path):
+        for path in (e.statement, e.solution, e.solution_file, e.meta):
+            if path is not None and not inside(self.root, path):
                 raise SiteError(e.id, path, "a link to a file outside the repository: refused")
 
     def docs(self) -> list[Doc]:
@@ -123,7 +122,10 @@ class Tree:
         return target
 
     def check_statement_headings(self, e: Entry) -> None:
-        """The page supplies the title: a top-level heading would show it twice."""
+        """The page supplies the title: a top-level heading would show it twice (in a
+        Markdown statement; a TeX one's sections are shifted below the title)."""
+        if e.statement is None or not e.statement.endswith(".md"):
+            return
         fenced = False
         previous = ""
         for number, line in enumerate(self.text(e.statement, e.id).splitlines(), start=1):

@@ -1,0 +1,39 @@
+"""Importers: repositories in other layouts read as they are, into the builder's entries.
+
+``layout`` in ``site.toml`` names one; each finds the entries of the tree and says, for
+each, what its own files already say (an :class:`~perfectplay.site.entries.Found`), so no
+file is added by hand:
+
+* ``kattis`` (:mod:`.kattis`): ICPC/Kattis problem packages, a folder per problem with
+  ``problem.yaml``, ``problem_statement/``, ``data/sample``, ``data/secret`` and
+  ``submissions/accepted``;
+* ``oj-verify`` (:mod:`.ojverify`): a library whose ``*.test.cpp`` / ``*.test.py`` files
+  name their problem (``#define PROBLEM "url"``), with the test data from a local folder;
+  every other source file gets a library page (:mod:`.library`);
+* ``globs`` (:mod:`.globs`): anything else, its files named by patterns.
+
+``perfectplay`` (the default) is the builder's own layout, read by
+:func:`perfectplay.site.entries.discover` itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from perfectplay.site.config import Config
+from perfectplay.site.entries import Found
+from perfectplay.site.importers import globs, kattis, ojverify
+
+__all__ = ["IMPORTERS", "find"]
+
+IMPORTERS: dict[str, Callable[[Path, Config], list[Found]]] = {
+    "kattis": kattis.find,
+    "oj-verify": ojverify.find,
+    "globs": globs.find,
+}
+
+
+def find(root: Path, config: Config) -> list[Found]:
+    """The entries of the tree at ``root`` in ``config``'s layout, in path order."""
+    return IMPORTERS[config.layout](root, config)
