@@ -142,6 +142,23 @@ def test_oj_verify_library_builds_with_local_library_checker_data(tmp_path, grab
     ]
     aplusb = page(tmp_path / "out", "test/aplusb")
     assert "python3 aplusb.test.py" in aplusb and "passed 1 of 1 tests" in aplusb
+    # A page per library file: its includes, includers, tests and documentation.
+    library = tmp_path / "out" / "library"
+    types = (library / "common/types.hpp.html").read_text()
+    assert list(grab(types, "data-required-by")) == ["graph/union_find.hpp", "math/gcd.hpp"]
+    assert list(grab(types, "data-verified-with")) == ["test/unionfind.test.cpp"]
+    assert 'data-status="verified"' in types
+    uf = (library / "graph/union_find.hpp.html").read_text()
+    assert list(grab(uf, "data-depends")) == ["common/types.hpp"]
+    assert "disjoint sets" in uf and "documentation_of" not in uf
+    gcd = (library / "math/gcd.hpp.html").read_text()
+    assert 'data-status="unverified"' in gcd and not grab(gcd, "data-verified-with")
+    index = (tmp_path / "out" / "index.html").read_text()
+    assert list(grab(index, "data-library")) == [
+        "common/types.hpp",
+        "graph/union_find.hpp",
+        "math/gcd.hpp",
+    ]
 
 
 def test_oj_verify_names_the_problem_and_the_checker(tmp_path):
@@ -238,3 +255,14 @@ def test_one_history_read_gives_what_git_log_gives_per_file(tmp_path):
         change = asked.last_change(path)
         assert [change.commit, change.date, change.author, change.subject] == fields.split("\x1f")
     assert asked.first_year("echo") == 2021 and asked.last_change("nowhere").commit == ""
+
+
+@needs_gpp
+def test_a_failing_test_marks_what_it_verifies(tmp_path, grab):
+    repo = tmp_path / "repo"
+    shutil.copytree(EXAMPLES / "oj-library", repo)
+    answer = repo / "library-checker-problems/datastructure/unionfind/out/random_00.out"
+    answer.write_text("0\n0\n")  # the program prints 1, 0
+    build_site(repo, tmp_path / "out", quiet=True, cache=tmp_path / "cache")
+    types = (tmp_path / "out" / "library/common/types.hpp.html").read_text()
+    assert 'data-status="failed"' in types

@@ -32,6 +32,7 @@ from perfectplay.site.highlight import (
     plain_block,
     stylesheet,
 )
+from perfectplay.site.importers.library import LibraryFile, library
 from perfectplay.site.links import relative_url, rewrite
 from perfectplay.site.pool import Pool, Work
 from perfectplay.site.samples import SampleRun, TestRun, time_bucket
@@ -78,6 +79,7 @@ class Renderer:
         self.root = tree.root
         self.store = store
         self.commands: dict[str, str] = {}  # name -> summary, read when a page asks
+        self.library: list[LibraryFile] = []  # an oj-verify library's files
         self.env = Environment(
             loader=FileSystemLoader(HERE / "templates"),
             autoescape=True,
@@ -132,6 +134,21 @@ class Renderer:
                     work.texts[path] = pool.submit(tree.text, path, e.id)
         for d in docs:
             tree.show(d.source)
+        if tree.config.layout == "oj-verify":
+            self._submit_library(pool, entries, work)
+
+    def _submit_library(self, pool: Pool, entries: list[Entry], work: Work) -> None:
+        """The library's files (shown whole) and their documentation (through pandoc)."""
+        skip = [self.tree.config.data] if self.tree.config.data else []
+        self.library = library(self.root, entries, skip)
+        for lib in self.library:
+            self.tree.show(lib.path)
+            work.texts[lib.path] = pool.submit(self.tree.text, lib.path, "library")
+            if lib.documentation is not None:
+                self.tree.show(lib.documentation)
+                work.docs[lib.documentation] = pool.submit(
+                    self.convert, lib.documentation, "library", tex=False, id_prefix="doc-"
+                )
 
     def convert(self, source: str, where: str, **options: Any) -> str:
         """pandoc's HTML for ``source``, remembered by the file's bytes and the options."""
@@ -277,6 +294,7 @@ class Renderer:
                 }
             )
             manifest["docs"].append({"source": d.source, "url": d.url, "title": d.title})
+        rows = self._library_pages(pages, verdicts, work, context)
         pages["index.html"] = self._render(
             "index.html",
             "index.html",
@@ -286,9 +304,68 @@ class Renderer:
             games=[e for e in entries if e.classic],
             verdicts=verdicts,
             judged=any(verdicts.values()),
+            library=rows,
         )
         pages["search.html"] = self._render("search.html", "search.html", context, title="Search")
         return pages, search, manifest
+
+    def _library_pages(
+        self,
+        pages: dict[str, str],
+        verdicts: dict[str, dict[str, Any] | None],
+        work: Work,
+        context: dict[str, Any],
+    ) -> list[dict[str, Any]]:
+        """A page per library file into ``pages``; the index's rows (file, status)."""
+        by_path = {lib.path: lib for lib in self.library}
+        rows = []
+        for lib in self.library:
+            tests = [
+                {"entry": e, "ok": bool((verdicts[e.id] or {"ok": True})["ok"])}
+                for e in lib.verified_with
+            ]
+            status = (
+                "unverified"
+                if not tests
+                else "verified"
+                if all(t["ok"] for t in tests)
+                else "failed"
+            )
+            text = work.texts[lib.path].result()
+            doc = None
+            if lib.documentation is not None:
+                doc = Markup(
+                    rewrite(
+                        clean(work.docs[lib.documentation].result()),
+                        root=self.root,
+                        source=lib.documentation,
+                        page=lib.url,
+                        where="library",
+                        target_for=lambda path, is_dir: (
+                            None if is_dir else self.tree.show(path).raw
+                        ),
+                    )
+                )
+            row = {"file": lib, "status": status}
+            rows.append(row)
+            pages[lib.url] = self._render(
+                "library.html",
+                lib.url,
+                context,
+                title=lib.path,
+                lib=lib,
+                status=status,
+                tests=tests,
+                urls={p: by_path[p].url for p in (*lib.depends, *lib.required_by)},
+                shown=self.tree.shown[lib.path],
+                doc=doc,
+                doc_file=self.tree.shown[lib.documentation] if lib.documentation else None,
+                code=Markup(
+                    self._code(text, filename=lib.path, prefix="lib", attrs={"data-file": lib.path})
+                ),
+                notes=byte_notes(text),
+            )
+        return rows
 
     def files(self, rendered: Pages) -> Iterator[tuple[str, bytes]]:
         """Every file of the site but its marker: pages, raw copies, assets, the search
