@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ pytest.importorskip("yaml")
 
 from perfectplay.site import SiteError, build_site  # noqa: E402
 from perfectplay.site.config import load_config  # noqa: E402
-from perfectplay.site.entries import discover  # noqa: E402
+from perfectplay.site.entries import Found, discover  # noqa: E402
 from perfectplay.site.importers import kattis, ojverify  # noqa: E402
 from perfectplay.site.repo import Git  # noqa: E402
 
@@ -57,6 +58,11 @@ def committed(tmp_path: Path, name: str) -> Path:
         git(repo, "add", "-A")
         git(repo, "commit", "-q", "-m", "as the judges published it")
     return repo
+
+
+def read(readers: list[Callable[[], Found | None]]) -> list[Found]:
+    """What an importer's readers say (in the build, they run in its thread pool)."""
+    return [f for f in (r() for r in readers) if f is not None]
 
 
 def page(out: Path, entry: str) -> str:
@@ -166,7 +172,7 @@ def test_oj_verify_names_the_problem_and_the_checker(tmp_path):
     shutil.copytree(EXAMPLES / "oj-library", repo)
     checker = repo / "library-checker-problems/datastructure/unionfind/checker.cpp"
     checker.write_text("int main() {}\n")
-    found = {f.id: f for f in ojverify.find(repo, load_config(repo))}
+    found = {f.id: f for f in read(ojverify.find(repo, load_config(repo)))}
     assert sorted(found) == ["test/aplusb", "test/unionfind"]
     uf = found["test/unionfind"]
     assert uf.meta["checker"] == (
@@ -176,9 +182,9 @@ def test_oj_verify_names_the_problem_and_the_checker(tmp_path):
     # A test naming no problem stops the build in one line; IGNORE leaves it out.
     (repo / "test" / "nothing.test.cpp").write_text("int main() {}\n")
     with pytest.raises(SiteError, match="names no problem"):
-        ojverify.find(repo, load_config(repo))
+        read(ojverify.find(repo, load_config(repo)))
     (repo / "test" / "nothing.test.cpp").write_text("#define IGNORE\nint main() {}\n")
-    assert len(ojverify.find(repo, load_config(repo))) == 2
+    assert len(read(ojverify.find(repo, load_config(repo)))) == 2
 
 
 # ---- globs and optional files -----------------------------------------------------------

@@ -217,10 +217,11 @@ def discover(
         # The importers build on this module's records, so they are imported here.
         from perfectplay.site.importers import find
 
-        imported = find(root, config)
-        return _checked(
-            _load_all(imported, lambda f: make_entry(root, f, config, jail, store), jobs)
-        )
+        def read(reader: Callable[[], Found | None]) -> Entry | None:
+            found = reader()
+            return None if found is None else make_entry(root, found, config, jail, store)
+
+        return _checked(_load_all(find(root, config), read, jobs))
     found: dict[Path, str] = {}
     for pattern in config.entries:
         base = config.base_of(pattern)
@@ -248,10 +249,10 @@ def discover(
     )
 
 
-def _load_all(items: list[Any], load_one: Callable[[Any], Entry], jobs: int) -> list[Entry]:
+def _load_all(items: list[Any], load_one: Callable[[Any], Entry | None], jobs: int) -> list[Entry]:
     with cf.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         # map() raises the first error in folder order: the message does not depend on timing.
-        return list(pool.map(load_one, items))
+        return [e for e in pool.map(load_one, items) if e is not None]
 
 
 def _checked(entries: list[Entry]) -> list[Entry]:

@@ -1,8 +1,9 @@
 """Importers: repositories in other layouts read as they are, into the builder's entries.
 
-``layout`` in ``site.toml`` names one; each finds the entries of the tree and says, for
-each, what its own files already say (an :class:`~perfectplay.site.entries.Found`), so no
-file is added by hand:
+``layout`` in ``site.toml`` names one; each finds the entries of the tree (cheaply: a
+glob) and gives, for each, a function that reads what its own files already say (an
+:class:`~perfectplay.site.entries.Found`, or None for a file the layout leaves out), which
+the build calls in its thread pool; no file is added by hand:
 
 * ``kattis`` (:mod:`.kattis`): ICPC/Kattis problem packages, a folder per problem with
   ``problem.yaml``, ``problem_statement/``, ``data/sample``, ``data/secret`` and
@@ -25,15 +26,17 @@ from perfectplay.site.config import Config
 from perfectplay.site.entries import Found
 from perfectplay.site.importers import globs, kattis, ojverify
 
-__all__ = ["IMPORTERS", "find"]
+__all__ = ["IMPORTERS", "Reader", "find"]
 
-IMPORTERS: dict[str, Callable[[Path, Config], list[Found]]] = {
+Reader = Callable[[], Found | None]
+IMPORTERS: dict[str, Callable[[Path, Config], list[Reader]]] = {
     "kattis": kattis.find,
     "oj-verify": ojverify.find,
     "globs": globs.find,
 }
 
 
-def find(root: Path, config: Config) -> list[Found]:
-    """The entries of the tree at ``root`` in ``config``'s layout, in path order."""
+def find(root: Path, config: Config) -> list[Reader]:
+    """The readers of the entries of the tree at ``root`` in ``config``'s layout, in path
+    order."""
     return IMPORTERS[config.layout](root, config)

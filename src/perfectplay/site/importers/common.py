@@ -12,7 +12,16 @@ from perfectplay.site.entries import parse_compare
 from perfectplay.site.errors import SiteError
 from perfectplay.site.repo import Git, rel, repo_path
 
-__all__ = ["ANSWERS", "default_compare", "entry_id", "matches", "natural", "pairs", "year_of"]
+__all__ = [
+    "ANSWERS",
+    "checked",
+    "default_compare",
+    "entry_id",
+    "matches",
+    "natural",
+    "pairs",
+    "year_of",
+]
 
 #: Suffixes of an answer file, in the order they are looked for (Kattis and the seed's
 #: ``.ans``, Library Checker's ``.out``).
@@ -76,12 +85,14 @@ def pairs(root: Path, folder: Path, entry: str, recursive: bool = False) -> list
             if answer is None:
                 shown = rel(root, path.parent) + "/" + name
                 raise SiteError(entry, shown, f"test {name} has no answer (.ans or .out)")
-            found.append((_checked(root, base, path, entry), _checked(root, base, answer, entry)))
+            found.append((checked(root, base, path, entry), checked(root, base, answer, entry)))
     return sorted(found, key=lambda pair: natural(pair[0]))
 
 
-def _checked(root: Path, base: Path, path: Path, entry: str) -> str:
-    relative = path.absolute().relative_to(base).as_posix()
+def checked(root: Path, base: Path, path: Path, entry: str) -> str:
+    """The repository-relative name of ``path`` (found below ``root``, whose resolved path
+    is ``base``); a symbolic link must lead to a file inside the repository."""
+    relative = path.relative_to(root).as_posix()
     if path.is_symlink():
         return rel(root, repo_path(root, relative, entry, relative, "file"))
     return relative

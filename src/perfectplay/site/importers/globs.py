@@ -14,7 +14,9 @@ the folder's name, the year that of the folder's first commit).
 
 from __future__ import annotations
 
+import functools
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,14 +30,14 @@ from perfectplay.site.repo import Git, rel
 __all__ = ["find"]
 
 
-def find(root: Path, config: Config) -> list[Found]:
+def find(root: Path, config: Config) -> list[Callable[[], Found | None]]:
     """Every folder the ``entries`` patterns match that holds a ``solution`` match."""
     git = Git(root)
-    found = []
-    for folder, base in matches(root, config.entries):
-        if folder.is_dir() and _files(folder, config.globs["solution"]):
-            found.append(_found(root, folder, base, config, git))
-    return found
+    return [
+        functools.partial(_found, root, folder, base, config, git)
+        for folder, base in matches(root, config.entries)
+        if folder.is_dir() and _files(folder, config.globs["solution"])
+    ]
 
 
 def _files(folder: Path, pattern: str) -> list[Path]:

@@ -16,9 +16,11 @@ short name (its folder's name) is the problem code.
 
 from __future__ import annotations
 
+import functools
 import re
 import shutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -48,11 +50,11 @@ STATEMENTS = tuple(
 WRITEUPS = ("problem_statement/solution.en.tex", "problem_statement/solution.tex")
 
 
-def find(root: Path, config: Config) -> list[Found]:
+def find(root: Path, config: Config) -> list[Callable[[], Found | None]]:
     """Every folder holding ``problem.yaml`` that ``entries`` matches (default: anywhere)."""
     git = Git(root)
     return [
-        found_in(root, path.parent, base, config, git)
+        functools.partial(found_in, root, path.parent, base, config, git)
         for path, base in matches(root, config.entries, "/problem.yaml")
         if path.is_file()
     ]

@@ -16,9 +16,11 @@ gives the title and its ``checker.cpp`` the checker (``testlib:``). A test with
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -26,7 +28,15 @@ from urllib.parse import parse_qs, urlsplit
 from perfectplay.site.config import Config
 from perfectplay.site.entries import Found
 from perfectplay.site.errors import SiteError
-from perfectplay.site.importers.common import default_compare, entry_id, matches, pairs, year_of
+from perfectplay.site.importers.common import (
+    checked,
+    default_compare,
+    entry_id,
+    matches,
+    natural,
+    pairs,
+    year_of,
+)
 from perfectplay.site.repo import Git, rel
 
 __all__ = ["HOSTS", "TEST_SUFFIXES", "find", "problem_name", "problem_url"]
@@ -77,22 +87,21 @@ def problem_name(url: str) -> str:
     return parts.path.rstrip("/").rsplit("/", 1)[-1]
 
 
-def find(root: Path, config: Config) -> list[Found]:
+def find(root: Path, config: Config) -> list[Callable[[], Found | None]]:
     """Every test file under the ``entries`` patterns (default: anywhere) but the data."""
     git = Git(root)
     data = _Data(root, config.data)
-    found = []
-    for path, base in matches(root, config.entries, "/*.test.*"):
-        if not path.name.endswith(TEST_SUFFIXES) or not path.is_file() or data.holds(path):
-            continue
-        text = path.read_bytes().decode("utf-8", "replace")
-        if _IGNORE.search(text):
-            continue
-        found.append(_found(root, path, base, text, data, git))
-    return found
+    return [
+        functools.partial(_found, root, path, base, data, git)
+        for path, base in matches(root, config.entries, "/*.test.*")
+        if path.name.endswith(TEST_SUFFIXES) and path.is_file() and not data.holds(path)
+    ]
 
 
-def _found(root: Path, path: Path, base: str, text: str, data: _Data, git: Git) -> Found:
+def _found(root: Path, path: Path, base: str, data: _Data, git: Git) -> Found | None:
+    text = path.read_bytes().decode("utf-8", "replace")
+    if _IGNORE.search(text):
+        return None
     stem = path.name[: -len(next(s for s in TEST_SUFFIXES if path.name.endswith(s)))]
     ident = entry_id(root, base, path.with_name(stem))
     test_file = rel(root, path)
@@ -156,11 +165,13 @@ def _with_outputs(root: Path, inputs: Path, ident: str) -> list[tuple[str, str]]
     if inputs.name != "in" or not outputs.is_dir():
         return pairs(root, inputs, ident)
     found = []
-    for path in sorted(inputs.glob("*.in")):
+    base = root.resolve()
+    for path in sorted(inputs.glob("*.in"), key=lambda p: natural(p.name)):
         answer = outputs / (path.stem + ".out")
         if not answer.is_file():
-            raise SiteError(ident, rel(root, path), f"no answer {rel(root, answer)}")
-        found.append((rel(root, path), rel(root, answer)))
+            shown = path.relative_to(root).as_posix()
+            raise SiteError(ident, shown, f"no answer {answer.relative_to(root).as_posix()}")
+        found.append((checked(root, base, path, ident), checked(root, base, answer, ident)))
     return found
 
 
@@ -175,6 +186,8 @@ class _Data:
             return
         if not self.base.is_dir():
             raise SiteError("", "site.toml", f"'data' {folder!r} is not a folder of the tree")
+        if not self.base.resolve().is_relative_to(root.resolve()):
+            raise SiteError("", "site.toml", f"'data' {folder!r} is a link out of the repository")
         for where, dirs, files in os.walk(self.base):
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
             here = Path(where)
