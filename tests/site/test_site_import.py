@@ -99,6 +99,8 @@ def test_kattis_packages_build_as_they_are(tmp_path, snapshot, grab):
     # No source: the year of the folder's first commit; validator_flags' tolerance.
     assert "Kattis 2021, problem echo" in echo and "float 1e-06" in echo
     assert "python3 average.py" in echo
+    # Its Markdown statement's "# Input" is kept, one level below the page's title.
+    assert '<h2 id="statement-input">Input</h2>' in echo
 
 
 def test_kattis_output_validator_is_passed_on_as_the_checker(tmp_path):

@@ -96,7 +96,7 @@ class Renderer:
         tree = self.tree
         work.helps = self._submit_helps(pool, docs)
         for e in entries:
-            tree.check_statement_headings(e)
+            shifted = tree.check_statement_headings(e)
             if e.statement is not None:
                 tex = e.statement.endswith(".tex")
                 work.statements[e.id] = pool.submit(
@@ -106,7 +106,7 @@ class Renderer:
                     tex=tex,
                     id_prefix="statement-",
                     # A TeX statement's \section is the page's level 2, as a write-up's.
-                    **({"shift": 1} if tex else {}),
+                    **({"shift": 1} if tex or shifted else {}),
                     strict_text=True,
                 )
             if e.solution is not None:
@@ -275,7 +275,7 @@ class Renderer:
                         else f"{e.contest} {e.year or ''} · {', '.join(e.techniques)}".replace(
                             "  ", " "
                         )
-                    ),
+                    ).removesuffix(" · "),  # no techniques: an imported entry's
                     "text": plain_text(statement) + " " + plain_text(solution),
                 }
             )
