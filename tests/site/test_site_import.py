@@ -80,6 +80,10 @@ def test_kattis_packages_build_as_they_are(tmp_path, snapshot, grab):
     result = build_site(repo, tmp_path / "out", quiet=True, cache=tmp_path / "cache")
     assert result.entries == 2
     assert snapshot(repo) == before  # nothing written into the repository
+    for _ in range(2):  # into the tree itself: site-out/raw/*/problem.yaml is no package
+        assert (
+            build_site(repo, repo / "site-out", quiet=True, cache=tmp_path / "cache").entries == 2
+        )
     hello = page(tmp_path / "out", "hello")
     # The title from \problemname, contest and year from problem.yaml's source, the link
     # from source_url; the statement's TeX converted without \problemname.
@@ -148,6 +152,11 @@ def test_oj_verify_library_builds_with_local_library_checker_data(tmp_path, grab
         "graph/union_find.hpp",
         "common/types.hpp",
     ]
+    # Built again into the tree itself, twice: the raw copies in site-out/ are no tests.
+    for _ in range(2):
+        assert (
+            build_site(repo, repo / "site-out", quiet=True, cache=tmp_path / "cache").entries == 2
+        )
     aplusb = page(tmp_path / "out", "test/aplusb")
     assert "python3 aplusb.test.py" in aplusb and "passed 1 of 1 tests" in aplusb
     # A page per library file: its includes, includers, tests and documentation.

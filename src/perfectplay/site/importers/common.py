@@ -10,6 +10,7 @@ from pathlib import Path
 from perfectplay.site.config import Config
 from perfectplay.site.entries import parse_compare
 from perfectplay.site.errors import SiteError
+from perfectplay.site.output import MARKER
 from perfectplay.site.repo import Git, rel, repo_path
 
 __all__ = [
@@ -51,15 +52,26 @@ def entry_id(root: Path, base: str, path: Path) -> str:
 
 
 def matches(root: Path, patterns: Iterable[str], suffix: str = "") -> Iterator[tuple[Path, str]]:
-    """The paths ``root.glob(pattern + suffix)`` finds for each pattern, outside ``.git``
-    and hidden folders, each once, with the pattern's literal folder."""
+    """The paths ``root.glob(pattern + suffix)`` finds for each pattern, outside ``.git``,
+    hidden folders and sites a build wrote, each once, with the pattern's literal folder."""
     config = Config()
     seen: set[Path] = set()
+    built: dict[Path, bool] = {}
+
+    def in_a_site(folder: Path) -> bool:
+        """Whether ``folder`` is in a site a build wrote (whose raw copies of the tree's
+        files would be found again)."""
+        if folder == root or folder == folder.parent:
+            return False
+        if folder not in built:
+            built[folder] = (folder / MARKER).is_file() or in_a_site(folder.parent)
+        return built[folder]
+
     for pattern in patterns:
         base = config.base_of(pattern)
         for path in sorted(root.glob(pattern + suffix), key=lambda p: natural(p.as_posix())):
             parts = path.relative_to(root).parts
-            if path in seen or any(p.startswith(".") for p in parts):
+            if path in seen or any(p.startswith(".") for p in parts) or in_a_site(path.parent):
                 continue
             seen.add(path)
             yield path, base

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from perfectplay.site.entries import Entry
+from perfectplay.site.output import MARKER
 
 __all__ = ["LIBRARY_SUFFIXES", "LibraryFile", "direct_includes", "documentation_of", "library"]
 
@@ -94,7 +95,7 @@ def library(root: Path, entries: list[Entry], skip: list[str]) -> list[LibraryFi
             for d in dirs
             if not d.startswith(".")
             and (f"{relative}/{d}" if relative != "." else d) not in skip
-            and not (here / d / ".perfectplay-site").exists()
+            and not (here / d / MARKER).exists()
         )
         for name in sorted(names):
             path = name if relative == "." else f"{relative}/{name}"
