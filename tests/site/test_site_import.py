@@ -283,3 +283,14 @@ def test_a_failing_test_marks_what_it_verifies(tmp_path, grab):
     build_site(repo, tmp_path / "out", quiet=True, cache=tmp_path / "cache")
     types = (tmp_path / "out" / "library/common/types.hpp.html").read_text()
     assert 'data-status="failed"' in types
+
+
+@needs_gpp
+def test_a_test_without_data_verifies_nothing(tmp_path):
+    repo = tmp_path / "repo"
+    shutil.copytree(EXAMPLES / "oj-library", repo)
+    (repo / "site.toml").write_text('layout = "oj-verify"\n')  # no data folder
+    build_site(repo, tmp_path / "out", quiet=True, cache=tmp_path / "cache")
+    uf = (tmp_path / "out" / "library/graph/union_find.hpp.html").read_text()
+    assert 'data-status="unverified"' in uf and 'title="no test data"' in uf
+    assert "holds no samples" in page(tmp_path / "out", "test/unionfind")

@@ -320,17 +320,21 @@ class Renderer:
         by_path = {lib.path: lib for lib in self.library}
         rows = []
         for lib in self.library:
+            # A test without data (no samples, no judge tests) ran nothing: it verifies nothing.
             tests = [
-                {"entry": e, "ok": bool((verdicts[e.id] or {"ok": True})["ok"])}
+                {
+                    "entry": e,
+                    "ran": bool(e.samples or e.tests),
+                    "ok": bool((verdicts[e.id] or {"ok": True})["ok"]),
+                }
                 for e in lib.verified_with
             ]
-            status = (
-                "unverified"
-                if not tests
-                else "verified"
-                if all(t["ok"] for t in tests)
-                else "failed"
-            )
+            if any(t["ran"] and not t["ok"] for t in tests):
+                status = "failed"
+            elif tests and all(t["ran"] for t in tests):
+                status = "verified"
+            else:
+                status = "unverified"
             text = work.texts[lib.path].result()
             doc = None
             if lib.documentation is not None:
