@@ -294,3 +294,20 @@ def test_a_test_without_data_verifies_nothing(tmp_path):
     uf = (tmp_path / "out" / "library/graph/union_find.hpp.html").read_text()
     assert 'data-status="unverified"' in uf and 'title="no test data"' in uf
     assert "holds no samples" in page(tmp_path / "out", "test/unionfind")
+
+
+@pytest.mark.parametrize(
+    "link",
+    ["hello/problem.yaml", "hello/problem_statement/problem.en.tex", "echo/data/sample/1.in"],
+)
+def test_a_link_out_of_the_repository_is_refused(tmp_path, link):
+    repo = tmp_path / "repo"
+    shutil.copytree(EXAMPLES / "kattis-problems", repo)
+    secret = tmp_path / "secret.txt"
+    secret.write_text("name: the secret\n")
+    (repo / link).unlink()
+    (repo / link).symlink_to(secret)
+    with pytest.raises(SiteError) as exc:
+        build_site(repo, tmp_path / "out", quiet=True, cache=tmp_path / "cache")
+    assert link in str(exc.value) and "secret" not in str(exc.value).replace("secret.txt", "")
+    assert not (tmp_path / "out").exists()

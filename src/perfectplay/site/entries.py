@@ -305,15 +305,17 @@ def load(
         meta,
         meta_rel,
         text,
-        statement=_present(root, folder, "statement.md"),
-        writeup=_present(root, folder, "solution.tex"),
+        statement=_present(folder, folder_rel, "statement.md"),
+        writeup=_present(folder, folder_rel, "solution.tex"),
         strict=config.own,
     )
     return make_entry(root, read, config, jail, store)
 
 
-def _present(root: Path, folder: Path, name: str) -> str | None:
-    return rel(root, folder / name) if (folder / name).is_file() else None
+def _present(folder: Path, folder_rel: str, name: str) -> str | None:
+    """``folder_rel/name`` when the folder holds that file (a link is followed only when
+    the page shows it, by :meth:`~perfectplay.site.tree.Tree.check_inside`)."""
+    return f"{folder_rel}/{name}" if (folder / name).is_file() else None
 
 
 @dataclass

@@ -11,7 +11,7 @@ from perfectplay.site.config import Config
 from perfectplay.site.entries import parse_compare
 from perfectplay.site.errors import SiteError
 from perfectplay.site.output import MARKER
-from perfectplay.site.repo import Git, rel, repo_path
+from perfectplay.site.repo import Git, inside, rel, repo_path
 
 __all__ = [
     "ANSWERS",
@@ -47,7 +47,7 @@ def default_compare() -> str:
 
 def entry_id(root: Path, base: str, path: Path) -> str:
     """An entry's id: ``path`` relative to its pattern's literal folder (or its name)."""
-    found = rel(root / base, path) if base else rel(root, path)
+    found = path.relative_to(root / base).as_posix() if base else under(root, path)
     return path.name if found == "." else found
 
 
@@ -95,7 +95,7 @@ def pairs(root: Path, folder: Path, entry: str, recursive: bool = False) -> list
                 (path.with_suffix(s) for s in ANSWERS if path.with_suffix(s).is_file()), None
             )
             if answer is None:
-                shown = rel(root, path.parent) + "/" + name
+                shown = under(root, path)
                 raise SiteError(entry, shown, f"test {name} has no answer (.ans or .out)")
             found.append((checked(root, base, path, entry), checked(root, base, answer, entry)))
     return sorted(found, key=lambda pair: natural(pair[0]))
@@ -104,7 +104,7 @@ def pairs(root: Path, folder: Path, entry: str, recursive: bool = False) -> list
 def checked(root: Path, base: Path, path: Path, entry: str) -> str:
     """The repository-relative name of ``path`` (found below ``root``, whose resolved path
     is ``base``); a symbolic link must lead to a file inside the repository."""
-    relative = path.relative_to(root).as_posix()
+    relative = under(root, path)
     if path.is_symlink():
         return rel(root, repo_path(root, relative, entry, relative, "file"))
     return relative
@@ -112,4 +112,23 @@ def checked(root: Path, base: Path, path: Path, entry: str) -> str:
 
 def year_of(git: Git, root: Path, path: Path) -> int | None:
     """The year of the repository's first commit that touched ``path`` (a file or folder)."""
-    return git.first_year(rel(root, path))
+    return git.first_year(under(root, path))
+
+
+def under(root: Path, path: Path) -> str:
+    """The repository-relative name of ``path``, a path found below ``root``, links not
+    followed (whether a link stays inside is checked where its file is read or shown).
+
+    >>> under(Path("/repo"), Path("/repo/a/b.in"))
+    'a/b.in'
+    """
+    return path.relative_to(root).as_posix()
+
+
+def read_inside(root: Path, path: Path, entry: str) -> str:
+    """The text of a file of the tree the importer reads itself, refused when it is a link
+    out of the repository (its content would be published)."""
+    relative = under(root, path)
+    if not inside(root, relative):
+        raise SiteError(entry, relative, "a link to a file outside the repository: refused")
+    return path.read_bytes().decode("utf-8", "replace")

@@ -23,9 +23,18 @@ from typing import Any
 from perfectplay.site.config import Config
 from perfectplay.site.entries import Found
 from perfectplay.site.errors import SiteError
-from perfectplay.site.importers.common import ANSWERS, default_compare, entry_id, matches, natural
+from perfectplay.site.importers.common import (
+    ANSWERS,
+    checked,
+    default_compare,
+    entry_id,
+    matches,
+    natural,
+    read_inside,
+    under,
+)
 from perfectplay.site.importers.common import year_of as _year_of
-from perfectplay.site.repo import Git, rel
+from perfectplay.site.repo import Git
 
 __all__ = ["find"]
 
@@ -51,16 +60,16 @@ def _found(root: Path, folder: Path, base: str, config: Config, git: Git) -> Fou
     globs = config.globs
     solutions = _files(folder, globs["solution"])
     if len(solutions) > 1:
-        names = ", ".join(rel(folder, p) for p in solutions)
+        names = ", ".join(p.relative_to(folder).as_posix() for p in solutions)
         raise SiteError(
-            ident, rel(root, solutions[0]), f"'solution' = {globs['solution']!r} matches {names}"
+            ident, under(root, solutions[0]), f"'solution' = {globs['solution']!r} matches {names}"
         )
     meta: dict[str, Any] = {"title": folder.name, "compare": default_compare()}
     year = _year_of(git, root, folder)
-    meta_file, text = rel(root, solutions[0]), ""
+    meta_file, text = under(root, solutions[0]), ""
     if (folder / "meta.toml").is_file():
-        meta_file = rel(root, folder / "meta.toml")
-        text = (folder / "meta.toml").read_bytes().decode("utf-8", "replace")
+        meta_file = under(root, folder / "meta.toml")
+        text = read_inside(root, folder / "meta.toml", ident)
         try:
             meta.update(tomllib.loads(text))
         except tomllib.TOMLDecodeError as exc:
@@ -74,7 +83,7 @@ def _found(root: Path, folder: Path, base: str, config: Config, git: Git) -> Fou
 
     def one(key: str) -> str | None:
         hits = _files(folder, globs[key]) if key in globs else []
-        return rel(root, hits[0]) if hits else None
+        return under(root, hits[0]) if hits else None
 
     return Found(
         folder,
@@ -84,7 +93,7 @@ def _found(root: Path, folder: Path, base: str, config: Config, git: Git) -> Fou
         text,
         statement=one("statement"),
         writeup=one("writeup"),
-        solution=rel(root, solutions[0]),
+        solution=under(root, solutions[0]),
         samples=_pairs(root, folder, globs.get("samples"), ident),
         tests=_pairs(root, folder, globs.get("tests"), ident),
         derived=True,
@@ -97,6 +106,7 @@ def _pairs(root: Path, folder: Path, pattern: str | None, ident: str) -> list[tu
     for path in _files(folder, pattern) if pattern else []:
         answer = next((path.with_suffix(s) for s in ANSWERS if path.with_suffix(s).is_file()), None)
         if answer is None:
-            raise SiteError(ident, rel(root, path), "no answer beside it (.ans or .out)")
-        found.append((rel(root, path), rel(root, answer)))
+            raise SiteError(ident, under(root, path), "no answer beside it (.ans or .out)")
+        base = root.resolve()
+        found.append((checked(root, base, path, ident), checked(root, base, answer, ident)))
     return found

@@ -33,9 +33,11 @@ from perfectplay.site.importers.common import (
     matches,
     natural,
     pairs,
+    read_inside,
+    under,
     year_of,
 )
-from perfectplay.site.repo import Git, rel
+from perfectplay.site.repo import Git
 from perfectplay.site.runners import RUNNERS, runner_for
 
 __all__ = ["STATEMENTS", "find", "found_in"]
@@ -63,18 +65,16 @@ def find(root: Path, config: Config) -> list[Callable[[], Found | None]]:
 def found_in(root: Path, folder: Path, base: str, config: Config, git: Git | None = None) -> Found:
     """What the package in ``folder`` says about itself."""
     ident = entry_id(root, base, folder)
-    meta_file = rel(root, folder / "problem.yaml")
-    text = (folder / "problem.yaml").read_bytes().decode("utf-8", "replace")
+    meta_file = under(root, folder / "problem.yaml")
+    text = read_inside(root, folder / "problem.yaml", ident)
     yaml_data = _yaml(text, ident, meta_file)
-    statement = next((rel(root, folder / s) for s in STATEMENTS if (folder / s).is_file()), None)
+    statement = next((under(root, folder / s) for s in STATEMENTS if (folder / s).is_file()), None)
     meta: dict[str, Any] = {"problem": folder.name}
     name = yaml_data.get("name")
     if isinstance(name, dict):  # the 2023 format: a name per language
         name = name.get("en") or next(iter(name.values()), None)
     if not isinstance(name, str) and statement and statement.endswith(".tex"):
-        found = re.search(
-            r"\\problemname\{([^}]*)\}", (root / statement).read_text("utf-8", "replace")
-        )
+        found = re.search(r"\\problemname\{([^}]*)\}", read_inside(root, root / statement, ident))
         name = found.group(1) if found else None
     meta["title"] = name.strip() if isinstance(name, str) and name.strip() else folder.name
     source = yaml_data.get("source")
@@ -98,7 +98,7 @@ def found_in(root: Path, folder: Path, base: str, config: Config, git: Git | Non
     if _custom(yaml_data) and validators.is_dir():
         programs = sorted(p for p in validators.iterdir() if not p.name.startswith("."))
         if programs:
-            meta["checker"] = f"kattis:{rel(folder, programs[0])}"
+            meta["checker"] = f"kattis:{programs[0].relative_to(folder).as_posix()}"
     data = folder / "data"
     return Found(
         folder,
@@ -106,7 +106,7 @@ def found_in(root: Path, folder: Path, base: str, config: Config, git: Git | Non
         meta,
         meta_file,
         statement=statement,
-        writeup=next((rel(root, folder / w) for w in WRITEUPS if (folder / w).is_file()), None),
+        writeup=next((under(root, folder / w) for w in WRITEUPS if (folder / w).is_file()), None),
         solution=_accepted(root, folder, ident),
         samples=pairs(root, data / "sample", ident),
         tests=pairs(root, data / "secret", ident, recursive=True),
@@ -176,10 +176,10 @@ def _accepted(root: Path, folder: Path, ident: str) -> str:
     # A language whose compiler is installed first: the page shows what the build can run.
     runnable.sort(key=lambda p: _installed(p.name) is None)
     if runnable:
-        return rel(root, runnable[0])
+        return under(root, runnable[0])
     known = ", ".join(e for r in RUNNERS.values() for e in r.extensions)
     raise SiteError(
         ident,
-        rel(root, accepted) if accepted.is_dir() else rel(root, folder) + "/submissions/accepted",
+        under(root, accepted),
         f"no accepted submission in a language with a built-in runner ({known})",
     )

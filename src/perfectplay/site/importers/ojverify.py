@@ -35,9 +35,11 @@ from perfectplay.site.importers.common import (
     matches,
     natural,
     pairs,
+    read_inside,
+    under,
     year_of,
 )
-from perfectplay.site.repo import Git, rel
+from perfectplay.site.repo import Git
 
 __all__ = ["HOSTS", "TEST_SUFFIXES", "find", "problem_name", "problem_url"]
 
@@ -99,12 +101,12 @@ def find(root: Path, config: Config) -> list[Callable[[], Found | None]]:
 
 
 def _found(root: Path, path: Path, base: str, data: _Data, git: Git) -> Found | None:
-    text = path.read_bytes().decode("utf-8", "replace")
+    text = read_inside(root, path, under(root, path))
     if _IGNORE.search(text):
         return None
     stem = path.name[: -len(next(s for s in TEST_SUFFIXES if path.name.endswith(s)))]
     ident = entry_id(root, base, path.with_name(stem))
-    test_file = rel(root, path)
+    test_file = under(root, path)
     url = problem_url(text)
     if url is None:
         raise SiteError(
