@@ -20,6 +20,16 @@ where its entries live::
     compile = "fpc -O2 -o{bin} {src}"
     run = "{bin}"
 
+A repository in another layout says which (:mod:`perfectplay.site.importers`)::
+
+    layout = "kattis"          # ICPC/Kattis problem packages (problem.yaml), as they are
+    layout = "oj-verify"       # *.test.cpp files naming their PROBLEM, a library around them
+    data = "library-checker-problems"             # oj-verify: the local test data
+    layout = "globs"           # anything else, said by patterns:
+    entries = "contests/*/*"
+    solution = "*.cpp"         # relative to each entry folder
+    samples = "tests/*.in"     # each with its .ans (or .out)
+
 A key the builder does not know stops the build (typos do not pass silently).
 """
 
@@ -27,6 +37,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -49,7 +60,7 @@ DEFAULT_FLAGS: dict[str, str] = {
 _KEYS: dict[str, type | tuple[type, ...]] = {
     "title": str,
     "description": str,
-    "entries": list,
+    "entries": (list, str),
     "time_limit": (int, float),
     "output_limit": int,
     "flags": dict,
@@ -57,7 +68,20 @@ _KEYS: dict[str, type | tuple[type, ...]] = {
     "checker": str,
     "memory_limit": int,
     "languages": dict,
+    # The layout block: which importer reads the tree, and its patterns.
+    "layout": str,
+    "data": str,
+    "solution": str,
+    "samples": str,
+    "tests": str,
+    "statement": str,
+    "writeup": str,
 }
+#: The layouts an archive may be in; ``globs`` names its files by the keys below.
+LAYOUTS = ("perfectplay", "kattis", "oj-verify", "globs")
+GLOB_KEYS = ("solution", "samples", "tests", "statement", "writeup")
+#: Where each layout looks for entries unless ``entries`` says otherwise.
+DEFAULT_ENTRIES = {"perfectplay": ("archive/**",), "kattis": ("**",), "oj-verify": ("**",)}
 
 
 @dataclass(frozen=True)
@@ -80,6 +104,9 @@ class Config:
     checker: str | None = None
     memory_limit: int | None = None
     languages: dict[str, dict[str, str]] = field(default_factory=dict)
+    layout: str = "perfectplay"
+    data: str | None = None  # oj-verify: the folder of local test data
+    globs: dict[str, str] = field(default_factory=dict)  # layout "globs": GLOB_KEYS
 
     def base_of(self, pattern: str) -> str:
         """The literal folder a pattern starts with: entry ids are relative to it.
@@ -134,11 +161,15 @@ def load_config(root: Path) -> Config:
                 int: "an integer",
                 list: "a list",
                 dict: "a table",
+                (list, str): "a list or a string",
             }
             raise fail(f"{key!r} must be {expected.get(kind, 'a number')}", key)
         if isinstance(value, str) and not value.strip():
             raise fail(f"{key!r} is empty", key)
-    patterns = data.get("entries", list(Config.entries))
+    layout, data_folder, globs = _layout(data, fail)
+    patterns = data.get("entries", list(DEFAULT_ENTRIES.get(layout, Config.entries)))
+    if isinstance(patterns, str):
+        patterns = [patterns]
     if not patterns or not all(isinstance(p, str) and p.strip() for p in patterns):
         raise fail("'entries' must be a non-empty list of glob patterns", "entries")
     for pattern in patterns:
@@ -167,6 +198,9 @@ def load_config(root: Path) -> Config:
         output_limit=output_limit,
         flags=flags,
         own=False,
+        layout=layout,
+        data=data_folder,
+        globs=globs,
         **judge,
     )
 
@@ -197,3 +231,25 @@ def _judge_settings(data: dict[str, Any], fail: Any) -> dict[str, Any]:
         languages[ext.lower()] = {k: v.strip() for k, v in table.items()}
     found["languages"] = languages
     return found
+
+
+def _layout(
+    data: dict[str, Any], fail: Callable[[str, str], SiteError]
+) -> tuple[str, str | None, dict[str, str]]:
+    """The layout block of ``site.toml``: the layout, its data folder and its globs."""
+    layout = data.get("layout", "perfectplay")
+    if layout not in LAYOUTS:
+        raise fail(f"'layout' must be one of {', '.join(LAYOUTS)}, not {layout!r}", "layout")
+    globs = {k: data[k].strip() for k in GLOB_KEYS if k in data}
+    if globs and layout != "globs":
+        raise fail(f'{next(iter(globs))!r} is a key of layout = "globs"', next(iter(globs)))
+    if layout == "globs" and ("entries" not in data or "solution" not in globs):
+        raise fail("layout = \"globs\" needs 'entries' and 'solution' patterns", "layout")
+    folders = {**globs, **({"data": data["data"]} if "data" in data else {})}
+    for key, value in folders.items():
+        pure = PurePosixPath(value)
+        if pure.is_absolute() or ".." in pure.parts or ".git" in pure.parts:
+            raise fail(f"{key!r} {value!r} must stay inside the archive", key)
+    if "data" in data and layout != "oj-verify":
+        raise fail("'data' is a key of layout = \"oj-verify\"", "data")
+    return layout, data.get("data", "").strip() or None, globs

@@ -34,7 +34,7 @@ from perfectplay.site.repo import rel, repo_path
 from perfectplay.site.runners import RUNNERS, Included, Runner, includes, runner_for
 from perfectplay.site.sandbox import Jail
 
-__all__ = ["Compare", "Entry", "Sample", "discover", "load", "parse_compare"]
+__all__ = ["Compare", "Entry", "Found", "Sample", "discover", "load", "make_entry", "parse_compare"]
 
 REQUIRED_FILES = ("meta.toml", "statement.md", "solution.tex")
 # Any of these marks a folder as an entry, which then must be complete.
@@ -137,6 +137,29 @@ class Entry:
     interactor_file: str | None = None  # a program talking with the solution (testlib's way)
     interactor_included: list[str] = field(default_factory=list)
     interactor_headers: list[str] = field(default_factory=list)
+    meta: str = ""  # the file its keys come from: meta.toml, problem.yaml, the test file
+    statement: str | None = None  # the statement (Markdown, or LaTeX when .tex); None: none
+    solution: str | None = None  # the write-up (LaTeX); None: the repository has none
+
+    @property
+    def missing(self) -> list[str]:
+        """What the repository does not hold for this entry: the page says so."""
+        return [
+            what
+            for what, there in (
+                ("statement", self.statement),
+                ("write-up", self.solution),
+                ("samples", self.samples),
+            )
+            if not there
+        ]
+
+    @property
+    def tests_folder(self) -> str:
+        """The folder that holds the judge data (the tests' common folder)."""
+        if not self.tests:
+            return f"{self.folder}/tests"
+        return os.path.commonpath([str(Path(t.input).parent) for t in self.tests])
 
     @property
     def classic(self) -> bool:
@@ -147,18 +170,6 @@ class Entry:
     def heading(self) -> str:
         """The page's title: ``"K. Alea Iacta Est"``, or the title alone for a classic game."""
         return f"{self.problem}. {self.title}" if self.problem else self.title
-
-    @property
-    def meta(self) -> str:
-        return f"{self.folder}/meta.toml"
-
-    @property
-    def statement(self) -> str:
-        return f"{self.folder}/statement.md"
-
-    @property
-    def solution(self) -> str:
-        return f"{self.folder}/solution.tex"
 
     @property
     def url(self) -> str:
@@ -183,8 +194,18 @@ def discover(
     Entry folders are those under ``archive/`` (perfectplay's layout), or those matching the
     ``entries`` patterns of ``site.toml``; an entry's id is its folder relative to the
     literal start of its pattern (``competitive_programming/*/*/*`` gives ``icpc/2023/K-x``).
+    A repository in another layout (``layout`` in ``site.toml``) is read by its importer.
     """
     config = config or Config()
+    if config.layout != "perfectplay":
+        # The importers build on this module's records, so they are imported here.
+        from perfectplay.site.importers import find
+
+        def read(reader: Callable[[], Found | None]) -> Entry | None:
+            found = reader()
+            return None if found is None else make_entry(root, found, config, jail, store)
+
+        return _checked(_load_all(find(root, config), read, jobs, failures))
     found: dict[Path, str] = {}
     for pattern in config.entries:
         base = config.base_of(pattern)
@@ -208,9 +229,24 @@ def discover(
             found.setdefault(folder, base)
     folders = sorted(found.items(), key=lambda item: item[0].as_posix())
 
-    def attempt(item: tuple[Path, str]) -> Entry | SiteError:
+    def attempt(item: tuple[Path, str]) -> Entry | None:
+        return load(root, item[0], item[1], config, jail, store)
+
+    return _checked(_load_all(folders, attempt, jobs, failures))
+
+
+def _load_all(
+    items: list[Any],
+    load_one: Callable[[Any], Entry | None],
+    jobs: int,
+    failures: dict[str, SiteError] | None,
+) -> list[Entry]:
+    """Load every item, ``jobs`` at once; with ``failures``, an entry's own error (one
+    that names the entry) is kept there under its id instead of stopping the build."""
+
+    def attempt(item: Any) -> Entry | SiteError | None:
         try:
-            return load(root, item[0], item[1], config, jail, store)
+            return load_one(item)
         except SiteError as exc:
             if failures is None or not exc.where:
                 raise  # the build's own problem, not the entry's
@@ -218,14 +254,19 @@ def discover(
 
     with cf.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         # map() raises the first error in folder order: the message does not depend on timing.
-        loaded = list(pool.map(attempt, folders))
+        loaded = list(pool.map(attempt, items))
     entries = []
-    for (folder, base), found_entry in zip(folders, loaded, strict=True):
+    for found_entry in loaded:
         if isinstance(found_entry, SiteError):
             assert failures is not None
-            failures[rel(root / base, folder)] = found_entry
-        else:
+            failures[found_entry.where] = found_entry
+        elif found_entry is not None:
             entries.append(found_entry)
+    return entries
+
+
+def _checked(entries: list[Entry]) -> list[Entry]:
+    """The entries sorted by id, which must differ."""
     seen: dict[str, str] = {}
     for e in entries:
         if e.id in seen:
@@ -247,11 +288,14 @@ def load(
     jail: Jail | None = None,
     store: Store | None = None,
 ) -> Entry:
-    """Read and validate one entry folder (its id: the folder relative to ``base``)."""
+    """Read and validate one entry folder in perfectplay's layout (its id: the folder
+    relative to ``base``). perfectplay's own archive needs every file of
+    :data:`REQUIRED_FILES`; someone else's needs only ``meta.toml`` (the page says what
+    else is missing)."""
     config = config or Config()
     folder_rel = rel(root, folder)
     entry_id = rel(root / base, folder)
-    for name in REQUIRED_FILES:
+    for name in REQUIRED_FILES if config.own else ("meta.toml",):
         if not (folder / name).is_file():
             raise SiteError(entry_id, f"{folder_rel}/{name}", "required file is missing")
     meta_rel = f"{folder_rel}/meta.toml"
@@ -265,6 +309,64 @@ def load(
         line = int(found.group(1)) if found else None
         message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
         raise SiteError(entry_id, meta_rel, f"malformed TOML: {message}", line) from None
+    read = Found(
+        folder,
+        entry_id,
+        meta,
+        meta_rel,
+        text,
+        statement=_present(folder, folder_rel, "statement.md"),
+        writeup=_present(folder, folder_rel, "solution.tex"),
+        strict=config.own,
+    )
+    return make_entry(root, read, config, jail, store)
+
+
+def _present(folder: Path, folder_rel: str, name: str) -> str | None:
+    """``folder_rel/name`` when the folder holds that file (a link is followed only when
+    the page shows it, by :meth:`~perfectplay.site.tree.Tree.check_inside`)."""
+    return f"{folder_rel}/{name}" if (folder / name).is_file() else None
+
+
+@dataclass
+class Found:
+    """One entry as a layout's importer finds it (:mod:`perfectplay.site.importers`): its
+    folder and id, the ``meta.toml`` keys its files say (``derived``: read from the
+    repository's own files, so the keys a user would have to write get defaults), and
+    where its files are (None: the repository has none, or ``meta.toml``'s rules find
+    them: ``solution.<ext>``, ``samples/``, ``tests/``)."""
+
+    folder: Path
+    id: str
+    meta: dict[str, Any]
+    meta_file: str  # repository-relative: the file the keys come from
+    meta_text: str = ""  # its text, for the line of a bad key
+    statement: str | None = None
+    writeup: str | None = None
+    solution: str | None = None
+    samples: list[tuple[str, str]] | None = None
+    tests: list[tuple[str, str]] | None = None
+    strict: bool = False  # every file required (perfectplay's own archive)
+    derived: bool = False
+
+
+def make_entry(
+    root: Path,
+    found: Found,
+    config: Config | None = None,
+    jail: Jail | None = None,
+    store: Store | None = None,
+) -> Entry:
+    """The validated :class:`Entry` of what an importer found."""
+    config = config or Config()
+    folder = found.folder
+    folder_rel = rel(root, folder)
+    entry_id = found.id
+    meta_rel, text = found.meta_file, found.meta_text
+    meta = found.meta
+    if found.derived:
+        # Keys a repository in another layout has no place for: the page shows none.
+        meta = {"title": folder.name, "techniques": [], "compare": "exact", **meta}
 
     def fail(message: str, key: str | None = None) -> SiteError:
         return SiteError(entry_id, meta_rel, message, _line_of(text, key) if key else None)
@@ -274,7 +376,7 @@ def load(
             raise fail(f"unknown key {key!r} (known: {', '.join(KEYS)})", key)
     for key, kind in KEYS.items():
         if key not in meta:
-            if key in OPTIONAL:
+            if key in OPTIONAL or (found.derived and key == "link"):
                 continue
             raise fail(f"missing key {key!r}")
         value = meta[key]
@@ -294,13 +396,17 @@ def load(
         raise fail("'year' is the contest's year: a classic game has none", "year")
     for key in ("techniques", "sources"):
         if key in meta and (
-            not meta[key] or not all(isinstance(v, str) and v.strip() for v in meta[key])
+            not (meta[key] or found.derived)
+            or not all(isinstance(v, str) and v.strip() for v in meta[key])
         ):
             raise fail(f"{key!r} must be a non-empty list of non-empty strings", key)
     package = meta.get("package")
     runner: Runner | None = None
     solution_file: str | None = None
-    if package is None and "command" not in meta:
+    if found.solution is not None:
+        solution_file = found.solution
+        runner = _runner_of(entry_id, solution_file, config)
+    elif package is None and "command" not in meta:
         # No command: the built-in runner of the folder's solution.<ext>.
         named = sorted(
             p.name
@@ -319,22 +425,7 @@ def load(
                 f"several solution files ({', '.join(named)}): keep one or give a 'command'",
             )
         solution_file = f"{folder_rel}/{named[0]}"
-        runner = runner_for(named[0], config.languages)
-        if runner is None:
-            raise SiteError(
-                entry_id,
-                solution_file,
-                f"no built-in runner for {Path(named[0]).suffix!r} files (known: "
-                f"{', '.join(e for r in RUNNERS.values() for e in r.extensions)}): "
-                "give a 'command' in meta.toml, or a [languages.EXT] template in site.toml",
-            )
-        if runner.compiled and _which(runner.tool) is None:
-            raise SiteError(
-                entry_id,
-                solution_file,
-                f"the {runner.name} runner needs {runner.tool}, which is not installed "
-                "(or give a 'command' in meta.toml)",
-            )
+        runner = _runner_of(entry_id, solution_file, config)
     elif package is None:
         for key in ("command", "sources"):
             if key not in meta:
@@ -348,7 +439,7 @@ def load(
             or not (root / PROBLEMS / package / "__init__.py").is_file()
         ):
             raise fail(f"'package' {package!r} is not a package in {PROBLEMS}/", "package")
-    if not re.fullmatch(r"https?://\S+", meta["link"]):
+    if "link" in meta and not re.fullmatch(r"https?://\S+", meta["link"]):
         raise fail("'link' must be an http(s) URL", "link")
     if "year" in meta and not 1900 <= meta["year"] <= 2999:
         raise fail(f"'year' {meta['year']} is not a plausible year", "year")
@@ -397,10 +488,13 @@ def load(
     else:
         command = meta["command"].strip()
 
-    samples = _samples(root, folder, entry_id, meta_rel, meta.get("samples"), fail)
-    if not samples:
+    if found.samples is not None:
+        samples = _named(found.samples)
+    else:
+        samples = _samples(root, folder, entry_id, meta_rel, meta.get("samples"), fail)
+    if not samples and found.strict:
         raise SiteError(entry_id, f"{folder_rel}/samples", "an entry needs at least one sample")
-    tests = _tests(root, folder, entry_id)
+    tests = _named(found.tests) if found.tests is not None else _tests(root, folder, entry_id)
     checker: Compare | None = compare
     protocol = ""
     checker_file: str | None = None
@@ -445,7 +539,7 @@ def load(
         year=meta.get("year"),
         problem=meta.get("problem", "").strip(),
         package=package,
-        link=meta["link"],
+        link=meta.get("link", ""),
         techniques=[t.strip() for t in meta["techniques"]],
         command=command,
         sources=sources,
@@ -468,6 +562,9 @@ def load(
         interactor_file=interactor[0],
         interactor_included=interactor[1],
         interactor_headers=interactor[2],
+        meta=meta_rel,
+        statement=found.statement,
+        solution=found.writeup,
     )
 
 
@@ -504,6 +601,37 @@ def _program_file(
         return path, [], []
     read = _includes(root, path, entry_id, config, jail, store)
     return path, read.tree, read.stamp()
+
+
+def _runner_of(entry_id: str, solution_file: str, config: Config) -> Runner:
+    """The runner of an entry's solution file (built in, or a ``[languages.EXT]``
+    template of ``site.toml``), which must be installed."""
+    runner = runner_for(solution_file, config.languages)
+    if runner is None:
+        raise SiteError(
+            entry_id,
+            solution_file,
+            f"no built-in runner for {Path(solution_file).suffix!r} files (known: "
+            f"{', '.join(e for r in RUNNERS.values() for e in r.extensions)}): "
+            "give a 'command' in meta.toml, or a [languages.EXT] template in site.toml",
+        )
+    if runner.compiled and _which(runner.tool) is None:
+        raise SiteError(
+            entry_id,
+            solution_file,
+            f"the {runner.name} runner needs {runner.tool}, which is not installed "
+            "(or give a 'command' in meta.toml)",
+        )
+    return runner
+
+
+def _named(pairs: list[tuple[str, str]]) -> list[Sample]:
+    """Samples or tests of (input, answer) paths, named by the input's path below the
+    folder the pairs share ("secret/group1/01" keeps its groups apart)."""
+    stems = [inp.rsplit(".", 1)[0] for inp, _ in pairs]
+    common = os.path.commonpath([str(Path(stem).parent) for stem in stems]) if stems else ""
+    start = len(common) + 1 if common else 0
+    return [Sample(stem[start:], inp, ans) for stem, (inp, ans) in zip(stems, pairs, strict=True)]
 
 
 def _includes(

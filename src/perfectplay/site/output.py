@@ -19,7 +19,8 @@ from perfectplay.site.errors import SiteError
 __all__ = ["BACKGROUND_REMOVAL", "MARKER", "check_output", "write_site"]
 
 MARKER = ".perfectplay-site"
-#: Above this many files, the previous build is removed in the background (see _swap).
+#: Above this many files and folders, the previous build is removed in the background
+#: (see _swap).
 BACKGROUND_REMOVAL = 2000
 
 
@@ -83,7 +84,8 @@ def _write_files(out: Path, files: Iterable[tuple[str, bytes]]) -> int:
         for relative, data in files:
             put(relative, data)
         tmp.chmod(0o755)
-        _swap(out, tmp, background=count > BACKGROUND_REMOVAL)
+        # Folders count as files do: removing one costs as much on such a disk.
+        _swap(out, tmp, background=count + len(folders) > BACKGROUND_REMOVAL)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

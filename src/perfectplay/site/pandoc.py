@@ -24,6 +24,8 @@ HARMLESS = set(
     "medskip bigskip vfill hfill linebreak allowbreak raggedright sloppy fussy "
     "thispagestyle pagestyle".split()
 )
+# A Kattis statement's \problemname{...}: the page already shows the title it names.
+HARMLESS.add("problemname")
 
 
 @functools.cache

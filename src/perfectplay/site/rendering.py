@@ -32,6 +32,7 @@ from perfectplay.site.highlight import (
     plain_block,
     stylesheet,
 )
+from perfectplay.site.importers.library import LibraryFile, library
 from perfectplay.site.links import relative_url, rewrite
 from perfectplay.site.pool import Pool, Work
 from perfectplay.site.samples import SampleRun, TestRun, time_bucket
@@ -81,6 +82,7 @@ class Renderer:
         # Keep going: an entry's statement or write-up pandoc cannot convert is recorded
         # here (by entry) and shown as the error; None: it stops the build.
         self.failures: dict[str, SiteError] | None = None
+        self.library: list[LibraryFile] = []  # an oj-verify library's files
         self.env = Environment(
             loader=FileSystemLoader(HERE / "templates"),
             autoescape=True,
@@ -97,38 +99,60 @@ class Renderer:
         tree = self.tree
         work.helps = self._submit_helps(pool, docs)
         for e in entries:
-            tree.check_statement_headings(e)
-            work.statements[e.id] = pool.submit(
-                self.convert,
-                e.statement,
-                e.id,
-                tex=False,
-                id_prefix="statement-",
-                strict_text=True,
-            )
-            work.solutions[e.id] = pool.submit(
-                self.convert,
-                e.solution,
-                e.id,
-                tex=True,
-                id_prefix="solution-",
-                shift=1,
-                strict_text=True,
-            )
+            shifted = tree.check_statement_headings(e)
+            if e.statement is not None:
+                tex = e.statement.endswith(".tex")
+                work.statements[e.id] = pool.submit(
+                    self.convert,
+                    e.statement,
+                    e.id,
+                    tex=tex,
+                    id_prefix="statement-",
+                    # A TeX statement's \section is the page's level 2, as a write-up's.
+                    **({"shift": 1} if tex or shifted else {}),
+                    strict_text=True,
+                )
+            if e.solution is not None:
+                work.solutions[e.id] = pool.submit(
+                    self.convert,
+                    e.solution,
+                    e.id,
+                    tex=True,
+                    id_prefix="solution-",
+                    shift=1,
+                    strict_text=True,
+                )
         for d in docs:
             work.docs[d.source] = pool.submit(self.convert, d.source, "docs", tex=False)
         for e in entries:
             for path in (*e.sources, e.statement, e.solution, e.meta):
-                tree.show(path)
+                if path is not None:
+                    tree.show(path)
             for s in e.samples:
                 tree.show(s.input), tree.show(s.answer)
             for judge in (e.checker_file, e.interactor_file):
                 if judge is not None:
                     tree.show(judge)
             for path in (*e.sources, e.solution):
-                work.texts[path] = pool.submit(tree.text, path, e.id)
+                if path is not None:
+                    work.texts[path] = pool.submit(tree.text, path, e.id)
         for d in docs:
             tree.show(d.source)
+        if tree.config.layout == "oj-verify":
+            self._submit_library(pool, entries, work)
+
+    def _submit_library(self, pool: Pool, entries: list[Entry], work: Work) -> None:
+        """The library's files (shown whole) and their documentation (through pandoc)."""
+        skip = [self.tree.config.data] if self.tree.config.data else []
+        self.library = library(self.root, entries, skip)
+        for lib in self.library:
+            self.tree.show(lib.path)
+            work.texts[lib.path] = pool.submit(self.tree.text, lib.path, "library")
+            if lib.documentation is not None:
+                self.tree.show(lib.documentation)
+                work.docs[lib.documentation] = pool.submit(
+                    self.convert, lib.documentation, "library", tex=False, id_prefix="doc-"
+                )
 
     def convert(self, source: str, where: str, **options: Any) -> str:
         """pandoc's HTML for ``source``, remembered by the file's bytes and the options;
@@ -213,6 +237,9 @@ class Renderer:
         for e in entries:
             parts = []
             for source, fragments in ((e.statement, work.statements), (e.solution, work.solutions)):
+                if source is None:
+                    parts.append("")  # the page says the repository has none
+                    continue
                 html_ = rewrite(
                     clean(fragments[e.id].result()),
                     root=self.root,
@@ -262,7 +289,7 @@ class Renderer:
                         else f"{e.contest} {e.year or ''} · {', '.join(e.techniques)}".replace(
                             "  ", " "
                         )
-                    ),
+                    ).removesuffix(" · "),  # no techniques: an imported entry's
                     "text": plain_text(statement) + " " + plain_text(solution),
                 }
             )
@@ -281,6 +308,7 @@ class Renderer:
                 }
             )
             manifest["docs"].append({"source": d.source, "url": d.url, "title": d.title})
+        rows = self._library_pages(pages, verdicts, work, context)
         pages["index.html"] = self._render(
             "index.html",
             "index.html",
@@ -294,9 +322,72 @@ class Renderer:
                 {where for where, v in verdicts.items() if v and not v["ok"]}
                 | {b["id"] for b in context.get("broken", ())}
             ),
+            library=rows,
         )
         pages["search.html"] = self._render("search.html", "search.html", context, title="Search")
         return pages, search, manifest
+
+    def _library_pages(
+        self,
+        pages: dict[str, str],
+        verdicts: dict[str, dict[str, Any] | None],
+        work: Work,
+        context: dict[str, Any],
+    ) -> list[dict[str, Any]]:
+        """A page per library file into ``pages``; the index's rows (file, status)."""
+        by_path = {lib.path: lib for lib in self.library}
+        rows = []
+        for lib in self.library:
+            # A test without data (no samples, no judge tests) ran nothing: it verifies nothing.
+            tests = [
+                {
+                    "entry": e,
+                    "ran": bool(e.samples or e.tests),
+                    "ok": bool((verdicts[e.id] or {"ok": True})["ok"]),
+                }
+                for e in lib.verified_with
+            ]
+            if any(t["ran"] and not t["ok"] for t in tests):
+                status = "failed"
+            elif tests and all(t["ran"] for t in tests):
+                status = "verified"
+            else:
+                status = "unverified"
+            text = work.texts[lib.path].result()
+            doc = None
+            if lib.documentation is not None:
+                doc = Markup(
+                    rewrite(
+                        clean(work.docs[lib.documentation].result()),
+                        root=self.root,
+                        source=lib.documentation,
+                        page=lib.url,
+                        where="library",
+                        target_for=lambda path, is_dir: (
+                            None if is_dir else self.tree.show(path).raw
+                        ),
+                    )
+                )
+            row = {"file": lib, "status": status}
+            rows.append(row)
+            pages[lib.url] = self._render(
+                "library.html",
+                lib.url,
+                context,
+                title=lib.path,
+                lib=lib,
+                status=status,
+                tests=tests,
+                urls={p: by_path[p].url for p in (*lib.depends, *lib.required_by)},
+                shown=self.tree.shown[lib.path],
+                doc=doc,
+                doc_file=self.tree.shown[lib.documentation] if lib.documentation else None,
+                code=Markup(
+                    self._code(text, filename=lib.path, prefix="lib", attrs={"data-file": lib.path})
+                ),
+                notes=byte_notes(text),
+            )
+        return rows
 
     def files(self, rendered: Pages) -> Iterator[tuple[str, bytes]]:
         """Every file of the site but its marker: pages, raw copies, assets, the search
@@ -366,9 +457,11 @@ class Renderer:
                     "notes": byte_notes(text),
                 }
             )
-        tex_text = texts[e.solution].result()
+        tex_text = texts[e.solution].result() if e.solution is not None else ""
         tex = Markup(
             self._code(tex_text, filename=e.solution, prefix="tex", attrs={"data-file": e.solution})
+            if e.solution is not None
+            else ""
         )
         samples = [
             {
@@ -393,8 +486,8 @@ class Renderer:
             tex_notes=byte_notes(tex_text),
             sources=sources,
             samples=samples,
-            statement_file=shown[e.statement],
-            solution_file=shown[e.solution],
+            statement_file=shown[e.statement] if e.statement else None,
+            solution_file=shown[e.solution] if e.solution else None,
             meta_file=shown[e.meta],
             verdict=verdict,
             checker_file=shown[e.checker_file] if e.checker_file else None,

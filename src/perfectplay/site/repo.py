@@ -10,12 +10,16 @@ from __future__ import annotations
 import functools
 import os
 import subprocess
+import threading
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from perfectplay.site.errors import SiteError
 
-__all__ = ["Change", "Git", "find_root", "inside", "rel", "repo_path"]
+__all__ = ["Change", "Git", "History", "find_root", "inside", "parse_history", "rel", "repo_path"]
+
+#: One commit's fields in ``git log``'s output: a NUL-free record start, then the fields.
+_FORMAT = "%x1e%H%x1f%cs%x1f%an%x1f%s"
 
 
 def find_root(start: Path | None = None) -> Path | None:
@@ -106,6 +110,8 @@ class Git:
         # A root that is only a folder inside some other repository has no history of its own.
         self.available = bool(top) and Path(top).resolve() == root.resolve()
         self._dirty: set[str] | None = None
+        self._history: History | None = None
+        self._lock = threading.Lock()
 
     def _run(self, *args: str) -> str:
         env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
@@ -151,15 +157,94 @@ class Git:
         commit, date, author, subject = fields
         return Change(commit, date, author, subject, dirty=bool(self.dirty_paths()))
 
+    def history(self) -> History:
+        """The whole history, read once (one ``git log`` for every path of the tree)."""
+        with self._lock:
+            if self._history is None:
+                head = self._run("rev-parse", "HEAD") if self.available else ""
+                key = (str(self.root.resolve()), head)
+                found = _HISTORIES.get(key)
+                if found is None:
+                    out = ""
+                    if head:
+                        out = self._run(
+                            "log", "--no-renames", "--name-only", "-z", f"--format={_FORMAT}"
+                        )
+                    found = parse_history(out)
+                    while len(_HISTORIES) >= 4:  # a long-running server builds many times
+                        _HISTORIES.pop(next(iter(_HISTORIES)))
+                    _HISTORIES[key] = found
+                self._history = found
+            return self._history
+
     def last_change(self, relative: str) -> Change:
-        """The last commit touching ``relative`` (repository-relative POSIX path)."""
+        """The last commit touching ``relative`` (repository-relative POSIX path), from
+        :meth:`history`."""
         if not self.available:
             return Change()
         dirty = relative in self.dirty_paths()
-        fields = self._run("log", "-1", "--format=%H%x1f%cs%x1f%an%x1f%s", "--", relative).split(
-            "\x1f"
-        )
-        if len(fields) != 4:
+        found = self.history().last.get(relative)
+        if found is None:
             return Change(dirty=dirty)
+        return Change(*found, dirty=dirty)
+
+    def first_year(self, relative: str) -> int | None:
+        """The year of the first commit that touched ``relative`` or anything below it (a
+        folder; ``""``: the repository); None without history."""
+        if not self.available:
+            return None
+        date = self.history().first_under().get(relative.strip("/"))
+        return int(date[:4]) if date else None
+
+
+@dataclass
+class History:
+    """What one read of ``git log`` says about every path: its last commit (hash, date,
+    author, subject) and the date of its first."""
+
+    last: dict[str, tuple[str, str, str, str]]
+    first: dict[str, str]
+    _under: dict[str, str] | None = None
+
+    def first_under(self) -> dict[str, str]:
+        """The first date of every path and of every folder above one (the earliest of
+        what it holds; ``""`` is the repository)."""
+        if self._under is None:
+            under: dict[str, str] = {}
+            for path, date in self.first.items():
+                parts = path.split("/")
+                for i in range(len(parts) + 1):
+                    key = "/".join(parts[:i])
+                    if key not in under or date < under[key]:
+                        under[key] = date
+            self._under = under
+        return self._under
+
+
+#: Histories already read, by repository and HEAD commit: a build's discovery and its pages
+#: ask the same history, read once (a new commit is a new key).
+_HISTORIES: dict[tuple[str, str], History] = {}
+
+
+def parse_history(out: str) -> History:
+    r"""Parse ``git log --name-only -z --format=%x1e%H%x1f%cs%x1f%an%x1f%s`` (newest first).
+
+    >>> h = parse_history("\x1ec2\x1f2025-02-01\x1fAda\x1ffix\0\nb.py\0"
+    ...                   "\x1ec1\x1f2024-01-01\x1fAda\x1fstart\0\na.py\0b.py\0")
+    >>> h.last["b.py"][:2], h.last["a.py"][0], h.first["b.py"]
+    (('c2', '2025-02-01'), 'c1', '2024-01-01')
+    """
+    last: dict[str, tuple[str, str, str, str]] = {}
+    first: dict[str, str] = {}
+    for record in out.split("\x1e")[1:]:
+        head, *names = record.split("\0")
+        fields = head.split("\x1f")
+        if len(fields) != 4:
+            continue
         commit, date, author, subject = fields
-        return Change(commit, date, author, subject, dirty=dirty)
+        for name in names:
+            name = name.strip("\n")
+            if name:
+                last.setdefault(name, (commit, date, author, subject))
+                first[name] = date  # older commits come later: the last one seen is the first
+    return History(last, first)

@@ -70,9 +70,8 @@ class Tree:
         """The files an entry's page shows whole (statement, write-up, solution, metadata)
         must lie inside the repository once links are resolved: a link to ``/etc/passwd``
         would publish it in the page, its raw copy and the search index."""
-        solution = [e.solution_file] if e.solution_file else []
-        for path in (e.statement, e.solution, *solution, e.meta):
-            if not inside(self.root, path):
+        for path in (e.statement, e.solution, e.solution_file, e.meta):
+            if path is not None and not inside(self.root, path):
                 raise SiteError(e.id, path, "a link to a file outside the repository: refused")
 
     def docs(self) -> list[Doc]:
@@ -122,8 +121,14 @@ class Tree:
 
         return target
 
-    def check_statement_headings(self, e: Entry) -> None:
-        """The page supplies the title: a top-level heading would show it twice."""
+    def check_statement_headings(self, e: Entry) -> bool:
+        """The page supplies the title: a top-level heading would show it twice (in a
+        Markdown statement; a TeX one's sections are shifted below the title). In
+        perfectplay's layout it is an error; a repository read in another layout keeps its
+        statements as they are, and the answer (True: one has a top-level heading) says
+        to shift their headings one level down."""
+        if e.statement is None or not e.statement.endswith(".md"):
+            return False
         fenced = False
         previous = ""
         for number, line in enumerate(self.text(e.statement, e.id).splitlines(), start=1):
@@ -135,6 +140,8 @@ class Tree:
                 # "Title" underlined with "=": the other spelling of the same heading
                 or (previous.strip() and re.fullmatch(r" {0,3}=+\s*", line))
             ):
+                if self.config.layout != "perfectplay":
+                    return True
                 raise SiteError(
                     e.id,
                     e.statement,
@@ -143,3 +150,4 @@ class Tree:
                     number if line.lstrip(" ").startswith("#") else number - 1,
                 )
             previous = "" if fenced else line
+        return False

@@ -1,0 +1,2 @@
+numbers = [int(word) for word in input().split()]
+print(f"{sum(numbers) / len(numbers):.9f}")
