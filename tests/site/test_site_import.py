@@ -18,8 +18,9 @@ pytest.importorskip("yaml")
 
 from perfectplay.site import SiteError, build_site  # noqa: E402
 from perfectplay.site.config import load_config  # noqa: E402
-from perfectplay.site.entries import Found, discover  # noqa: E402
+from perfectplay.site.entries import discover  # noqa: E402
 from perfectplay.site.importers import kattis, ojverify  # noqa: E402
+from perfectplay.site.importers.found import Found  # noqa: E402
 from perfectplay.site.repo import Git  # noqa: E402
 
 try:

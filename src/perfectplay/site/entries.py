@@ -29,6 +29,8 @@ from perfectplay.site.cache import Store, builder_version, digest
 from perfectplay.site.checkers import Compare, parse_checker, parse_compare
 from perfectplay.site.config import Config
 from perfectplay.site.errors import SiteError
+from perfectplay.site.importers import find
+from perfectplay.site.importers.found import Found
 from perfectplay.site.languages import java_main_class
 from perfectplay.site.repo import rel, repo_path
 from perfectplay.site.runners import RUNNERS, Included, Runner, includes, runner_for
@@ -198,8 +200,6 @@ def discover(
     """
     config = config or Config()
     if config.layout != "perfectplay":
-        # The importers build on this module's records, so they are imported here.
-        from perfectplay.site.importers import find
 
         def read(reader: Callable[[], Found | None]) -> Entry | None:
             found = reader()
@@ -328,28 +328,6 @@ def _present(folder: Path, folder_rel: str, name: str) -> str | None:
     return f"{folder_rel}/{name}" if (folder / name).is_file() else None
 
 
-@dataclass
-class Found:
-    """One entry as a layout's importer finds it (:mod:`perfectplay.site.importers`): its
-    folder and id, the ``meta.toml`` keys its files say (``derived``: read from the
-    repository's own files, so the keys a user would have to write get defaults), and
-    where its files are (None: the repository has none, or ``meta.toml``'s rules find
-    them: ``solution.<ext>``, ``samples/``, ``tests/``)."""
-
-    folder: Path
-    id: str
-    meta: dict[str, Any]
-    meta_file: str  # repository-relative: the file the keys come from
-    meta_text: str = ""  # its text, for the line of a bad key
-    statement: str | None = None
-    writeup: str | None = None
-    solution: str | None = None
-    samples: list[tuple[str, str]] | None = None
-    tests: list[tuple[str, str]] | None = None
-    strict: bool = False  # every file required (perfectplay's own archive)
-    derived: bool = False
-
-
 def make_entry(
     root: Path,
     found: Found,
@@ -366,7 +344,7 @@ def make_entry(
     meta = found.meta
     if found.derived:
         # Keys a repository in another layout has no place for: the page shows none.
-        meta = {"title": folder.name, "techniques": [], "compare": "exact", **meta}
+        meta = {"title": folder.name, "techniques": [], "compare": _judges_compare(), **meta}
 
     def fail(message: str, key: str | None = None) -> SiteError:
         return SiteError(entry_id, meta_rel, message, _line_of(text, key) if key else None)
@@ -601,6 +579,13 @@ def _program_file(
         return path, [], []
     read = _includes(root, path, entry_id, config, jail, store)
     return path, read.tree, read.stamp()
+
+
+def _judges_compare() -> str:
+    """The comparison judges use when a problem names none: by token where the builder has
+    it (Kattis' default validator, testlib's ``wcmp``), else byte for byte after trimming
+    line ends."""
+    return "tokens" if parse_compare("tokens") is not None else "exact"
 
 
 def _runner_of(entry_id: str, solution_file: str, config: Config) -> Runner:

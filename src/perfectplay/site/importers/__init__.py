@@ -23,8 +23,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from perfectplay.site.config import Config
-from perfectplay.site.entries import Found
 from perfectplay.site.importers import globs, kattis, ojverify
+from perfectplay.site.importers.found import Found
 
 __all__ = ["IMPORTERS", "Reader", "find"]
 

@@ -8,7 +8,6 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from perfectplay.site.config import Config
-from perfectplay.site.entries import parse_compare
 from perfectplay.site.errors import SiteError
 from perfectplay.site.output import MARKER
 from perfectplay.site.repo import Git, inside, rel, repo_path
@@ -16,7 +15,6 @@ from perfectplay.site.repo import Git, inside, rel, repo_path
 __all__ = [
     "ANSWERS",
     "checked",
-    "default_compare",
     "entry_id",
     "matches",
     "natural",
@@ -36,13 +34,6 @@ def natural(name: str) -> list[int | str]:
     ['2.in', '10.in']
     """
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
-
-
-def default_compare() -> str:
-    """The comparison judges use when a problem names none: by token where the builder has
-    it (Kattis' default validator, testlib's ``wcmp``), else byte for byte after trimming
-    line ends."""
-    return "tokens" if parse_compare("tokens") is not None else "exact"
 
 
 def entry_id(root: Path, base: str, path: Path) -> str:

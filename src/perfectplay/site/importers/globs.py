@@ -21,12 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from perfectplay.site.config import Config
-from perfectplay.site.entries import Found
 from perfectplay.site.errors import SiteError
 from perfectplay.site.importers.common import (
     ANSWERS,
     checked,
-    default_compare,
     entry_id,
     matches,
     natural,
@@ -34,6 +32,7 @@ from perfectplay.site.importers.common import (
     under,
 )
 from perfectplay.site.importers.common import year_of as _year_of
+from perfectplay.site.importers.found import Found
 from perfectplay.site.repo import Git
 
 __all__ = ["find"]
@@ -64,7 +63,7 @@ def _found(root: Path, folder: Path, base: str, config: Config, git: Git) -> Fou
         raise SiteError(
             ident, under(root, solutions[0]), f"'solution' = {globs['solution']!r} matches {names}"
         )
-    meta: dict[str, Any] = {"title": folder.name, "compare": default_compare()}
+    meta: dict[str, Any] = {"title": folder.name}
     year = _year_of(git, root, folder)
     meta_file, text = under(root, solutions[0]), ""
     if (folder / "meta.toml").is_file():

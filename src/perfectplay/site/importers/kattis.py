@@ -25,10 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from perfectplay.site.config import Config
-from perfectplay.site.entries import Found
 from perfectplay.site.errors import SiteError
 from perfectplay.site.importers.common import (
-    default_compare,
     entry_id,
     matches,
     natural,
@@ -37,6 +35,7 @@ from perfectplay.site.importers.common import (
     under,
     year_of,
 )
+from perfectplay.site.importers.found import Found
 from perfectplay.site.repo import Git
 from perfectplay.site.runners import RUNNERS, runner_for
 
@@ -93,7 +92,9 @@ def found_in(root: Path, folder: Path, base: str, config: Config, git: Git | Non
     limits = yaml_data.get("limits")
     if isinstance(limits, dict) and isinstance(limits.get("time_limit"), int | float):
         meta["timeout"] = float(limits["time_limit"])
-    meta["compare"] = _compare(yaml_data.get("validator_flags"))
+    compare = _compare(yaml_data.get("validator_flags"))
+    if compare is not None:
+        meta["compare"] = compare
     validators = folder / "output_validators"
     if _custom(yaml_data) and validators.is_dir():
         programs = sorted(p for p in validators.iterdir() if not p.name.startswith("."))
@@ -140,11 +141,12 @@ def _custom(data: dict[str, Any]) -> bool:
     return "custom" in str(validation) or isinstance(data.get("custom_validation"), str)
 
 
-def _compare(flags: Any) -> str:
-    """The default validator's comparison: a float tolerance when its flags give one.
+def _compare(flags: Any) -> str | None:
+    """The default validator's comparison when its flags give a float tolerance; None: the
+    judges' default comparison.
 
-    >>> _compare("float_tolerance 1e-6"), _compare(None) in ("tokens", "exact")
-    ('float 1e-06', True)
+    >>> _compare("float_tolerance 1e-6"), _compare(None)
+    ('float 1e-06', None)
     """
     words = str(flags or "").split()
     for i, word in enumerate(words[:-1]):
@@ -154,7 +156,7 @@ def _compare(flags: Any) -> str:
             except ValueError:
                 continue
             return f"float {tol:g}"
-    return default_compare()
+    return None
 
 
 def _installed(name: str) -> str | None:

@@ -24,9 +24,12 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
-from perfectplay.site.entries import Entry
 from perfectplay.site.output import MARKER
+
+if TYPE_CHECKING:  # the entries' module reads the tree through the importers
+    from perfectplay.site.entries import Entry
 
 __all__ = ["LIBRARY_SUFFIXES", "LibraryFile", "direct_includes", "documentation_of", "library"]
 

@@ -26,11 +26,9 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from perfectplay.site.config import Config
-from perfectplay.site.entries import Found
 from perfectplay.site.errors import SiteError
 from perfectplay.site.importers.common import (
     checked,
-    default_compare,
     entry_id,
     matches,
     natural,
@@ -39,6 +37,7 @@ from perfectplay.site.importers.common import (
     under,
     year_of,
 )
+from perfectplay.site.importers.found import Found
 from perfectplay.site.repo import Git
 
 __all__ = ["HOSTS", "TEST_SUFFIXES", "find", "problem_name", "problem_url"]
@@ -121,7 +120,6 @@ def _found(root: Path, path: Path, base: str, data: _Data, git: Git) -> Found | 
         "title": name,
         "contest": HOSTS.get(host, host or "problem"),
         "problem": name,
-        "compare": default_compare(),
     }
     if re.fullmatch(r"https?://\S+", url):
         meta["link"] = url
