@@ -18,6 +18,7 @@ solves them once.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sized
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
     from perfectplay.yahtzee.ruleset import Rules
     from perfectplay.yahtzee.solution import YahtzeeOption, YahtzeeSolution
 
-__all__ = ["Answer", "answer", "solve"]
+__all__ = ["Answer", "answer", "iter_answers", "solve"]
 
 # Tables solved in this process, by the fingerprint of their rules.
 _SOLVED: dict[str, YahtzeeSolution] = {}
@@ -144,4 +145,18 @@ def solve(
 
 def answer(solution: YahtzeeSolution, instance: Instance) -> list[Answer]:
     """Every situation's options, best first, in the order of the input."""
-    return [Answer(line, tuple(solution.options(line.situation))) for line in instance.situations]
+    return list(iter_answers(solution, instance.situations))
+
+
+def iter_answers(solution: YahtzeeSolution, situations: Iterable[Line]) -> Iterator[Answer]:
+    """Each situation's options, best first, one at a time (an input of many lines is
+    answered in constant memory), with progress on stderr for a long input."""
+    from perfectplay._util.progress import Progress
+
+    total = len(situations) if isinstance(situations, Sized) else None
+    progress = Progress("answering situations", interval=5.0)
+    count = 0
+    for count, line in enumerate(situations, start=1):
+        yield Answer(line, tuple(solution.options(line.situation)))
+        progress.update(count, "situations", total)
+    progress.done(f"{count:,} situations")
