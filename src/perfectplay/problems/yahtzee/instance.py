@@ -5,8 +5,9 @@ any case:
 
 - ``dice 1 3 3 5 6`` (or ``dice 13356``): the dice showing; required;
 - ``rolls left 2`` (or ``rolls 2``): rerolls still allowed, 0 after the last roll; required;
-- ``filled ones=3 fives=15 yahtzee=50``: the filled boxes (names of the rules' boxes; a
-  bare ``ones`` is filled with points unknown); ``filled -`` or no field: an empty card;
+- ``filled ones=3 fives=15 yahtzee=50``: the filled boxes (names of the rules' boxes, in
+  any case, ``-`` and ``_`` alike: no rule set has two boxes these would confuse; a bare
+  ``ones`` is filled with points unknown); ``filled -`` or no field: an empty card;
 - ``upper 18``: the upper-section total (needed when an upper box is filled without its
   points);
 - ``score 120``: the points scored so far (optional: else the boxes' points, plus the
@@ -356,11 +357,13 @@ def _dice(tokens: list[str], game: ScorecardGame) -> tuple[Any, ...]:
 def _filled(tokens: list[str], game: ScorecardGame) -> dict[str, int | None]:
     if tokens == ["-"]:
         return {}
-    names = {c.name.lower().replace("-", "_"): c.name for c in game.rules.categories}
+    from perfectplay.yahtzee.ruleset import box_key
+
+    names = {box_key(c.name): c.name for c in game.rules.categories}
     out: dict[str, int | None] = {}
     for token in tokens:
         name, sep, points = token.partition("=")
-        box = names.get(name.lower().replace("-", "_"))
+        box = names.get(box_key(name))
         if box is None:
             raise InputError(
                 f"filled: {quote_token(name)} is not a box of {game.rules.name} "

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from perfectplay.errors import PerfectplayError
+from perfectplay.errors import PerfectplayError, WriteError
 
 if TYPE_CHECKING:
     from perfectplay.problems.yahtzee.instance import Instance, Line
@@ -137,8 +137,8 @@ def solve(
 
         try:
             table.save(save)
-        except OSError as exc:
-            raise PerfectplayError(f"--save {save}: {exc.strerror or exc}") from None
+        except WriteError as exc:
+            raise WriteError(f"--save {exc.message}") from None
         note(f"saved the table of {table.rules.name} to {save}")
     return table
 
