@@ -81,3 +81,22 @@ def test_eta_is_told_in_seconds_or_hours():
     assert progress_module.Progress._eta(1, 10, 2.0) == ", about 18 s left"
     assert progress_module.Progress._eta(1, 10**8, 1.0).endswith(" h left")
     assert progress_module.Progress._eta(5, 5, 1.0) == ""
+
+
+def test_a_long_chance_simulation_reports_progress_and_keeps_its_runs(capsys, fast_clock):
+    import numpy as np
+
+    from perfectplay.analysis import simulate as chance
+    from perfectplay.examples.five_dice import FiveDice
+    from perfectplay.models import solve_model
+
+    sol = solve_model(FiveDice(dice=3))
+    with reporting(True):
+        runs = sol.simulate(5000, 7)
+    err = capsys.readouterr().err.splitlines()
+    assert any(line.startswith("perfectplay: simulating: ") and "left)" in line for line in err)
+    # run in chunks (1024, 2048, then the rest), the runs are those of one call
+    whole, done, why = chance._simulate(
+        *chance.policy_arrays(sol.graph, sol.solution), 5000, 7, 2**62
+    )
+    assert (done, why) == (5000, 0) and np.array_equal(runs, whole)
