@@ -100,6 +100,7 @@ class Progress:
         delay: float = 1.0,
         interval: float = 1.0,
         enabled: bool | None = None,
+        *,
         eta: bool = False,
     ) -> None:
         """``enabled``: report even when reports are off (``True``), never (``False``),
