@@ -63,6 +63,17 @@ class InputError(PerfectplayError, ValueError):
         return self.message if self.line is None else f"line {self.line}: {self.message}"
 
 
+class WriteError(InputError):
+    """A file the command was asked to write (``--save``, ``--export``, ``--plot``) could
+    not be written: an unwritable folder, a full disk. The command exits with status 1,
+    as when standard output cannot be written (bad input is 2). An :class:`InputError`
+    (without a line) so that code refusing a bad path catches it as before.
+
+    >>> str(WriteError("cannot write /no/t.npz: No such file or directory"))
+    'cannot write /no/t.npz: No such file or directory'
+    """
+
+
 class ModelError(PerfectplayError):
     """A user's game model misbehaved: raised, returned something malformed, or is too large."""
 

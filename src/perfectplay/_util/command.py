@@ -12,10 +12,11 @@ errors the same way. A command does::
 and raises :class:`~perfectplay.errors.InputError` (with a line number) on bad input;
 :func:`run` prints ``perfectplay: FILE:LINE: message`` on stderr and returns 2.
 
-Exit statuses: 0 success, 1 the output could not be written (a full disk, a closed
-terminal; see :func:`guarded`), 2 bad input, a bad option or a refused computation,
-130 interrupted. A reader that closes the pipe early (``| head -1``) is not an error.
-Only the standard library is imported.
+Exit statuses: 0 success, 1 the output or a file asked for (``--save``, ``--export``,
+``--plot``) could not be written (a full disk, an unwritable folder, a closed terminal;
+see :func:`guarded` and :class:`~perfectplay.errors.WriteError`), 2 bad input, a bad
+option or a refused computation, 130 interrupted. A reader that closes the pipe early
+(``| head -1``) is not an error. Only the standard library is imported.
 
 >>> parser = make_parser("demo", "A demo command.")
 >>> isinstance(parser, ArgumentParser), parser.prog
@@ -43,7 +44,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, cast
 
-from perfectplay.errors import InputError, PerfectplayError
+from perfectplay.errors import InputError, PerfectplayError, WriteError
 from perfectplay.text.parse import unify_line_ends
 
 __all__ = [
@@ -215,6 +216,9 @@ def run(body: Callable[[], int | None], name: str) -> int:
 def _report_errors(body: Callable[[], int | None], name: str) -> int:
     try:
         return int(body() or 0)
+    except WriteError as exc:  # a file asked for was not written: not the input's fault
+        print(f"perfectplay: {exc.message}", file=sys.stderr)
+        return 1
     except InputError as exc:
         where = name if exc.line is None else f"{name}:{exc.line}"
         print(f"perfectplay: {where}: {exc.message}", file=sys.stderr)

@@ -90,16 +90,26 @@ class Progress:
     >>> p = Progress("exploring", delay=3600, enabled=True)
     >>> p.update(10, "states")  # silent: the delay has not passed
     >>> p.done()
+    >>> Progress("simulating", eta=True)._eta(250, 1000, 5.0)
+    ', about 15 s left'
     """
 
     def __init__(
-        self, task: str, delay: float = 1.0, interval: float = 1.0, enabled: bool | None = None
+        self,
+        task: str,
+        delay: float = 1.0,
+        interval: float = 1.0,
+        enabled: bool | None = None,
+        *,
+        eta: bool = False,
     ) -> None:
         """``enabled``: report even when reports are off (``True``), never (``False``),
-        or as :func:`enable_progress` says (``None``)."""
+        or as :func:`enable_progress` says (``None``); ``eta``: each line also estimates
+        the time left (from the rate so far, when ``total`` is given)."""
         self.task = task
         self.delay = delay
         self.interval = interval
+        self.eta = eta
         self.start = time.monotonic()
         self._last = self.start + delay - interval
         self._printed = False
@@ -113,11 +123,21 @@ class Progress:
         self._last = now
         self._printed = True
         of = f" of {total:,}" if total is not None else ""
+        left = self._eta(count, total, now - self.start) if self.eta else ""
         print(
-            f"perfectplay: {self.task}: {count:,}{of} {unit} ({now - self.start:.1f} s)",
+            f"perfectplay: {self.task}: {count:,}{of} {unit} ({now - self.start:.1f} s{left})",
             file=sys.stderr,
             flush=True,
         )
+
+    @staticmethod
+    def _eta(count: int, total: int | None, elapsed: float) -> str:
+        """``, about N s left`` at the rate so far (empty before any progress)."""
+        if total is None or count <= 0 or count >= total:
+            return ""
+        left = elapsed * (total - count) / count
+        shown = f"{left:,.0f} s" if left < 3600 else f"{left / 3600:,.1f} h"
+        return f", about {shown} left"
 
     def done(self, message: str = "") -> None:
         if self._printed and not self._quiet:

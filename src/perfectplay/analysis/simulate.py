@@ -25,12 +25,14 @@ and the call fails instead of spinning. The total expected work is capped as wel
 from __future__ import annotations
 
 import math
+import time
 from typing import Any, cast
 
 import numpy as np
 
 from perfectplay._util.jit import kernel
 from perfectplay._util.memory import require
+from perfectplay._util.progress import Progress
 from perfectplay.analysis.distribution import outcome_support, policy_arrays
 from perfectplay.errors import ResourceLimitError
 from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
@@ -46,7 +48,8 @@ def _simulate(
     goal: Any, tval: Any, outcome_ptr: Any, outcome_idx: Any, outcome_weight: Any, cost: Any,
     best: Any, accept: Any, start: Any, runs: Any, seed: Any, cap: Any,
 ) -> Any:  # fmt: skip
-    np.random.seed(seed)
+    if seed >= 0:  # else: go on with the stream of the call before (the next chunk of runs)
+        np.random.seed(seed)
     n_out = outcome_idx.shape[0]
     nc = cost.shape[0]
     # Running sums of weights within each chance node, for sampling by bisection.
@@ -86,6 +89,28 @@ def _simulate(
     return out, runs, 0
 
 
+def _chunks(arrays: tuple[Any, ...], runs: int, seed: int, cap: int) -> tuple[Any, int, int]:
+    """:func:`_simulate` of ``runs`` runs in chunks, one random stream through them all (the
+    same runs as one call), with progress and the time left on stderr past 2 s; a chunk
+    grows while it takes under a second, so the reports cost nothing."""
+    out = np.empty(runs, np.int64)
+    progress = Progress("simulating", delay=2.0, interval=5.0, eta=True)
+    done, size, why = 0, 1024, 0
+    while done < runs:
+        n = min(size, runs - done)
+        t0 = time.perf_counter()
+        part, ran, why = _simulate(*arrays, n, seed if done == 0 else -1, cap)
+        out[done : done + ran] = part[:ran]
+        done += ran
+        if why:
+            break
+        if time.perf_counter() - t0 < 1.0:
+            size *= 2
+        progress.update(done, "runs", runs)
+    progress.done()
+    return out, done, why
+
+
 def simulate(graph: ChanceGraph, solution: ChanceSolution, runs: int, seed: int) -> np.ndarray:
     """``int64[runs]``: the outcome of ``runs`` independent plays of ``solution``'s policy:
     the total cost paid plus the value of the terminal node reached.
@@ -120,7 +145,7 @@ def simulate(graph: ChanceGraph, solution: ChanceSolution, runs: int, seed: int)
         if runs * max(1, graph.n_chance) > 64 * MAX_EXPECTED_STEPS:
             raise ResourceLimitError(f"{runs:,} runs are too much work")
         require(runs * 8 + graph.outcome_idx.shape[0] * 8, "the simulated runs")
-        out, done, why = _simulate(*policy_arrays(graph, solution), int(runs), int(seed), 2**62)
+        out, done, why = _chunks(policy_arrays(graph, solution), int(runs), int(seed), 2**62)
         if why:
             raise ResourceLimitError(
                 f"run {done + 1} reached a decision node without a choice; the policy does "
@@ -143,7 +168,7 @@ def simulate(graph: ChanceGraph, solution: ChanceSolution, runs: int, seed: int)
     value -= float(low.min()) if low.size else 0.0
     max_cost = int(graph.cost.max()) if graph.n_chance else 1
     cap = int(min(128.0 * worst + 64 * max_cost, 2.0**62))
-    out, done, why = _simulate(*policy_arrays(graph, solution), int(runs), int(seed), cap)
+    out, done, why = _chunks(policy_arrays(graph, solution), int(runs), int(seed), cap)
     if why == 2:
         raise ResourceLimitError(
             f"run {done + 1} reached a decision node without a choice; the policy does not "

@@ -40,6 +40,7 @@ def load_model(spec: str, params: dict[str, Any] | None = None) -> Any:
 
     from perfectplay.errors import ModelError
     from perfectplay.models.explore import USER_MODULE_PREFIX
+    from perfectplay.models.explore.callbacks import MODEL_EXCEPTIONS
 
     params = params or {}
     module_ref, obj_name = spec.rsplit(":", 1) if has_object(spec) else (spec, None)
@@ -70,7 +71,7 @@ def load_model(spec: str, params: dict[str, Any] | None = None) -> Any:
         if not is_path and exc.name and module_ref.startswith(exc.name):
             raise InputError(f"no module named {quote_token(exc.name)}") from None
         raise ModelError(f"importing {module_ref} failed: {exc}") from exc
-    except Exception as exc:
+    except MODEL_EXCEPTIONS as exc:  # sys.exit() in the file too: never a silent exit 0
         raise ModelError(f"importing {module_ref} failed: {type(exc).__name__}: {exc}") from exc
     if obj_name is None:
         if params:
@@ -82,7 +83,7 @@ def load_model(spec: str, params: dict[str, Any] | None = None) -> Any:
     if isinstance(obj, type) or (callable(obj) and not _looks_like_model(obj)):
         try:
             return obj(**params)
-        except Exception as exc:
+        except MODEL_EXCEPTIONS as exc:
             args = ", ".join(f"{k}={short_repr(v)}" for k, v in params.items())
             # The model's own message may echo a huge argument: its start is enough.
             why = str(exc) if len(str(exc)) <= 200 else str(exc)[:200] + "..."

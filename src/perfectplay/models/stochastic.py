@@ -214,6 +214,9 @@ class StochasticModelSolution(Solution):
         """Play ``runs`` games from the start with the solved strategies (both players),
         seeded; returns ``float64[runs]``: the first mover's result (1 win, 0 loss,
         1/2 tie, or a terminal's probability; 1/2 for a game cut at ``max_steps``).
+        A game the strategies could play for ever is stopped after ``max_steps`` moves,
+        and a line on stderr (when progress reports are on) says how many were; a long
+        run reports its progress and the time it has left, past 2 s.
 
         >>> from perfectplay.examples.pig import Piglet
         >>> r = solve_stochastic_model(Piglet(goal=3)).simulate(2000, seed=1)
@@ -222,14 +225,21 @@ class StochasticModelSolution(Solution):
         """
         import numpy as np
 
+        from perfectplay._util.memory import require
+        from perfectplay._util.progress import Progress, notice
+
         g = self.graph
         rng = np.random.default_rng(seed)
         best = self.solution.best_choice.tolist()
         op, tg, ps = g.outcome_ptr.tolist(), g.target.tolist(), g.passes.tolist()
         cum = [np.cumsum(g.weight[op[c] : op[c + 1]]) for c in range(g.n_chance)]
         term, tval = g.terminal.tolist(), (g.terminal_value / g.scale).tolist()
+        require(8 * runs, f"{runs:,} simulated games")
         out = np.empty(runs)
+        progress = Progress("simulating", delay=2.0, interval=5.0, eta=True)
+        cut = 0
         for n in range(runs):
+            progress.update(n, "games", runs)
             p, first = 0, True
             for _ in range(max_steps):
                 if term[p] or best[p] < 0:
@@ -243,6 +253,13 @@ class StochasticModelSolution(Solution):
                 p = tg[e]
             else:
                 out[n] = 0.5
+                cut += 1
+        progress.done()
+        if cut:
+            notice(
+                f"perfectplay: {cut:,} of {runs:,} games did not end within {max_steps:,} "
+                "moves (the strategies can play for ever): stopped there and counted as 1/2"
+            )
         return out
 
     def exact_values(self) -> Sequence[Fraction]:

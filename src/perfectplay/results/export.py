@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from perfectplay._util.atomic import atomic_writer
-from perfectplay.errors import InputError
+from perfectplay.errors import InputError, WriteError
 from perfectplay.results.options import Result
 from perfectplay.results.table import SolvedTable
 
@@ -113,7 +113,7 @@ def export_rows(table: Any, path: str | Path, fmt: str, options: bool = False) -
             else:
                 _parquet(fh, list(rows), columns)
     except OSError as exc:
-        raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise WriteError(f"cannot write {path}: {exc.strerror or exc}") from None
     return path
 
 

@@ -85,7 +85,7 @@ import numpy as np
 
 from perfectplay._util.atomic import atomic_writer
 from perfectplay._util.ints import long_ints
-from perfectplay.errors import InputError, ModelError, UnknownStateError, short_repr
+from perfectplay.errors import InputError, ModelError, UnknownStateError, WriteError, short_repr
 from perfectplay.objectives import MIN_COST, WIN_CHANCE, Objective
 from perfectplay.results.options import (
     Option,
@@ -216,7 +216,7 @@ def _save(path: str | Path, arrays: dict[str, Any]) -> Path:
         with atomic_writer(path) as fh:
             np.savez_compressed(fh, **arrays)
     except OSError as exc:
-        raise InputError(f"cannot write {path}: {exc.strerror}") from None
+        raise WriteError(f"cannot write {path}: {exc.strerror or exc}") from None
     return path
 
 

@@ -176,6 +176,10 @@ def load_config(root: Path) -> Config:
         pure = PurePosixPath(pattern)
         if pure.is_absolute() or ".." in pure.parts or ".git" in pure.parts:
             raise fail(f"'entries' pattern {pattern!r} must stay inside the archive", "entries")
+        if not pure.parts:  # "." or "./": the root itself, which glob cannot match
+            raise fail(
+                f"'entries' pattern {pattern!r} names no folder (e.g. 'problems/*')", "entries"
+            )
     flags = dict(DEFAULT_FLAGS)
     for name, value in data.get("flags", {}).items():
         if name not in DEFAULT_FLAGS:

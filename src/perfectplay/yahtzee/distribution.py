@@ -43,9 +43,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from perfectplay._util.atomic import atomic_writer
 from perfectplay._util.memory import require
 from perfectplay._util.progress import Progress
-from perfectplay.errors import InputError
+from perfectplay.errors import InputError, WriteError
 from perfectplay.lattice.kernels import njit, prange
 from perfectplay.yahtzee._policy import best_keeps, choose_box, keep_tables, point_tables
 from perfectplay.yahtzee.cards import Card
@@ -55,10 +56,10 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from perfectplay.lattice.arrays import LatticeArrays
-    from perfectplay.yahtzee.game import ScorecardArrays
+    from perfectplay.yahtzee.game import ScorecardArrays, ScorecardGame
     from perfectplay.yahtzee.solution import YahtzeeSolution
 
-__all__ = ["ScoreDistribution", "plot", "score_distribution"]
+__all__ = ["ScoreDistribution", "plot", "score_distribution", "score_span"]
 
 #: States whose turn outcomes are computed in one call (bounds the outcome buffers).
 BLOCK = 4096
@@ -391,6 +392,22 @@ def _number(nxt: Any, where: Any) -> Any:
     return states, tgt
 
 
+def score_span(game: ScorecardGame) -> int:
+    """How many final scores the rules allow at most, from an empty card: the highest
+    total (each box's best points or joker value, the upper bonus, an extra n-of-a-kind
+    bonus every turn after the first) less the lowest (the negative points), plus one.
+
+    >>> from perfectplay.yahtzee.ruleset import rules
+    >>> from perfectplay.yahtzee.game import ScorecardGame
+    >>> score_span(ScorecardGame(rules("american")))  # 0 to 340 + 35 + 12 * 100
+    1576
+    """
+    best = np.maximum(game.score.max(axis=1), game.joker_score)
+    worst = np.minimum(game.score.min(axis=1), 0)
+    high = int(best.sum()) + game.bonus + game.rules.kind_bonus * (game.n_categories - 1)
+    return high - int(worst.sum()) + 1
+
+
 def score_distribution(solution: YahtzeeSolution, card: Card | None = None) -> ScoreDistribution:
     """The exact distribution of the final score from the start of a turn with ``card``
     (the empty card by default; its score so far included) under the optimal policy of
@@ -413,6 +430,8 @@ def score_distribution(solution: YahtzeeSolution, card: Card | None = None) -> S
     # block's outcome buffers; each tier's arrays are checked when their size is known
     width = int(game.n_cls.sum()) + len(game.kind_hand)
     require(20 * game.n_states + 48 * BLOCK * width, f"the score distribution of {game.rules.name}")
+    # the final pmf spans every score the rules allow: checked before any tier is played
+    require(8 * score_span(game), f"the score distribution of {game.rules.name}")
     Vz, Vn = point_tables(game)
     start, so_far = solution._state(card or Card())
     states = np.array([start], dtype=np.int64)
@@ -445,6 +464,7 @@ def score_distribution(solution: YahtzeeSolution, card: Card | None = None) -> S
         progress.update(t + 1, "turns", total=game.n_categories)
     progress.done()
     low = min(0, int(lo.min()))
+    require(8 * (int((lo + length).max()) - low), f"the score distribution of {game.rules.name}")
     pmf = np.zeros(int((lo + length).max()) - low)
     for s in range(len(states)):
         a = int(lo[s]) - low
@@ -480,6 +500,10 @@ def plot(distribution: ScoreDistribution, path: str | os.PathLike[str]) -> None:
         nz = np.flatnonzero(d.pmf > d.pmf.max() * 1e-6)
         ax.set_xlim(d.low + nz[0] - 5, d.low + nz[-1] + 5)
         fig.tight_layout()
-        fig.savefig(path)
+        kind = os.path.splitext(path)[1].lstrip(".").lower() or "png"
+        with atomic_writer(path) as fh:  # whole or not at all, as every file written
+            fig.savefig(fh, format=kind)
+    except OSError as exc:
+        raise WriteError(f"cannot write {path}: {exc.strerror or exc}") from None
     finally:
         plt.close(fig)

@@ -29,7 +29,7 @@ import numpy as np
 from perfectplay._util.memory import require
 from perfectplay.errors import RulesError, short_repr
 from perfectplay.lattice import TurnLattice
-from perfectplay.yahtzee.ruleset import Rules
+from perfectplay.yahtzee.ruleset import MAX_POINTS, Rules
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -100,8 +100,11 @@ class ScorecardGame:
                         f"category {cat.name!r} scored {short_repr(v)} for {shown}; "
                         "scores must be ints"
                     )
-                if not -(10**6) <= v <= 10**6:
-                    raise RulesError(f"category {cat.name!r} scored {v} for {shown}: out of range")
+                if not -MAX_POINTS <= v <= MAX_POINTS:
+                    raise RulesError(
+                        f"category {cat.name!r} scored {short_repr(v)} for {shown}: out of "
+                        f"range (at most {MAX_POINTS:,} either way)"
+                    )
                 score[c, h] = int(v)
         self.score = score
         # Each box's distinct scores ("classes"): the value of a box for a hand only

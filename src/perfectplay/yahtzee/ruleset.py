@@ -32,11 +32,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from perfectplay.dice import Faces
+from perfectplay.errors import short_repr
 
 __all__ = [
     "Category",
     "RULES",
     "Rules",
+    "box_key",
     "full_house",
     "n_of_a_kind",
     "rules",
@@ -191,7 +193,19 @@ class Rules:
     description: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.categories, tuple | list):
+            raise ValueError(
+                f"categories must be a tuple of Category, not {short_repr(self.categories)}"
+            )
+        for c in self.categories:
+            if not isinstance(c, Category):
+                raise ValueError(f"categories must be Category objects, not {short_repr(c)}")
+            if not isinstance(c.name, str) or not c.name.strip():
+                raise ValueError(
+                    f"a category's name must be a non-empty str, not {short_repr(c.name)}"
+                )
         names = [c.name for c in self.categories]
+        _check_names(names)
         if not names:
             raise ValueError("a scorecard needs at least one category")
         if len(names) > 20:
@@ -208,13 +222,18 @@ class Rules:
         for what in ("upper_threshold", "upper_bonus", "kind_bonus", "dice", "rolls"):
             v = getattr(self, what)
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise ValueError(f"{what} must be an int >= 0, not {v!r}")
+                raise ValueError(f"{what} must be an int >= 0, not {short_repr(v)}")
         if not 1 <= self.dice <= 16 or not 1 <= self.rolls <= 100:
             raise ValueError(
-                f"dice must be 1..16 and rolls 1..100, not {self.dice} and {self.rolls}"
+                f"dice must be 1..16 and rolls 1..100, not {short_repr(self.dice)} and "
+                f"{short_repr(self.rolls)}"
             )
         if self.upper_threshold > 10_000:
-            raise ValueError(f"upper_threshold {self.upper_threshold} is too large (at most 10000)")
+            raise ValueError(
+                f"upper_threshold {short_repr(self.upper_threshold)} is too large (at most 10000)"
+            )
+        _check_points(self)
+        _check_faces(self.faces)
 
     @property
     def n_categories(self) -> int:
@@ -237,6 +256,68 @@ class Rules:
             f"{name!r} is not a category of {self.name} "
             f"({', '.join(c.name for c in self.categories)})"
         )
+
+
+#: The largest points a box, a joker or a bonus may give (the same bound as a box's score
+#: in :class:`~perfectplay.yahtzee.game.ScorecardGame`): every total of a game (at most 20
+#: boxes, a bonus per turn) then stays far inside the 32-bit points of the distribution's
+#: kernels and the 64-bit scores of simulated games, and exact in a float's 53 bits.
+MAX_POINTS = 10**6
+#: The most faces a die may have (the turn lattice's own limit).
+MAX_FACES = 64
+
+
+def box_key(name: str) -> str:
+    """How a situation's ``filled`` field matches a box: in any case, ``-`` and ``_``
+    alike (``Full-House`` is ``full_house``). Two boxes of one rule set never share a key
+    (:class:`Rules` refuses it), so the match cannot confuse them.
+
+    >>> box_key("Full-House")
+    'full_house'
+    """
+    return name.lower().replace("-", "_")
+
+
+def _check_names(names: list[str]) -> None:
+    seen: dict[str, str] = {}
+    for name in names:
+        other = seen.setdefault(box_key(name), name)
+        if other != name:
+            raise ValueError(
+                f"categories {other!r} and {name!r} differ only in case or '-'/'_' "
+                "(situations name boxes in any case)"
+            )
+
+
+def _check_points(rules: Rules) -> None:
+    """Bonuses and joker values must be ints of at most :data:`MAX_POINTS`: larger ones
+    would wrap around in the kernels' integer types (a bonus of 2**31 gave a wrong
+    distribution, 2**61 a negative simulated mean) or spread a distribution over billions
+    of scores."""
+    for what in ("upper_bonus", "kind_bonus"):
+        v = getattr(rules, what)
+        if v > MAX_POINTS:
+            raise ValueError(f"{what} {short_repr(v)} is too large (at most {MAX_POINTS:,})")
+    for c in rules.categories:
+        if c.joker is None:
+            continue
+        if isinstance(c.joker, bool) or not isinstance(c.joker, int):
+            raise ValueError(
+                f"category {c.name!r}: joker must be an int, not {short_repr(c.joker)}"
+            )
+        if not 0 <= c.joker <= MAX_POINTS:
+            raise ValueError(
+                f"category {c.name!r}: joker {short_repr(c.joker)} is out of range "
+                f"(0 to {MAX_POINTS:,})"
+            )
+
+
+def _check_faces(faces: Faces) -> None:
+    """An int number of faces must be 1..:data:`MAX_FACES`, checked before the faces are
+    listed (``faces=10**100`` would list them for ever); a sequence of labels is checked
+    by the lattice, which counts its distinct labels."""
+    if isinstance(faces, int) and not isinstance(faces, bool) and not 1 <= faces <= MAX_FACES:
+        raise ValueError(f"faces must be 1..{MAX_FACES}, not {short_repr(faces)}")
 
 
 def _upper(labels: Sequence[str]) -> tuple[Category, ...]:

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from perfectplay._util.memory import require
+from perfectplay._util.progress import Progress
 from perfectplay.errors import InputError
 from perfectplay.lattice.kernels import njit, prange
 from perfectplay.yahtzee._policy import best_keep, choose_box, keep_tables, point_tables
@@ -208,10 +209,16 @@ def simulate(
     start, so_far = solution._state(card or Card())
     open_boxes = game.n_categories - bin(game.decode(start)[0]).count("1")
     rng = np.random.Generator(np.random.PCG64(seed))
-    scores = np.empty(int(games), dtype=np.int64)
     shape = (open_boxes, lat.n_rolls, lat.n_dice)
+    # the scores, and one chunk's uniforms
+    require(8 * int(games) + 8 * CHUNK * math.prod(shape), f"simulating {games:,} games")
+    scores = np.empty(int(games), dtype=np.int64)
+    # a long run says how far it is and how long it has left, past 2 s
+    progress = Progress(f"simulating {game.rules.name}", delay=2.0, interval=5.0, eta=True)
     for lo in range(0, int(games), CHUNK):
         n = min(CHUNK, int(games) - lo)
         draws = rng.random((n, *shape))
         _play(scores[lo : lo + n], draws, V, Vz, Vn, start, so_far, dice, g, turn)
+        progress.update(lo + n, "games", int(games))
+    progress.done()
     return SimulationResult(solution.rules.name, int(seed), scores)

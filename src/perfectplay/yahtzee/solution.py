@@ -34,7 +34,7 @@ import numpy as np
 
 from perfectplay._util.atomic import atomic_writer
 from perfectplay._util.jit import charge_interpreted
-from perfectplay.errors import InputError
+from perfectplay.errors import InputError, WriteError
 from perfectplay.objectives import Objective
 from perfectplay.results.options import Option, rank_options
 from perfectplay.results.surface import Solution
@@ -222,7 +222,7 @@ class YahtzeeSolution(Solution):
             with atomic_writer(path) as fh:
                 fh.write(_MAGIC + json.dumps(header).encode() + b"\n" + payload)
         except OSError as exc:
-            raise InputError(f"cannot write {path}: {exc.strerror or exc}") from None
+            raise WriteError(f"cannot write {path}: {exc.strerror or exc}") from None
         return Path(path)
 
     @classmethod
@@ -249,7 +249,7 @@ class YahtzeeSolution(Solution):
             header = json.loads(line)
             if not isinstance(header, dict):
                 raise ValueError
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: a deeply nested header
             raise InputError(f"{path}: corrupt header") from None
         if header.get("format") != _FORMAT:
             raise InputError(f"{path}: table format {header.get('format')!r}, expected {_FORMAT}")

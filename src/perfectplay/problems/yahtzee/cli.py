@@ -7,6 +7,7 @@ answers without loading numpy or numba; ``advise --load TABLE`` answers without 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from perfectplay.errors import InputError, PerfectplayError
@@ -227,7 +228,7 @@ class Solved(NamedTuple):
 
 
 def parse(text: str, options: Options) -> Parsed:
-    from perfectplay.problems.yahtzee.instance import parse
+    from perfectplay.problems.yahtzee.instance import stream
 
     if options.plot and not options.distribution:
         raise PerfectplayError("--plot draws the distribution: add --distribution")
@@ -235,43 +236,61 @@ def parse(text: str, options: Options) -> Parsed:
         _check_plotting()
     rules = _rules(options)
     table = _table(options, rules)
-    return Parsed(parse(text, table.game if table is not None else rules), table)
+    return Parsed(stream(text, table.game if table is not None else rules), table)
 
 
 def solve(parsed: Parsed, options: Options) -> Solved:
-    from perfectplay.problems.yahtzee.solution import answer, solve
+    """The table (loaded, or solved now) and the answers, computed as they are printed:
+    an input of many situations is answered in constant memory."""
+    from perfectplay.problems.yahtzee.solution import iter_answers, solve
 
     table = parsed.table
     if table is None:
         table = solve(parsed.instance.rules, save=options.save, cache=not options.no_cache)
-    return Solved(table, parsed.instance, answer(table, parsed.instance))
+    return Solved(table, parsed.instance, iter_answers(table, parsed.instance.situations))
 
 
-def format(solved: Solved, options: Options) -> str:
-    """The official output, then the reports ``--simulate`` and ``--distribution`` ask."""
-    from perfectplay.problems.yahtzee.report import format
+def format(solved: Solved, options: Options) -> Iterator[str]:
+    """The official output, line by line as the answers come, then the reports
+    ``--simulate`` and ``--distribution`` ask (computed first, as a failed report prints
+    nothing)."""
+    from perfectplay.problems.yahtzee.report import format_lines
 
     lines, _ = _play_reports(options, solved.table)
-    return "\n".join([format(solved.table, solved.answers, options.digits), *lines])
+    for line in format_lines(solved.table, solved.answers, options.digits):
+        yield line + "\n"
+    for line in lines:
+        yield line + "\n"
 
 
-def to_json(solved: Solved, options: Options) -> list[dict[str, Any]]:
+def to_json(solved: Solved, options: Options) -> Iterator[dict[str, Any]]:
     """One object per answer (the table's value for an input without situations), then
     one with the reports."""
     from perfectplay.problems.yahtzee.report import answer_json, value_json
 
     table = solved.table
     _, fields = _play_reports(options, table)
-    if not solved.answers:
-        return [{**value_json(table), **fields}]
-    return [answer_json(table, a) for a in solved.answers] + ([fields] if fields else [])
+    if not solved.instance.situations:
+        yield {**value_json(table), **fields}
+        return
+    for a in solved.answers:
+        yield answer_json(table, a)
+    if fields:
+        yield fields
 
 
 def _advise_parse(text: str, options: Options) -> Parsed:
-    from perfectplay.problems.yahtzee.instance import Instance, Line, parse, parse_situation
+    from perfectplay.problems.yahtzee.instance import (
+        Instance,
+        Line,
+        Streamed,
+        parse_situation,
+        stream,
+    )
 
     rules = _rules(options)
     table = _table(options, rules)
+    instance: Instance | Streamed
     if options.file is None:
         from perfectplay.yahtzee.ruleset import rules as builtin
 
@@ -281,41 +300,30 @@ def _advise_parse(text: str, options: Options) -> Parsed:
             table.rules if table is not None else chosen, (Line(1, situation, text),)
         )
     else:
-        instance = parse(text, table.game if table is not None else rules)
+        instance = stream(text, table.game if table is not None else rules)
         if not instance.situations:
             raise InputError("no situation in the input")
     return Parsed(instance, table)
 
 
-def _advise_solve(parsed: Parsed, options: Options) -> Solved:
-    from perfectplay.problems.yahtzee.solution import solve
-
-    table = parsed.table
-    if table is None:
-        table = solve(parsed.instance.rules, save=options.save, cache=not options.no_cache)
-    options_of = [table.options(line.situation) for line in parsed.instance.situations]
-    return Solved(table, parsed.instance, options_of)
-
-
-def _advise_format(solved: Solved, options: Options) -> str:
+def _advise_format(solved: Solved, options: Options) -> Iterator[str]:
+    """The summary line, then each situation's advice as it is computed (a blank line
+    between two)."""
     from perfectplay.problems.yahtzee.report import advice_text, summary
 
     top = None if options.all else options.top
-    blocks = [
-        advice_text(solved.table, line.situation, found, top, options.digits)
-        for line, found in zip(solved.instance.situations, solved.answers, strict=True)
-    ]
-    return summary(solved.table, options.digits) + "\n" + "\n\n".join(blocks)
+    yield summary(solved.table, options.digits) + "\n"
+    for i, a in enumerate(solved.answers):
+        text = advice_text(solved.table, a.line.situation, a.options, top, options.digits)
+        yield ("\n\n" if i else "") + text
 
 
-def _advise_json(solved: Solved, options: Options) -> list[dict[str, Any]]:
+def _advise_json(solved: Solved, options: Options) -> Iterator[dict[str, Any]]:
     from perfectplay.problems.yahtzee.report import advice_json
 
     top = None if options.all else options.top
-    return [
-        advice_json(solved.table, line.situation, found, top)
-        for line, found in zip(solved.instance.situations, solved.answers, strict=True)
-    ]
+    for a in solved.answers:
+        yield advice_json(solved.table, a.line.situation, a.options, top)
 
 
 def _advise_options(parser: argparse.ArgumentParser) -> None:
@@ -367,7 +375,7 @@ ADVISE = Problem(
     examples=ADVISE_EXAMPLES,
     example=EXAMPLE,
     parse=_advise_parse,
-    solve=_advise_solve,
+    solve=solve,
     format=_advise_format,
     to_json=_advise_json,
     add_options=_advise_options,

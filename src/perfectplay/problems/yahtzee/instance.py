@@ -5,8 +5,9 @@ any case:
 
 - ``dice 1 3 3 5 6`` (or ``dice 13356``): the dice showing; required;
 - ``rolls left 2`` (or ``rolls 2``): rerolls still allowed, 0 after the last roll; required;
-- ``filled ones=3 fives=15 yahtzee=50``: the filled boxes (names of the rules' boxes; a
-  bare ``ones`` is filled with points unknown); ``filled -`` or no field: an empty card;
+- ``filled ones=3 fives=15 yahtzee=50``: the filled boxes (names of the rules' boxes, in
+  any case, ``-`` and ``_`` alike: no rule set has two boxes these would confuse; a bare
+  ``ones`` is filled with points unknown); ``filled -`` or no field: an empty card;
 - ``upper 18``: the upper-section total (needed when an upper box is filled without its
   points);
 - ``score 120``: the points scored so far (optional: else the boxes' points, plus the
@@ -33,6 +34,7 @@ perfectplay.errors.InputError: line 1: dice: 7 is not a face of these dice (1, 2
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -44,7 +46,16 @@ if TYPE_CHECKING:
     from perfectplay.yahtzee.ruleset import Rules
     from perfectplay.yahtzee.solution import Situation
 
-__all__ = ["Instance", "Line", "parse", "parse_situation", "resolve_rules"]
+__all__ = [
+    "Instance",
+    "Line",
+    "Situations",
+    "Streamed",
+    "parse",
+    "parse_situation",
+    "resolve_rules",
+    "stream",
+]
 
 FIELDS = ("dice", "rolls left", "filled", "upper", "score", "bonus")
 _YES = {
@@ -74,6 +85,14 @@ class Instance:
 
     rules: Rules
     situations: tuple[Line, ...]
+
+
+@dataclass(frozen=True)
+class Streamed:
+    """An :class:`Instance` whose situations are read as they are used (:func:`stream`)."""
+
+    rules: Rules
+    situations: Situations
 
 
 def resolve_rules(spec: str) -> Rules:
@@ -120,48 +139,114 @@ def parse(text: str, rules: Rules | ScorecardGame | None = None) -> Instance:
     ``rules`` is the rule set the caller chose (``--rules``, or the game of a loaded
     table); a ``rules`` line that names another is an error. Every situation is checked
     against the rules before anything is solved; the first bad line raises
-    :class:`~perfectplay.errors.InputError`.
+    :class:`~perfectplay.errors.InputError`. Every situation is held: an input of many
+    lines is read with :func:`stream` instead.
     """
-    from perfectplay.yahtzee.game import ScorecardGame
-    from perfectplay.yahtzee.ruleset import rules as builtin
+    read = Situations(text, rules)
+    return Instance(read.rules, tuple(read))
 
-    game: ScorecardGame | None = None
-    if isinstance(rules, ScorecardGame):
-        game, rules = rules, rules.rules
-    out: list[Line] = []
-    seen_rules = False
+
+def stream(text: str, rules: Rules | ScorecardGame | None = None) -> Streamed:
+    """:func:`parse` in constant memory: every line is checked (the first bad one raises
+    :class:`~perfectplay.errors.InputError`, before any answer is printed), then the
+    situations are read again, one at a time, as they are answered. Progress on stderr
+    for a long input.
+
+    >>> inst = stream("rules yatzy\\ndice 66666; rolls 0\\n# a comment\\ndice 12345; rolls 2")
+    >>> inst.rules.name, len(inst.situations), [line.line for line in inst.situations]
+    ('yatzy', 2, [2, 4])
+    """
+    read = Situations(text, rules)
+    read.check()
+    return Streamed(read.rules, read)
+
+
+class Situations:
+    """The situations of an input text, parsed again each time they are iterated (so only
+    the text is held, not a situation per line). The ``rules`` line, when the input has
+    one, is read on construction: :attr:`rules` is known before any situation."""
+
+    def __init__(self, text: str, rules: Rules | ScorecardGame | None = None) -> None:
+        from perfectplay.yahtzee.game import ScorecardGame
+
+        self.text = text
+        self._game: ScorecardGame | None = None
+        if isinstance(rules, ScorecardGame):
+            self._game, rules = rules, rules.rules
+        self.rules, self._header = _rules_line(text, rules)
+        self._count: int | None = None
+
+    def _game_of_rules(self) -> ScorecardGame:
+        from perfectplay.yahtzee.game import ScorecardGame
+
+        if self._game is None:
+            self._game = ScorecardGame(self.rules)
+        return self._game
+
+    def __iter__(self) -> Iterator[Line]:
+        for number, line in _content_lines(self.text):
+            if split_tokens(line)[0].lower() == "rules":
+                if number == self._header:
+                    continue
+                raise InputError("'rules NAME' must be the first line of the input", line=number)
+            try:
+                situation = parse_situation(line, self._game_of_rules())
+            except InputError as exc:
+                raise InputError(exc.message, line=number) from None
+            yield Line(number, situation, line)
+
+    def check(self) -> int:
+        """Read every situation once (raising at the first bad one) and count them."""
+        if self._count is None:
+            from perfectplay._util.progress import Progress
+
+            progress = Progress("checking situations", interval=5.0)
+            count = 0
+            for count, _ in enumerate(self, start=1):
+                if count % 1024 == 0:
+                    progress.update(count, "lines")
+            progress.done(f"{count:,} situations")
+            self._count = count
+        return self._count
+
+    def __len__(self) -> int:
+        return self.check()
+
+    def __bool__(self) -> bool:
+        return self.check() > 0
+
+
+def _content_lines(text: str) -> Iterator[tuple[int, str]]:
+    """``(number, line)`` of each line that is not blank once its comment is cut."""
     for number, raw in iter_lines(text):
         line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
+        if line:
+            yield number, line
+
+
+def _rules_line(text: str, rules: Rules | None) -> tuple[Rules, int | None]:
+    """The input's rules (its ``rules`` line, which must agree with ``rules`` when given;
+    else ``rules``; else ``american``) and the number of that line."""
+    from perfectplay.yahtzee.ruleset import rules as builtin
+
+    for number, line in _content_lines(text):
         tokens = split_tokens(line)
-        if tokens[0].lower() == "rules":
-            if seen_rules or out:
-                raise InputError("'rules NAME' must be the first line of the input", line=number)
-            seen_rules = True
-            if len(tokens) != 2:
-                raise InputError("expected 'rules NAME'", line=number)
-            try:
-                named = builtin(tokens[1])
-            except KeyError as exc:
-                raise InputError(str(exc.args[0]), line=number) from None
-            if rules is not None and rules.name != named.name:
-                raise InputError(
-                    f"the input is for rules {named.name!r}, not {rules.name!r} "
-                    "(the rules of --rules or of the loaded table)",
-                    line=number,
-                )
-            rules = rules or named
-            continue
-        if game is None:
-            rules = rules or builtin("american")
-            game = ScorecardGame(rules)
+        if tokens[0].lower() != "rules":
+            break
+        if len(tokens) != 2:
+            raise InputError("expected 'rules NAME'", line=number)
         try:
-            situation = parse_situation(line, game)
-        except InputError as exc:
-            raise InputError(exc.message, line=number) from None
-        out.append(Line(number, situation, line))
-    return Instance(rules or builtin("american"), tuple(out))
+            named = builtin(tokens[1])
+        except KeyError as exc:
+            raise InputError(str(exc.args[0]), line=number) from None
+        if rules is not None and rules.name != named.name:
+            raise InputError(
+                f"the input is for rules {named.name!r}, not {rules.name!r} "
+                "(the rules of --rules or of the loaded table)",
+                line=number,
+            )
+        return rules or named, number
+    return rules or builtin("american"), None
 
 
 def parse_situation(text: str, game: ScorecardGame | Rules) -> Situation:
@@ -272,11 +357,13 @@ def _dice(tokens: list[str], game: ScorecardGame) -> tuple[Any, ...]:
 def _filled(tokens: list[str], game: ScorecardGame) -> dict[str, int | None]:
     if tokens == ["-"]:
         return {}
-    names = {c.name.lower().replace("-", "_"): c.name for c in game.rules.categories}
+    from perfectplay.yahtzee.ruleset import box_key
+
+    names = {box_key(c.name): c.name for c in game.rules.categories}
     out: dict[str, int | None] = {}
     for token in tokens:
         name, sep, points = token.partition("=")
-        box = names.get(name.lower().replace("-", "_"))
+        box = names.get(box_key(name))
         if box is None:
             raise InputError(
                 f"filled: {quote_token(name)} is not a box of {game.rules.name} "

@@ -25,7 +25,7 @@ options, best first (expected final score):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -40,6 +40,7 @@ __all__ = [
     "advice_text",
     "answer_json",
     "format",
+    "format_lines",
     "format_option",
     "format_value",
     "option_json",
@@ -68,12 +69,23 @@ def format_option(option: YahtzeeOption, digits: int = SCORE_DIGITS) -> str:
     return f"{option.action} {format_value(option.value, digits)}"
 
 
-def format(solution: YahtzeeSolution, answers: Sequence[Answer], digits: int = SCORE_DIGITS) -> str:
+def format(solution: YahtzeeSolution, answers: Iterable[Answer], digits: int = SCORE_DIGITS) -> str:
     """The official output: one line per situation (its best action and value), or the
     empty card's value when the input has no situation."""
-    if not answers:
-        return format_value(solution.value(), digits)
-    return "\n".join(format_option(a.best, digits) for a in answers)
+    return "\n".join(format_lines(solution, answers, digits))
+
+
+def format_lines(
+    solution: YahtzeeSolution, answers: Iterable[Answer], digits: int = SCORE_DIGITS
+) -> Iterator[str]:
+    """The lines of :func:`format` (without their ends), one at a time, as the answers
+    come."""
+    empty = True
+    for a in answers:
+        empty = False
+        yield format_option(a.best, digits)
+    if empty:
+        yield format_value(solution.value(), digits)
 
 
 def summary(solution: YahtzeeSolution, digits: int = SCORE_DIGITS) -> str:

@@ -18,18 +18,19 @@ solves them once.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sized
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from perfectplay.errors import PerfectplayError
+from perfectplay.errors import PerfectplayError, WriteError
 
 if TYPE_CHECKING:
     from perfectplay.problems.yahtzee.instance import Instance, Line
     from perfectplay.yahtzee.ruleset import Rules
     from perfectplay.yahtzee.solution import YahtzeeOption, YahtzeeSolution
 
-__all__ = ["Answer", "answer", "solve"]
+__all__ = ["Answer", "answer", "iter_answers", "solve"]
 
 # Tables solved in this process, by the fingerprint of their rules.
 _SOLVED: dict[str, YahtzeeSolution] = {}
@@ -136,12 +137,26 @@ def solve(
 
         try:
             table.save(save)
-        except OSError as exc:
-            raise PerfectplayError(f"--save {save}: {exc.strerror or exc}") from None
+        except WriteError as exc:
+            raise WriteError(f"--save {exc.message}") from None
         note(f"saved the table of {table.rules.name} to {save}")
     return table
 
 
 def answer(solution: YahtzeeSolution, instance: Instance) -> list[Answer]:
     """Every situation's options, best first, in the order of the input."""
-    return [Answer(line, tuple(solution.options(line.situation))) for line in instance.situations]
+    return list(iter_answers(solution, instance.situations))
+
+
+def iter_answers(solution: YahtzeeSolution, situations: Iterable[Line]) -> Iterator[Answer]:
+    """Each situation's options, best first, one at a time (an input of many lines is
+    answered in constant memory), with progress on stderr for a long input."""
+    from perfectplay._util.progress import Progress
+
+    total = len(situations) if isinstance(situations, Sized) else None
+    progress = Progress("answering situations", interval=5.0)
+    count = 0
+    for count, line in enumerate(situations, start=1):
+        yield Answer(line, tuple(solution.options(line.situation)))
+        progress.update(count, "situations", total)
+    progress.done(f"{count:,} situations")
