@@ -126,6 +126,11 @@ class ServedGame(ABC):
     def text(self, state: Any) -> str:
         """The text of ``state`` (what :meth:`parse` reads back)."""
 
+    def parsed(self, text: Any) -> dict[str, Any]:
+        """``POST /parse``'s answer: ``{"state": ...}``, the state checked and written
+        back."""
+        return {"state": self.text(self.parse(text))}
+
     @abstractmethod
     def start(self) -> str | None:
         """The first state's text (``None``: none to play from)."""
@@ -284,10 +289,12 @@ class ScorecardTable(ServedGame):
     @property
     def table(self) -> YahtzeeSolution:
         """The solved table: the one given, else solved on first use (seconds: the
-        request that needs it waits; ``notify`` hears of it, the command prints it)."""
+        request that needs it waits; ``notify`` hears of it, the command prints it), or
+        read from the disk cache ``perfectplay yahtzee`` keeps (another worker process,
+        or an earlier run, solved it)."""
         with self._solving:
             if self._table is None:
-                from perfectplay.yahtzee.solution import solve
+                from perfectplay.problems.yahtzee.solution import solve
 
                 if self._notify is not None:
                     self._notify(f"solving {self.rules.name} rules (seconds)...")
