@@ -110,3 +110,82 @@ def test_help_imports_no_numpy():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env=_env(), check=True).stdout  # fmt: skip
     assert out.strip().splitlines()[-1] == "False False"
+
+
+def _workers_of(pid):
+    return [
+        int(c)
+        for task in Path(f"/proc/{pid}/task").iterdir()
+        for c in (task / "children").read_text().split()
+    ]
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux's /proc")
+def test_workers_serve_the_same_games_and_stop_with_the_server():
+    proc = _start("--only", "--workers", "3", "perfectplay.examples.pig:Piglet", "-p", "goal=4")
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("perfectplay serve: http://127.0.0.1:"), line
+        url = line.split()[2]
+        answers = set()
+        for _ in range(24):  # new connections: the kernel spreads them over the workers
+            request = urllib.request.Request(
+                url + "api/games/piglet-goal-4/options",
+                data=b'{"state": "(0, 0, 1)"}',
+                headers={"Content-Type": "application/json"},
+            )
+            with urllib.request.urlopen(request, timeout=20) as r:
+                answers.add(r.read())
+        assert len(answers) == 1 and b'"roll"' in next(iter(answers))
+        workers = _workers_of(proc.pid)
+        assert len(workers) == 3
+    finally:
+        _, err = _stop(proc)
+    assert proc.returncode == 0 and "3 worker processes" in err
+    assert not any(Path(f"/proc/{pid}").exists() for pid in workers)
+
+
+def test_a_compiled_table_is_served_with_its_model(ur2_table):
+    table = str(ur2_table.workdir.path)
+    model = ["perfectplay.examples.ur:Ur", "-p", "pieces=2"]
+    proc = _start("--only", "--workers", "1", "--load", table, *model)
+    try:
+        url = proc.stdout.readline().split()[2]
+        with urllib.request.urlopen(url + "api/games", timeout=20) as r:
+            games = json.load(r)["games"]
+        assert [(g["id"], g["start"], g["players"]) for g in games] == [
+            ("ur-finkel-pieces-2", "/", 2)
+        ]
+        request = urllib.request.Request(
+            url + "api/games/ur-finkel-pieces-2/options", data=b'{"state": "4/6:3"}'
+        )
+        with urllib.request.urlopen(request, timeout=20) as r:
+            options = json.load(r)["options"]
+        assert [o["action"] for o in options] == ["enter to 3", "move 4 to 7"]
+    finally:
+        _, err = _stop(proc)
+    assert "solving" not in err  # the model named is the table's: not solved again
+
+
+def test_a_compiled_table_without_its_model_is_refused(ur2_table, capsys):
+    from perfectplay.cli import main
+
+    table = str(ur2_table.workdir.path)
+    assert main(["serve", "--no-browser", "--load", table]) == 2
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last == (
+        f"perfectplay serve: {table}: a compiled model's table is served with its model: "
+        f"name it too, e.g. perfectplay serve --load {table} perfectplay.examples.ur:Ur -p "
+        "NAME=VALUE (the table holds Ur(finkel+pieces=2))"
+    )
+    args = [
+        "serve",
+        "--no-browser",
+        "--load",
+        table,
+        "perfectplay.examples.ur:Ur",
+        "-p",
+        "pieces=1",
+    ]
+    assert main(args) == 2
+    assert "solved with other parameters" in capsys.readouterr().err.splitlines()[-1]

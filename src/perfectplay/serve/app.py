@@ -260,18 +260,20 @@ def create_app(
         status = exc.status_code if isinstance(exc, HTTPException) else 500
         return _error(status, getattr(exc, "detail", "") or "refused")
 
-    routes = [
-        Route("/", _answer(page)),
-        Route("/static/{name}", _answer(asset)),
-        Route("/api/games", _answer(list_games)),
-        Route("/api/games/{game}", _answer(one_game)),
+    routes = [  # the most asked first: the router tries them in order
         Route("/api/games/{game}/options", _answer(options), methods=["GET", "POST"]),
         Route("/api/games/{game}/apply", _answer(apply), methods=["POST"]),
         Route("/api/games/{game}/parse", _answer(parse), methods=["POST"]),
+        Route("/api/games/{game}", _answer(one_game)),
+        Route("/api/games", _answer(list_games)),
+        Route("/static/{name}", _answer(asset)),
+        Route("/", _answer(page)),
     ]
     allowed = [*LOOPBACK, *hosts]
-    return Starlette(
+    app = Starlette(
         routes=routes,
         middleware=[Middleware(Guard, hosts=allowed)],
         exception_handlers={HTTPException: refused, Exception: refused},
     )
+    app.state.answers = cache  # this process's kept answers (hits and misses counted)
+    return app

@@ -72,7 +72,8 @@ class CompiledGame(ServedGame):
         text = _checked_text(text)
         where, sep, throw = text.rpartition(":") if ":" in text else (text, "", "")
         s = self.solution.position(where)
-        self.solution.value(s)  # UnknownStateError for a position the game never reaches
+        if self._over(s) is None:  # a finished game is not in the table
+            self.solution.value(s)  # UnknownStateError for a position never reached
         if not sep:
             return s, None
         weights = self._throws(s)
