@@ -21,7 +21,7 @@ client (Linux; default: everything shared).
 
 Not a timed test: a load figure for the record.
 
-    python benchmarks/bench_serve.py [--before main] [--workers 2] [--clients 100]
+    python benchmarks/bench_serve.py [--before main] [--workers 1,2] [--clients 100]
         [--seconds 30] [--cores N] [--table PATH]
 """
 
@@ -267,7 +267,7 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=30.0)
     p.add_argument("--games", type=int, default=20, help="random games that give the situations")
     p.add_argument("--table", type=Path, help="a saved American table (else solved once)")
-    p.add_argument("--workers", type=int, help="the server's --workers (default: its own)")
+    p.add_argument("--workers", help="the server's --workers, or several: 1,2 (default: its own)")
     p.add_argument("--client-processes", type=int, default=1, help="processes of the client")
     p.add_argument("--before", metavar="REV", help="also measure the server of git revision REV")
     p.add_argument("--cores", type=int, help="the first N cores serve, the others run the client")
@@ -283,9 +283,10 @@ def main() -> None:
     runs = []
     if args.before:
         runs.append(measure(f"before ({args.before})", export(args.before), [], args, table, cores))
-    extra = ["--workers", str(args.workers)] if args.workers else []
-    name = f"after (this tree{', --workers ' + str(args.workers) if args.workers else ''})"
-    runs.append(measure(name, here, extra, args, table, cores))
+    for workers in args.workers.split(",") if args.workers else [None]:
+        extra = ["--workers", workers] if workers else []
+        name = f"after (this tree{', --workers ' + workers if workers else ''})"
+        runs.append(measure(name, here, extra, args, table, cores))
     split = (
         f"the server on {len(cores[0])}, the client on {len(cores[1])}"
         if cores

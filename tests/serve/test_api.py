@@ -473,3 +473,14 @@ def test_answers_are_kept_and_the_same(games):
             bad.status_code == 400
             and c.post(url, json={"state": "dice 1 2; rolls left 1"}).status_code == 400
         )
+
+
+def test_every_game_warms_up_before_the_workers_fork(games, ur2_table):
+    """`warm` plays the first option and chance from the start: it answers, changes
+    nothing, and leaves every answer as it was."""
+    from perfectplay.serve.compiled import CompiledGame
+
+    for game in [*games, CompiledGame("ur", ur2_table)]:
+        before = game.position(game.start())
+        game.warm()
+        assert game.position(game.start()) == before

@@ -101,6 +101,14 @@ def test_a_bad_port_is_a_usage_error(capsys):
     assert exit_.value.code == 2 and "expected a port" in capsys.readouterr().err
 
 
+def test_a_bad_number_of_workers_is_a_usage_error(capsys):
+    from perfectplay.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["serve", "--workers", "0"])
+    assert exit_.value.code == 2 and "expected a number of processes" in capsys.readouterr().err
+
+
 def test_help_imports_no_numpy():
     code = (
         "import sys\nfrom perfectplay.cli import main\n"

@@ -65,6 +65,15 @@ CSP = (
     "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
 
+#: The headers added to every response.
+SECURITY = (
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-resource-policy", b"same-origin"),
+    (b"cache-control", b"no-store"),
+)
+
 #: The page's files, by the name the page asks for, and their media types.
 ASSETS = {
     "index.html": "text/html; charset=utf-8",
@@ -101,14 +110,7 @@ class Guard:
 
         async def secured(message: Message) -> None:
             if message["type"] == "http.response.start":
-                extra = [
-                    (b"content-security-policy", CSP.encode()),
-                    (b"x-content-type-options", b"nosniff"),
-                    (b"referrer-policy", b"no-referrer"),
-                    (b"cross-origin-resource-policy", b"same-origin"),
-                    (b"cache-control", b"no-store"),
-                ]
-                message = {**message, "headers": [*message.get("headers", []), *extra]}
+                message = {**message, "headers": [*message.get("headers", []), *SECURITY]}
             await send(message)
 
         if problem is not None:

@@ -267,6 +267,8 @@ def serve(games: list[ServedGame], host: str, port: int, browser: bool, workers:
     bound = sockets[0].getsockname()[1]
     shown = f"[{host}]" if sockets[0].family == socket.AF_INET6 else host
     url = f"http://{shown}:{bound}/"
+    for game in games:
+        game.warm()
     app = create_app(games, hosts=[] if loopback else ["*"])
     config = uvicorn.Config(
         app, log_level="warning", access_log=False, server_header=False,

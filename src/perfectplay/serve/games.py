@@ -103,6 +103,30 @@ class ServedGame(ABC):
         a table loaded without its model only answers questions about states."""
         return True
 
+    def warm(self, steps: int = 12) -> None:
+        """Play the first option and the first chance outcome from the start for
+        ``steps`` answers (a whole Yahtzee turn: rolls, keeps, a box): every compiled
+        kernel an answer calls is loaded now, before the server forks its workers, rather
+        than by each worker on the request that first needs it (seconds, while every
+        connection of that worker waits)."""
+        state = self.start()
+        if not self.ready or state is None:
+            return
+        for _ in range(steps):
+            pos = self.position(state)
+            if pos["over"]:
+                return
+            options = pos.get("options")
+            if options and self.playable:
+                step = self.apply(pos["state"], options[0]["action"])
+                chances = step.get("chances")
+                state = chances[0]["state"] if chances else step.get("state")
+            else:
+                chances = pos.get("chances")
+                state = chances[0]["state"] if chances else None
+            if state is None:  # a roll the page makes itself, a table without its model
+                return
+
     def describe(self) -> dict[str, Any]:
         """The game as ``GET /api/games`` lists it."""
         objective = self.objective
