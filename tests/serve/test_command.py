@@ -197,3 +197,31 @@ def test_a_compiled_table_without_its_model_is_refused(ur2_table, capsys):
     ]
     assert main(args) == 2
     assert "solved with other parameters" in capsys.readouterr().err.splitlines()[-1]
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux's /proc")
+def test_a_worker_that_dies_is_started_again():
+    import signal
+    import time
+
+    proc = _start("--only", "--workers", "2", "perfectplay.examples.pig:Piglet", "-p", "goal=2")
+    try:
+        url = proc.stdout.readline().split()[2]
+        for _ in range(100):
+            workers = _workers_of(proc.pid)
+            if len(workers) == 2:
+                break
+            time.sleep(0.05)
+        time.sleep(2.5)  # older than a worker that fails at its start
+        os.kill(workers[0], signal.SIGKILL)
+        for _ in range(200):
+            now = _workers_of(proc.pid)
+            if len(now) == 2 and workers[0] not in now:
+                break
+            time.sleep(0.05)
+        assert len(now) == 2 and workers[0] not in now and workers[1] in now
+        with urllib.request.urlopen(url + "api/games", timeout=20) as r:
+            assert [g["id"] for g in json.load(r)["games"]] == ["piglet-goal-2"]
+    finally:
+        _, err = _stop(proc)
+    assert f"worker {workers[0]} ended (killed by signal 9); starting another" in err

@@ -278,15 +278,17 @@ def serve(games: list[ServedGame], host: str, port: int, browser: bool, workers:
     def run(sock: socket.socket) -> None:
         uvicorn.Server(config).run(sockets=[sock])
 
+    def open_browser() -> None:
+        if browser:
+            threading.Timer(0.5, webbrowser.open, args=(url,)).start()
+
     print(f"perfectplay serve: {url} (Ctrl-C stops it)", flush=True)
-    if workers > 1:
-        _say(f"{workers} worker processes")
-    if browser:
-        threading.Timer(0.5, webbrowser.open, args=(url,)).start()
     if workers == 1:
+        open_browser()
         run(sockets[0])
         return 0
-    return run_workers(run, sockets, workers, _say)
+    _say(f"{workers} worker processes")
+    return run_workers(run, sockets, workers, _say, started=open_browser)
 
 
 def _default_workers() -> int:

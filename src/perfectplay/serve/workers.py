@@ -134,9 +134,11 @@ def run_workers(
     sockets: list[socket.socket],
     count: int,
     say: Callable[[str], None],
+    started: Callable[[], None] = lambda: None,
 ) -> int:
     """Fork ``count`` workers, each running ``serve(socket)`` on its socket (one each, or
-    all the same one), and supervise them until ``SIGTERM`` or ``SIGINT``; the exit status."""
+    all the same one), call ``started()`` (threads are started only after the forks),
+    and supervise them until ``SIGTERM`` or ``SIGINT``; the exit status."""
     slots = [sockets[i % len(sockets)] for i in range(count)]
     workers: dict[int, tuple[int, float]] = {}  # pid -> (slot, start time)
     stopping = False
@@ -157,6 +159,7 @@ def run_workers(
     try:
         for slot, sock in enumerate(slots):
             workers[_fork(serve, sock, sockets)] = (slot, time.monotonic())
+        started()
         while workers:
             try:
                 pid, code = os.wait()
@@ -166,15 +169,15 @@ def run_workers(
                 continue
             if pid not in workers:
                 continue
-            slot, started = workers.pop(pid)
+            slot, born = workers.pop(pid)
             if stopping:
                 continue
-            if time.monotonic() - started < MIN_LIFE:
-                say(f"a worker failed at its start (status {code}); stopping")
+            if time.monotonic() - born < MIN_LIFE:
+                say(f"a worker failed at its start ({_how(code)}); stopping")
                 stop(signal.SIGTERM, None)
                 status = 1
                 continue
-            say(f"worker {pid} ended (status {code}); starting another")
+            say(f"worker {pid} ended ({_how(code)}); starting another")
             workers[_fork(serve, slots[slot], sockets)] = (slot, time.monotonic())
     finally:
         for sig, handler in previous.items():
@@ -182,6 +185,12 @@ def run_workers(
         for sock in sockets:
             sock.close()
     return status
+
+
+def _how(status: int) -> str:
+    """A wait status in words: ``exit status 1``, ``killed by signal 9``."""
+    code = os.waitstatus_to_exitcode(status)
+    return f"killed by signal {-code}" if code < 0 else f"exit status {code}"
 
 
 def _signal(pid: int, sig: int) -> None:
