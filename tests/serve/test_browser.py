@@ -246,6 +246,8 @@ def test_alea_rolled_by_hand_then_played_to_a_word(page, server):
     assert page.locator("#value").inner_text() == "The dice spell PARSE"
     page.uncheck("#byhand")
     page.click("#new")  # rolled by the page now: play the best keep until a word shows
+    # The last game's "Game over" stays until the new one is drawn: wait for it to go.
+    expect(page.locator("#turn")).not_to_have_text("Game over")
     for _ in range(200):
         if page.locator("#turn").inner_text() == "Game over":
             break
