@@ -59,6 +59,17 @@ def alea_solution():
 
 
 @pytest.fixture(scope="session")
+def ur2_table(tmp_path_factory):
+    """2-piece Ur as `perfectplay serve --load` serves it: solved, saved as a table
+    directory, loaded back with its model (seconds)."""
+    from perfectplay.compiled import solve_compiled
+    from perfectplay.examples.ur import Ur
+
+    path = solve_compiled(Ur(pieces=2)).save(tmp_path_factory.mktemp("ur") / "ur2")
+    return perfectplay.load(path, Ur(pieces=2))
+
+
+@pytest.fixture(scope="session")
 def games(mini_table, pig_solution, tictactoe_solution, alea_solution):
     from perfectplay.serve.gallery import AleaGame
     from perfectplay.serve.games import ModelGame, ScorecardTable

@@ -385,3 +385,102 @@ def test_garbage_states_are_a_4xx(client, game):
             assert got.status_code in (200, 400), (route, text, got.text)
             if got.status_code == 400:
                 assert list(got.json()) == ["error"] and "\n" not in got.text
+
+
+@pytest.fixture(scope="module")
+def ur_client(ur2_table):
+    from starlette.testclient import TestClient
+
+    from perfectplay.serve.app import create_app
+    from perfectplay.serve.compiled import CompiledGame
+
+    with TestClient(create_app([CompiledGame("ur", ur2_table)])) as c:
+        yield c
+
+
+def test_ur_values_are_the_tables(ur_client, ur2_table):
+    """Random games of 2-piece Ur played through the API: every position's value, every
+    throw's probability and every move's value are the table's."""
+    model = ur2_table.model
+    rng = random.Random(5)
+    positions = moves = 0
+    for _ in range(6):
+        seen = _random_play(ur_client, "ur", rng, 200)
+        for pos in seen:
+            where, _, throw = pos["state"].partition(":")
+            if pos["over"]:
+                assert pos["value"] == 0.0  # the player to move has lost
+                continue
+            if not throw:
+                positions += 1
+                assert pos["value"] == ur2_table.value(where)
+                assert [c["state"] for c in pos["chances"]] == [f"{where}:{k}" for k in range(5)]
+                assert [c["probability"] for c in pos["chances"]] == [
+                    1 / 16,
+                    4 / 16,
+                    6 / 16,
+                    4 / 16,
+                    1 / 16,
+                ]
+            else:
+                moves += 1
+                want = ur2_table.options((where, int(throw)))
+                assert pos["options"] == [o.to_json() for o in want]
+                assert pos["value"] == want[0].value
+        assert seen[-1]["over"]
+    assert positions > 50 and moves > 50
+    assert model.describe(model.parse("4,8+0/6")) == "4,8/6"
+
+
+def test_ur_moves_lead_where_the_model_says(ur_client, ur2_table):
+    # Step 4 is a rosette: entering there with a throw of 4 gives another roll (no pass);
+    # 4 to 7 passes the turn (the position then seen from the other player).
+    enter = ur_client.post("/api/games/ur/apply", json={"state": "/6:4", "action": "enter to 4"})
+    assert enter.json() == {"state": "4/6", "passes": False}
+    move = ur_client.post("/api/games/ur/apply", json={"state": "4/6:3", "action": "move 4 to 7"})
+    assert move.json() == {"state": "6/7", "passes": True}
+    zero = ur_client.post("/api/games/ur/options", json={"state": "4/6:0"}).json()
+    assert [o["action"] for o in zero["options"]] == ["pass"]
+    for bad, message in [("4/6:7", "the throw after ':' is 0..4"), ("5/5", "two pieces"),
+                         ("9,9/", "distinct"), ("4/6:x", "0..4")]:  # fmt: skip
+        got = ur_client.post("/api/games/ur/options", json={"state": bad})
+        assert got.status_code == 400 and message in got.json()["error"], (bad, got.json())
+    roll_first = ur_client.post("/api/games/ur/apply", json={"state": "4/6", "action": "pass"})
+    assert roll_first.status_code == 400 and "throw the dice first" in roll_first.json()["error"]
+
+
+def test_answers_are_kept_and_the_same(games):
+    from starlette.testclient import TestClient
+
+    from perfectplay.serve.app import create_app
+
+    app = create_app(games)
+    with TestClient(app) as c:
+        url = "/api/games/yahtzee-mini/options"
+        first = c.post(url, json={"state": "dice 1 2 3; rolls left 1"})
+        again = c.post(url, json={"situation": "dice 1 2 3; rolls left 1"})
+        spelt = c.post(url, json={"state": "DICE 1 2 3 | rolls 1"})
+        assert first.status_code == 200 and first.content == again.content == spelt.content
+        assert app.state.answers.hits >= 1 and len(app.state.answers) == 2  # two spellings
+        assert first.headers["content-type"] == "application/json"
+        nothing = create_app(games, cache_bytes=0)
+        with TestClient(nothing) as fresh:
+            assert (
+                fresh.post(url, json={"state": "dice 1 2 3; rolls left 1"}).content == first.content
+            )
+        bad = c.post(url, json={"state": "dice 1 2; rolls left 1"})
+        assert (
+            bad.status_code == 400
+            and c.post(url, json={"state": "dice 1 2; rolls left 1"}).status_code == 400
+        )
+
+
+def test_every_game_warms_up_before_the_workers_fork(games, ur2_table):
+    """`warm` plays the first option and chance from the start: it answers, changes
+    nothing, and leaves every answer as it was."""
+    from perfectplay.serve.compiled import CompiledGame
+
+    for game in [*games, CompiledGame("ur", ur2_table)]:
+        before = game.position(game.start())
+        game.warm()
+        assert game.position(game.start()) == before

@@ -31,10 +31,11 @@ def _chromium() -> str | None:
 
 
 @pytest.fixture(scope="module")
-def server(american, pig_solution, tictactoe_solution, alea_solution):
+def server(american, pig_solution, tictactoe_solution, alea_solution, ur2_table):
     import uvicorn
 
     from perfectplay.serve.app import create_app
+    from perfectplay.serve.compiled import CompiledGame
     from perfectplay.serve.gallery import AleaGame
     from perfectplay.serve.games import ModelGame, ScorecardTable
 
@@ -43,6 +44,7 @@ def server(american, pig_solution, tictactoe_solution, alea_solution):
         ModelGame("pig", pig_solution, "Pig(goal=20)"),
         ModelGame("tictactoe", tictactoe_solution, "TicTacToe"),
         AleaGame("alea", alea_solution),
+        CompiledGame("ur", ur2_table, "Ur, 2 pieces (from its saved table)"),
     ]
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.bind(("127.0.0.1", 0))
@@ -244,6 +246,8 @@ def test_alea_rolled_by_hand_then_played_to_a_word(page, server):
     assert page.locator("#value").inner_text() == "The dice spell PARSE"
     page.uncheck("#byhand")
     page.click("#new")  # rolled by the page now: play the best keep until a word shows
+    # The last game's "Game over" stays until the new one is drawn: wait for it to go.
+    expect(page.locator("#turn")).not_to_have_text("Game over")
     for _ in range(200):
         if page.locator("#turn").inner_text() == "Game over":
             break
@@ -251,6 +255,41 @@ def test_alea_rolled_by_hand_then_played_to_a_word(page, server):
         page.keyboard.press("1")
         expect(page.locator("#history li")).not_to_have_count(before)
     assert page.locator("#value").inner_text().startswith("The dice spell ")
+
+
+def test_ur_from_its_table_throws_set_by_hand_then_against_the_perfect_opponent(page, server):
+    page.goto(f"{server}/?game=ur")
+    page.select_option("#mode", "hotseat")
+    page.check("#byhand")
+    page.click("#new")
+    # The throw by hand: the five throws of four binary dice with their chances.
+    page.wait_for_selector("button.outcome")
+    assert page.locator("button.outcome").all_inner_texts() == [
+        "throw 0 (1/16)", "throw 1 (4/16)", "throw 2 (6/16)", "throw 3 (4/16)",
+        "throw 4 (1/16)",
+    ]  # fmt: skip
+    page.locator("button.outcome", has_text="throw 4").click()
+    expect(page.locator("#state")).to_contain_text("/:4")
+    assert page.locator("button.option").all_inner_texts()[0].split("\n")[1] == "enter to 4"
+    page.keyboard.press("1")  # enter on the rosette: another throw for the same player
+    expect(page.locator("#history li")).to_have_count(1)
+    assert page.locator("#turn").inner_text() == "Player 1: roll"
+    page.locator("button.outcome", has_text="throw 2").click()
+    page.locator("button.option").first.click()  # no rosette now: player 2 moves
+    expect(page.locator("#turn")).to_have_text("Player 2: roll")
+    assert "(as seen by the player to move)" in page.locator("#state").inner_text()
+    # Thrown by the page now, a new game against the perfect opponent: a few moves each.
+    page.uncheck("#byhand")
+    page.select_option("#mode", "first")
+    for _ in range(6):
+        expect(page.locator("button.option").first).to_be_enabled()
+        before = page.locator("#history li").count()
+        page.keyboard.press("1")
+        expect(page.locator("#history li")).not_to_have_count(before)
+    assert "P2: " in page.locator("#history").inner_text()  # the opponent moved
+    record = page.locator("#record").input_value().splitlines()
+    assert record[0] == "# perfectplay serve record: ur" and ":" in record[1]
+    page.screenshot(path=str(DOCS / "ur.png"), full_page=True)
 
 
 def test_the_page_at_a_phones_width(browser, server):

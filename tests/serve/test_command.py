@@ -101,6 +101,14 @@ def test_a_bad_port_is_a_usage_error(capsys):
     assert exit_.value.code == 2 and "expected a port" in capsys.readouterr().err
 
 
+def test_a_bad_number_of_workers_is_a_usage_error(capsys):
+    from perfectplay.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["serve", "--workers", "0"])
+    assert exit_.value.code == 2 and "expected a number of processes" in capsys.readouterr().err
+
+
 def test_help_imports_no_numpy():
     code = (
         "import sys\nfrom perfectplay.cli import main\n"
@@ -110,3 +118,110 @@ def test_help_imports_no_numpy():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          env=_env(), check=True).stdout  # fmt: skip
     assert out.strip().splitlines()[-1] == "False False"
+
+
+def _workers_of(pid):
+    return [
+        int(c)
+        for task in Path(f"/proc/{pid}/task").iterdir()
+        for c in (task / "children").read_text().split()
+    ]
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux's /proc")
+def test_workers_serve_the_same_games_and_stop_with_the_server():
+    proc = _start("--only", "--workers", "3", "perfectplay.examples.pig:Piglet", "-p", "goal=4")
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("perfectplay serve: http://127.0.0.1:"), line
+        url = line.split()[2]
+        answers = set()
+        for _ in range(24):  # new connections: the kernel spreads them over the workers
+            request = urllib.request.Request(
+                url + "api/games/piglet-goal-4/options",
+                data=b'{"state": "(0, 0, 1)"}',
+                headers={"Content-Type": "application/json"},
+            )
+            with urllib.request.urlopen(request, timeout=20) as r:
+                answers.add(r.read())
+        assert len(answers) == 1 and b'"roll"' in next(iter(answers))
+        workers = _workers_of(proc.pid)
+        assert len(workers) == 3
+    finally:
+        _, err = _stop(proc)
+    assert proc.returncode == 0 and "3 worker processes" in err
+    assert not any(Path(f"/proc/{pid}").exists() for pid in workers)
+
+
+def test_a_compiled_table_is_served_with_its_model(ur2_table):
+    table = str(ur2_table.workdir.path)
+    model = ["perfectplay.examples.ur:Ur", "-p", "pieces=2"]
+    proc = _start("--only", "--workers", "1", "--load", table, *model)
+    try:
+        url = proc.stdout.readline().split()[2]
+        with urllib.request.urlopen(url + "api/games", timeout=20) as r:
+            games = json.load(r)["games"]
+        assert [(g["id"], g["start"], g["players"]) for g in games] == [
+            ("ur-finkel-pieces-2", "/", 2)
+        ]
+        request = urllib.request.Request(
+            url + "api/games/ur-finkel-pieces-2/options", data=b'{"state": "4/6:3"}'
+        )
+        with urllib.request.urlopen(request, timeout=20) as r:
+            options = json.load(r)["options"]
+        assert [o["action"] for o in options] == ["enter to 3", "move 4 to 7"]
+    finally:
+        _, err = _stop(proc)
+    assert "solving" not in err  # the model named is the table's: not solved again
+
+
+def test_a_compiled_table_without_its_model_is_refused(ur2_table, capsys):
+    from perfectplay.cli import main
+
+    table = str(ur2_table.workdir.path)
+    assert main(["serve", "--no-browser", "--load", table]) == 2
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last == (
+        f"perfectplay serve: {table}: a compiled model's table is served with its model: "
+        f"name it too, e.g. perfectplay serve --load {table} perfectplay.examples.ur:Ur -p "
+        "NAME=VALUE (the table holds Ur(finkel+pieces=2))"
+    )
+    args = [
+        "serve",
+        "--no-browser",
+        "--load",
+        table,
+        "perfectplay.examples.ur:Ur",
+        "-p",
+        "pieces=1",
+    ]
+    assert main(args) == 2
+    assert "solved with other parameters" in capsys.readouterr().err.splitlines()[-1]
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux's /proc")
+def test_a_worker_that_dies_is_started_again():
+    import signal
+    import time
+
+    proc = _start("--only", "--workers", "2", "perfectplay.examples.pig:Piglet", "-p", "goal=2")
+    try:
+        url = proc.stdout.readline().split()[2]
+        for _ in range(100):
+            workers = _workers_of(proc.pid)
+            if len(workers) == 2:
+                break
+            time.sleep(0.05)
+        time.sleep(2.5)  # older than a worker that fails at its start
+        os.kill(workers[0], signal.SIGKILL)
+        for _ in range(200):
+            now = _workers_of(proc.pid)
+            if len(now) == 2 and workers[0] not in now:
+                break
+            time.sleep(0.05)
+        assert len(now) == 2 and workers[0] not in now and workers[1] in now
+        with urllib.request.urlopen(url + "api/games", timeout=20) as r:
+            assert [g["id"] for g in json.load(r)["games"]] == ["piglet-goal-2"]
+    finally:
+        _, err = _stop(proc)
+    assert f"worker {workers[0]} ended (killed by signal 9); starting another" in err

@@ -41,6 +41,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from perfectplay.errors import PerfectplayError
+from perfectplay.serve.answers import DEFAULT_BYTES, AnswerCache, encode
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -62,6 +63,15 @@ MAX_QUERY = 4 * 1024
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+
+#: The headers added to every response.
+SECURITY = (
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-resource-policy", b"same-origin"),
+    (b"cache-control", b"no-store"),
 )
 
 #: The page's files, by the name the page asks for, and their media types.
@@ -100,14 +110,7 @@ class Guard:
 
         async def secured(message: Message) -> None:
             if message["type"] == "http.response.start":
-                extra = [
-                    (b"content-security-policy", CSP.encode()),
-                    (b"x-content-type-options", b"nosniff"),
-                    (b"referrer-policy", b"no-referrer"),
-                    (b"cross-origin-resource-policy", b"same-origin"),
-                    (b"cache-control", b"no-store"),
-                ]
-                message = {**message, "headers": [*message.get("headers", []), *extra]}
+                message = {**message, "headers": [*message.get("headers", []), *SECURITY]}
             await send(message)
 
         if problem is not None:
@@ -176,16 +179,22 @@ def _answer(handler: Handler) -> Handler:
     return guarded
 
 
-def create_app(games: Sequence[ServedGame], hosts: Sequence[str] = ("testserver",)) -> Starlette:
+def create_app(
+    games: Sequence[ServedGame],
+    hosts: Sequence[str] = ("testserver",),
+    cache_bytes: int = DEFAULT_BYTES,
+) -> Starlette:
     """The application serving ``games`` (ids must be distinct), answering requests whose
-    ``Host`` is one of ``hosts`` or a loopback name (``"*"``: any)."""
+    ``Host`` is one of ``hosts`` or a loopback name (``"*"``: any), keeping up to
+    ``cache_bytes`` of answers (:class:`~perfectplay.serve.answers.AnswerCache`)."""
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
     from starlette.exceptions import HTTPException
     from starlette.middleware import Middleware
-    from starlette.responses import JSONResponse
+    from starlette.responses import JSONResponse, Response
     from starlette.routing import Route
 
+    cache = AnswerCache(cache_bytes)
     by_id = {g.id: g for g in games}
     if len(by_id) != len(games):
         raise ValueError("two served games have the same id")
@@ -198,11 +207,17 @@ def create_app(games: Sequence[ServedGame], hosts: Sequence[str] = ("testserver"
             raise _Refused(404, f"no game {request.path_params['game'][:60]!r} is served here")
         return game
 
-    async def run(game: ServedGame, work: Callable[..., Any], *args: Any) -> Any:
+    async def run(game: ServedGame, route: str, work: Callable[..., Any], *args: Any) -> Response:
         # The answers are CPU work of a millisecond under the GIL: a worker thread would
         # only add its hand-over (and the GIL's switch interval) to every request. A rule
         # set solved on first use takes seconds: that one goes to a thread.
-        return work(*args) if game.ready else await run_in_threadpool(work, *args)
+        if not game.ready:
+            body = encode(await run_in_threadpool(work, *args))
+        elif all(isinstance(a, str) for a in args):  # the key of a kept answer
+            body = cache.get_or_make((game.id, route, *args), lambda: work(*args))
+        else:  # not text: the game refuses it
+            body = encode(work(*args))
+        return Response(body, media_type="application/json")
 
     def state_of(data: dict[str, Any]) -> Any:
         if "state" not in data and "situation" not in data:
@@ -210,13 +225,9 @@ def create_app(games: Sequence[ServedGame], hosts: Sequence[str] = ("testserver"
         return data.get("state", data.get("situation"))
 
     async def page(request: Request) -> Response:
-        from starlette.responses import Response
-
         return Response(assets["index.html"], media_type=ASSETS["index.html"])
 
     async def asset(request: Request) -> Response:
-        from starlette.responses import Response
-
         name = request.path_params["name"]
         if name not in assets:
             raise _Refused(404, "no such file")
@@ -234,36 +245,37 @@ def create_app(games: Sequence[ServedGame], hosts: Sequence[str] = ("testserver"
             data: dict[str, Any] = dict(request.query_params)
         else:
             data = await _body(request)
-        return JSONResponse(await run(game, game.position, state_of(data)))
+        return await run(game, "options", game.position, state_of(data))
 
     async def apply(request: Request) -> Response:
         game = game_of(request)
         data = await _body(request)
         if "action" not in data:
             raise _Refused(400, 'give the action: {"state": "...", "action": "..."}')
-        return JSONResponse(await run(game, game.apply, state_of(data), data["action"]))
+        return await run(game, "apply", game.apply, state_of(data), data["action"])
 
     async def parse(request: Request) -> Response:
         game = game_of(request)
-        state = await run(game, game.parse, state_of(await _body(request)))
-        return JSONResponse({"state": game.text(state)})
+        return await run(game, "parse", game.parsed, state_of(await _body(request)))
 
     async def refused(request: Request, exc: Exception) -> Response:
         status = exc.status_code if isinstance(exc, HTTPException) else 500
         return _error(status, getattr(exc, "detail", "") or "refused")
 
-    routes = [
-        Route("/", _answer(page)),
-        Route("/static/{name}", _answer(asset)),
-        Route("/api/games", _answer(list_games)),
-        Route("/api/games/{game}", _answer(one_game)),
+    routes = [  # the most asked first: the router tries them in order
         Route("/api/games/{game}/options", _answer(options), methods=["GET", "POST"]),
         Route("/api/games/{game}/apply", _answer(apply), methods=["POST"]),
         Route("/api/games/{game}/parse", _answer(parse), methods=["POST"]),
+        Route("/api/games/{game}", _answer(one_game)),
+        Route("/api/games", _answer(list_games)),
+        Route("/static/{name}", _answer(asset)),
+        Route("/", _answer(page)),
     ]
     allowed = [*LOOPBACK, *hosts]
-    return Starlette(
+    app = Starlette(
         routes=routes,
         middleware=[Middleware(Guard, hosts=allowed)],
         exception_handlers={HTTPException: refused, Exception: refused},
     )
+    app.state.answers = cache  # this process's kept answers (hits and misses counted)
+    return app

@@ -12,7 +12,9 @@ prints the address and opens the browser. Requests then only read those solution
 from __future__ import annotations
 
 import argparse
+import socket
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from perfectplay.errors import InputError, PerfectplayError
@@ -78,6 +80,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     p.add_argument("--port", type=_port, default=0, help="port to listen on (a free one)")
     p.add_argument(
+        "--workers", type=_workers, default=None, metavar="N",
+        help="server processes sharing the solved games (default: one per core)",
+    )  # fmt: skip
+    p.add_argument(
         "--no-browser", dest="browser", action="store_false", help="do not open the browser"
     )
     return p
@@ -86,6 +92,14 @@ def parser() -> argparse.ArgumentParser:
 def _port(text: str) -> int:
     if not text.isdigit() or not 0 <= int(text) <= 65535:
         raise argparse.ArgumentTypeError(f"expected a port 0..65535, not {text[:20]!r}")
+    return int(text)
+
+
+def _workers(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 256:
+        raise argparse.ArgumentTypeError(
+            f"expected a number of processes 1..256, not {text[:20]!r}"
+        )
     return int(text)
 
 
@@ -122,19 +136,24 @@ def build_games(args: argparse.Namespace) -> list[ServedGame]:
         user_rules.append(rules)
         _say(f"solving {rules.name} rules" + (" (about 10 s)" if spec in RULES else "") + "...")
         add(ScorecardTable(f"yahtzee-{slug(rules.name)}", rules, perfectplay.solve(rules)))
+    models = [(spec, load_model(spec, params)) for spec in args.games]
     for path in args.load:
         _say(f"loading {path}...")
+        if Path(path).is_dir():  # a compiled model's table: played with its model
+            model = _model_of_table(path, models)
+            solution = perfectplay.load(path, model)
+            add(_served(slug(solution.name), solution, f"{solution.name} (table {path})"))
+            continue
         table = _load(path, user_rules)
         if isinstance(table, YahtzeeSolution):
             add(ScorecardTable(f"yahtzee-{slug(table.rules.name)}", table.rules, table))
         else:
             add(ModelGame(slug(table.name), table, f"{table.name} (table {path})"))
-    for spec in args.games:
-        model = load_model(spec, params)
+    for spec, model in models:
         name = spec.rpartition(":")[2]
         title = name + (f"({', '.join(f'{k}={v!r}' for k, v in params.items())})" if params else "")
         _say(f"solving {title}...")
-        add(ModelGame(slug(title), perfectplay.solve(model), title, model))
+        add(_served(slug(title), perfectplay.solve(model), title, model))
     for path in args.alea:
         add(_alea(path, path))
     named = {g.rules.name for g in games if isinstance(g, ScorecardTable)}
@@ -145,6 +164,44 @@ def build_games(args: argparse.Namespace) -> list[ServedGame]:
             if name not in named:
                 add(ScorecardTable(f"yahtzee-{slug(name)}", rules, notify=_say))
     return games
+
+
+def _served(game_id: str, solution: Any, title: str, model: Any = None) -> ServedGame:
+    """The adapter of a model's solution: a compiled model's (states in its notation,
+    throws then moves), else any other model's (states as Python literals)."""
+    from perfectplay.compiled.solution import CompiledSolution
+    from perfectplay.serve.compiled import CompiledGame
+    from perfectplay.serve.games import ModelGame
+
+    if isinstance(solution, CompiledSolution):
+        return CompiledGame(game_id, solution, title)
+    return ModelGame(game_id, solution, title, model)
+
+
+def _model_of_table(path: str, models: list[tuple[str, Any]]) -> Any:
+    """The model named on the command line that a compiled table was solved from (its
+    class and parameters, as the table records them), taken out of ``models``: it is
+    served from the table, not solved again. A table no model named matches is refused:
+    its model is imported only when the command line names it."""
+    import perfectplay
+
+    head = perfectplay.load(path).head  # type: ignore[attr-defined]
+    recorded = str(head.get("class", ""))
+    for i, (_, model) in enumerate(models):
+        same_class = recorded.rpartition(":")[2] == type(model).__qualname__
+        if same_class and [int(x) for x in getattr(model, "params", [])] == head.get("params"):
+            return models.pop(i)[1]
+    named = [spec for spec, m in models if recorded.rpartition(":")[2] == type(m).__qualname__]
+    if named:
+        raise InputError(
+            f"{path}: the table was solved with other parameters than the {named[0]} "
+            "named here (-p)"
+        )
+    raise InputError(
+        f"{path}: a compiled model's table is served with its model: name it too, e.g. "
+        f"perfectplay serve --load {path} {recorded or 'MODULE:CLASS'} -p NAME=VALUE "
+        f"(the table holds {head.get('model', 'a model')})"
+    )
 
 
 def _alea(path: str | None, what: str) -> ServedGame:
@@ -185,15 +242,16 @@ def _load(path: str, user_rules: list[Any]) -> Any:
         raise
 
 
-def serve(games: list[ServedGame], host: str, port: int, browser: bool) -> int:
-    """Run the server until interrupted; prints its address first."""
-    import socket
+def serve(games: list[ServedGame], host: str, port: int, browser: bool, workers: int = 1) -> int:
+    """Run the server until interrupted, in ``workers`` processes
+    (:mod:`perfectplay.serve.workers`); prints its address first."""
     import threading
     import webbrowser
 
     import uvicorn
 
     from perfectplay.serve.app import create_app
+    from perfectplay.serve.workers import can_fork, listening_sockets, run_workers
 
     loopback = host in ("127.0.0.1", "localhost", "::1")
     if not loopback:
@@ -201,27 +259,54 @@ def serve(games: list[ServedGame], host: str, port: int, browser: bool) -> int:
             f"warning: listening on {host}: anyone who can reach this machine on that "
             "address can use this server"
         )
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    # IPPROTO_TCP named: asyncio turns Nagle's algorithm off (TCP_NODELAY) only on sockets
-    # that say so, and a response written in two parts would otherwise wait 40 ms for the
-    # client's delayed acknowledgement.
-    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    workers = workers if can_fork() else 1
     try:
-        sock.bind((host, port))
+        sockets = listening_sockets(host, port, workers)
     except OSError as exc:
         raise PerfectplayError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
-    sock.listen(2048)  # connections made once the address is printed wait for the server
-    bound = sock.getsockname()[1]
-    shown = f"[{host}]" if family == socket.AF_INET6 else host
+    bound = sockets[0].getsockname()[1]
+    shown = f"[{host}]" if sockets[0].family == socket.AF_INET6 else host
     url = f"http://{shown}:{bound}/"
+    for game in games:
+        game.warm()
     app = create_app(games, hosts=[] if loopback else ["*"])
+    config = uvicorn.Config(
+        app, log_level="warning", access_log=False, server_header=False,
+        timeout_graceful_shutdown=5,
+    )  # fmt: skip
+
+    def run(sock: socket.socket) -> None:
+        uvicorn.Server(config).run(sockets=[sock])
+
+    def open_browser() -> None:
+        if browser:
+            threading.Timer(0.5, webbrowser.open, args=(url,)).start()
+
     print(f"perfectplay serve: {url} (Ctrl-C stops it)", flush=True)
-    if browser:
-        threading.Timer(0.5, webbrowser.open, args=(url,)).start()
-    config = uvicorn.Config(app, log_level="warning", access_log=False, server_header=False)
-    uvicorn.Server(config).run(sockets=[sock])
-    return 0
+    if workers == 1:
+        open_browser()
+        run(sockets[0])
+        return 0
+    _say(f"{workers} worker processes")
+    return run_workers(run, sockets, workers, _say, started=open_browser)
+
+
+def _default_workers() -> int:
+    from perfectplay.serve.workers import default_workers
+
+    return default_workers()
+
+
+def _fork_safe_threads() -> None:
+    """Numba's threads for its parallel kernels (a rule set solved on first play), of a
+    kind that a forked worker can start again: GNU OpenMP's, once used, abort a forked
+    child's parallel kernel. The user's own ``NUMBA_THREADING_LAYER`` is kept."""
+    import os
+
+    if "NUMBA_THREADING_LAYER" not in os.environ:
+        import numba
+
+        numba.config.THREADING_LAYER = "workqueue"  # type: ignore[attr-defined]
 
 
 def main(argv: list[str]) -> int:
@@ -238,8 +323,11 @@ def main(argv: list[str]) -> int:
         )
         return 2
     try:
+        workers = args.workers or _default_workers()
+        if workers > 1:
+            _fork_safe_threads()
         games = build_games(args)
-        return serve(games, args.host, args.port, args.browser)
+        return serve(games, args.host, args.port, args.browser, workers)
     except PerfectplayError as exc:
         print(f"perfectplay serve: {exc}", file=sys.stderr)
         return 2

@@ -103,6 +103,30 @@ class ServedGame(ABC):
         a table loaded without its model only answers questions about states."""
         return True
 
+    def warm(self, steps: int = 12) -> None:
+        """Play the first option and the first chance outcome from the start for
+        ``steps`` answers (a whole Yahtzee turn: rolls, keeps, a box): every compiled
+        kernel an answer calls is loaded now, before the server forks its workers, rather
+        than by each worker on the request that first needs it (seconds, while every
+        connection of that worker waits)."""
+        state = self.start()
+        if not self.ready or state is None:
+            return
+        for _ in range(steps):
+            pos = self.position(state)
+            if pos["over"]:
+                return
+            options = pos.get("options")
+            if options and self.playable:
+                step = self.apply(pos["state"], options[0]["action"])
+                chances = step.get("chances")
+                state = chances[0]["state"] if chances else step.get("state")
+            else:
+                chances = pos.get("chances")
+                state = chances[0]["state"] if chances else None
+            if state is None:  # a roll the page makes itself, a table without its model
+                return
+
     def describe(self) -> dict[str, Any]:
         """The game as ``GET /api/games`` lists it."""
         objective = self.objective
@@ -125,6 +149,11 @@ class ServedGame(ABC):
     @abstractmethod
     def text(self, state: Any) -> str:
         """The text of ``state`` (what :meth:`parse` reads back)."""
+
+    def parsed(self, text: Any) -> dict[str, Any]:
+        """``POST /parse``'s answer: ``{"state": ...}``, the state checked and written
+        back."""
+        return {"state": self.text(self.parse(text))}
 
     @abstractmethod
     def start(self) -> str | None:
@@ -284,10 +313,12 @@ class ScorecardTable(ServedGame):
     @property
     def table(self) -> YahtzeeSolution:
         """The solved table: the one given, else solved on first use (seconds: the
-        request that needs it waits; ``notify`` hears of it, the command prints it)."""
+        request that needs it waits; ``notify`` hears of it, the command prints it), or
+        read from the disk cache ``perfectplay yahtzee`` keeps (another worker process,
+        or an earlier run, solved it)."""
         with self._solving:
             if self._table is None:
-                from perfectplay.yahtzee.solution import solve
+                from perfectplay.problems.yahtzee.solution import solve
 
                 if self._notify is not None:
                     self._notify(f"solving {self.rules.name} rules (seconds)...")

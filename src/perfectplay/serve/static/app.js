@@ -419,7 +419,10 @@ function drawChance(node) {
     hand.append(set);
   } else {
     for (const c of node.chances) {
-      const b = el("button", {class: "outcome"}, `${c.label} (${(100 * c.probability).toFixed(1)}%)`);
+      // Integer weights where the game gives them (Ur's throws: 1, 4, 6, 4, 1 of 16).
+      const chance = c.weight !== undefined ? `${c.weight}/${c.of}`
+        : `${(100 * c.probability).toFixed(1)}%`;
+      const b = el("button", {class: "outcome"}, `${c.label} (${chance})`);
       b.addEventListener("click", () => guarded(() => resolve(c, node.player)));
       hand.append(b);
     }
