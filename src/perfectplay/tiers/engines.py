@@ -106,6 +106,9 @@ class ProcessEngine(Engine):
             initializer=_init_worker,
             initargs=(self._payload, threads),
         )
+        # Start every worker now (the pool starts them on demand), so that their start-up
+        # is not charged to the first tier's batches and estimates.
+        cf.wait([self._pool.submit(os.getpid) for _ in range(self.workers)])
 
     def submit(self, tier: int, start: int, stop: int) -> Any:
         assert self._pool is not None

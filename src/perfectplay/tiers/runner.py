@@ -58,14 +58,18 @@ def batch_size(items: int, workers: int, per_item: float | None, overhead: float
     """Items per batch: the whole tier for one worker; else the smaller batches that
     give every worker four (so that uneven batches even out), but never so small that the
     engine's ``overhead`` per batch exceeds :data:`SHARE` of the batch's work
-    (``per_item`` seconds an item, measured on finished tiers; unknown at first).
+    (``per_item`` seconds an item, measured on finished tiers; unknown at first), and
+    never fewer batches than workers (a tier too small for both rules is worth spreading:
+    its overhead is then above 5% of a small amount).
 
     >>> batch_size(1000, 1, None, 0.0)
     1000
     >>> batch_size(1000, 2, None, 0.01)      # nothing measured yet: four a worker
     125
-    >>> batch_size(1000, 2, 1e-4, 0.01)      # 0.01 s / (5% of 0.1 ms) = 2,000 items
-    1000
+    >>> batch_size(10**5, 2, 1e-4, 0.01)     # 0.01 s / (5% of 0.1 ms) = 2,000 items
+    12500
+    >>> batch_size(10**5, 2, 1e-6, 0.01)     # 200,000 items: as few batches as workers
+    50000
     """
     if workers <= 1 or items <= 1:
         return max(1, items)
@@ -73,7 +77,7 @@ def batch_size(items: int, workers: int, per_item: float | None, overhead: float
     if per_item is None or per_item <= 0.0 or overhead <= 0.0:
         return max(1, even)
     least = math.ceil(overhead / (SHARE * per_item))
-    return max(1, min(items, max(even, least)))
+    return max(1, min(math.ceil(items / workers), max(even, least)))
 
 
 def run(
@@ -131,6 +135,9 @@ class _Run:
         self.work: dict[int, tuple[float, int]] = {}
         self.wall: dict[int, float] = {}
         self.largest: int | None = None
+        # The engine's cost per batch as measured: a tier's worker-seconds beyond its
+        # batches' own work, per batch (idle tails included, so it errs high).
+        self.overhead = eng.overhead
         self.t0 = time.perf_counter()
 
     def go(self) -> Store:
@@ -161,7 +168,7 @@ class _Run:
         if tier.split and self.batch:
             size = self.batch
         elif tier.split:
-            size = batch_size(tier.items, self.eng.workers, self._per_item(), self.eng.overhead)
+            size = batch_size(tier.items, self.eng.workers, self._per_item(), self.overhead)
         todo = gaps(self.store.slices(tid), tier.items) if tier.split else [(0, tier.items)]
         for a, b in todo:
             for start in range(a, max(b, a + 1), max(size, 1)):
@@ -217,6 +224,7 @@ class _Run:
             self.done_tiers += 1
             del self.left_items[tid]
             self.wall[tid] = time.perf_counter() - self.wall[tid]
+            self._measure_overhead(tid)
             if tid in self.work and (
                 self.largest is None or self.work[tid][1] > self.work[self.largest][1]
             ):
@@ -227,6 +235,13 @@ class _Run:
                 if self.waiting[r] == 0:
                     ready.append(r)
         return ready
+
+    def _measure_overhead(self, tid: int) -> None:
+        batches = self.sent.get(tid, 0)
+        if tid not in self.work or batches < 2 * self.eng.workers:
+            return
+        spent = self.wall[tid] * self.eng.workers - self.work[tid][0]
+        self.overhead = max(self.eng.overhead, spent / batches)
 
     def _per_item(self) -> float | None:
         """A batch's seconds per item (on its worker)."""
