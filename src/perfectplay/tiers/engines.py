@@ -1,10 +1,13 @@
 """Where batches run: in this process, in a local process pool, or on Dask.
 
-Every engine runs :func:`execute` (a batch, given by ids) on a worker that received the
-job and the store once, and returns futures the runner waits on. ``overhead`` is what one
-batch costs an engine beyond its work (seconds), measured by ``benchmarks/bench_tiers.py``
-on the 2-core development machine; the runner sizes batches so that it stays under 5% of
-their work (:func:`perfectplay.tiers.runner.batch_size`).
+Every engine runs :func:`~perfectplay.tiers.job.execute` (a batch, given by ids) on a
+worker that received the job and the store once, and returns futures the runner waits
+on. ``overhead`` is what one batch costs an engine beyond its work (seconds): the figure
+``benchmarks/bench_tiers.py`` measured on the 2-core development machine under heavy
+load (about 14 ms a batch for the pool, 50 ms for a two-worker ``LocalCluster``; an idle
+machine does better), which the runner starts from and replaces by what it measures
+while running when that is more; it sizes batches so that it stays under 5% of their
+work (:func:`perfectplay.tiers.runner.batch_size`).
 
 - ``threads``: in the calling thread, one batch per tier; the kernels run their own
   threads over it (numba's parallel loops), which is the fastest way on one machine.
@@ -81,7 +84,7 @@ class Engine:
 
 class ProcessEngine(Engine):
     name = "processes"
-    overhead = 0.004
+    overhead = 0.015
     retries = 3
 
     def __init__(self, workers: int | None = None) -> None:
@@ -127,7 +130,7 @@ class ProcessEngine(Engine):
 
 class DaskEngine(Engine):
     name = "dask"
-    overhead = 0.010
+    overhead = 0.050
 
     def __init__(self, workers: int | None = None, scheduler: str | None = None) -> None:
         super().__init__()
