@@ -135,6 +135,18 @@ def test_scorecard_tiers_give_the_same_bytes_on_every_engine(tmp_path: Path) -> 
         assert got.tobytes() == expected, engine
 
 
+def test_a_running_scheduler_by_its_address(tmp_path: Path) -> None:
+    needs_dask()
+    from distributed import LocalCluster
+
+    game = ScorecardGame(SMALL)
+    with LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster:
+        address = cluster.scheduler_address
+        assert address.startswith("tcp://")
+        got = solve_all(game, "dask", workdir=tmp_path, scheduler=address)
+    assert got.tobytes() == solve_all(game).tobytes()
+
+
 def test_compiled_layers_give_the_same_bytes_on_every_engine(tmp_path: Path) -> None:
     from perfectplay.compiled import solve_compiled
     from perfectplay.examples.ur import Ur
