@@ -10,7 +10,7 @@ the kernels' own threads), ``processes`` (a local process pool) and ``dask``
 (``dask.distributed``: a local cluster, or a scheduler's address). The same bytes come out
 of every engine; a slice already on disk is skipped, so a killed solve resumes.
 
->>> import numpy as np
+>>> from perfectplay.tiers import run
 >>> from perfectplay.tiers.synthetic import SyntheticJob
 >>> job = SyntheticJob(tiers=3, items=10)
 >>> store = run(job.plan(), job)

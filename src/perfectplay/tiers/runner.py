@@ -149,10 +149,9 @@ class _Run:
             while ready or self.flying:
                 for tid in ready:
                     self._release(tid)
-                ready = []
                 if self.flying:
-                    ready = self._collect()
-                ready.extend(self._finished_now())
+                    self._collect()
+                ready = self._finished_now()
         finally:
             self.eng.close()
         return self.store
@@ -181,7 +180,8 @@ class _Run:
         self.open[tid] += 1
         self.sent[tid] += 1
 
-    def _collect(self) -> list[int]:
+    def _collect(self) -> None:
+        """Wait for some batches and count them done."""
         for fut in self.eng.wait(self.flying):
             batch = self.flying.pop(fut)
             tid = batch[0]
@@ -191,11 +191,10 @@ class _Run:
                 if not self.eng.lost(exc):
                     raise
                 self._resend_all(batch, exc)
-                return []
+                return
             self.open[tid] -= 1
             spent, count = self.work.get(tid, (0.0, 0))
             self.work[tid] = (spent + seconds, count + batch[2] - batch[1])
-        return []
 
     def _resend_all(self, batch: tuple[int, int, int], exc: BaseException) -> None:
         """A worker died: every batch in flight is lost with the pool; start again."""
