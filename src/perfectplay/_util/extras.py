@@ -23,6 +23,7 @@ __all__ = ["EXTRAS", "missing", "require"]
 
 #: The modules each extra of pyproject.toml brings, as the code imports them.
 EXTRAS: dict[str, tuple[str, ...]] = {
+    "dask": ("distributed",),
     "plot": ("matplotlib",),
     "site": ("jinja2", "markupsafe", "pygments"),
 }

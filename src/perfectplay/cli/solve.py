@@ -46,6 +46,7 @@ examples:
   perfectplay solve mygame.py:MyGame --export table.npz --distribution 30
   perfectplay solve perfectplay.examples.pig:Pig --distribution 200 --export pig.npz
   perfectplay solve perfectplay.examples.ur:Ur -p pieces=2 --query "4,8/6:3"
+  perfectplay solve perfectplay.examples.ur:Ur -p pieces=3 --engine dask --workdir ur3
 """
 
 
@@ -158,6 +159,9 @@ def main(argv: list[str]) -> int:
             metavar="MODULE:FUNC",
             help=f"two-player dice games: fix the strategy of {whose}; FUNC(state) -> move",
         )
+    from perfectplay.tiers.options import add_engine_options
+
+    add_engine_options(parser, "compiled models: the layers")
     add_quiet(parser)
     args = parser.parse_args(argv)
     name = args.model.rsplit(":", 1)[0] if has_object(args.model) else args.model
@@ -221,6 +225,10 @@ def _main(args: Any) -> int:
         from perfectplay.compiled.cli import solve_command
 
         return solve_command(model, args)
+    from perfectplay.tiers.options import engine_options
+
+    if engine_options(args) is not None:
+        raise InputError("--engine, --workdir, --scheduler and --workers apply to compiled models")
     queries = [_literal(q, "--query") for q in args.query]
     try:
         kind = model_kind(model)

@@ -42,7 +42,9 @@ def solve_command(model: CompiledModel, args: Any) -> int:
                 f"--{flag.replace('_', '-')} does not apply to a compiled model ({model.name})"
             )
     t0 = time.perf_counter()
-    kwargs: dict[str, Any] = {"progress": not args.quiet}
+    from perfectplay.tiers.options import engine_options
+
+    kwargs: dict[str, Any] = {"progress": not args.quiet, **(engine_options(args) or {})}
     if args.max_sweeps:
         kwargs["max_sweeps"] = args.max_sweeps
     sol = solve_compiled(model, **kwargs)

@@ -1,5 +1,13 @@
 """``solve_compiled``: explore a compiled model, then solve its layers from the last.
 
+The layers run on the tier runner (:mod:`perfectplay.tiers`): each layer is one batch
+(:func:`~perfectplay.compiled.layered.solve_layer`, which sweeps the whole layer and
+writes its own files in the work directory), released once every layer it reaches is
+finished. In process (``engine="threads"``) the layers run one after another, from the
+last, each with the kernels' threads; the ``processes`` and ``dask`` engines first find
+which layers each layer reaches (one counting pass per layer, kept in ``reads.json``),
+so that layers that do not reach each other run at once on different workers.
+
 >>> from perfectplay.examples.pig_compiled import CompiledPig
 >>> sol = solve_compiled(CompiledPig(goal=10))
 >>> round(sol.value(), 10), sol.bound < 1e-12       # published 0.7094243225983
@@ -8,22 +16,27 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from perfectplay._util.atomic import write_bytes
 from perfectplay._util.progress import Progress
 from perfectplay.compiled.explore import explore
-from perfectplay.compiled.kernels import kernels_for
+from perfectplay.compiled.kernels import Kernels, kernels_for
 from perfectplay.compiled.layered import Settings, solve_layer
-from perfectplay.compiled.model import CompiledModel
+from perfectplay.compiled.model import CompiledModel, raise_model_error
 from perfectplay.compiled.solution import CompiledSolution
 from perfectplay.compiled.workdir import Workdir
 from perfectplay.errors import InputError, ModelError
+from perfectplay.tiers import Job, Plan, Store, Tier, TierDone, run
 
-__all__ = ["solve_compiled"]
+__all__ = ["LayerJob", "solve_compiled"]
 
 
 def solve_compiled(
@@ -33,6 +46,9 @@ def solve_compiled(
     tolerance: float = 1e-13,
     max_sweeps: int = 100_000,
     progress: bool = False,
+    engine: str = "threads",
+    scheduler: str | None = None,
+    workers: int | None = None,
 ) -> CompiledSolution:
     """Solve ``model`` (a :class:`~perfectplay.compiled.model.CompiledModel`) and return
     its :class:`~perfectplay.compiled.solution.CompiledSolution`.
@@ -40,7 +56,9 @@ def solve_compiled(
     The positions and values live in ``workdir`` (a temporary directory, removed with the
     solution, when omitted); given an existing one of the same model, the solve resumes
     from its finished layers. ``tolerance`` is the certified gap between the bounds of
-    every position (the reported error is half of it, plus rounding).
+    every position (the reported error is half of it, plus rounding). ``engine``,
+    ``scheduler`` and ``workers`` say where the layers run (see the module docstring);
+    every engine writes the same values.
     """
     if not isinstance(model, CompiledModel):
         raise ModelError(f"solve_compiled needs a CompiledModel, not {type(model).__name__}")
@@ -65,10 +83,34 @@ def solve_compiled(
         settings = Settings(tolerance=tolerance, max_sweeps=max_sweeps)
         bar = Progress("solving layers", enabled=progress)
         layers = list(head["layers"])
-        for done, lid in enumerate(reversed(layers)):
-            if wd.finished(lid) is None:
-                solve_layer(wd, model, lid, settings)
-            bar.update(done + 1, "layers", total=len(layers))
+        reads = _all_later(layers) if engine == "threads" else _layer_reads(wd, model, k, layers)
+        plan = Plan(
+            tuple(
+                Tier(lid, int(n), reads=tuple(reads[lid]), split=False)
+                for lid, n in zip(reversed(layers), reversed(head["sizes"]), strict=True)
+            )
+        )
+
+        def on_tier(d: TierDone) -> None:
+            bar.update(d.finished, "layers", total=len(layers))
+
+        def silent(d: TierDone) -> None:
+            pass
+
+        # A solve in a temporary directory in this process reports as it always did; one
+        # in a work directory or on other processes reports each layer, its disk and the
+        # time left (the runner's lines).
+        report = on_tier if owned and engine == "threads" else None
+
+        run(
+            plan,
+            LayerJob(model, path, settings),
+            engine,
+            workdir=path,
+            scheduler=scheduler,
+            workers=workers,
+            on_tier=report if progress else silent,
+        )
         bar.done()
         _write_start_value(wd, head)
     except BaseException:
@@ -79,6 +121,81 @@ def solve_compiled(
     sol.explore_seconds = explored - t0
     sol.solve_seconds = time.perf_counter() - explored
     return sol
+
+
+class LayerJob(Job):
+    """One layer, one batch: :func:`solve_layer` in the work directory at ``path``,
+    which writes the layer's values and then its ``done`` record (a layer with that
+    record is finished, and skipped by a resumed solve)."""
+
+    def __init__(self, model: CompiledModel, path: Path, settings: Settings) -> None:
+        super().__init__()
+        self.model, self.path, self.settings = model, path, settings
+
+    def _reset(self) -> None:
+        super()._reset()
+        self._wd: Workdir | None = None
+
+    def workdir(self) -> Workdir:
+        if self._wd is None:
+            self._wd = Workdir(self.path)
+        return self._wd
+
+    def identity(self) -> str:
+        return f"compiled {type(self.model).__module__}:{type(self.model).__qualname__} " + (
+            ",".join(str(int(x)) for x in self.model.params)
+        )
+
+    def batch_done(self, tier: int, start: int, stop: int, store: Store) -> bool:
+        return self.tier_done(tier, store)
+
+    def run_batch(self, tier: int, start: int, stop: int, store: Store) -> None:
+        solve_layer(self.workdir(), self.model, tier, self.settings)
+
+    def tier_done(self, tier: int, store: Store) -> bool:
+        # A fresh Workdir each time: another process may have finished the layer.
+        return Workdir(self.path).finished(tier) is not None
+
+    def finish_tier(self, tier: int, items: int, store: Store) -> None:
+        """Nothing to merge: the layer wrote its own files."""
+
+
+def _all_later(layers: list[int]) -> dict[int, list[int]]:
+    """Each layer waits for the next one (so, in turn, for every later one): the order
+    of a solve in one process, which needs no counting pass."""
+    return {lid: [x for x in layers if x > lid][:1] for lid in layers}
+
+
+def _layer_reads(
+    wd: Workdir, model: CompiledModel, k: Kernels, layers: list[int]
+) -> dict[int, list[int]]:
+    """The later layers each layer's moves reach (``reads.json``, counted once)."""
+    path = wd.path / "reads.json"
+    try:
+        found = json.loads(path.read_text())
+        return {int(a): [int(x) for x in b] for a, b in found.items()}
+    except (FileNotFoundError, json.JSONDecodeError, AttributeError, ValueError):
+        pass
+    p = np.ascontiguousarray(model.params, dtype=np.int64)
+    all_layers = np.array(layers, np.int64)
+    reads: dict[int, list[int]] = {}
+    for lid in layers:
+        keys = np.ascontiguousarray(wd.keys(lid))
+        later = all_layers[all_layers > lid]
+        used = np.zeros(later.size, np.int64)
+        err = np.zeros(4, np.int64)
+        n = keys.size
+        k.count(
+            keys, lid, p, model.max_rolls, model.max_moves, later, used,
+            np.zeros(n, np.int64), np.zeros(n, np.int64), err,
+        )  # fmt: skip
+        raise_model_error(model, err)
+        reads[lid] = [int(x) for x in later[used.astype(bool)]]
+    try:
+        write_bytes(path, json.dumps(reads).encode())
+    except OSError as exc:
+        raise InputError(f"{path}: cannot write there ({exc.strerror or exc})") from None
+    return reads
 
 
 def _write_start_value(wd: Workdir, head: dict[str, Any]) -> None:

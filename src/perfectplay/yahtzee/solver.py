@@ -9,7 +9,8 @@ tiers from the full card down to the empty one is backward induction (Bellman 19
 every value exact up to float rounding. Within a tier the states read only the finished
 tier above, so a tier is a list of independent batches (:func:`tier_batches`); one call
 of :func:`solve_batch` solves a batch, and the batches of a tier can run on any number of
-cores or machines.
+cores or machines: :func:`solve_all` hands the tiers to the tier runner
+(:mod:`perfectplay.tiers`) as a plan and a :class:`ScorecardJob`, on the engine asked for.
 
 A state's value is one turn, computed by the kernels of :mod:`perfectplay.yahtzee.kernels`
 (the best box for each hand, then the rerolls on the turn lattice). Only reachable states
@@ -29,20 +30,24 @@ test"; Glenn (2006), "An optimal strategy for Yahtzee", CS-TR-0002, Loyola Colle
 
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from perfectplay._util.memory import require
 from perfectplay._util.progress import Progress
+from perfectplay.tiers import Job, Plan, Store, Tier, TierDone, run
 from perfectplay.yahtzee.kernels import solve_states
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from perfectplay.yahtzee.game import ScorecardGame
+    from perfectplay.yahtzee.ruleset import Rules
 
-__all__ = ["solve_all", "solve_batch", "tier_batches"]
+__all__ = ["ScorecardJob", "solve_all", "solve_batch", "tier_batches", "tier_plan"]
 
 
 def solve_batch(
@@ -78,20 +83,124 @@ def tier_batches(game: ScorecardGame, filled: int, size: int = 4096) -> list[NDA
     return [states[i : i + size] for i in range(0, len(states), size)]
 
 
-def solve_all(game: ScorecardGame) -> NDArray[np.float64]:
+def tier_plan(game: ScorecardGame) -> Plan:
+    """The tiers of ``game`` for the tier runner: tier ``f`` holds the reachable states
+    with ``f`` boxes filled, in order, and reads tier ``f + 1`` (the full card, tier
+    ``n_categories``, is worth 0 and reads nothing).
+
+    >>> from perfectplay.yahtzee.ruleset import rules
+    >>> from perfectplay.yahtzee.game import ScorecardGame
+    >>> plan = tier_plan(ScorecardGame(rules("american")))
+    >>> [(t.id, t.items, t.reads) for t in plan.tiers][:2], plan.items
+    ([(13, 128, ()), (12, 1598, (13,))], 536448)
+    """
+    top = game.n_categories
+    return Plan(
+        tuple(
+            Tier(f, len(game.tier_states(f)), reads=() if f == top else (f + 1,))
+            for f in range(top, -1, -1)
+        )
+    )
+
+
+class ScorecardJob(Job):
+    """The batches of a scorecard game for the tier runner: items ``start`` to ``stop``
+    of tier ``f`` are ``game.tier_states(f)[start:stop]``, solved by :func:`solve_batch`
+    into a value array of the whole game that holds the tier above, read from the store.
+    A worker builds the game from its rules once and keeps that array between batches."""
+
+    _game: ScorecardGame | None
+    _values: NDArray[np.float64] | None
+    _loaded: set[int]
+
+    def __init__(self, rules: Rules, game: ScorecardGame | None = None) -> None:
+        super().__init__()
+        self.rules = rules
+        self._game = game
+        self.key = _digest(self.game())
+
+    def _reset(self) -> None:
+        super()._reset()
+        self._game = getattr(self, "_game", None)
+        self._values = None
+        self._loaded = set()
+
+    def game(self) -> ScorecardGame:
+        """The game (built on first use in each worker)."""
+        if self._game is None:
+            from perfectplay.yahtzee.game import ScorecardGame
+
+            self._game = ScorecardGame(self.rules)
+        return self._game
+
+    def identity(self) -> str:
+        return f"yahtzee {self.rules.name} {self.key}"
+
+    def compute(self, tier: int, start: int, stop: int, store: Store) -> NDArray[np.float64]:
+        game = self.game()
+        states = game.tier_states(tier)[start:stop]
+        if tier == game.n_categories:
+            return np.zeros(len(states))
+        with self._lock:
+            values = self._with_tier(game, tier + 1, store)
+        solve_batch(game, values, states)
+        out: NDArray[np.float64] = values[states]
+        return out
+
+    def _with_tier(self, game: ScorecardGame, tier: int, store: Store) -> NDArray[np.float64]:
+        if self._values is None:
+            require(game.n_states * 8, f"the value table of {game.rules.name}")
+            self._values = np.full(game.n_states, np.nan)
+        if tier not in self._loaded:
+            self._values[game.tier_states(tier)] = store.read(tier)
+            self._loaded.add(tier)
+        return self._values
+
+
+def _digest(game: ScorecardGame) -> str:
+    """A SHA-256 of everything the kernels read (the game's two records of arrays): a
+    work directory of other rules is refused, whatever their names."""
+    h = hashlib.sha256()
+    for field in (*game.arrays, *game.lattice.arrays):
+        a = np.ascontiguousarray(field)
+        h.update(f"{a.dtype.str}{a.shape}".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
+def solve_all(
+    game: ScorecardGame,
+    engine: str = "threads",
+    *,
+    workdir: str | Path | None = None,
+    scheduler: str | None = None,
+    workers: int | None = None,
+) -> NDArray[np.float64]:
     """The value of every reachable scorecard state (NaN elsewhere): the expected score
-    still to come from the start of a turn under optimal play."""
+    still to come from the start of a turn under optimal play.
+
+    The tiers run on ``engine`` (``threads``, ``processes`` or ``dask``; see
+    :mod:`perfectplay.tiers`); ``workdir`` keeps every finished tier on disk, so a solve
+    killed there resumes (the other engines need one), ``scheduler`` is a Dask
+    scheduler's address (a local cluster without it). Every engine gives the same bytes.
+    """
     require(game.n_states * 8 * 2, f"the value table of {game.rules.name}")
-    values = np.full(game.n_states, np.nan)
-    full = game.tier_states(game.n_categories)
-    values[full] = 0.0
-    arrays, lattice = game.arrays, game.lattice.arrays
+    plan = tier_plan(game)
+    job = ScorecardJob(game.rules, game)
+    on_tier = None
     progress = Progress(f"solving {game.rules.name}")
-    done = 0
-    for filled in range(game.n_categories - 1, -1, -1):
-        states = game.tier_states(filled)
-        solve_states(values, states, arrays, lattice)
-        done += len(states)
-        progress.update(done, "scorecards", total=game.n_reachable)
+    if workdir is None and engine == "threads":
+        done = [0]
+
+        def on_tier(d: TierDone) -> None:
+            done[0] += d.items
+            progress.update(done[0], "scorecards", total=game.n_reachable)
+
+    store = run(
+        plan, job, engine, workdir=workdir, scheduler=scheduler, workers=workers, on_tier=on_tier
+    )
+    values = np.full(game.n_states, np.nan)
+    for tier in plan.tiers:
+        values[game.tier_states(tier.id)] = store.read(tier.id)
     progress.done()
     return values

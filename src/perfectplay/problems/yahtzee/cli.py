@@ -15,6 +15,7 @@ from perfectplay.problems import Options, Problem
 from perfectplay.problems.yahtzee.report import SCORE_DIGITS
 from perfectplay.text.arguments import int_arg, path_arg, positive_arg
 from perfectplay.text.parse import quote_token
+from perfectplay.tiers.options import add_engine_options, engine_options
 
 DESCRIPTION = """\
 Solitaire Yahtzee and its family, solved exactly: 13 turns (15 in Yatzy), each up to three
@@ -40,6 +41,8 @@ USAGE = """\
 perfectplay yahtzee [FILE] [--example] [--rules NAME] [--load TABLE] [--save TABLE] [--json]
                           [--simulate N [--seed S]] [--distribution [--plot FILE]]
                           [--digits N] [-q]
+                          [--engine threads|processes|dask] [--workdir DIR]
+                          [--scheduler ADDR] [--workers N]
        perfectplay yahtzee advise SITUATION [--rules NAME] [--load TABLE] [--save TABLE]
                           [--top N | --all] [--json] [--digits N] [-q]
        perfectplay yahtzee advise (--file FILE | -) [...]"""
@@ -59,6 +62,8 @@ examples:
   perfectplay yahtzee --rules mine.py:MY_RULES     rules written in Python
   perfectplay yahtzee --simulate 10000 --seed 1    play 10,000 games: mean, deviation, histogram
   perfectplay yahtzee --distribution --plot d.png  the exact final-score distribution
+  perfectplay yahtzee --rules yatzy --engine dask --workdir /shared/yatzy
+                                                   solve on Dask, tiers kept (and resumed)
 
 The advise subcommand has its own help: perfectplay yahtzee advise --help"""
 
@@ -137,6 +142,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         help="with --distribution: draw it to FILE (PNG, SVG or PDF; needs matplotlib, "
         "the 'plot' extra)",
     )
+    add_engine_options(parser, "the solve's tiers (boxes filled)")
 
 
 def _games(text: str) -> int:
@@ -200,6 +206,8 @@ def _table(args: argparse.Namespace, rules: Any) -> Any:
 
     if args.load is None:
         return None
+    if engine_options(args) is not None:
+        raise PerfectplayError("--load reads a solved table: --engine and --workdir solve one")
     return solve(rules, load=args.load, save=args.save)
 
 
@@ -234,6 +242,7 @@ def parse(text: str, options: Options) -> Parsed:
         raise PerfectplayError("--plot draws the distribution: add --distribution")
     if options.plot:
         _check_plotting()
+    engine_options(options)  # flags that do not go together stop before any work
     rules = _rules(options)
     table = _table(options, rules)
     return Parsed(stream(text, table.game if table is not None else rules), table)
@@ -246,7 +255,12 @@ def solve(parsed: Parsed, options: Options) -> Solved:
 
     table = parsed.table
     if table is None:
-        table = solve(parsed.instance.rules, save=options.save, cache=not options.no_cache)
+        table = solve(
+            parsed.instance.rules,
+            save=options.save,
+            cache=not options.no_cache,
+            tiers=engine_options(options),
+        )
     return Solved(table, parsed.instance, iter_answers(table, parsed.instance.situations))
 
 

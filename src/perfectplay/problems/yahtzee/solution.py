@@ -79,7 +79,9 @@ def cache_path(key: str) -> Path | None:
     return Path(base) / f"yahtzee-{__version__}" / f"{key}.table"
 
 
-def _cached(game: Any, key: str, cache: bool) -> YahtzeeSolution:
+def _cached(
+    game: Any, key: str, cache: bool, tiers: dict[str, Any] | None = None
+) -> YahtzeeSolution:
     """The table of ``game``: from the on-disk cache when a whole, matching one is there,
     else solved and put there (written whole or not at all: two processes solving at once
     leave one whole table). A cache that cannot be read or written is skipped."""
@@ -94,7 +96,12 @@ def _cached(game: Any, key: str, cache: bool) -> YahtzeeSolution:
             return YahtzeeSolution.load(path, game.rules)
         except InputError:
             pass  # a damaged or foreign file: solve again and replace it
-    table = solve_rules(game)
+    if tiers is None:
+        table = solve_rules(game)
+    else:
+        from perfectplay.yahtzee.solver import solve_all
+
+        table = YahtzeeSolution(game, solve_all(game, **tiers))
     if path is not None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -110,12 +117,14 @@ def solve(
     load: str | None = None,
     save: str | None = None,
     cache: bool = True,
+    tiers: dict[str, Any] | None = None,
 ) -> YahtzeeSolution:
     """The table of ``rules``: read from the file ``load`` (written by ``save``; ``rules``
     ``None`` takes the built-in rules the file names), else from the on-disk cache
     (:func:`cache_path`, unless ``cache`` is false), else solved; then written to ``save``
     when given. A bad table file is one :class:`~perfectplay.errors.PerfectplayError`
-    naming it."""
+    naming it. ``tiers`` (``engine``, ``workdir``, ``scheduler``, ``workers``) says where
+    a solve runs (:func:`perfectplay.yahtzee.solver.solve_all`)."""
     from perfectplay.errors import InputError
     from perfectplay.yahtzee.game import ScorecardGame
     from perfectplay.yahtzee.solution import YahtzeeSolution, fingerprint
@@ -130,7 +139,7 @@ def solve(
 
         game = ScorecardGame(rules or builtin("american"))
         key = fingerprint(game)
-        table = _SOLVED.get(key) or _cached(game, key, cache)
+        table = _SOLVED.get(key) or _cached(game, key, cache, tiers)
         _SOLVED[key] = table
     if save is not None:
         from perfectplay._util.progress import note

@@ -1,0 +1,255 @@
+"""Where batches run: in this process, in a local process pool, or on Dask.
+
+Every engine runs :func:`~perfectplay.tiers.job.execute` (a batch, given by ids) on a
+worker that received the job and the store once, and returns futures the runner waits
+on. ``overhead`` is what one batch costs an engine beyond its work (seconds): the figure
+``benchmarks/bench_tiers.py`` measured on the 2-core development machine under heavy
+load (about 14 ms a batch for the pool, 50 ms for a two-worker ``LocalCluster``; an idle
+machine does better), which the runner starts from and replaces by what it measures
+while running when that is more; it sizes batches so that it stays under 5% of their
+work (:func:`perfectplay.tiers.runner.batch_size`).
+
+- ``threads``: in the calling thread, one batch per tier; the kernels run their own
+  threads over it (numba's parallel loops), which is the fastest way on one machine.
+- ``processes``: a pool of ``workers`` processes started with ``spawn`` (no threads are
+  forked), each given its share of the cores for its kernels. A worker that dies breaks
+  the pool: the engine starts a new one and the runner sends the lost batches again.
+- ``dask``: ``dask.distributed`` (the ``dask`` extra): a ``LocalCluster`` of ``workers``
+  processes when no ``scheduler`` address is given, else the cluster at
+  ``tcp://HOST:PORT``. The scheduler sends a batch whose worker died to another worker.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import contextlib
+import importlib
+import os
+import pickle
+import uuid
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from perfectplay.errors import InputError
+from perfectplay.tiers.job import execute
+from perfectplay.tiers.options import ENGINES
+
+if TYPE_CHECKING:
+    from perfectplay.tiers.job import Job
+    from perfectplay.tiers.store import Store
+
+__all__ = ["Engine", "make_engine"]
+
+
+class Engine:
+    """The in-process engine; the base of the others."""
+
+    name = "threads"
+    overhead = 0.0
+    retries = 0  # lost workers survived per batch (the engine's own retries aside)
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = 1
+        self._work: tuple[Job, Store] | None = None
+
+    def start(self, job: Job, store: Store) -> None:
+        self._work = (job, store)
+
+    def submit(self, tier: int, start: int, stop: int) -> Any:
+        assert self._work is not None
+        fut: cf.Future[float] = cf.Future()
+        try:
+            fut.set_result(execute(self._work, tier, start, stop))
+        except BaseException as exc:
+            if not isinstance(exc, Exception):
+                raise
+            fut.set_exception(exc)
+        return fut
+
+    def wait(self, futures: Iterable[Any]) -> set[Any]:
+        """Some finished futures among ``futures`` (at least one)."""
+        done, _ = cf.wait(list(futures), return_when=cf.FIRST_COMPLETED)
+        return set(done)
+
+    def lost(self, exc: BaseException) -> bool:
+        """Whether ``exc`` means the batch's worker died (the batch is sent again)."""
+        return False
+
+    def restart(self) -> None:
+        """Start again after lost workers (the pool engine)."""
+
+    def close(self) -> None:
+        self._work = None
+
+
+class ProcessEngine(Engine):
+    name = "processes"
+    overhead = 0.015
+    retries = 3
+
+    def __init__(self, workers: int | None = None) -> None:
+        super().__init__()
+        self.workers = max(1, workers or os.cpu_count() or 1)
+        self._pool: cf.ProcessPoolExecutor | None = None
+        self._payload = b""
+
+    def start(self, job: Job, store: Store) -> None:
+        self._payload = _dumps((job, store))
+        self.restart()
+
+    def restart(self) -> None:
+        import multiprocessing
+
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+        threads = max(1, (os.cpu_count() or 1) // self.workers)
+        self._pool = cf.ProcessPoolExecutor(
+            self.workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_init_worker,
+            initargs=(self._payload, threads),
+        )
+        # Start every worker now (the pool starts them on demand), so that their start-up
+        # is not charged to the first tier's batches and estimates.
+        cf.wait([self._pool.submit(os.getpid) for _ in range(self.workers)])
+
+    def submit(self, tier: int, start: int, stop: int) -> Any:
+        assert self._pool is not None
+        return self._pool.submit(_execute_here, tier, start, stop)
+
+    def lost(self, exc: BaseException) -> bool:
+        from concurrent.futures.process import BrokenProcessPool
+
+        return isinstance(exc, BrokenProcessPool)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+
+class DaskEngine(Engine):
+    name = "dask"
+    overhead = 0.050
+
+    def __init__(self, workers: int | None = None, scheduler: str | None = None) -> None:
+        super().__init__()
+        from perfectplay._util.extras import require
+
+        require("dask", "the dask engine")
+        self.scheduler = scheduler
+        self.workers = max(1, workers or os.cpu_count() or 1)
+        self._client: Any = None
+        self._cluster: Any = None
+        self._name = ""
+
+    def start(self, job: Job, store: Store) -> None:
+        distributed: Any = importlib.import_module("distributed")
+        Client, LocalCluster = distributed.Client, distributed.LocalCluster
+        if self.scheduler is None:
+            threads = max(1, (os.cpu_count() or 1) // self.workers)
+            self._cluster = LocalCluster(
+                n_workers=self.workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                env={"NUMBA_NUM_THREADS": str(threads)},
+            )
+            self._client = Client(self._cluster)
+        else:
+            try:
+                self._client = Client(self.scheduler, timeout=30)
+            except (OSError, TimeoutError, ValueError) as exc:
+                raise InputError(f"--scheduler {self.scheduler}: cannot connect ({exc})") from None
+            self.workers = max(1, sum(self._client.nthreads().values()))
+        # Installed once on every worker (and on any that joins later); each batch then
+        # names the work by ids only.
+        from perfectplay.tiers._dask import Install
+
+        self._name = f"perfectplay-tiers-{uuid.uuid4().hex}"
+        self._client.register_plugin(Install(self._name, job, store), name=self._name)
+
+    def submit(self, tier: int, start: int, stop: int) -> Any:
+        from perfectplay.tiers._dask import run_installed
+
+        return self._client.submit(
+            run_installed,
+            self._name,
+            tier,
+            start,
+            stop,
+            pure=False,
+            key=f"{self._name}-{tier}-{start}-{stop}",
+        )
+
+    def wait(self, futures: Iterable[Any]) -> set[Any]:
+        distributed: Any = importlib.import_module("distributed")
+        done, _ = distributed.wait(list(futures), return_when="FIRST_COMPLETED")
+        return set(done)
+
+    def close(self) -> None:
+        if self._client is not None:
+            with contextlib.suppress(Exception):  # the cluster may be gone already
+                self._client.unregister_worker_plugin(self._name)
+            self._client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+        self._client = self._cluster = None
+
+
+def make_engine(
+    name: str = "threads", *, workers: int | None = None, scheduler: str | None = None
+) -> Engine:
+    """The engine called ``name`` (one of :data:`ENGINES`).
+
+    >>> make_engine("threads").workers
+    1
+    """
+    if scheduler is not None and name != "dask":
+        raise InputError(f"--scheduler is for the dask engine, not {name}")
+    if name == "threads":
+        return Engine()
+    if name == "processes":
+        return ProcessEngine(workers)
+    if name == "dask":
+        return DaskEngine(workers, scheduler)
+    raise InputError(f"unknown engine {name!r}: one of {', '.join(ENGINES)}")
+
+
+# -- the pool's workers ------------------------------------------------------------------------
+
+_WORK: tuple[Job, Store] | None = None
+
+
+def _dumps(obj: object) -> bytes:
+    """Pickled for the pool's workers: with cloudpickle where it is installed (it comes
+    with dask), which also sends functions defined in a script or a notebook."""
+    try:
+        cloudpickle: Any = importlib.import_module("cloudpickle")
+        data: bytes = cloudpickle.dumps(obj)
+        return data
+    except ImportError:
+        pass
+    try:
+        return pickle.dumps(obj)
+    except (pickle.PicklingError, AttributeError, TypeError) as exc:
+        raise InputError(
+            f"the work cannot be sent to other processes ({exc}); define the rules' "
+            "functions at module level, or install dask (its cloudpickle sends them)"
+        ) from None
+
+
+def _init_worker(payload: bytes, threads: int) -> None:
+    global _WORK
+    try:
+        import numba
+
+        numba.set_num_threads(min(threads, numba.get_num_threads()))
+    except ImportError:
+        pass
+    _WORK = pickle.loads(payload)
+
+
+def _execute_here(tier: int, start: int, stop: int) -> float:
+    assert _WORK is not None
+    return execute(_WORK, tier, start, stop)
