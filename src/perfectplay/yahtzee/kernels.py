@@ -71,6 +71,7 @@ __all__ = [
     "place",
     "saved_keep_values",
     "saved_values",
+    "solve_plain_states",
     "solve_saved_states",
     "solve_states",
 ]
@@ -191,14 +192,21 @@ def box_values(out: Any, V: Any, mask: int, u: int, y: int, h: int, g: Scorecard
         out[c] = extra + place(V, mask | (1 << c), u, y, c, s, g)
 
 
-@njit(cache=True, parallel=True, boundscheck=False)
 def solve_states(V: Any, states: Any, g: ScorecardArrays, lat: LatticeArrays) -> None:
     """``V[s]`` for each state ``s`` of ``states``, reading ``V`` of the states one box
-    fuller (which must be solved); :data:`BATCH` states at a time, in parallel (rules
-    that save throws: :func:`solve_saved_states`)."""
+    fuller (which must be solved): :func:`solve_plain_states`, or
+    :func:`solve_saved_states` for rules that save throws (chosen here, in Python, so that
+    the other rule sets never compile the saved-throw kernel)."""
     if g.n_saved_values > 1:
         solve_saved_states(V, states, g, lat)
-        return
+    else:
+        solve_plain_states(V, states, g, lat)
+
+
+@njit(cache=True, parallel=True, boundscheck=False)
+def solve_plain_states(V: Any, states: Any, g: ScorecardArrays, lat: LatticeArrays) -> None:
+    """:func:`solve_states` without saved throws: :data:`BATCH` states at a time, in
+    parallel."""
     n_states = states.shape[0]
     n_hands = g.score.shape[1]
     n_keeps = lat.add.shape[0]
