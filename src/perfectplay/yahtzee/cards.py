@@ -13,10 +13,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from perfectplay.errors import InputError
+from perfectplay.errors import InputError, UnsupportedError
 from perfectplay.yahtzee.game import ScorecardGame
 
-__all__ = ["Card", "Situation", "card_state", "situation_state"]
+__all__ = ["Card", "Situation", "card_state", "refuse_saved_throws", "situation_state"]
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,10 @@ class Card:
     the box is known to be filled), the upper total (derived from the upper boxes' points
     when ``None``), whether the n-of-a-kind box holds a non-zero score (derived from its
     points when ``None``), and the points scored so far (derived when ``None``: boxes plus
-    any upper bonus; give it when some points are unknown or extra bonuses were earned).
+    any upper bonus; give it when some points are unknown or extra bonuses were earned),
+    and, for rules that save throws, the throws carried into the turn (``None``: 0 for the
+    card's value; a situation then only checks its throws left against the most the card
+    can carry).
 
     >>> Card(filled={"sixes": 18, "yahtzee": 50}).filled["sixes"]
     18
@@ -35,12 +38,14 @@ class Card:
     upper: int | None = None
     kind_holds: bool | None = None
     score: int | None = None
+    saved: int | None = None
 
 
 @dataclass(frozen=True)
 class Situation:
     """A moment of a turn: the scorecard, the dice showing (face labels, any order) and how
-    many rerolls are left (0 after the last roll)."""
+    many rerolls are left (0 after the last roll; with saved throws, every throw still
+    allowed this turn, the saved ones included)."""
 
     card: Card
     dice: tuple[Any, ...]
@@ -124,6 +129,16 @@ def card_state(game: ScorecardGame, card: Card) -> tuple[int, int]:
     u = min(upper, g.threshold) if g.n_upper_values > 1 else 0
     if upper > most or not g.upper_reach[mask, u]:
         raise InputError(f"the filled upper boxes cannot total {upper}")
+    saved = 0 if card.saved is None else card.saved
+    if isinstance(saved, bool) or not isinstance(saved, int) or saved < 0:
+        raise InputError(f"saved throws must be an int >= 0, not {card.saved!r}")
+    if saved and not rules.save_throws:
+        raise InputError(f"{rules.name} rules save no throws")
+    if saved > g.max_saved(bin(mask).count("1")):
+        raise InputError(
+            f"{saved} throws cannot be saved with {bin(mask).count('1')} boxes filled "
+            f"(at most {g.max_saved(bin(mask).count('1'))})"
+        )
     if card.score is not None:
         so_far = card.score
     else:
@@ -132,13 +147,25 @@ def card_state(game: ScorecardGame, card: Card) -> tuple[int, int]:
             so_far = 0
         else:
             so_far = points + (g.bonus if g.n_upper_values > 1 and upper >= g.threshold else 0)
-    return g.state_index(mask, u, kind), so_far
+    return g.state_index(mask, u, kind, saved), so_far
+
+
+def refuse_saved_throws(game: ScorecardGame, what: str) -> None:
+    """:class:`~perfectplay.errors.UnsupportedError` for ``what`` (a service that plays the
+    policy: the simulation, the score distribution) under rules that save throws, whose
+    policy those services do not follow yet."""
+    if game.n_saved_values > 1:
+        raise UnsupportedError(
+            f"{game.rules.name}: {what} is not available for rules that save throws yet "
+            "(the values and the advice are)"
+        )
 
 
 def situation_state(game: ScorecardGame, situation: Situation) -> tuple[int, int, int]:
     """``(state, hand, so_far)`` of a situation: the checks of :func:`card_state`, then the
     dice (as many as the rules roll, each a face) and the rolls left (``0 .. rolls - 1``),
-    and that the card has an open box.
+    and that the card has an open box. With saved throws the rolls left go up to
+    ``rolls - 1`` plus the throws the card carries (its ``saved``, else the most it can).
 
     >>> from perfectplay.yahtzee.ruleset import rules
     >>> g = ScorecardGame(rules("american"))
@@ -159,8 +186,12 @@ def situation_state(game: ScorecardGame, situation: Situation) -> tuple[int, int
     except ValueError as exc:
         raise InputError(f"dice: {exc}") from None
     r = situation.rolls_left
-    if isinstance(r, bool) or not isinstance(r, int) or not 0 <= r < lat.n_rolls:
-        raise InputError(f"rolls left must be from 0 to {lat.n_rolls - 1}, not {r!r}")
+    most = lat.n_rolls - 1
+    if game.n_saved_values > 1:
+        carried = situation.card.saved
+        most += game.max_saved(bin(mask).count("1")) if carried is None else carried
+    if isinstance(r, bool) or not isinstance(r, int) or not 0 <= r <= most:
+        raise InputError(f"rolls left must be from 0 to {most}, not {r!r}")
     return state, hand, so_far
 
 

@@ -49,7 +49,7 @@ from perfectplay._util.progress import Progress
 from perfectplay.errors import InputError, WriteError
 from perfectplay.lattice.kernels import njit, prange
 from perfectplay.yahtzee._policy import best_keeps, choose_box, keep_tables, point_tables
-from perfectplay.yahtzee.cards import Card
+from perfectplay.yahtzee.cards import Card, refuse_saved_throws
 from perfectplay.yahtzee.kernels import BATCH, decode, final_values, place
 
 if TYPE_CHECKING:
@@ -426,6 +426,7 @@ def score_distribution(solution: YahtzeeSolution, card: Card | None = None) -> S
     True
     """
     game = solution.game
+    refuse_saved_throws(game, "the score distribution")
     # the point tables and the state numbering (one entry each per state number), and one
     # block's outcome buffers; each tier's arrays are checked when their size is known
     width = int(game.n_cls.sum()) + len(game.kind_hand)

@@ -1,10 +1,14 @@
 """A rule set compiled to arrays: scores per hand and box, scorecard states, tiers.
 
 :class:`ScorecardGame` is what the solver reads. A scorecard state is a number,
-``(mask * n_upper_values + upper) * n_kind_values + kind``: ``mask`` has bit ``c`` set
-when box ``c`` is filled, ``upper`` is the upper total capped at the bonus threshold (0
-when the rules have no upper bonus), ``kind`` is 1 when the n-of-a-kind box holds a
-non-zero score (only tracked when the rules pay an extra n-of-a-kind bonus).
+``((mask * n_upper_values + upper) * n_kind_values + kind) * n_saved_values + saved``:
+``mask`` has bit ``c`` set when box ``c`` is filled, ``upper`` is the upper total capped
+at the bonus threshold (0 when the rules have no upper bonus), ``kind`` is 1 when the
+n-of-a-kind box holds a non-zero score (only tracked when the rules pay an extra
+n-of-a-kind bonus), ``saved`` the throws carried into the turn (only with
+``Rules.save_throws``; ``n_saved_values`` is 1 otherwise, so the numbering of the other
+rule sets is the one without it). The number without ``saved`` is the state's *card*
+(``state // n_saved_values``): the kernels read a card's saved throws as one stride.
 
 >>> from perfectplay.yahtzee.ruleset import rules
 >>> g = ScorecardGame(rules("american"))
@@ -12,6 +16,9 @@ non-zero score (only tracked when the rules pay an extra n-of-a-kind bonus).
 (1048576, 536448, (13, 252))
 >>> g.decode(g.state_index(0b1, 3, 0))
 (1, 3, 0)
+>>> m = ScorecardGame(rules("maxi-saved"))
+>>> m.n_saved_values, m.max_saved(0), m.max_saved(19), m.saved_of(m.state_index(0b11, 5, 0, 4))
+(41, 0, 38, 4)
 
 The compiled kernels (:mod:`perfectplay.yahtzee.kernels` and those built on them) read
 the game through one record, :class:`ScorecardArrays` (:attr:`ScorecardGame.arrays`,
@@ -45,7 +52,8 @@ class ScorecardArrays(NamedTuple):
     and scalars (numba types it as a tuple; the interpreted kernels read the same fields).
     The fields are the game's attributes of the same names, plus ``kind_bonus`` and
     ``joker`` (:data:`JOKER_CODES`) of the rules, ``cls_t`` (``cls`` transposed, so a
-    hand's classes are contiguous) and ``is_kind`` (whether a hand is n of a kind).
+    hand's classes are contiguous), ``is_kind`` (whether a hand is n of a kind) and
+    ``n_saved_values`` (1 unless the rules save throws).
 
     >>> from perfectplay.yahtzee.ruleset import rules
     >>> a = ScorecardGame(rules("american")).arrays
@@ -70,6 +78,7 @@ class ScorecardArrays(NamedTuple):
     face_box: NDArray[np.int64]
     kind_hand: NDArray[np.int64]
     is_kind: NDArray[np.bool_]
+    n_saved_values: int
 
 
 class ScorecardGame:
@@ -148,7 +157,17 @@ class ScorecardGame:
         )
         if self.kind_box < 0:
             self.kind_hand = self.kind_hand[:0]
-        self.n_states = (1 << n_cat) * self.n_upper_values * self.n_kind_values
+        # Saved throws: each turn leaves at most rolls - 1 unused (one throw is made), so a
+        # turn after t turns carries at most (rolls - 1) * t; the full card is numbered for
+        # every count the last turn can leave (its value is 0 whatever is left).
+        self.n_saved_values = 1
+        if rules.save_throws:
+            most = (rules.rolls - 1) * n_cat
+            if rules.max_saved is not None:
+                most = min(most, rules.max_saved)
+            self.n_saved_values = most + 1
+        self.n_cards = (1 << n_cat) * self.n_upper_values * self.n_kind_values
+        self.n_states = self.n_cards * self.n_saved_values
 
     @cached_property
     def arrays(self) -> ScorecardArrays:
@@ -173,20 +192,35 @@ class ScorecardGame:
             face_box=self.face_box,
             kind_hand=self.kind_hand,
             is_kind=is_kind,
+            n_saved_values=int(self.n_saved_values),
         )
 
     # --- numbering ----------------------------------------------------------------------
 
-    def state_index(self, mask: int, upper: int, kind: int) -> int:
-        """The number of a scorecard state (``upper`` capped at the threshold)."""
+    def state_index(self, mask: int, upper: int, kind: int, saved: int = 0) -> int:
+        """The number of a scorecard state (``upper`` capped at the threshold; ``saved``
+        the throws carried into the turn, 0 unless the rules save throws)."""
         u = min(upper, self.threshold)
-        return (mask * self.n_upper_values + u) * self.n_kind_values + kind
+        card = (mask * self.n_upper_values + u) * self.n_kind_values + kind
+        return card * self.n_saved_values + saved
 
     def decode(self, state: int) -> tuple[int, int, int]:
-        """``(mask, upper, kind)`` of a state number."""
-        kind = state % self.n_kind_values
-        rest = state // self.n_kind_values
+        """``(mask, upper, kind)`` of a state number (its card; :meth:`saved_of` gives the
+        throws saved)."""
+        card = state // self.n_saved_values
+        kind = card % self.n_kind_values
+        rest = card // self.n_kind_values
         return rest // self.n_upper_values, rest % self.n_upper_values, kind
+
+    def saved_of(self, state: int) -> int:
+        """The throws carried into the turn of a state number (0 unless the rules save
+        throws)."""
+        return state % self.n_saved_values
+
+    def max_saved(self, filled: int) -> int:
+        """The most throws a turn can carry with ``filled`` boxes filled (0 unless the rules
+        save throws)."""
+        return min(self.n_saved_values - 1, (self.rules.rolls - 1) * filled)
 
     # --- reachability -------------------------------------------------------------------
 
@@ -226,7 +260,8 @@ class ScorecardGame:
         return sub[idx]
 
     @cached_property
-    def _tiers(self) -> list[np.ndarray]:
+    def _card_tiers(self) -> list[np.ndarray]:
+        """The reachable cards of each tier, sorted (without the saved throws)."""
         n_cat = self.n_categories
         masks = np.arange(1 << n_cat, dtype=np.int64)
         pop = np.zeros(len(masks), dtype=np.int64)
@@ -245,17 +280,36 @@ class ScorecardGame:
             tiers.append(np.sort(base))
         return tiers
 
+    def tier_cards(self, filled: int) -> np.ndarray:
+        """Every reachable card (a state number without the saved throws, see the module
+        docstring) with ``filled`` boxes filled, sorted."""
+        return self._card_tiers[filled]
+
     def tier_states(self, filled: int) -> np.ndarray:
-        """Every reachable state with ``filled`` boxes filled, sorted."""
-        return self._tiers[filled]
+        """Every reachable state with ``filled`` boxes filled, sorted; with saved throws each
+        card with every count it can carry, consecutive (made on each call: the tiers of
+        ``maxi-saved`` hold about 1.2 billion states, so they are not all kept)."""
+        cards = self._card_tiers[filled]
+        if self.n_saved_values == 1:
+            return cards
+        n = self.max_saved(filled) + 1
+        require(len(cards) * n * 8, f"the states of tier {filled} of {self.rules.name}")
+        counts = np.arange(n, dtype=np.int64)
+        return (cards[:, None] * self.n_saved_values + counts[None, :]).ravel()
+
+    def tier_size(self, filled: int) -> int:
+        """The number of reachable states with ``filled`` boxes filled."""
+        return len(self._card_tiers[filled]) * (self.max_saved(filled) + 1)
 
     @property
     def n_reachable(self) -> int:
         """Number of reachable scorecard states."""
-        return sum(len(t) for t in self._tiers)
+        return sum(self.tier_size(t) for t in range(self.n_categories + 1))
 
     def is_reachable(self, state: int) -> bool:
         mask, u, kind = self.decode(state)
         if kind and not (mask >> self.kind_box) & 1:
+            return False
+        if self.saved_of(state) > self.max_saved(bin(mask).count("1")):
             return False
         return bool(self.upper_reach[mask, u])

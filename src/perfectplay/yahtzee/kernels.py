@@ -16,6 +16,17 @@ tier by tier; the policy, the score distribution and the simulation call the sam
 so every path scores a hand the same way. ``PERFECTPLAY_NO_JIT=1`` runs the same source
 as Python (:mod:`perfectplay.lattice.kernels`).
 
+**Saved throws** (``Rules.save_throws``, Maxi Yatzy): a turn that carries ``s`` throws
+has ``rolls + s``; after the first throw, with ``r`` throws left, the player may stop and
+fill a box, carrying ``r`` into the next turn. Ending on hand ``h`` with ``r`` left is
+worth ``F_r[h]``, the same box choice read from the next states with ``r`` saved
+(:func:`saved_values`: the table's stride of the cards with ``r`` saved, so the scoring
+kernels above serve unchanged), and a hand with ``r`` left is worth ``W_r = max(F_r,
+reroll(W_{r-1}))``, ``W_0 = F_0``. ``W_r`` does not depend on the throws the turn
+started with, so one chain of rerolls up to the most throws a card can carry gives the
+value of every count at once: carrying ``s`` is worth the mean of ``W_{rolls - 1 + s}``
+over the first throw (:func:`solve_saved_states`).
+
 >>> import numpy as np
 >>> from perfectplay.yahtzee.ruleset import Category, Rules
 >>> from perfectplay.yahtzee.game import ScorecardGame
@@ -46,13 +57,24 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from perfectplay.lattice.kernels import njit, prange, turn_values
+from perfectplay.lattice.kernels import njit, prange, reroll, turn_values
 
 if TYPE_CHECKING:
     from perfectplay.lattice.arrays import LatticeArrays
     from perfectplay.yahtzee.game import ScorecardArrays
 
-__all__ = ["BATCH", "box_values", "decode", "final_values", "place", "solve_states"]
+__all__ = [
+    "BATCH",
+    "box_values",
+    "decode",
+    "final_values",
+    "place",
+    "saved_keep_values",
+    "saved_values",
+    "solve_plain_states",
+    "solve_saved_states",
+    "solve_states",
+]
 
 BATCH = 16
 """Scorecards whose rerolls are evaluated together (vectorised across the batch)."""
@@ -170,10 +192,21 @@ def box_values(out: Any, V: Any, mask: int, u: int, y: int, h: int, g: Scorecard
         out[c] = extra + place(V, mask | (1 << c), u, y, c, s, g)
 
 
-@njit(cache=True, parallel=True, boundscheck=False)
 def solve_states(V: Any, states: Any, g: ScorecardArrays, lat: LatticeArrays) -> None:
     """``V[s]`` for each state ``s`` of ``states``, reading ``V`` of the states one box
-    fuller (which must be solved); :data:`BATCH` states at a time, in parallel."""
+    fuller (which must be solved): :func:`solve_plain_states`, or
+    :func:`solve_saved_states` for rules that save throws (chosen here, in Python, so that
+    the other rule sets never compile the saved-throw kernel)."""
+    if g.n_saved_values > 1:
+        solve_saved_states(V, states, g, lat)
+    else:
+        solve_plain_states(V, states, g, lat)
+
+
+@njit(cache=True, parallel=True, boundscheck=False)
+def solve_plain_states(V: Any, states: Any, g: ScorecardArrays, lat: LatticeArrays) -> None:
+    """:func:`solve_states` without saved throws: :data:`BATCH` states at a time, in
+    parallel."""
     n_states = states.shape[0]
     n_hands = g.score.shape[1]
     n_keeps = lat.add.shape[0]
@@ -192,3 +225,90 @@ def solve_states(V: Any, states: Any, g: ScorecardArrays, lat: LatticeArrays) ->
         turn_values(cur, E, M, lat, vals)
         for j in range(hi - lo):
             V[states[lo + j]] = vals[j]
+
+
+@njit(cache=True, boundscheck=False, inline="always")
+def saved_values(V: Any, r: int, g: ScorecardArrays) -> Any:
+    """The values of ``V`` for every card with ``r`` throws saved (capped at the most the
+    rules carry): a stride of the table, indexed by card number, which is what
+    :func:`place` reads."""
+    n_s = g.n_saved_values
+    return V[min(r, n_s - 1) :: n_s]
+
+
+@njit(cache=True, parallel=True, boundscheck=False)
+def solve_saved_states(V: Any, states: Any, g: ScorecardArrays, lat: LatticeArrays) -> None:
+    """:func:`solve_states` for rules that save throws: ``states`` holds the counts of one
+    card consecutively (as ``ScorecardGame.tier_states`` lists them); one chain of rerolls
+    per card gives every count it holds (see the module docstring), :data:`BATCH` cards
+    at a time, in parallel."""
+    n_s = g.n_saved_values
+    n = states.shape[0]
+    starts = np.empty(n + 1, dtype=np.int64)
+    n_cards = 0
+    for i in range(n):
+        if i == 0 or states[i] // n_s != states[i - 1] // n_s:
+            starts[n_cards] = i
+            n_cards += 1
+    starts[n_cards] = n
+    n_hands = g.score.shape[1]
+    n_keeps = lat.add.shape[0]
+    width = max(g.cls_score.shape[1], g.score.shape[0])
+    first = lat.rolls - 1  # throws left after the first throw of a turn that carries none
+    hand_prob = lat.hand_prob
+    for b in prange((n_cards + BATCH - 1) // BATCH):
+        lo = b * BATCH
+        nb = min(n_cards, lo + BATCH) - lo
+        cur = np.zeros((n_hands, BATCH))
+        tmp = np.zeros((n_hands, BATCH))
+        E = np.empty((n_keeps, BATCH))
+        M = np.empty((n_keeps, BATCH))
+        cv = np.empty(width)
+        top = 0
+        for i in range(starts[lo], starts[lo + nb]):
+            top = max(top, states[i] % n_s)
+        for r in range(first + top + 1):
+            if r > 0:
+                reroll(cur, E, M, lat)
+            Vr = saved_values(V, r, g)
+            for j in range(nb):
+                mask, u, y = decode(states[starts[lo + j]] // n_s, g)
+                final_values(tmp, j, Vr, mask, u, y, g, cv)
+            for h in range(n_hands):
+                for j in range(nb):
+                    if r == 0 or tmp[h, j] > cur[h, j]:
+                        cur[h, j] = tmp[h, j]
+            if r < first:
+                continue
+            for j in range(nb):
+                for i in range(starts[lo + j], starts[lo + j + 1]):
+                    if states[i] % n_s == r - first:
+                        total = 0.0
+                        for h in range(n_hands):
+                            total += hand_prob[h] * cur[h, j]
+                        V[states[i]] = total
+
+
+@njit(cache=True, boundscheck=False)
+def saved_keep_values(
+    V: Any, mask: int, u: int, y: int, r: int, g: ScorecardArrays, lat: LatticeArrays
+) -> Any:
+    """Every keep's value with ``r >= 1`` throws left in the card ``(mask, u, y)`` of rules
+    that save throws: keep, throw the other dice, and go on with ``r - 1`` left (the chain
+    ``W`` of the module docstring up to ``W_{r - 1}``, then one more reroll)."""
+    n_hands = g.score.shape[1]
+    n_keeps = lat.add.shape[0]
+    cur = np.empty((n_hands, 1))
+    tmp = np.empty((n_hands, 1))
+    E = np.empty((n_keeps, 1))
+    M = np.empty((n_keeps, 1))
+    cv = np.empty(max(g.cls_score.shape[1], g.score.shape[0]))
+    final_values(cur, 0, saved_values(V, 0, g), mask, u, y, g, cv)
+    for j in range(1, r):
+        reroll(cur, E, M, lat)
+        final_values(tmp, 0, saved_values(V, j, g), mask, u, y, g, cv)
+        for h in range(n_hands):
+            if tmp[h, 0] > cur[h, 0]:
+                cur[h, 0] = tmp[h, 0]
+    reroll(cur, E, M, lat)
+    return E[:, 0].copy()

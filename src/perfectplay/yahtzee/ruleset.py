@@ -20,8 +20,17 @@ A rule set in a few lines (three dice, three boxes, a bonus of 10 at an upper to
 (3, ['ones', 'twos'])
 
 The built-in rule sets are in :data:`RULES` (``american``, ``american-forced-joker``,
-``american-no-joker``, ``american-no-bonus``, ``yatzy``); ``docs/yahtzee.md`` states each
+``american-no-joker``, ``american-no-bonus``, ``yatzy``: five dice, solved in seconds) and
+:data:`MAXI_RULES` (``maxi`` and ``maxi-saved``: Maxi Yatzy, six dice and 20 boxes, the
+second with saved throws); :func:`rules` finds either. ``docs/yahtzee.md`` states each
 one exactly.
+
+With ``save_throws`` a turn may end with throws unused, and they are added to the next
+turns' ``rolls`` (Maxi Yatzy's Swedish rule; ``max_saved`` caps the throws carried, when
+a variant wants a cap):
+
+>>> rules("maxi-saved").save_throws, rules("maxi-saved").max_saved, rules("maxi").n_categories
+(True, None, 20)
 """
 
 from __future__ import annotations
@@ -35,12 +44,16 @@ from perfectplay.dice import Faces
 from perfectplay.errors import short_repr
 
 __all__ = [
+    "BUILTIN_RULES",
     "Category",
+    "MAXI_RULES",
     "RULES",
     "Rules",
     "box_key",
     "full_house",
+    "house",
     "n_of_a_kind",
+    "pairs",
     "rules",
     "straight",
     "two_pairs",
@@ -165,6 +178,49 @@ class two_pairs:  # noqa: N801
 
 
 @dataclass(frozen=True)
+class pairs:  # noqa: N801
+    """``n`` pairs of different faces: twice each face, the ``n`` highest such faces (Maxi
+    Yatzy's one, two and three pairs; a face shown four times is still one pair).
+
+    >>> pairs(3)((2, 2, 5, 5, 6, 6)), pairs(2)((3, 3, 4, 4, 6, 6)), pairs(3)((4, 4, 4, 4, 6, 6))
+    (26, 20, 0)
+    """
+
+    n: int
+
+    def __call__(self, dice: tuple[Any, ...]) -> int:
+        faces = sorted(f for f, k in Counter(dice).items() if k >= 2)
+        return 2 * sum(faces[-self.n :]) if len(faces) >= self.n else 0
+
+
+@dataclass(frozen=True)
+class house:  # noqa: N801
+    """``big`` dice of one face and ``small`` of another: the sum of those dice, for the
+    best such choice when the dice allow several (Maxi Yatzy's full house 3+2, villa 3+3
+    and tower 4+2; the dice outside the two groups do not count).
+
+    >>> house(3, 2)((3, 4, 4, 6, 6, 6)), house(3, 3)((2, 2, 2, 5, 5, 5))
+    (26, 21)
+    >>> house(4, 2)((3, 3, 6, 6, 6, 6))
+    30
+    >>> house(3, 2)((2, 2, 2, 6, 6, 6)), house(3, 2)((5, 5, 5, 5, 5, 1)), house(4, 2)((2,) * 6)
+    (22, 0, 0)
+    """
+
+    big: int
+    small: int
+
+    def __call__(self, dice: tuple[Any, ...]) -> int:
+        counts = Counter(dice)
+        best = 0
+        for a, ka in counts.items():
+            for b, kb in counts.items():
+                if a != b and ka >= self.big and kb >= self.small:
+                    best = max(best, self.big * a + self.small * b)
+        return best
+
+
+@dataclass(frozen=True)
 class Rules:
     """A scorecard game: its categories, dice and bonuses.
 
@@ -177,7 +233,11 @@ class Rules:
       scores its ``Category.joker`` value there once the box of its face is filled, as
       Verhoeff 1999) or ``"forced"`` (the official placement: the upper box of its face if
       open, else any open box with a joker value or any other open non-upper box, with the
-      joker values, else any open upper box).
+      joker values, else any open upper box);
+    - ``save_throws``: a turn may end with throws unused (at least one throw is made), and
+      they are added to the following turns' ``rolls`` (Maxi Yatzy's saved throws);
+      ``max_saved`` caps the throws carried into a turn (``None``: no cap; the throws
+      carried can reach ``(rolls - 1)`` per turn played).
     """
 
     name: str
@@ -191,6 +251,8 @@ class Rules:
     kind_bonus: int = 0
     joker: str = "none"
     description: str = field(default="", compare=False)
+    save_throws: bool = False
+    max_saved: int | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.categories, tuple | list):
@@ -228,6 +290,16 @@ class Rules:
                 f"dice must be 1..16 and rolls 1..100, not {short_repr(self.dice)} and "
                 f"{short_repr(self.rolls)}"
             )
+        if not isinstance(self.save_throws, bool):
+            raise ValueError(f"save_throws must be a bool, not {self.save_throws!r}")
+        if self.max_saved is not None and (
+            isinstance(self.max_saved, bool)
+            or not isinstance(self.max_saved, int)
+            or self.max_saved < 0
+        ):
+            raise ValueError(f"max_saved must be None or an int >= 0, not {self.max_saved!r}")
+        if self.max_saved is not None and not self.save_throws:
+            raise ValueError("max_saved needs save_throws=True")
         if self.upper_threshold > 10_000:
             raise ValueError(
                 f"upper_threshold {short_repr(self.upper_threshold)} is too large (at most 10000)"
@@ -377,7 +449,37 @@ _YATZY = Rules(
     description="Scandinavian Yatzy: 15 boxes, 50 bonus at 63, distinct pairs, straights 1-5, 2-6",
 )
 
-#: The built-in rule sets by name.
+
+def _maxi(name: str, save_throws: bool, description: str) -> Rules:
+    """Maxi Yatzy as the Swedish rules state it (see ``docs/yahtzee.md`` for the source)."""
+    lower = (
+        Category("one_pair", pairs(1)),
+        Category("two_pairs", pairs(2)),
+        Category("three_pairs", pairs(3)),
+        Category("three_of_a_kind", n_of_a_kind(3, of_face=True)),
+        Category("four_of_a_kind", n_of_a_kind(4, of_face=True)),
+        Category("five_of_a_kind", n_of_a_kind(5, of_face=True)),
+        Category("small_straight", straight(15, ((1, 2, 3, 4, 5),))),
+        Category("large_straight", straight(20, ((2, 3, 4, 5, 6),))),
+        Category("full_straight", straight(21, ((1, 2, 3, 4, 5, 6),))),
+        Category("full_house", house(3, 2)),
+        Category("villa", house(3, 3)),
+        Category("tower", house(4, 2)),
+        Category("chance", sum),
+        Category("maxi_yatzy", n_of_a_kind(6, points=100)),
+    )
+    return Rules(
+        name,
+        _UPPER + lower,
+        dice=6,
+        upper_threshold=84,
+        upper_bonus=100,
+        save_throws=save_throws,
+        description=description,
+    )
+
+
+#: The five-dice rule sets by name (each has a published value; solved in seconds).
 RULES: dict[str, Rules] = {
     r.name: r
     for r in (
@@ -403,14 +505,32 @@ RULES: dict[str, Rules] = {
     )
 }
 
+#: Maxi Yatzy by name: six dice, 20 boxes, 100 bonus at 84; ``maxi-saved`` with saved
+#: throws. Larger games (``maxi`` takes minutes and about 1.5 GB to solve), so they are
+#: kept apart from :data:`RULES`, which the advisor serves and solves on demand.
+MAXI_RULES: dict[str, Rules] = {
+    r.name: r
+    for r in (
+        _maxi("maxi", False, "Maxi Yatzy: 6 dice, 20 boxes, 100 bonus at 84, no saved throws"),
+        _maxi(
+            "maxi-saved",
+            True,
+            "Maxi Yatzy: 6 dice, 20 boxes, 100 bonus at 84, unused throws saved for later turns",
+        ),
+    )
+}
+
+#: Every built-in rule set by name (:data:`RULES`, then :data:`MAXI_RULES`).
+BUILTIN_RULES: dict[str, Rules] = {**RULES, **MAXI_RULES}
+
 
 def rules(name: str) -> Rules:
     """The built-in rule set called ``name`` (``KeyError`` listing the names).
 
-    >>> rules("american").kind_bonus, rules("yatzy").n_categories
-    (100, 15)
+    >>> rules("american").kind_bonus, rules("yatzy").n_categories, rules("maxi").dice
+    (100, 15, 6)
     """
     try:
-        return RULES[name]
+        return BUILTIN_RULES[name]
     except KeyError:
-        raise KeyError(f"unknown rules {name!r}; known: {', '.join(RULES)}") from None
+        raise KeyError(f"unknown rules {name!r}; known: {', '.join(BUILTIN_RULES)}") from None

@@ -34,7 +34,7 @@ from perfectplay._util.progress import Progress
 from perfectplay.errors import InputError
 from perfectplay.lattice.kernels import njit, prange
 from perfectplay.yahtzee._policy import best_keep, choose_box, keep_tables, point_tables
-from perfectplay.yahtzee.cards import Card
+from perfectplay.yahtzee.cards import Card, refuse_saved_throws
 from perfectplay.yahtzee.kernels import BATCH, decode, final_values
 
 if TYPE_CHECKING:
@@ -200,6 +200,7 @@ def simulate(
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
         raise InputError(f"seed must be an int >= 0, not {seed!r}")
     game = solution.game
+    refuse_saved_throws(game, "simulation")
     lat = game.lattice
     require(16 * game.n_states, f"simulating {game.rules.name}")
     Vz, Vn = point_tables(game)

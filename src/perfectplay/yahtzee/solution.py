@@ -122,10 +122,12 @@ class YahtzeeSolution(Solution):
         boxes without their points, the upper total, whether the n-of-a-kind box scored),
         in table order."""
         names = [c.name for c in self.rules.categories]
+        saves = self.game.n_saved_values > 1
         for state in range(self.game.n_states):
             mask, u, y = self.game.decode(state)
             filled: dict[str, int | None] = {n: None for i, n in enumerate(names) if mask >> i & 1}
-            yield Card(filled=filled, upper=int(u), kind_holds=bool(y), score=0)
+            saved = self.game.saved_of(state) if saves else None
+            yield Card(filled=filled, upper=int(u), kind_holds=bool(y), score=0, saved=saved)
 
     def distribution(self, k_max: int | None = None) -> Any:
         """The exact distribution of the final score from the empty card
@@ -157,7 +159,8 @@ class YahtzeeSolution(Solution):
     def options(self, situation: Situation) -> list[Option]:
         """Every option of ``situation`` with its expected final score, best first: the
         keeps (every distinct sub-multiset of the dice, keeping all included) while rerolls
-        are left, the legal boxes after the last roll.
+        are left, the legal boxes after the last roll; under rules that save throws the
+        boxes too while throws are left (stopping carries them into the next turn).
 
         The first queries of a process run the solver's own kernels as plain Python (a few
         milliseconds each, and no numba start-up); once they add up to
@@ -174,9 +177,16 @@ class YahtzeeSolution(Solution):
         arrays = g.arrays
         actions: list[YahtzeeAction] = []
         values: list[float] = []
-        if r == 0:
+        saves = g.n_saved_values > 1
+        if saves and r > 0:
+            kv = sk.saved_keep_values(self.values, mask, u, y, r, arrays, lat.arrays)
+            for k in lat.keeps_of(hand):
+                actions.append(YahtzeeAction.keeping(lat.keep_dice(k)))
+                values.append(so_far + float(kv[k]))
+        if r == 0 or saves:
             vals = np.empty(max(g.n_categories, g.cls_score.shape[1]))
-            sk.box_values(vals, self.values, mask, u, y, hand, arrays)
+            table = self.values[min(r, g.n_saved_values - 1) :: g.n_saved_values]
+            sk.box_values(vals, table, mask, u, y, hand, arrays)
             for c, cat in enumerate(self.rules.categories):
                 if vals[c] > -math.inf:
                     actions.append(YahtzeeAction.scoring(cat.name))
@@ -326,6 +336,9 @@ def fingerprint(game: ScorecardGame) -> str:
                 game.upper.tolist(),
                 game.joker_score.tolist(),
             ]
+            # saved throws only where the rules save them: the other rule sets keep the
+            # fingerprint (and the cached tables) they had before saved throws existed
+            + ([["saved", game.n_saved_values]] if game.n_saved_values > 1 else [])
         ).encode()
     )
     h.update(np.ascontiguousarray(game.score, dtype="<i8").tobytes())

@@ -80,6 +80,9 @@ def tier_batches(game: ScorecardGame, filled: int, size: int = 4096) -> list[NDA
     ([1], 128)
     """
     states = game.tier_states(filled)
+    # with saved throws a card's counts stay in one batch (one reroll chain values them all)
+    per_card = game.max_saved(filled) + 1
+    size = max(per_card, size // per_card * per_card)
     return [states[i : i + size] for i in range(0, len(states), size)]
 
 

@@ -34,7 +34,9 @@ Output: per situation, the best action and its expected final score (7 decimals)
 score of the empty card (american: 254.5896095).
 
 Rules (--rules): american (35 bonus at 63, 100 per extra Yahtzee, free joker),
-american-forced-joker, american-no-joker, american-no-bonus, yatzy; or MODULE:NAME /
+american-forced-joker, american-no-joker, american-no-bonus, yatzy; maxi (Maxi Yatzy, 6
+dice, 20 boxes: minutes and 1.5 GB to solve), maxi-saved (with saved throws: 'saved N' in a
+situation gives the throws carried, 'rolls left' then counts them too); or MODULE:NAME /
 file.py:NAME naming a perfectplay.yahtzee.Rules written in Python (docs/yahtzee.md)."""
 
 USAGE = """\
@@ -98,7 +100,8 @@ def _table_options(parser: argparse.ArgumentParser) -> None:
         "--rules",
         metavar="NAME",
         help="the rule set: american (default), american-forced-joker, american-no-joker, "
-        "american-no-bonus, yatzy, or MODULE:NAME naming a Rules object in Python",
+        "american-no-bonus, yatzy, maxi, maxi-saved, or MODULE:NAME naming a Rules object "
+        "in Python",
     )
     parser.add_argument(
         "--load",

@@ -13,7 +13,10 @@ any case:
 - ``score 120``: the points scored so far (optional: else the boxes' points, plus the
   upper bonus once earned);
 - ``bonus yes`` / ``bonus no``: whether the Yahtzee box holds 50 (needed when it is filled
-  without its points and the rules pay extra Yahtzees).
+  without its points and the rules pay extra Yahtzees);
+- ``saved 4``: the throws carried into this turn from earlier ones (rules that save
+  throws, ``maxi-saved``); optional: ``rolls left`` then counts every throw still allowed
+  this turn, the saved ones included (at most ``rolls - 1`` plus the throws saved).
 
 The official input is an optional first line ``rules NAME`` (default ``american``), then
 one situation per line; blank lines and ``#`` comments are skipped.
@@ -25,7 +28,11 @@ one situation per line; blank lines and ``#`` comments are skipped.
 >>> sit.dice, sit.rolls_left, dict(sit.card.filled)
 ((1, 3, 3, 5, 6), 2, {'ones': 3, 'fives': 15, 'yahtzee': 50})
 >>> parse("rules yatzy\\ndice 66666 | rolls 0 | filled yatzy").situations[0].situation.card
-Card(filled={'yatzy': None}, upper=None, kind_holds=None, score=None)
+Card(filled={'yatzy': None}, upper=None, kind_holds=None, score=None, saved=None)
+>>> text = "rules maxi-saved\\ndice 666612; rolls 7; saved 5; filled ones=2 twos=4 chance=20"
+>>> sit = parse(text).situations[0].situation
+>>> sit.rolls_left, sit.card.saved
+(7, 5)
 >>> parse("dice 1 2 3 4 7; rolls 0")
 Traceback (most recent call last):
 ...
@@ -57,7 +64,7 @@ __all__ = [
     "stream",
 ]
 
-FIELDS = ("dice", "rolls left", "filled", "upper", "score", "bonus")
+FIELDS = ("dice", "rolls left", "filled", "upper", "score", "bonus", "saved")
 _YES = {
     "yes": True,
     "y": True,
@@ -106,9 +113,10 @@ def resolve_rules(spec: str) -> Rules:
     Traceback (most recent call last):
     ...
     perfectplay.errors.InputError: unknown rules 'klondike'; known: american, \
-american-forced-joker, american-no-joker, american-no-bonus, yatzy
+american-forced-joker, american-no-joker, american-no-bonus, yatzy, maxi, maxi-saved
     """
-    from perfectplay.yahtzee.ruleset import RULES, Rules
+    from perfectplay.yahtzee.ruleset import BUILTIN_RULES as RULES
+    from perfectplay.yahtzee.ruleset import Rules
 
     if spec in RULES:
         return RULES[spec]
@@ -292,6 +300,7 @@ def parse_situation(text: str, game: ScorecardGame | Rules) -> Situation:
             upper=_number(fields, "upper", lo=0),
             kind_holds=_bonus(fields.get("bonus")),
             score=_number(fields, "score", lo=0),
+            saved=_number(fields, "saved", lo=0),
         ),
         _dice(fields["dice"], game),
         _number(fields, "rolls left", lo=0) or 0,

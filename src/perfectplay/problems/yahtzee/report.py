@@ -121,6 +121,8 @@ def situation_text(situation: Situation) -> str:
         parts.append(f"bonus {'yes' if card.kind_holds else 'no'}")
     if card.score is not None:
         parts.append(f"score {card.score}")
+    if card.saved is not None:
+        parts.append(f"saved {card.saved}")
     return "; ".join(parts)
 
 
@@ -172,7 +174,7 @@ def option_json(option: YahtzeeOption) -> dict[str, Any]:
 def situation_json(situation: Situation) -> dict[str, Any]:
     """A situation as JSON (the fields of the text format)."""
     card = situation.card
-    return {
+    out = {
         "dice": [_face(d) for d in situation.dice],
         "rolls_left": situation.rolls_left,
         "filled": dict(card.filled),
@@ -180,6 +182,9 @@ def situation_json(situation: Situation) -> dict[str, Any]:
         "bonus": card.kind_holds,
         "score": card.score,
     }
+    if card.saved is not None:  # only where the situation gave it (rules that save throws)
+        out["saved"] = card.saved
+    return out
 
 
 def value_json(solution: YahtzeeSolution) -> dict[str, Any]:
