@@ -100,7 +100,10 @@ def _die_with_parent() -> None:
 
 
 def _fork(
-    serve: Callable[[socket.socket], None], sock: socket.socket, others: list[socket.socket]
+    serve: Callable[[socket.socket], None],
+    sock: socket.socket,
+    others: list[socket.socket],
+    say: Callable[[str], None],
 ) -> int:
     sys.stdout.flush()
     sys.stderr.flush()
@@ -121,7 +124,7 @@ def _fork(
     except KeyboardInterrupt:
         status = 0
     except BaseException as exc:  # noqa: BLE001 - the worker says why it stopped, then exits
-        print(f"perfectplay serve: a worker stopped: {type(exc).__name__}: {exc}", file=sys.stderr)
+        say(f"a worker stopped: {type(exc).__name__}: {exc}")
     finally:
         sys.stdout.flush()
         sys.stderr.flush()
@@ -158,7 +161,7 @@ def run_workers(
     gc.freeze()
     try:
         for slot, sock in enumerate(slots):
-            workers[_fork(serve, sock, sockets)] = (slot, time.monotonic())
+            workers[_fork(serve, sock, sockets, say)] = (slot, time.monotonic())
         started()
         while workers:
             try:
@@ -178,7 +181,7 @@ def run_workers(
                 status = 1
                 continue
             say(f"worker {pid} ended ({_how(code)}); starting another")
-            workers[_fork(serve, slots[slot], sockets)] = (slot, time.monotonic())
+            workers[_fork(serve, slots[slot], sockets, say)] = (slot, time.monotonic())
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
