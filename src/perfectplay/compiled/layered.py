@@ -15,7 +15,6 @@ will not fit (:func:`perfectplay._util.memory.require`).
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +23,7 @@ import numpy as np
 
 from perfectplay._util.memory import format_bytes, require
 from perfectplay.compiled import sweep as _sweep
+from perfectplay.compiled.components import components
 from perfectplay.compiled.kernels import kernels_for
 from perfectplay.compiled.model import CompiledModel, raise_model_error
 from perfectplay.compiled.workdir import Workdir
@@ -32,8 +32,13 @@ from perfectplay.errors import ModelError
 __all__ = ["LayerReport", "Settings", "layer_memory", "solve_layer"]
 
 # numba dispatchers, typed loosely (their stubs do not know the kernels' arguments).
-_parallel_sweep: Any = _sweep.sweep
-_serial_sweeps: Any = _sweep.sweeps
+_solve_run: Any = _sweep.solve_run
+_solve_big: Any = _sweep.solve_big
+_components: Any = components
+
+# A component this large is swept in parallel (smaller ones run one after the other in
+# one serial call: waking the threads costs more than their sweep).
+_BIG_COMPONENT = 50_000
 
 # Bytes per outcome in the successor table (probability, best leaving value, move
 # pointer), per move within the layer (its code, 32 bits) and per position (outcome pointer,
@@ -137,7 +142,8 @@ def solve_layer(
     del fk, fv
     lo = np.zeros(n, np.float64)
     hi = np.ones(n, np.float64)
-    n_sweeps, gap = _sweep_to_bound(
+    t_table = time.perf_counter()
+    n_sweeps, updates, gap = _sweep_to_bound(
         model, layer, settings, lo, hi, (roll_ptr, roll_prob, roll_const, eps, move_ptr, move_code)
     )
     values = (lo + hi) * 0.5
@@ -146,7 +152,15 @@ def solve_layer(
     wd.finish(
         layer,
         values,
-        {"bound": bound, "sweeps": n_sweeps, "seconds": seconds, "positions": n, "moves": n_in},
+        {
+            "bound": bound,
+            "sweeps": n_sweeps,
+            "updates": updates,
+            "seconds": seconds,
+            "table_seconds": t_table - t0,
+            "positions": n,
+            "moves": n_in,
+        },
     )
     return LayerReport(layer, n, n_in, n_sweeps, bound, seconds)
 
@@ -175,49 +189,54 @@ def _sweep_to_bound(
     lo: np.ndarray,
     hi: np.ndarray,
     table: tuple[Any, ...],
-) -> tuple[int, float]:
-    """Sweep until the gap is within the tolerance; a gap that stops shrinking, or the
-    sweep limit, is a :class:`ModelError` saying so (never an early stop)."""
+) -> tuple[int, int, float]:
+    """Solve the layer's strongly connected components in reverse topological order
+    (:mod:`perfectplay.compiled.sweep`) until every gap is within the tolerance; returns
+    ``(most sweeps of a component, position updates, largest gap)``. A component whose
+    gap stops shrinking above the tolerance, or the sweep limit, is a
+    :class:`ModelError` saying so (never an early stop)."""
     n = lo.size
     if n == 0:
-        return 0, 0.0
+        return 0, 0, 0.0
+    roll_ptr, _, _, _, move_ptr, move_code = table
+    order, comp_ptr = _components(roll_ptr, move_ptr, move_code)
     # Values read from finished layers are known to eps only: the gap cannot close below
-    # twice that, so the layer stops within its own tolerance above it (the bounds stay
-    # bounds; the reported bound is the gap, which includes what was inherited).
-    target = settings.tolerance + 2.0 * float(table[3])
-    parallel = n >= 50_000
-    best = math.inf
-    stalled = 0
-    count = 0
-    gap = 1.0
-    # Small layers sweep in one serial call (a parallel call costs thread wake-ups per
-    # sweep); progress is checked every `batch` sweeps either way.
-    batch = 1 if parallel else 32
-    while count < settings.max_sweeps:
-        if parallel:
-            gap = float(_parallel_sweep(lo, hi, table, 64, count % 2 == 1))
-            done = 1
+    # twice that. A component aims at half the layer's own tolerance above it, so that
+    # the components after it, which read its bounds, still close within the layer's
+    # (the bounds stay bounds whatever the targets; the reported bound is the gap, which
+    # includes what was inherited).
+    inherited = 2.0 * float(table[3])
+    accept = settings.tolerance + inherited
+    limits = (0.5 * settings.tolerance + inherited, accept, float(settings.stall), settings.max_sweeps)
+    n_comp = comp_ptr.size - 1
+    sizes = np.diff(comp_ptr)
+    big = np.flatnonzero(sizes >= _BIG_COMPONENT)
+    most = 0
+    updates = 0
+    c = 0
+    while c < n_comp:
+        stop = int(big[np.searchsorted(big, c)]) if big.size and big[-1] >= c else n_comp
+        if stop > c:
+            status, c, sw, up, g = _solve_run(lo, hi, table, order, comp_ptr, c, stop, limits)
+            most, updates = max(most, int(sw)), updates + int(up)
         else:
-            done, gap = _serial_sweeps(
-                lo, hi, table, target, min(batch, settings.max_sweeps - count)
+            a, b = int(comp_ptr[c]), int(comp_ptr[c + 1])
+            status, sw, g, up = _solve_big(lo, hi, table, order, a, b, limits)
+            most, updates = max(most, int(sw)), updates + int(up)
+            if status == _sweep.OK:
+                c += 1
+        if status == _sweep.STALLED:
+            raise ModelError(
+                f"{model.name}: layer {layer} does not contract: the bounds stay {g:.3g} "
+                f"apart after {int(sw):,} sweeps (play can go on for ever with some "
+                "probability, so the value is not unique)"
             )
-        count += int(done)
-        if gap <= target:
-            return count, gap
-        if gap < best * (1.0 - 1e-9):
-            best, stalled = gap, 0
-        else:
-            stalled += int(done)
-            if stalled >= settings.stall:
-                raise ModelError(
-                    f"{model.name}: layer {layer} does not contract: the bounds stay {gap:.3g} "
-                    f"apart after {count:,} sweeps (play can go on for ever with some "
-                    "probability, so the value is not unique)"
-                )
-    raise ModelError(
-        f"{model.name}: layer {layer} was not certified within {settings.max_sweeps:,} sweeps "
-        f"(bounds {gap:.3g} apart; raise max_sweeps)"
-    )
+        if status == _sweep.MAXED:
+            raise ModelError(
+                f"{model.name}: layer {layer} was not certified within "
+                f"{settings.max_sweeps:,} sweeps (bounds {g:.3g} apart; raise max_sweeps)"
+            )
+    return most, updates, float((hi - lo).max())
 
 
 def describe_memory(nbytes: int) -> str:
