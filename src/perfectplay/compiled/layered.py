@@ -40,6 +40,10 @@ _components: Any = components
 # one serial call: waking the threads costs more than their sweep).
 _BIG_COMPONENT = 50_000
 
+# A game whose keys and values take at most this many bytes keeps its finished layers
+# in memory as they are read (see _finished).
+_STORE_BYTES = 256 << 20
+
 # Bytes per outcome in the successor table (probability, best leaving value, move
 # pointer), per move within the layer (its code, 32 bits) and per position (outcome pointer,
 # both bounds, counts while building).
@@ -105,23 +109,8 @@ def solve_layer(
     n_in = int(n_moves.sum())
     need = layer_memory(model, n, n_in)
     require(need, f"{model.name}: the successor table of layer {layer} ({n:,} positions)")
-    # The finished layers this one reaches, side by side, with the largest bound among
-    # them: values read from them are known to that much.
     reach = later[used.astype(bool)]
-    fin_ptr = np.zeros(reach.size + 1, np.int64)
-    fin_keys: list[np.ndarray] = []
-    fin_value: list[np.ndarray] = []
-    eps = 0.0
-    for i, lid in enumerate(reach):
-        done = wd.finished(int(lid))
-        if done is None:
-            raise ModelError(f"{model.name}: layer {layer} reaches layer {lid}, not yet solved")
-        eps = max(eps, float(done["bound"]))
-        fin_keys.append(np.asarray(wd.keys(int(lid))))
-        fin_value.append(np.asarray(wd.values(int(lid)), np.float64))
-        fin_ptr[i + 1] = fin_ptr[i] + fin_keys[-1].size
-    fk = np.concatenate(fin_keys) if fin_keys else np.zeros(0, np.int64)
-    fv = np.concatenate(fin_value) if fin_value else np.zeros(0, np.float64)
+    finished, eps = _finished(wd, model, layer, reach)
     roll_ptr = np.zeros(n + 1, np.int64)
     np.cumsum(n_rolls, out=roll_ptr[1:])
     n_r = int(roll_ptr[-1])
@@ -136,10 +125,10 @@ def solve_layer(
     # of every sweep.
     move_code = np.empty(n_in, np.int32 if n < 1 << 30 else np.int64)
     table = (roll_ptr, roll_prob, roll_const, move_ptr, move_code)
-    k.fill(keys, layer, p, model.max_rolls, model.max_moves, (reach, fin_ptr, fk, fv), table, err)
+    k.fill(keys, layer, p, model.max_rolls, model.max_moves, finished, table, err)
     few.restore()
     raise_model_error(model, err)
-    del fk, fv
+    del finished
     lo = np.zeros(n, np.float64)
     hi = np.ones(n, np.float64)
     t_table = time.perf_counter()
@@ -163,6 +152,52 @@ def solve_layer(
         },
     )
     return LayerReport(layer, n, n_in, n_sweeps, bound, seconds)
+
+
+def _finished(
+    wd: Workdir, model: CompiledModel, layer: int, reach: np.ndarray
+) -> tuple[tuple[np.ndarray, ...], float]:
+    """The finished layers ``reach`` as the fill kernel reads them, ``(layer ids,
+    pointers, keys, values)`` side by side, and the largest bound among them (values read
+    from them are known to that much). A game small enough (:data:`_STORE_BYTES`) keeps
+    every layer it has read in one store on the work directory, so that the many layers
+    of a game like Pig, each of which reaches a hundred others, copy each finished layer
+    once instead of once per layer that reads it."""
+    eps = 0.0
+    for lid in reach:
+        done = wd.finished(int(lid))
+        if done is None:
+            raise ModelError(f"{model.name}: layer {layer} reaches layer {lid}, not yet solved")
+        eps = max(eps, float(done["bound"]))
+    head = wd.header()
+    assert head is not None
+    total = int(sum(head["sizes"]))
+    if 16 * total <= _STORE_BYTES:
+        store = wd.cache.get("finished")
+        if store is None:
+            require(16 * total, f"{model.name}: the values of its finished layers")
+            ids = np.array(head["layers"], np.int64)
+            ptr = np.zeros(ids.size + 1, np.int64)
+            np.cumsum(head["sizes"], out=ptr[1:])
+            loaded: set[int] = set()
+            store = (ids, ptr, np.empty(total, np.int64), np.empty(total, np.float64), loaded)
+            wd.cache["finished"] = store
+        ids, ptr, keys, values, loaded = store
+        for lid in reach:
+            if int(lid) not in loaded:
+                i = int(np.searchsorted(ids, lid))
+                keys[ptr[i] : ptr[i + 1]] = wd.keys(int(lid))
+                values[ptr[i] : ptr[i + 1]] = wd.values(int(lid))
+                loaded.add(int(lid))
+        return (ids, ptr, keys, values), eps
+    fin_ptr = np.zeros(reach.size + 1, np.int64)
+    np.cumsum([wd.keys(int(lid)).size for lid in reach], out=fin_ptr[1:])
+    fk = np.empty(int(fin_ptr[-1]), np.int64)
+    fv = np.empty(int(fin_ptr[-1]), np.float64)
+    for i, lid in enumerate(reach):
+        fk[fin_ptr[i] : fin_ptr[i + 1]] = wd.keys(int(lid))
+        fv[fin_ptr[i] : fin_ptr[i + 1]] = wd.values(int(lid))
+    return (reach, fin_ptr, fk, fv), eps
 
 
 class _few_threads:
@@ -207,7 +242,12 @@ def _sweep_to_bound(
     # includes what was inherited).
     inherited = 2.0 * float(table[3])
     accept = settings.tolerance + inherited
-    limits = (0.5 * settings.tolerance + inherited, accept, float(settings.stall), settings.max_sweeps)
+    limits = (
+        0.5 * settings.tolerance + inherited,
+        accept,
+        float(settings.stall),
+        settings.max_sweeps,
+    )
     n_comp = comp_ptr.size - 1
     sizes = np.diff(comp_ptr)
     big = np.flatnonzero(sizes >= _BIG_COMPONENT)
