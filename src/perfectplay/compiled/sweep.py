@@ -30,6 +30,28 @@ component the sweeps run forward in the order its depth-first search finished, s
 sweep carries values along the whole tree of the search. A component is done when its
 largest gap is within ``target``; one whose gap stops shrinking is accepted when the
 gap is within ``accept`` (what the layer promises), else the layer does not contract.
+
+**Extrapolation, certified.** Sweeps shrink a component's gaps by about the same factor
+``rho`` each time (the chance that play goes once more round its cycles). Where the
+component provably ends (below), the solver extrapolates the bounds' geometric tails
+(Aitken: the limit is ``x + (x - x_prev) * rho / (1 - rho)``) to a box ``B`` of widths
+proportional to the current gaps and at most a quarter of ``target``, and keeps it only
+if one sweep started from ``B`` stays inside ``B``, each position's update within its
+own interval: then the map ``G`` of the sweep, with the exits' true values (anywhere in
+their proven bounds, by monotony), maps ``B`` into itself, and being continuous it has
+a fixed point in ``B`` (Brouwer); the values of the game are ``G``'s only fixed point,
+so they lie in ``B`` and in the box after that sweep. Otherwise the bounds are put back
+and the sweeps go on (the box never replaces proven bounds unchecked).
+
+Uniqueness: a component *provably ends* when no set ``S`` of its positions lets the
+players (both choosing for that purpose) stay in ``S`` for ever, that is when the
+largest ``S`` in which every outcome of every position has a move into ``S`` is empty
+(:func:`_ends`, computed by removing positions until none is left, or the component is
+not extrapolated). Then from every position, whatever the moves, play leaves the
+component within ``N`` turns (its size) with probability at least ``p^N`` (``p`` the
+least outcome probability), so ``N`` updates shrink the distance of any two solutions
+by ``1 - p^N < 1``: the fixed point is unique. Pig and the Royal Game of Ur end in this
+sense in every component.
 """
 
 from __future__ import annotations
@@ -39,18 +61,23 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["OK", "MAXED", "STALLED", "solve_big", "solve_run"]
+__all__ = ["MAXED", "OK", "STALLED", "solve_big", "solve_run"]
 
 #: How a component ended: certified, out of sweeps, or its gap stopped shrinking.
 OK, MAXED, STALLED = 0, 1, 2
 
+# Extrapolate only when the gap's shrink factor is below this and steady to this much.
+_RHO_MAX = 0.98
+_RHO_STEADY = 0.02
+
 
 @njit(cache=True)
-def _update(lo: Any, hi: Any, table: Any, i: int) -> Any:
-    """Update both bounds of position ``i`` in place; returns its gap. ``table`` is the
-    layer's successor table ``(roll_ptr, roll_prob, roll_const, eps, move_ptr,
-    move_code)``: ``roll_const`` is the best value of an outcome's moves that leave the
-    layer (-1: none), known to ``eps``; a move within it is ``2 * index + flip``."""
+def _bounds(lo: Any, hi: Any, table: Any, i: int) -> Any:
+    """The bounds of position ``i`` that one update gives, ``(low, high)``, unwritten.
+    ``table`` is the layer's successor table ``(roll_ptr, roll_prob, roll_const, eps,
+    move_ptr, move_code)``: ``roll_const`` is the best value of an outcome's moves that
+    leave the layer (-1: none), known to ``eps``; a move within it is ``2 * index +
+    flip``."""
     roll_ptr, roll_prob, roll_const, eps, move_ptr, move_code = table
     low = 0.0
     high = 0.0
@@ -76,6 +103,13 @@ def _update(lo: Any, hi: Any, table: Any, i: int) -> Any:
                 bh = vh
         low += roll_prob[r] * bl
         high += roll_prob[r] * bh
+    return low, high
+
+
+@njit(cache=True)
+def _update(lo: Any, hi: Any, table: Any, i: int) -> Any:
+    """Update both bounds of position ``i`` in place; returns its gap."""
+    low, high = _bounds(lo, hi, table, i)
     # Two bounds of one value: keep the better of the old and the new (rounding could
     # otherwise step a bound back by an ulp).
     if low > lo[i]:
@@ -86,26 +120,12 @@ def _update(lo: Any, hi: Any, table: Any, i: int) -> Any:
 
 
 @njit(cache=True)
-def _sweep_active(lo: Any, hi: Any, table: Any, order: Any, a: int, b: int, target: float) -> Any:
-    """Update the positions ``order[a:b]`` in order; keep those whose gap is still above
-    a quarter of ``target`` at the front, in order. Returns ``(largest gap, how many were
-    kept)``. Skipping a position whose gap is that small is sound: its bounds stay
-    bounds and its gap never grows again (the lower bound only rises, the upper only
-    falls); it is left well within the target so that the positions that read it can
-    still close within the target (their gaps tend to the gaps they read, plus
-    rounding)."""
-    keep = 0.25 * target
+def _sweep(lo: Any, hi: Any, table: Any, order: Any, a: int, b: int) -> float:
+    """Update the positions ``order[a:b]`` in order; returns the largest gap after."""
     g = 0.0
-    m = a
     for q in range(a, b):
-        i = order[q]
-        d = _update(lo, hi, table, i)
-        if d > keep:
-            order[m] = i
-            m += 1
-            if d > g:
-                g = d
-    return g, m - a
+        g = max(g, _update(lo, hi, table, order[q]))
+    return g
 
 
 @njit(cache=True)
@@ -127,6 +147,160 @@ def _judge(g: float, target: float, accept: float, best: Any, count: int, most: 
 
 
 @njit(cache=True)
+def _ends(table: Any, order: Any, a: int, b: int, comp_of: Any, c: int, inside: Any) -> bool:
+    """Whether component ``c`` (``order[a:b]``) provably ends (module docstring): removes
+    positions with an outcome whose moves all leave the positions left, in passes (in
+    the search's finishing order most go in the first), up to 64 passes (then it is not
+    proven)."""
+    roll_ptr, _, _, _, move_ptr, move_code = table
+    for q in range(a, b):
+        inside[order[q]] = True
+    left = b - a
+    for _ in range(64):
+        removed = False
+        for q in range(a, b):
+            i = order[q]
+            if not inside[i]:
+                continue
+            for r in range(roll_ptr[i], roll_ptr[i + 1]):
+                stays = False
+                for j in range(move_ptr[r], move_ptr[r + 1]):
+                    t = move_code[j] >> 1
+                    if comp_of[t] == c and inside[t]:
+                        stays = True
+                        break
+                if not stays:
+                    inside[i] = False
+                    removed = True
+                    left -= 1
+                    break
+        if left == 0 or not removed:
+            break
+    for q in range(a, b):
+        inside[order[q]] = False
+    return left == 0
+
+
+@njit(cache=True)
+def _limits(q: int, rho: float, kept: Any, prev: Any) -> Any:
+    """The extrapolated limits of the bounds of the component's ``q``-th position
+    (module docstring) from its bounds now (``kept``) and before the last sweep
+    (``prev``), and a thousandth of the part of its gap still shrinking."""
+    low, high = kept[0, q], kept[1, q]
+    f = rho / (1.0 - rho)
+    el = min(max(low + (low - prev[0, q]) * f, low), high)
+    eh = max(min(high - (prev[1, q] - high) * f, high), low)
+    if el > eh:
+        el = eh = 0.5 * (el + eh)
+    return el, eh, 0.001 * ((high - low) - (eh - el)) + 1e-16
+
+
+@njit(cache=True)
+def _certify(
+    lo: Any,
+    hi: Any,
+    table: Any,
+    order: Any,
+    a: int,
+    b: int,
+    rho: float,
+    kept: Any,
+    prev: Any,
+) -> bool:
+    """Try an extrapolated box for the component ``order[a:b]`` (module docstring): the
+    limits, widened a little, within the proven bounds. On success the bounds are the
+    box after the checking sweep (with the proven ones), else as before."""
+    for q in range(a, b):
+        i = order[q]
+        kept[0, q - a] = lo[i]
+        kept[1, q - a] = hi[i]
+    for q in range(a, b):
+        i = order[q]
+        el, eh, w = _limits(q - a, rho, kept, prev)
+        lo[i] = max(el - w, kept[0, q - a])
+        hi[i] = min(eh + w, kept[1, q - a])
+    ok = True
+    for q in range(a, b):
+        i = order[q]
+        low, high = _bounds(lo, hi, table, i)  # the update from the box
+        if low < lo[i] or high > hi[i]:
+            ok = False
+            break
+        lo[i], hi[i] = low, high
+    for q in range(a, b):
+        i = order[q]
+        if ok:  # both are bounds: keep the tighter of each
+            lo[i] = max(lo[i], kept[0, q - a])
+            hi[i] = min(hi[i], kept[1, q - a])
+        else:
+            lo[i] = kept[0, q - a]
+            hi[i] = kept[1, q - a]
+    return ok
+
+
+@njit(cache=True)
+def _solve_component(
+    lo: Any,
+    hi: Any,
+    table: Any,
+    order: Any,
+    a: int,
+    b: int,
+    limits: Any,
+    member: Any,
+    scratch: Any,
+) -> Any:
+    """Sweep the component ``order[a:b]`` until its gap is within the target, trying
+    the certified extrapolation where it provably ends (asked after two sweeps: most
+    positions on no cycle are done after one); returns ``(status, sweeps)``.
+    ``member`` is ``(component of each position, its number, a False flag per
+    position)``; ``scratch`` two ``(2, size)`` arrays."""
+    target, accept, stall, most = limits
+    comp_of, c, inside = member
+    kept, prev = scratch
+    best = np.array([np.inf, 0.0, stall])
+    ends = False
+    count = 0
+    last = 1.0
+    rho_last = 2.0
+    wait = 0
+    backoff = 1
+    while True:
+        if ends:
+            for q in range(a, b):
+                prev[0, q - a] = lo[order[q]]
+                prev[1, q - a] = hi[order[q]]
+        g = _sweep(lo, hi, table, order, a, b)
+        count += 1
+        status = _judge(g, target, accept, best, count, int(most))
+        if status >= 0:
+            return status, count
+        rho = g / last
+        if count == 2:
+            ends = _ends(table, order, a, b, comp_of, c, inside)
+        if (
+            ends
+            and wait <= 0
+            and count >= 3
+            and rho < _RHO_MAX
+            and abs(rho - rho_last) < _RHO_STEADY
+        ):
+            if _certify(lo, hi, table, order, a, b, rho, kept, prev):
+                count += 1
+                g = 0.0
+                for q in range(a, b):
+                    g = max(g, hi[order[q]] - lo[order[q]])
+                if g <= target:
+                    return OK, count
+                wait = 1
+            else:  # a check that failed cost a sweep: wait longer after each
+                wait = backoff
+                backoff *= 2
+        wait -= 1
+        last, rho_last = g, rho
+
+
+@njit(cache=True)
 def solve_run(
     lo: Any, hi: Any, table: Any, order: Any, comp_ptr: Any, c0: int, c1: int, limits: Any
 ) -> Any:
@@ -134,29 +308,30 @@ def solve_run(
     docstring); ``limits`` is ``(target, accept, stall, most)``. Returns ``(status,
     component, most sweeps of one, position updates, largest gap)``; a status other than
     :data:`OK` stops at the component that had it."""
-    target, accept, stall, most = limits
-    best = np.zeros(3)
+    n = len(lo)
+    comp_of = np.full(n, -1, np.int32)
+    inside = np.zeros(n, np.bool_)
+    size = 1
+    for c in range(c0, c1):
+        size = max(size, comp_ptr[c + 1] - comp_ptr[c])
+        for q in range(comp_ptr[c], comp_ptr[c + 1]):
+            comp_of[order[q]] = c
+    kept = np.empty((2, size))
+    prev = np.empty((2, size))
     most_sweeps = 0
     updates = 0
     worst = 0.0
     for c in range(c0, c1):
         a = comp_ptr[c]
         b = comp_ptr[c + 1]
-        best[0] = np.inf
-        best[1] = 0.0
-        best[2] = stall
-        count = 0
-        m = b - a
-        while True:
-            updates += m
-            g, m = _sweep_active(lo, hi, table, order, a, a + m, target)
-            count += 1
-            status = _judge(g, target, accept, best, count, int(most))
-            if status >= 0:
-                break
+        status, count = _solve_component(
+            lo, hi, table, order, a, b, limits, (comp_of, c, inside), (kept, prev)
+        )
+        updates += count * (b - a)
         most_sweeps = max(most_sweeps, count)
-        worst = max(worst, g)
         if status != OK:
+            for q in range(a, b):
+                worst = max(worst, hi[order[q]] - lo[order[q]])
             return status, c, most_sweeps, updates, worst
     return OK, c1, most_sweeps, updates, worst
 
@@ -164,27 +339,18 @@ def solve_run(
 @njit(cache=True, parallel=True)
 def solve_big(lo: Any, hi: Any, table: Any, order: Any, a: int, b: int, limits: Any) -> Any:
     """Solve the one large component ``order[a:b]``, each sweep in parallel over 64
-    chunks of it (each chunk in order, keeping its unfinished positions at its front);
-    returns ``(status, sweeps, largest gap of the unfinished, position updates)``."""
+    chunks of it (each chunk in order); returns ``(status, sweeps, largest gap,
+    position updates)``."""
     target, accept, stall, most = limits
     best = np.array([np.inf, 0.0, stall])
     chunks = 64
     n = b - a
     gaps = np.zeros(chunks)
-    starts = np.empty(chunks, np.int64)
-    active = np.empty(chunks, np.int64)
-    for c in range(chunks):
-        starts[c] = a + c * n // chunks
-        active[c] = a + (c + 1) * n // chunks - starts[c]
     count = 0
-    updates = 0
     while True:
-        updates += active.sum()
         for c in prange(chunks):
-            gaps[c], active[c] = _sweep_active(
-                lo, hi, table, order, starts[c], starts[c] + active[c], target
-            )
+            gaps[c] = _sweep(lo, hi, table, order, a + c * n // chunks, a + (c + 1) * n // chunks)
         count += 1
         status = _judge(gaps.max(), target, accept, best, count, int(most))
         if status >= 0:
-            return status, count, gaps.max(), updates
+            return status, count, gaps.max(), count * n
