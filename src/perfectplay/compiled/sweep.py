@@ -266,7 +266,7 @@ def _solve_component(
     wait = 0
     backoff = 1
     while True:
-        if ends:
+        if ends and wait <= 0:  # a check may follow this sweep: keep the bounds before it
             for q in range(a, b):
                 prev[0, q - a] = lo[order[q]]
                 prev[1, q - a] = hi[order[q]]
