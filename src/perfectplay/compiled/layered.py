@@ -2,12 +2,14 @@
 
 :func:`solve_layer` is the unit of work: it reads the layer's positions and the values
 of the finished layers its moves reach (memory-mapped), builds the layer's successor
-table (the only one in memory), sweeps it to certified bounds
-(:mod:`perfectplay.compiled.sweep`) and writes the layer's values, then its ``done``
-record. A layer is one batch today: sweeps within a layer with cycles need the whole
-layer; the seam a tier runner (issue 21) drives is ``solve_layer(workdir, model,
-layer_id)``, which reads only finished layers and writes only its own files, so layers
-that do not reach each other may run at once on different workers.
+table (the only one in memory), cuts it into its strongly connected components
+(:mod:`perfectplay.compiled.components`, the positions renumbered in their order),
+solves them one after the other to certified bounds (:mod:`perfectplay.compiled.sweep`)
+and writes the layer's values, then its ``done`` record. A layer is one batch: its
+components read each other's bounds in memory; the seam a tier runner (issue 21)
+drives is ``solve_layer(workdir, model, layer_id)``, which reads only finished layers
+and writes only its own files, so layers that do not reach each other may run at once
+on different workers.
 
 Memory is estimated before the table is allocated and refused in one line when it
 will not fit (:func:`perfectplay._util.memory.require`).
@@ -23,7 +25,7 @@ import numpy as np
 
 from perfectplay._util.memory import format_bytes, require
 from perfectplay.compiled import sweep as _sweep
-from perfectplay.compiled.components import components
+from perfectplay.compiled.components import components, renumber
 from perfectplay.compiled.kernels import kernels_for
 from perfectplay.compiled.model import CompiledModel, raise_model_error
 from perfectplay.compiled.workdir import Workdir
@@ -35,6 +37,7 @@ __all__ = ["LayerReport", "Settings", "layer_memory", "solve_layer"]
 _solve_run: Any = _sweep.solve_run
 _solve_big: Any = _sweep.solve_big
 _components: Any = components
+_renumber: Any = renumber
 
 # A component this large is swept in parallel (smaller ones run one after the other in
 # one serial call: waking the threads costs more than their sweep).
@@ -129,13 +132,21 @@ def solve_layer(
     few.restore()
     raise_model_error(model, err)
     del finished
+    # The layer's components, its positions renumbered in their order (the table is
+    # copied once, so it needs its size again while that lasts).
+    order, comp_ptr = _components(roll_ptr, move_ptr, move_code)
+    require(need, f"{model.name}: renumbering layer {layer} ({n:,} positions)")
+    table = _renumber(order, table)
+    del roll_ptr, roll_prob, roll_const, move_ptr, move_code
     lo = np.zeros(n, np.float64)
     hi = np.ones(n, np.float64)
     t_table = time.perf_counter()
     n_sweeps, updates, gap = _sweep_to_bound(
-        model, layer, settings, lo, hi, (roll_ptr, roll_prob, roll_const, eps, move_ptr, move_code)
+        model, layer, settings, lo, hi, (*table[:3], eps, *table[3:]), comp_ptr
     )
-    values = (lo + hi) * 0.5
+    del table
+    values = np.empty(n, np.float64)
+    values[order] = (lo + hi) * 0.5
     bound = gap * 0.5
     seconds = time.perf_counter() - t0
     wd.finish(
@@ -224,17 +235,18 @@ def _sweep_to_bound(
     lo: np.ndarray,
     hi: np.ndarray,
     table: tuple[Any, ...],
+    comp_ptr: np.ndarray,
 ) -> tuple[int, int, float]:
-    """Solve the layer's strongly connected components in reverse topological order
-    (:mod:`perfectplay.compiled.sweep`) until every gap is within the tolerance; returns
+    """Solve the layer's strongly connected components (positions numbered in their
+    order, component ``c`` being ``comp_ptr[c]:comp_ptr[c + 1]``) in reverse topological
+    order (:mod:`perfectplay.compiled.sweep`) until every gap is within the tolerance; returns
     ``(most sweeps of a component, position updates, largest gap)``. A component whose
     gap stops shrinking above the tolerance, or the sweep limit, is a
     :class:`ModelError` saying so (never an early stop)."""
     n = lo.size
     if n == 0:
         return 0, 0, 0.0
-    roll_ptr, _, _, _, move_ptr, move_code = table
-    order, comp_ptr = _components(roll_ptr, move_ptr, move_code)
+    order = np.arange(n, dtype=np.int32)
     # Values read from finished layers are known to eps only: the gap cannot close below
     # twice that. A component aims at half the layer's own tolerance above it, so that
     # the components after it, which read its bounds, still close within the layer's
