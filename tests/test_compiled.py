@@ -210,6 +210,19 @@ def test_components_and_the_proof_that_play_ends():
     assert not ends([[[1], [1]], [[0], [0, 2]], [[1], [0]]])
 
 
+def test_a_layer_too_large_to_renumber_is_swept_in_place(monkeypatch):
+    import functools
+
+    from perfectplay.compiled import layered, solve
+
+    monkeypatch.setattr(solve, "Settings", functools.partial(layered.Settings, renumber_bytes=0))
+    sol = solve_compiled(Ur(pieces=2))
+    ref = ur(2)
+    assert sol.n_positions == ref.n_positions
+    for s in ref.states():
+        assert abs(sol.value(s) - ref.value(s)) <= 1e-12
+
+
 # -- published values ---------------------------------------------------------------------
 
 

@@ -59,11 +59,15 @@ _PER_STATE = 8 + 8 + 8 + 8 + 8
 class Settings:
     """How layers are swept: the certified ``tolerance`` (largest gap ``U - L`` of a
     finished layer), the most ``max_sweeps`` and the sweeps without progress after which
-    a layer is declared not to contract (``stall``)."""
+    a layer is declared not to contract (``stall``). A layer's positions are renumbered
+    in the order of its components when the copy of its table that this takes is at most
+    ``renumber_bytes`` (larger layers are swept where they are: slower, but their peak
+    memory stays one table)."""
 
     tolerance: float = 1e-13
     max_sweeps: int = 100_000
     stall: int = 200
+    renumber_bytes: int = 1 << 30
 
 
 @dataclass(frozen=True)
@@ -132,21 +136,28 @@ def solve_layer(
     few.restore()
     raise_model_error(model, err)
     del finished
-    # The layer's components, its positions renumbered in their order (the table is
-    # copied once, so it needs its size again while that lasts).
+    # The layer's components, its positions renumbered in their order where the copy
+    # of the table that this takes is small enough.
     order, comp_ptr = _components(roll_ptr, move_ptr, move_code)
-    require(need, f"{model.name}: renumbering layer {layer} ({n:,} positions)")
-    table = _renumber(order, table)
-    del roll_ptr, roll_prob, roll_const, move_ptr, move_code
+    copy = roll_ptr.nbytes + 3 * roll_prob.nbytes + move_code.nbytes
+    renumbered = copy <= settings.renumber_bytes
+    if renumbered:
+        require(copy, f"{model.name}: renumbering layer {layer} ({n:,} positions)")
+        table = _renumber(order, table)
+        del roll_ptr, roll_prob, roll_const, move_ptr, move_code
     lo = np.zeros(n, np.float64)
     hi = np.ones(n, np.float64)
     t_table = time.perf_counter()
+    sweep_order = np.arange(n, dtype=np.int32) if renumbered else order
     n_sweeps, updates, gap = _sweep_to_bound(
-        model, layer, settings, lo, hi, (*table[:3], eps, *table[3:]), comp_ptr
+        model, layer, settings, lo, hi, (*table[:3], eps, *table[3:]), (sweep_order, comp_ptr)
     )
     del table
     values = np.empty(n, np.float64)
-    values[order] = (lo + hi) * 0.5
+    if renumbered:
+        values[order] = (lo + hi) * 0.5
+    else:
+        values[:] = (lo + hi) * 0.5
     bound = gap * 0.5
     seconds = time.perf_counter() - t0
     wd.finish(
@@ -235,10 +246,10 @@ def _sweep_to_bound(
     lo: np.ndarray,
     hi: np.ndarray,
     table: tuple[Any, ...],
-    comp_ptr: np.ndarray,
+    components: tuple[np.ndarray, np.ndarray],
 ) -> tuple[int, int, float]:
-    """Solve the layer's strongly connected components (positions numbered in their
-    order, component ``c`` being ``comp_ptr[c]:comp_ptr[c + 1]``) in reverse topological
+    """Solve the layer's strongly connected components (``(order, comp_ptr)``,
+    component ``c`` being ``order[comp_ptr[c]:comp_ptr[c + 1]]``) in reverse topological
     order (:mod:`perfectplay.compiled.sweep`) until every gap is within the tolerance; returns
     ``(most sweeps of a component, position updates, largest gap)``. A component whose
     gap stops shrinking above the tolerance, or the sweep limit, is a
@@ -246,7 +257,7 @@ def _sweep_to_bound(
     n = lo.size
     if n == 0:
         return 0, 0, 0.0
-    order = np.arange(n, dtype=np.int32)
+    order, comp_ptr = components
     # Values read from finished layers are known to eps only: the gap cannot close below
     # twice that. A component aims at half the layer's own tolerance above it, so that
     # the components after it, which read its bounds, still close within the layer's
