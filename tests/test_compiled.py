@@ -191,15 +191,15 @@ def _table(rolls):
 
 
 def test_components_and_the_proof_that_play_ends():
-    from perfectplay.compiled.components import components
+    from perfectplay.compiled.components import components, recode
     from perfectplay.compiled.sweep import _ends
 
     def ends(rolls):
         table = _table(rolls)
         order, comp_ptr = components(table[0], table[4], table[5])
         assert comp_ptr.size == 2  # one component
-        comp_of = np.zeros(len(rolls), np.int32)
-        return _ends(table, order, 0, len(rolls), comp_of, 0, np.zeros(len(rolls), bool))
+        recode(order, table[5])  # the moves name slots, as the sweeps read them
+        return _ends(table, order, 0, len(rolls), np.zeros(len(rolls), bool))
 
     # 0 <-> 1, each outcome with a move that stays: the players can go on for ever.
     assert not ends([[[1], [1]], [[0], [0]]])
@@ -208,19 +208,6 @@ def test_components_and_the_proof_that_play_ends():
     assert ends([[[1], [1]], [[0], []]])
     # A choice that stays is enough: every outcome of 0 and 1 has a move within {0, 1}.
     assert not ends([[[1], [1]], [[0], [0, 2]], [[1], [0]]])
-
-
-def test_a_layer_too_large_to_renumber_is_swept_in_place(monkeypatch):
-    import functools
-
-    from perfectplay.compiled import layered, solve
-
-    monkeypatch.setattr(solve, "Settings", functools.partial(layered.Settings, renumber_bytes=0))
-    sol = solve_compiled(Ur(pieces=2))
-    ref = ur(2)
-    assert sol.n_positions == ref.n_positions
-    for s in ref.states():
-        assert abs(sol.value(s) - ref.value(s)) <= 1e-12
 
 
 # -- published values ---------------------------------------------------------------------

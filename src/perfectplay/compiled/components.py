@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-__all__ = ["components"]
+__all__ = ["components", "recode"]
 
 
 @njit(cache=True)
@@ -110,32 +110,14 @@ def components(roll_ptr: Any, move_ptr: Any, move_code: Any) -> Any:
 
 
 @njit(cache=True)
-def renumber(order: Any, table: Any) -> Any:
-    """The successor table ``(roll_ptr, roll_prob, roll_const, move_ptr, move_code)``
-    with position ``order[q]`` renumbered ``q`` (rows moved, moves re-coded), so that
-    sweeps in component order read the table and the bounds of a component's positions
-    from neighbouring memory instead of all over the layer."""
-    roll_ptr, roll_prob, roll_const, move_ptr, move_code = table
-    n = len(order)
-    new_index = np.empty(n, move_code.dtype)
-    for q in range(n):
-        new_index[order[q]] = q
-    rp = np.empty(n + 1, np.int64)
-    rprob = np.empty(len(roll_prob), np.float64)
-    rconst = np.empty(len(roll_const), np.float64)
-    mp = np.empty(len(move_ptr), np.int64)
-    code = np.empty(len(move_code), move_code.dtype)
-    rp[0] = 0
-    mp[0] = 0
-    for q in range(n):
-        i = order[q]
-        rp[q + 1] = rp[q] + roll_ptr[i + 1] - roll_ptr[i]
-        for r in range(roll_ptr[i], roll_ptr[i + 1]):
-            rr = rp[q] + r - roll_ptr[i]
-            rprob[rr] = roll_prob[r]
-            rconst[rr] = roll_const[r]
-            mp[rr + 1] = mp[rr] + move_ptr[r + 1] - move_ptr[r]
-            for j in range(move_ptr[r], move_ptr[r + 1]):
-                c = move_code[j]
-                code[mp[rr] + j - move_ptr[r]] = 2 * new_index[c >> 1] + (c & 1)
-    return rp, rprob, rconst, mp, code
+def recode(order: Any, move_code: Any) -> None:
+    """Re-code the moves ``move_code`` (``2 * position + flip``) in place to name the
+    position ``order[q]`` by its slot ``q``: the sweeps keep the bounds per slot, so a
+    component's bounds sit side by side in memory, while the table's rows stay where
+    they are (no copy of the table)."""
+    slot = np.empty(len(order), np.int64)
+    for q in range(len(order)):
+        slot[order[q]] = q
+    for j in range(len(move_code)):
+        c = move_code[j]
+        move_code[j] = 2 * slot[c >> 1] + (c & 1)

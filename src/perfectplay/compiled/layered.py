@@ -3,7 +3,7 @@
 :func:`solve_layer` is the unit of work: it reads the layer's positions and the values
 of the finished layers its moves reach (memory-mapped), builds the layer's successor
 table (the only one in memory), cuts it into its strongly connected components
-(:mod:`perfectplay.compiled.components`, the positions renumbered in their order),
+(:mod:`perfectplay.compiled.components`, its bounds kept in their order),
 solves them one after the other to certified bounds (:mod:`perfectplay.compiled.sweep`)
 and writes the layer's values, then its ``done`` record. A layer is one batch: its
 components read each other's bounds in memory; the seam a tier runner (issue 21)
@@ -25,7 +25,7 @@ import numpy as np
 
 from perfectplay._util.memory import format_bytes, require
 from perfectplay.compiled import sweep as _sweep
-from perfectplay.compiled.components import components, renumber
+from perfectplay.compiled.components import components, recode
 from perfectplay.compiled.kernels import kernels_for
 from perfectplay.compiled.model import CompiledModel, raise_model_error
 from perfectplay.compiled.workdir import Workdir
@@ -37,7 +37,7 @@ __all__ = ["LayerReport", "Settings", "layer_memory", "solve_layer"]
 _solve_run: Any = _sweep.solve_run
 _solve_big: Any = _sweep.solve_big
 _components: Any = components
-_renumber: Any = renumber
+_recode: Any = recode
 
 # A component this large is swept in parallel (smaller ones run one after the other in
 # one serial call: waking the threads costs more than their sweep).
@@ -49,25 +49,22 @@ _STORE_BYTES = 256 << 20
 
 # Bytes per outcome in the successor table (probability, best leaving value, move
 # pointer), per move within the layer (its code, 32 bits) and per position (outcome pointer,
-# both bounds, counts while building).
+# both bounds, counts while building, its slot in component order and what the search
+# for components holds while it runs).
 _PER_ROLL = 8 + 8 + 8
 _PER_MOVE = 4
-_PER_STATE = 8 + 8 + 8 + 8 + 8
+_PER_STATE = 8 + 8 + 8 + 8 + 8 + 4 + 32
 
 
 @dataclass(frozen=True)
 class Settings:
     """How layers are swept: the certified ``tolerance`` (largest gap ``U - L`` of a
     finished layer), the most ``max_sweeps`` and the sweeps without progress after which
-    a layer is declared not to contract (``stall``). A layer's positions are renumbered
-    in the order of its components when the copy of its table that this takes is at most
-    ``renumber_bytes`` (larger layers are swept where they are: slower, but their peak
-    memory stays one table)."""
+    a layer is declared not to contract (``stall``)."""
 
     tolerance: float = 1e-13
     max_sweeps: int = 100_000
     stall: int = 200
-    renumber_bytes: int = 1 << 30
 
 
 @dataclass(frozen=True)
@@ -136,28 +133,24 @@ def solve_layer(
     few.restore()
     raise_model_error(model, err)
     del finished
-    # The layer's components, its positions renumbered in their order where the copy
-    # of the table that this takes is small enough.
+    # The layer's components; its bounds are kept per slot in their order.
     order, comp_ptr = _components(roll_ptr, move_ptr, move_code)
-    copy = roll_ptr.nbytes + 3 * roll_prob.nbytes + move_code.nbytes
-    renumbered = copy <= settings.renumber_bytes
-    if renumbered:
-        require(copy, f"{model.name}: renumbering layer {layer} ({n:,} positions)")
-        table = _renumber(order, table)
-        del roll_ptr, roll_prob, roll_const, move_ptr, move_code
+    _recode(order, move_code)
     lo = np.zeros(n, np.float64)
     hi = np.ones(n, np.float64)
     t_table = time.perf_counter()
-    sweep_order = np.arange(n, dtype=np.int32) if renumbered else order
     n_sweeps, updates, gap = _sweep_to_bound(
-        model, layer, settings, lo, hi, (*table[:3], eps, *table[3:]), (sweep_order, comp_ptr)
+        model,
+        layer,
+        settings,
+        lo,
+        hi,
+        (roll_ptr, roll_prob, roll_const, eps, move_ptr, move_code),
+        (order, comp_ptr),
     )
-    del table
+    del table, roll_ptr, roll_prob, roll_const, move_ptr, move_code
     values = np.empty(n, np.float64)
-    if renumbered:
-        values[order] = (lo + hi) * 0.5
-    else:
-        values[:] = (lo + hi) * 0.5
+    values[order] = (lo + hi) * 0.5
     bound = gap * 0.5
     seconds = time.perf_counter() - t0
     wd.finish(

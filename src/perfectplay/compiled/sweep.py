@@ -107,9 +107,10 @@ def _bounds(lo: Any, hi: Any, table: Any, i: int) -> Any:
 
 
 @njit(cache=True)
-def _update(lo: Any, hi: Any, table: Any, i: int) -> Any:
-    """Update both bounds of position ``i`` in place; returns its gap."""
-    low, high = _bounds(lo, hi, table, i)
+def _update(lo: Any, hi: Any, table: Any, row: int, i: int) -> Any:
+    """Update both bounds of the position in slot ``i`` (its moves in ``row`` of the
+    table) in place; returns its gap."""
+    low, high = _bounds(lo, hi, table, row)
     # Two bounds of one value: keep the better of the old and the new (rounding could
     # otherwise step a bound back by an ulp).
     if low > lo[i]:
@@ -121,10 +122,11 @@ def _update(lo: Any, hi: Any, table: Any, i: int) -> Any:
 
 @njit(cache=True)
 def _sweep(lo: Any, hi: Any, table: Any, order: Any, a: int, b: int) -> float:
-    """Update the positions ``order[a:b]`` in order; returns the largest gap after."""
+    """Update the positions in slots ``a .. b - 1`` in order (slot ``q``'s moves are row
+    ``order[q]`` of the table); returns the largest gap after."""
     g = 0.0
     for q in range(a, b):
-        g = max(g, _update(lo, hi, table, order[q]))
+        g = max(g, _update(lo, hi, table, order[q], q))
     return g
 
 
@@ -147,37 +149,37 @@ def _judge(g: float, target: float, accept: float, best: Any, count: int, most: 
 
 
 @njit(cache=True)
-def _ends(table: Any, order: Any, a: int, b: int, comp_of: Any, c: int, inside: Any) -> bool:
-    """Whether component ``c`` (``order[a:b]``) provably ends (module docstring): removes
+def _ends(table: Any, order: Any, a: int, b: int, inside: Any) -> bool:
+    """Whether the component in slots ``a .. b - 1`` provably ends (module docstring): removes
     positions with an outcome whose moves all leave the positions left, in passes (in
     the search's finishing order most go in the first), up to 64 passes (then it is not
     proven)."""
     roll_ptr, _, _, _, move_ptr, move_code = table
     for q in range(a, b):
-        inside[order[q]] = True
+        inside[q] = True
     left = b - a
     for _ in range(64):
         removed = False
         for q in range(a, b):
-            i = order[q]
-            if not inside[i]:
+            if not inside[q]:
                 continue
+            i = order[q]
             for r in range(roll_ptr[i], roll_ptr[i + 1]):
                 stays = False
                 for j in range(move_ptr[r], move_ptr[r + 1]):
                     t = move_code[j] >> 1
-                    if comp_of[t] == c and inside[t]:
+                    if a <= t < b and inside[t]:
                         stays = True
                         break
                 if not stays:
-                    inside[i] = False
+                    inside[q] = False
                     removed = True
                     left -= 1
                     break
         if left == 0 or not removed:
             break
     for q in range(a, b):
-        inside[order[q]] = False
+        inside[q] = False
     return left == 0
 
 
@@ -211,30 +213,26 @@ def _certify(
     limits, widened a little, within the proven bounds. On success the bounds are the
     box after the checking sweep (with the proven ones), else as before."""
     for q in range(a, b):
-        i = order[q]
-        kept[0, q - a] = lo[i]
-        kept[1, q - a] = hi[i]
+        kept[0, q - a] = lo[q]
+        kept[1, q - a] = hi[q]
     for q in range(a, b):
-        i = order[q]
         el, eh, w = _limits(q - a, rho, kept, prev)
-        lo[i] = max(el - w, kept[0, q - a])
-        hi[i] = min(eh + w, kept[1, q - a])
+        lo[q] = max(el - w, kept[0, q - a])
+        hi[q] = min(eh + w, kept[1, q - a])
     ok = True
     for q in range(a, b):
-        i = order[q]
-        low, high = _bounds(lo, hi, table, i)  # the update from the box
-        if low < lo[i] or high > hi[i]:
+        low, high = _bounds(lo, hi, table, order[q])  # the update from the box
+        if low < lo[q] or high > hi[q]:
             ok = False
             break
-        lo[i], hi[i] = low, high
+        lo[q], hi[q] = low, high
     for q in range(a, b):
-        i = order[q]
         if ok:  # both are bounds: keep the tighter of each
-            lo[i] = max(lo[i], kept[0, q - a])
-            hi[i] = min(hi[i], kept[1, q - a])
+            lo[q] = max(lo[q], kept[0, q - a])
+            hi[q] = min(hi[q], kept[1, q - a])
         else:
-            lo[i] = kept[0, q - a]
-            hi[i] = kept[1, q - a]
+            lo[q] = kept[0, q - a]
+            hi[q] = kept[1, q - a]
     return ok
 
 
@@ -247,16 +245,14 @@ def _solve_component(
     a: int,
     b: int,
     limits: Any,
-    member: Any,
+    inside: Any,
     scratch: Any,
 ) -> Any:
-    """Sweep the component ``order[a:b]`` until its gap is within the target, trying
-    the certified extrapolation where it provably ends (asked after two sweeps: most
-    positions on no cycle are done after one); returns ``(status, sweeps)``.
-    ``member`` is ``(component of each position, its number, a False flag per
-    position)``; ``scratch`` two ``(2, size)`` arrays."""
+    """Sweep the component in slots ``a .. b - 1`` until its gap is within the target,
+    trying the certified extrapolation where it provably ends (asked after two sweeps:
+    most positions on no cycle are done after one); returns ``(status, sweeps)``.
+    ``inside`` is a False flag per slot; ``scratch`` two ``(2, size)`` arrays."""
     target, accept, stall, most = limits
-    comp_of, c, inside = member
     kept, prev = scratch
     best = np.array([np.inf, 0.0, stall])
     ends = False
@@ -268,8 +264,8 @@ def _solve_component(
     while True:
         if ends and wait <= 0:  # a check may follow this sweep: keep the bounds before it
             for q in range(a, b):
-                prev[0, q - a] = lo[order[q]]
-                prev[1, q - a] = hi[order[q]]
+                prev[0, q - a] = lo[q]
+                prev[1, q - a] = hi[q]
         g = _sweep(lo, hi, table, order, a, b)
         count += 1
         status = _judge(g, target, accept, best, count, int(most))
@@ -277,7 +273,7 @@ def _solve_component(
             return status, count
         rho = g / last
         if count == 2:
-            ends = _ends(table, order, a, b, comp_of, c, inside)
+            ends = _ends(table, order, a, b, inside)
         if (
             ends
             and wait <= 0
@@ -289,7 +285,7 @@ def _solve_component(
                 count += 1
                 g = 0.0
                 for q in range(a, b):
-                    g = max(g, hi[order[q]] - lo[order[q]])
+                    g = max(g, hi[q] - lo[q])
                 if g <= target:
                     return OK, count
                 wait = 1
@@ -305,17 +301,15 @@ def solve_run(
     lo: Any, hi: Any, table: Any, order: Any, comp_ptr: Any, c0: int, c1: int, limits: Any
 ) -> Any:
     """Solve components ``c0 .. c1 - 1`` one after the other, serially (see the module
-    docstring); ``limits`` is ``(target, accept, stall, most)``. Returns ``(status,
-    component, most sweeps of one, position updates, largest gap)``; a status other than
-    :data:`OK` stops at the component that had it."""
-    n = len(lo)
-    comp_of = np.full(n, -1, np.int32)
-    inside = np.zeros(n, np.bool_)
+    docstring). Component ``c`` holds slots ``comp_ptr[c] .. comp_ptr[c + 1] - 1``, the
+    bounds ``lo``, ``hi`` are per slot, the moves of slot ``q`` are row ``order[q]`` of
+    the table and name their targets by slot; ``limits`` is ``(target, accept, stall,
+    most)``. Returns ``(status, component, most sweeps of one, position updates, largest
+    gap)``; a status other than :data:`OK` stops at the component that had it."""
+    inside = np.zeros(len(lo), np.bool_)
     size = 1
     for c in range(c0, c1):
         size = max(size, comp_ptr[c + 1] - comp_ptr[c])
-        for q in range(comp_ptr[c], comp_ptr[c + 1]):
-            comp_of[order[q]] = c
     kept = np.empty((2, size))
     prev = np.empty((2, size))
     most_sweeps = 0
@@ -324,21 +318,19 @@ def solve_run(
     for c in range(c0, c1):
         a = comp_ptr[c]
         b = comp_ptr[c + 1]
-        status, count = _solve_component(
-            lo, hi, table, order, a, b, limits, (comp_of, c, inside), (kept, prev)
-        )
+        status, count = _solve_component(lo, hi, table, order, a, b, limits, inside, (kept, prev))
         updates += count * (b - a)
         most_sweeps = max(most_sweeps, count)
         if status != OK:
             for q in range(a, b):
-                worst = max(worst, hi[order[q]] - lo[order[q]])
+                worst = max(worst, hi[q] - lo[q])
             return status, c, most_sweeps, updates, worst
     return OK, c1, most_sweeps, updates, worst
 
 
 @njit(cache=True, parallel=True)
 def solve_big(lo: Any, hi: Any, table: Any, order: Any, a: int, b: int, limits: Any) -> Any:
-    """Solve the one large component ``order[a:b]``, each sweep in parallel over 64
+    """Solve the one large component in slots ``a .. b - 1``, each sweep in parallel over 64
     chunks of it (each chunk in order); returns ``(status, sweeps, largest gap,
     position updates)``."""
     target, accept, stall, most = limits
