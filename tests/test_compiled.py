@@ -170,6 +170,46 @@ def test_random_layered_game_agrees_with_its_twin(seed):
         assert abs(sol.value(s) - v) <= 1e-12
 
 
+def _table(rolls):
+    """A successor table (as the sweeps read it) from per position its outcomes, each a
+    list of in-layer targets (no flips, equal weights, no exits)."""
+    roll_ptr, move_ptr, codes = [0], [0], []
+    for outcomes in rolls:
+        for targets in outcomes:
+            codes += [2 * t for t in targets]
+            move_ptr.append(len(codes))
+        roll_ptr.append(len(move_ptr) - 1)
+    n_r = len(move_ptr) - 1
+    return (
+        np.array(roll_ptr, np.int64),
+        np.full(n_r, 0.5),
+        np.full(n_r, -1.0),
+        0.0,
+        np.array(move_ptr, np.int64),
+        np.array(codes, np.int32),
+    )
+
+
+def test_components_and_the_proof_that_play_ends():
+    from perfectplay.compiled.components import components, recode
+    from perfectplay.compiled.sweep import _ends
+
+    def ends(rolls):
+        table = _table(rolls)
+        order, comp_ptr = components(table[0], table[4], table[5])
+        assert comp_ptr.size == 2  # one component
+        recode(order, table[5])  # the moves name slots, as the sweeps read them
+        return _ends(table, order, 0, len(rolls), np.zeros(len(rolls), bool))
+
+    # 0 <-> 1, each outcome with a move that stays: the players can go on for ever.
+    assert not ends([[[1], [1]], [[0], [0]]])
+    # The same, but 1's second outcome has only a move out of the layer: every pair of
+    # strategies ends (from 1 at once with chance 1/2, from 0 through 1).
+    assert ends([[[1], [1]], [[0], []]])
+    # A choice that stays is enough: every outcome of 0 and 1 has a move within {0, 1}.
+    assert not ends([[[1], [1]], [[0], [0, 2]], [[1], [0]]])
+
+
 # -- published values ---------------------------------------------------------------------
 
 

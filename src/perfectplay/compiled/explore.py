@@ -79,9 +79,10 @@ def _add_seeds(seeds: dict[int, list[np.ndarray]], states: np.ndarray, layers: n
     order = np.argsort(layers, kind="stable")
     states, layers = states[order], layers[order]
     cuts = np.flatnonzero(np.diff(layers)) + 1
-    for part_s, part_l in zip(np.split(states, cuts), np.split(layers, cuts), strict=True):
-        lid = int(part_l[0])
+    bounds = [0, *cuts.tolist(), states.size]
+    for a, b in zip(bounds[:-1], bounds[1:], strict=False):
+        lid = int(layers[a])
         got = seeds.setdefault(lid, [])
-        got.append(part_s)
+        got.append(states[a:b])
         if len(got) > 256:  # keep the waiting lists short
             seeds[lid] = [np.unique(np.concatenate(got))]

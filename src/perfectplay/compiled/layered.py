@@ -2,12 +2,14 @@
 
 :func:`solve_layer` is the unit of work: it reads the layer's positions and the values
 of the finished layers its moves reach (memory-mapped), builds the layer's successor
-table (the only one in memory), sweeps it to certified bounds
-(:mod:`perfectplay.compiled.sweep`) and writes the layer's values, then its ``done``
-record. A layer is one batch today: sweeps within a layer with cycles need the whole
-layer; the seam a tier runner (issue 21) drives is ``solve_layer(workdir, model,
-layer_id)``, which reads only finished layers and writes only its own files, so layers
-that do not reach each other may run at once on different workers.
+table (the only one in memory), cuts it into its strongly connected components
+(:mod:`perfectplay.compiled.components`, its bounds kept in their order),
+solves them one after the other to certified bounds (:mod:`perfectplay.compiled.sweep`)
+and writes the layer's values, then its ``done`` record. A layer is one batch: its
+components read each other's bounds in memory; the seam a tier runner (issue 21)
+drives is ``solve_layer(workdir, model, layer_id)``, which reads only finished layers
+and writes only its own files, so layers that do not reach each other may run at once
+on different workers.
 
 Memory is estimated before the table is allocated and refused in one line when it
 will not fit (:func:`perfectplay._util.memory.require`).
@@ -15,7 +17,6 @@ will not fit (:func:`perfectplay._util.memory.require`).
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +25,7 @@ import numpy as np
 
 from perfectplay._util.memory import format_bytes, require
 from perfectplay.compiled import sweep as _sweep
+from perfectplay.compiled.components import components, recode
 from perfectplay.compiled.kernels import kernels_for
 from perfectplay.compiled.model import CompiledModel, raise_model_error
 from perfectplay.compiled.workdir import Workdir
@@ -32,15 +34,26 @@ from perfectplay.errors import ModelError
 __all__ = ["LayerReport", "Settings", "layer_memory", "solve_layer"]
 
 # numba dispatchers, typed loosely (their stubs do not know the kernels' arguments).
-_parallel_sweep: Any = _sweep.sweep
-_serial_sweeps: Any = _sweep.sweeps
+_solve_run: Any = _sweep.solve_run
+_solve_big: Any = _sweep.solve_big
+_components: Any = components
+_recode: Any = recode
+
+# A component this large is swept in parallel (smaller ones run one after the other in
+# one serial call: waking the threads costs more than their sweep).
+_BIG_COMPONENT = 50_000
+
+# A game whose keys and values take at most this many bytes keeps its finished layers
+# in memory as they are read (see _finished).
+_STORE_BYTES = 256 << 20
 
 # Bytes per outcome in the successor table (probability, best leaving value, move
 # pointer), per move within the layer (its code, 32 bits) and per position (outcome pointer,
-# both bounds, counts while building).
+# both bounds, counts while building, its slot in component order and what the search
+# for components holds while it runs).
 _PER_ROLL = 8 + 8 + 8
 _PER_MOVE = 4
-_PER_STATE = 8 + 8 + 8 + 8 + 8
+_PER_STATE = 8 + 8 + 8 + 8 + 8 + 4 + 32
 
 
 @dataclass(frozen=True)
@@ -100,23 +113,8 @@ def solve_layer(
     n_in = int(n_moves.sum())
     need = layer_memory(model, n, n_in)
     require(need, f"{model.name}: the successor table of layer {layer} ({n:,} positions)")
-    # The finished layers this one reaches, side by side, with the largest bound among
-    # them: values read from them are known to that much.
     reach = later[used.astype(bool)]
-    fin_ptr = np.zeros(reach.size + 1, np.int64)
-    fin_keys: list[np.ndarray] = []
-    fin_value: list[np.ndarray] = []
-    eps = 0.0
-    for i, lid in enumerate(reach):
-        done = wd.finished(int(lid))
-        if done is None:
-            raise ModelError(f"{model.name}: layer {layer} reaches layer {lid}, not yet solved")
-        eps = max(eps, float(done["bound"]))
-        fin_keys.append(np.asarray(wd.keys(int(lid))))
-        fin_value.append(np.asarray(wd.values(int(lid)), np.float64))
-        fin_ptr[i + 1] = fin_ptr[i] + fin_keys[-1].size
-    fk = np.concatenate(fin_keys) if fin_keys else np.zeros(0, np.int64)
-    fv = np.concatenate(fin_value) if fin_value else np.zeros(0, np.float64)
+    finished, eps = _finished(wd, model, layer, reach)
     roll_ptr = np.zeros(n + 1, np.int64)
     np.cumsum(n_rolls, out=roll_ptr[1:])
     n_r = int(roll_ptr[-1])
@@ -131,24 +129,90 @@ def solve_layer(
     # of every sweep.
     move_code = np.empty(n_in, np.int32 if n < 1 << 30 else np.int64)
     table = (roll_ptr, roll_prob, roll_const, move_ptr, move_code)
-    k.fill(keys, layer, p, model.max_rolls, model.max_moves, (reach, fin_ptr, fk, fv), table, err)
+    k.fill(keys, layer, p, model.max_rolls, model.max_moves, finished, table, err)
     few.restore()
     raise_model_error(model, err)
-    del fk, fv
+    del finished
+    # The layer's components; its bounds are kept per slot in their order.
+    order, comp_ptr = _components(roll_ptr, move_ptr, move_code)
+    _recode(order, move_code)
     lo = np.zeros(n, np.float64)
     hi = np.ones(n, np.float64)
-    n_sweeps, gap = _sweep_to_bound(
-        model, layer, settings, lo, hi, (roll_ptr, roll_prob, roll_const, eps, move_ptr, move_code)
+    t_table = time.perf_counter()
+    n_sweeps, updates, gap = _sweep_to_bound(
+        model,
+        layer,
+        settings,
+        lo,
+        hi,
+        (roll_ptr, roll_prob, roll_const, eps, move_ptr, move_code),
+        (order, comp_ptr),
     )
-    values = (lo + hi) * 0.5
+    del table, roll_ptr, roll_prob, roll_const, move_ptr, move_code
+    values = np.empty(n, np.float64)
+    values[order] = (lo + hi) * 0.5
     bound = gap * 0.5
     seconds = time.perf_counter() - t0
     wd.finish(
         layer,
         values,
-        {"bound": bound, "sweeps": n_sweeps, "seconds": seconds, "positions": n, "moves": n_in},
+        {
+            "bound": bound,
+            "sweeps": n_sweeps,
+            "updates": updates,
+            "seconds": seconds,
+            "table_seconds": t_table - t0,
+            "positions": n,
+            "moves": n_in,
+        },
     )
     return LayerReport(layer, n, n_in, n_sweeps, bound, seconds)
+
+
+def _finished(
+    wd: Workdir, model: CompiledModel, layer: int, reach: np.ndarray
+) -> tuple[tuple[np.ndarray, ...], float]:
+    """The finished layers ``reach`` as the fill kernel reads them, ``(layer ids,
+    pointers, keys, values)`` side by side, and the largest bound among them (values read
+    from them are known to that much). A game small enough (:data:`_STORE_BYTES`) keeps
+    every layer it has read in one store on the work directory, so that the many layers
+    of a game like Pig, each of which reaches a hundred others, copy each finished layer
+    once instead of once per layer that reads it."""
+    eps = 0.0
+    for lid in reach:
+        done = wd.finished(int(lid))
+        if done is None:
+            raise ModelError(f"{model.name}: layer {layer} reaches layer {lid}, not yet solved")
+        eps = max(eps, float(done["bound"]))
+    head = wd.header()
+    assert head is not None
+    total = int(sum(head["sizes"]))
+    if 16 * total <= _STORE_BYTES:
+        store = wd.cache.get("finished")
+        if store is None:
+            require(16 * total, f"{model.name}: the values of its finished layers")
+            ids = np.array(head["layers"], np.int64)
+            ptr = np.zeros(ids.size + 1, np.int64)
+            np.cumsum(head["sizes"], out=ptr[1:])
+            loaded: set[int] = set()
+            store = (ids, ptr, np.empty(total, np.int64), np.empty(total, np.float64), loaded)
+            wd.cache["finished"] = store
+        ids, ptr, keys, values, loaded = store
+        for lid in reach:
+            if int(lid) not in loaded:
+                i = int(np.searchsorted(ids, lid))
+                keys[ptr[i] : ptr[i + 1]] = wd.keys(int(lid))
+                values[ptr[i] : ptr[i + 1]] = wd.values(int(lid))
+                loaded.add(int(lid))
+        return (ids, ptr, keys, values), eps
+    fin_ptr = np.zeros(reach.size + 1, np.int64)
+    np.cumsum([wd.keys(int(lid)).size for lid in reach], out=fin_ptr[1:])
+    fk = np.empty(int(fin_ptr[-1]), np.int64)
+    fv = np.empty(int(fin_ptr[-1]), np.float64)
+    for i, lid in enumerate(reach):
+        fk[fin_ptr[i] : fin_ptr[i + 1]] = wd.keys(int(lid))
+        fv[fin_ptr[i] : fin_ptr[i + 1]] = wd.values(int(lid))
+    return (reach, fin_ptr, fk, fv), eps
 
 
 class _few_threads:
@@ -175,49 +239,60 @@ def _sweep_to_bound(
     lo: np.ndarray,
     hi: np.ndarray,
     table: tuple[Any, ...],
-) -> tuple[int, float]:
-    """Sweep until the gap is within the tolerance; a gap that stops shrinking, or the
-    sweep limit, is a :class:`ModelError` saying so (never an early stop)."""
+    components: tuple[np.ndarray, np.ndarray],
+) -> tuple[int, int, float]:
+    """Solve the layer's strongly connected components (``(order, comp_ptr)``,
+    component ``c`` being ``order[comp_ptr[c]:comp_ptr[c + 1]]``) in reverse topological
+    order (:mod:`perfectplay.compiled.sweep`) until every gap is within the tolerance; returns
+    ``(most sweeps of a component, position updates, largest gap)``. A component whose
+    gap stops shrinking above the tolerance, or the sweep limit, is a
+    :class:`ModelError` saying so (never an early stop)."""
     n = lo.size
     if n == 0:
-        return 0, 0.0
+        return 0, 0, 0.0
+    order, comp_ptr = components
     # Values read from finished layers are known to eps only: the gap cannot close below
-    # twice that, so the layer stops within its own tolerance above it (the bounds stay
-    # bounds; the reported bound is the gap, which includes what was inherited).
-    target = settings.tolerance + 2.0 * float(table[3])
-    parallel = n >= 50_000
-    best = math.inf
-    stalled = 0
-    count = 0
-    gap = 1.0
-    # Small layers sweep in one serial call (a parallel call costs thread wake-ups per
-    # sweep); progress is checked every `batch` sweeps either way.
-    batch = 1 if parallel else 32
-    while count < settings.max_sweeps:
-        if parallel:
-            gap = float(_parallel_sweep(lo, hi, table, 64, count % 2 == 1))
-            done = 1
-        else:
-            done, gap = _serial_sweeps(
-                lo, hi, table, target, min(batch, settings.max_sweeps - count)
-            )
-        count += int(done)
-        if gap <= target:
-            return count, gap
-        if gap < best * (1.0 - 1e-9):
-            best, stalled = gap, 0
-        else:
-            stalled += int(done)
-            if stalled >= settings.stall:
-                raise ModelError(
-                    f"{model.name}: layer {layer} does not contract: the bounds stay {gap:.3g} "
-                    f"apart after {count:,} sweeps (play can go on for ever with some "
-                    "probability, so the value is not unique)"
-                )
-    raise ModelError(
-        f"{model.name}: layer {layer} was not certified within {settings.max_sweeps:,} sweeps "
-        f"(bounds {gap:.3g} apart; raise max_sweeps)"
+    # twice that. A component aims at half the layer's own tolerance above it, so that
+    # the components after it, which read its bounds, still close within the layer's
+    # (the bounds stay bounds whatever the targets; the reported bound is the gap, which
+    # includes what was inherited).
+    inherited = 2.0 * float(table[3])
+    accept = settings.tolerance + inherited
+    limits = (
+        0.5 * settings.tolerance + inherited,
+        accept,
+        float(settings.stall),
+        settings.max_sweeps,
     )
+    n_comp = comp_ptr.size - 1
+    sizes = np.diff(comp_ptr)
+    big = np.flatnonzero(sizes >= _BIG_COMPONENT)
+    most = 0
+    updates = 0
+    c = 0
+    while c < n_comp:
+        stop = int(big[np.searchsorted(big, c)]) if big.size and big[-1] >= c else n_comp
+        if stop > c:
+            status, c, sw, up, g = _solve_run(lo, hi, table, order, comp_ptr, c, stop, limits)
+            most, updates = max(most, int(sw)), updates + int(up)
+        else:
+            a, b = int(comp_ptr[c]), int(comp_ptr[c + 1])
+            status, sw, g, up = _solve_big(lo, hi, table, order, a, b, limits)
+            most, updates = max(most, int(sw)), updates + int(up)
+            if status == _sweep.OK:
+                c += 1
+        if status == _sweep.STALLED:
+            raise ModelError(
+                f"{model.name}: layer {layer} does not contract: the bounds stay {g:.3g} "
+                f"apart after {int(sw):,} sweeps (play can go on for ever with some "
+                "probability, so the value is not unique)"
+            )
+        if status == _sweep.MAXED:
+            raise ModelError(
+                f"{model.name}: layer {layer} was not certified within "
+                f"{settings.max_sweeps:,} sweeps (bounds {g:.3g} apart; raise max_sweeps)"
+            )
+    return most, updates, float((hi - lo).max())
 
 
 def describe_memory(nbytes: int) -> str:

@@ -48,6 +48,13 @@ class Workdir:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._open: dict[str, np.ndarray] = {}  # arrays read so far, memory-mapped once
+        # Done records read so far: a layer once finished stays finished (its files are
+        # only ever replaced whole), and a solve reads each of them once per layer that
+        # reaches it.
+        self._done: dict[int, dict[str, Any]] = {}
+        #: What a solver derives from the finished layers and keeps for the life of this
+        #: object (the layered solver's store of finished values).
+        self.cache: dict[str, Any] = {}
 
     def create(self) -> Workdir:
         """Make the directory (an existing file there is an :class:`InputError`)."""
@@ -95,16 +102,22 @@ class Workdir:
 
     def finished(self, layer: int) -> dict[str, Any] | None:
         """The record of a finished layer (its bound, sweeps, seconds), else ``None``."""
+        if layer in self._done:
+            return self._done[layer]
         try:
             done = json.loads((self.path / f"done-{layer}.json").read_text())
         except (FileNotFoundError, json.JSONDecodeError):
             return None
-        return done if isinstance(done, dict) else None
+        if not isinstance(done, dict):
+            return None
+        self._done[layer] = done
+        return done
 
     def finish(self, layer: int, values: np.ndarray, record: dict[str, Any]) -> None:
         """Write a finished layer: its values, then the record that marks it done."""
         self._write_array(f"value-{layer}.npy", values)
         self._write_json(f"done-{layer}.json", record)
+        self._done[layer] = record
 
     # -- files --------------------------------------------------------------------------
 

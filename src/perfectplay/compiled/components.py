@@ -1,0 +1,123 @@
+"""The strongly connected components of one layer's successor table, in compiled code.
+
+A layer's positions reach each other through its moves; its strongly connected
+components (the sets of positions that reach each other both ways) are where its
+cycles are. :func:`components` finds them by Tarjan's algorithm, iteratively (an
+explicit stack, so a layer of 10^7 positions needs no deep recursion), and returns them
+in the order Tarjan completes them, which is a reverse topological order: every move of
+a component's positions stays in it or goes to a component listed before it. Within a
+component the positions are in the order their depth-first search finished, so that a
+position comes after the positions it reaches first (one in-place sweep in that order
+carries values along the tree of the search at once).
+
+>>> import numpy as np
+>>> # 0 -> 1, 1 -> 2, 2 -> 1, 3 -> 0: the cycle {1, 2} is a sink, then 0, then 3.
+>>> roll_ptr = np.arange(5, dtype=np.int64)
+>>> move_ptr = np.array([0, 1, 2, 3, 4], np.int64)
+>>> move_code = np.array([2, 4, 2, 0], np.int32)   # 2 * index + flip
+>>> order, comp_ptr = components(roll_ptr, move_ptr, move_code)
+>>> [sorted(order[a:b].tolist()) for a, b in zip(comp_ptr[:-1], comp_ptr[1:])]
+[[1, 2], [0], [3]]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+__all__ = ["components", "recode"]
+
+
+@njit(cache=True)
+def components(roll_ptr: Any, move_ptr: Any, move_code: Any) -> Any:
+    """``(order, comp_ptr)``: the positions grouped by component, component ``c`` being
+    ``order[comp_ptr[c]:comp_ptr[c + 1]]``, components in reverse topological order (see
+    the module docstring). The moves of position ``i`` are
+    ``move_code[move_ptr[roll_ptr[i]]:move_ptr[roll_ptr[i + 1]]]``, each ``2 * j + flip``."""
+    n = len(roll_ptr) - 1
+    index = np.full(n, -1, np.int32)  # depth-first visit number, -1: not visited
+    low = np.empty(n, np.int32)
+    comp = np.full(n, -1, np.int32)  # component number, -1: not yet assigned
+    finished = np.empty(n, np.int32)  # positions in the order their search finished
+    stack = np.empty(n, np.int32)  # Tarjan's stack of open positions
+    calls = np.empty(n, np.int32)  # the search's path
+    edge = np.empty(n, np.int64)  # per position on the path, its next move to try
+    visits = 0
+    top = 0
+    n_fin = 0
+    n_comp = 0
+    for root in range(n):
+        if index[root] >= 0:
+            continue
+        depth = 0
+        calls[0] = root
+        index[root] = low[root] = visits
+        visits += 1
+        stack[top] = root
+        top += 1
+        edge[root] = move_ptr[roll_ptr[root]]
+        while depth >= 0:
+            v = calls[depth]
+            end = move_ptr[roll_ptr[v + 1]]
+            descended = False
+            while edge[v] < end:
+                w = move_code[edge[v]] >> 1
+                edge[v] += 1
+                if index[w] < 0:
+                    index[w] = low[w] = visits
+                    visits += 1
+                    stack[top] = w
+                    top += 1
+                    edge[w] = move_ptr[roll_ptr[w]]
+                    depth += 1
+                    calls[depth] = w
+                    descended = True
+                    break
+                if comp[w] < 0 and index[w] < low[v]:  # w is open: on the stack
+                    low[v] = index[w]
+            if descended:
+                continue
+            finished[n_fin] = v
+            n_fin += 1
+            if low[v] == index[v]:  # v roots a component: pop it
+                while True:
+                    top -= 1
+                    w = stack[top]
+                    comp[w] = n_comp
+                    if w == v:
+                        break
+                n_comp += 1
+            depth -= 1
+            if depth >= 0:
+                u = calls[depth]
+                if low[v] < low[u]:
+                    low[u] = low[v]
+    # Group by component (counting sort), keeping the finishing order within each.
+    comp_ptr = np.zeros(n_comp + 1, np.int64)
+    for i in range(n):
+        comp_ptr[comp[i] + 1] += 1
+    for c in range(n_comp):
+        comp_ptr[c + 1] += comp_ptr[c]
+    fill = comp_ptr[:-1].copy()
+    order = np.empty(n, np.int32)
+    for q in range(n):
+        v = finished[q]
+        order[fill[comp[v]]] = v
+        fill[comp[v]] += 1
+    return order, comp_ptr
+
+
+@njit(cache=True)
+def recode(order: Any, move_code: Any) -> None:
+    """Re-code the moves ``move_code`` (``2 * position + flip``) in place to name the
+    position ``order[q]`` by its slot ``q``: the sweeps keep the bounds per slot, so a
+    component's bounds sit side by side in memory, while the table's rows stay where
+    they are (no copy of the table)."""
+    slot = np.empty(len(order), np.int64)
+    for q in range(len(order)):
+        slot[order[q]] = q
+    for j in range(len(move_code)):
+        c = move_code[j]
+        move_code[j] = 2 * slot[c >> 1] + (c & 1)
