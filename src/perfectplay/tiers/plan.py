@@ -17,6 +17,7 @@ perfectplay.errors.ModelError: the tiers 0, 1 read each other (a cycle): no orde
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from perfectplay.errors import ModelError
@@ -57,8 +58,10 @@ class Plan:
         """The tier with id ``tid``."""
         return self._by_id[tid]
 
-    @property
+    @functools.cached_property
     def _by_id(self) -> dict[int, Tier]:
+        # Built once: the runner looks tiers up by id for every report (quadratic in the
+        # number of tiers otherwise, which a 200-layer game felt).
         return {t.id: t for t in self.tiers}
 
     def readers(self) -> dict[int, list[int]]:
