@@ -236,7 +236,10 @@ def retry_property(
             np.ascontiguousarray(terminal, np.bool_),
             np.ascontiguousarray(choice_ptr, np.int64),
             np.ascontiguousarray(choice_idx, np.int32),
-            rin_ptr, rin_c, n_chance, compiled=compiled,
+            rin_ptr,
+            rin_c,
+            n_chance,
+            compiled=compiled,
         )  # fmt: skip
     )
 
