@@ -64,7 +64,7 @@ def parse_card(text: str) -> Card:
     (the situation parser needs dice, and refuses a full card, which ends a game).
 
     >>> parse_card("filled ones=3 sixes; upper 21; bonus no; score 40")
-    Card(filled={'ones': 3, 'sixes': None}, upper=21, kind_holds=False, score=40)
+    Card(filled={'ones': 3, 'sixes': None}, upper=21, kind_holds=False, score=40, saved=None)
     """
     from perfectplay.yahtzee.solution import Card
 
