@@ -218,6 +218,19 @@ def _notice_before_compiling() -> None:
     _notice["listening"] = True
 
 
+@contextmanager
+def _numba_for_twin() -> Iterator[Any]:
+    """numba, made ready, for building an ahead-of-time twin: the builder prints its own
+    notice, so :data:`COMPILE_NOTICE` keeps quiet for the compile events of the build."""
+    numba = _import_numba()
+    shown = _notice["shown"]
+    _notice["shown"] = True
+    try:
+        yield numba
+    finally:
+        _notice["shown"] = shown
+
+
 def _avoid_avx512_miscompile() -> None:
     """Compile for the host CPU without its AVX-512 features.
 
@@ -266,11 +279,23 @@ class _Compilable:
 
 
 class Kernel(_Compilable):
-    """A Python function with a lazily compiled numba twin (see the module docstring)."""
+    """A Python function with a lazily compiled numba twin (see the module docstring).
 
-    def __init__(self, func: Callable[..., Any], **options: Any) -> None:
+    ``ahead=True``: the compiled twin is also built ahead of time, into an extension
+    module later processes load without importing numba (:mod:`perfectplay._util.ahead`);
+    for a kernel whose command is over in less time than numba's start-up.
+    """
+
+    def __init__(self, func: Callable[..., Any], *, ahead: bool = False, **options: Any) -> None:
         super().__init__(func, **options)
         self._interpreted_calls = 0
+        self._twins: Any = None
+        if ahead:
+            if options:
+                raise ValueError("an ahead-of-time kernel is compiled with numba's defaults")
+            from perfectplay._util.ahead import TwinSet
+
+            self._twins = TwinSet(func, f"{func.__module__}.{func.__name__}", _numba_for_twin)
 
     @property
     def repeated(self) -> bool:
@@ -279,11 +304,18 @@ class Kernel(_Compilable):
 
     @property
     def loaded(self) -> bool:
-        """Whether the compiled twin is already in memory, so calling it costs no start-up."""
-        return self._dispatcher is not None
+        """Whether the compiled twin is in memory, or an ahead-of-time one on disk, so
+        calling it costs no numba start-up."""
+        if self._dispatcher is not None:
+            return True
+        return self._twins is not None and self._twins.available()
 
     def run(self, *args: Any, compiled: bool = True) -> Any:
         if compiled and not os.environ.get("PERFECTPLAY_NO_JIT"):
+            if self._twins is not None:
+                twin = self._twins.entry(args)
+                if twin is not None:
+                    return twin(*args)
             return self.dispatcher()(*args)
         t0 = time.perf_counter()
         try:
@@ -382,7 +414,8 @@ def compile_for(size: int, threshold: int, *kernels: Kernel, warm_threshold: int
 
 
 def kernel(func: Callable[..., Any] | None = None, **options: Any) -> Any:
-    """Decorator: ``@kernel`` or ``@kernel(boundscheck=False)``."""
+    """Decorator: ``@kernel``, ``@kernel(boundscheck=False)`` or ``@kernel(ahead=True)``
+    (see :class:`Kernel`)."""
     if func is None:
         return lambda f: Kernel(f, **options)
     return Kernel(func, **options)
