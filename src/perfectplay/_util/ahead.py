@@ -42,13 +42,7 @@ from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from typing import Any
 
-__all__ = ["AHEAD_NOTICE", "TwinSet", "arg_key", "twin_dir"]
-
-#: Printed on stderr (progress on) before a twin is built, as numba's own compile notice.
-AHEAD_NOTICE = (
-    "perfectplay: compiling {name} ahead of time once (a few seconds); "
-    "later runs start without numba"
-)
+__all__ = ["TwinSet", "arg_key", "twin_dir"]
 
 
 def twin_dir() -> Path:
@@ -78,7 +72,8 @@ def arg_key(args: tuple[Any, ...]) -> str:
             flags = a.flags
             layout = "C" if flags.c_contiguous else "F" if flags.f_contiguous else "A"
             aligned = "" if flags.aligned else ":u"
-            parts.append(f"{a.dtype.str}:{a.ndim}:{layout}:{'w' if flags.writeable else 'r'}{aligned}")
+            access = "w" if flags.writeable else "r"
+            parts.append(f"{a.dtype.str}:{a.ndim}:{layout}:{access}{aligned}")
         elif type(a) is int and not -(2**63) <= a < 2**63:
             parts.append("bigint")
         else:
@@ -99,21 +94,25 @@ def _reached(func: Callable[..., Any], seen: dict[int, Any]) -> None:
             names.update(const.co_names)
     for name in sorted(names):
         value = py.__globals__.get(name)
-        if hasattr(value, "py_func") and hasattr(value, "dispatcher"):
+        if callable(value) and hasattr(value, "py_func") and hasattr(value, "dispatcher"):
             _reached(value, seen)
 
 
 def source_digest(func: Callable[..., Any]) -> str:
-    """A digest of what a twin of ``func`` is made from (see the module docstring)."""
+    """A digest of what a twin of ``func`` is made from (see the module docstring).
+
+    >>> len(source_digest(arg_key))
+    64
+    """
     import numpy as np
 
     seen: dict[int, Any] = {}
     _reached(func, seen)
-    files = {sys.modules[py.__module__].__file__ for py in seen.values()}
+    files = sorted({str(sys.modules[py.__module__].__file__) for py in seen.values()})
     h = hashlib.sha256()
-    for part in (sys.version, EXTENSION_SUFFIXES[0], np.__version__, __file__, *sorted(map(str, files))):
+    for part in (sys.version, EXTENSION_SUFFIXES[0], np.__version__, *files):
         h.update(part.encode() + b"\0")
-    for name in sorted(map(str, files)) + [__file__]:
+    for name in [*files, __file__]:
         h.update(Path(name).read_bytes())
     return h.hexdigest()
 
@@ -121,9 +120,9 @@ def source_digest(func: Callable[..., Any]) -> str:
 class TwinSet:
     """The twins of one kernel: loaded on first use, built when missing.
 
-    ``func`` is the kernel's Python source, ``label`` its dotted name (the file names and
-    the notice use it), ``prepare`` a context in which numba is ready (its value), entered
-    only to build.
+    ``func`` is the kernel's Python source, ``label`` its dotted name (the files' names
+    hold it), ``prepare`` a context in which numba is ready (its value), entered only to
+    build (it says on stderr that a compile is under way).
     """
 
     def __init__(
@@ -205,11 +204,8 @@ class TwinSet:
             return None
         if not os.access(path.parent, os.W_OK):
             return None
-        from perfectplay._util.progress import notice
-
         try:
             with self.prepare() as numba, _scratch(path.parent) as tmp:
-                notice(AHEAD_NOTICE.format(name=self.label))
                 _compile(numba, self.func, self._stem(key), args, tmp)
                 built = tmp / path.name
                 if not built.exists():  # pycc names it by the running Python's suffix
@@ -232,18 +228,17 @@ def _scratch(parent: Path) -> Iterator[Path]:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _compile(numba: Any, func: Callable[..., Any], name: str, args: tuple[Any, ...], out: Path) -> None:
+def _compile(
+    numba: Any, func: Callable[..., Any], name: str, args: tuple[Any, ...], out: Path
+) -> None:
     """Compile ``func`` for the types of ``args`` into the extension module ``name`` in
     ``out``, exported as ``run`` (its return type inferred, as the JIT does)."""
     import warnings
 
-    from numba.core.typing import signature
-
+    signature: Any = importlib.import_module("numba.core.typing").signature
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # numba.pycc is deprecated (it still works)
-        from numba.pycc import CC
-
-        cc = CC(name)
+        cc: Any = importlib.import_module("numba.pycc").CC(name)
         cc.output_dir = str(out)
         cc.verbose = False
         cc.export("run", signature(None, *(numba.typeof(a) for a in args)))(func)

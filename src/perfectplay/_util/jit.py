@@ -37,7 +37,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import ModuleType
-from typing import Any, cast
+from typing import Any, cast, overload
 
 __all__ = [
     "INTERPRETED_BUDGET",
@@ -220,15 +220,15 @@ def _notice_before_compiling() -> None:
 
 @contextmanager
 def _numba_for_twin() -> Iterator[Any]:
-    """numba, made ready, for building an ahead-of-time twin: the builder prints its own
-    notice, so :data:`COMPILE_NOTICE` keeps quiet for the compile events of the build."""
+    """numba, made ready, for building an ahead-of-time twin (:mod:`perfectplay._util.ahead`),
+    after :data:`COMPILE_NOTICE` if this process has not shown it yet (the build compiles
+    the kernel as the JIT would, and takes as long)."""
+    from perfectplay._util.progress import notice
+
     numba = _import_numba()
-    shown = _notice["shown"]
-    _notice["shown"] = True
-    try:
-        yield numba
-    finally:
-        _notice["shown"] = shown
+    if not _notice["shown"]:
+        _notice["shown"] = notice(COMPILE_NOTICE)
+    yield numba
 
 
 def _avoid_avx512_miscompile() -> None:
@@ -413,6 +413,10 @@ def compile_for(size: int, threshold: int, *kernels: Kernel, warm_threshold: int
     return size > threshold
 
 
+@overload
+def kernel(func: Callable[..., Any], **options: Any) -> Kernel: ...
+@overload
+def kernel(func: None = None, **options: Any) -> Callable[[Callable[..., Any]], Kernel]: ...
 def kernel(func: Callable[..., Any] | None = None, **options: Any) -> Any:
     """Decorator: ``@kernel``, ``@kernel(boundscheck=False)`` or ``@kernel(ahead=True)``
     (see :class:`Kernel`)."""
