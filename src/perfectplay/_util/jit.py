@@ -24,6 +24,9 @@ A step that several kernels (or one kernel twice) share is a :func:`helper`: a p
 function when an interpreted kernel calls it, numba's compiled twin inside a compiled
 kernel (numba types the helper object as its dispatcher, so the calling kernel still
 loads from the on-disk cache; a dispatcher passed as an argument would not).
+A kernel declared ``@kernel(ahead=True)`` is also compiled ahead of time, from the same
+source, into an extension module that later processes load without importing numba
+(:mod:`perfectplay._util.ahead`): for kernels of commands over sooner than numba starts.
 Set ``PERFECTPLAY_NO_JIT=1`` to run every kernel uncompiled (debugging, coverage).
 """
 
@@ -384,9 +387,10 @@ def compile_for(size: int, threshold: int, *kernels: Kernel, warm_threshold: int
     Interpreted, a kernel costs about a microsecond per item; the first compiled call of
     a process costs importing numba and loading the cached machine code (0.3-0.5 s). So
     small work runs uncompiled up to ``threshold`` items, up to a quarter of it once numba
-    is imported, and once any of ``kernels`` is loaded (the start-up already paid) only
-    up to ``warm_threshold``; and once the process has spent :data:`INTERPRETED_BUDGET`
-    seconds in interpreted kernels, nearly everything runs compiled (a ski-rental rule:
+    is imported, and once any of ``kernels`` is loaded (the start-up already paid, or
+    none to pay: a twin built ahead of time is on disk) only up to ``warm_threshold``;
+    and once the process has spent :data:`INTERPRETED_BUDGET` seconds in interpreted
+    kernels, nearly everything runs compiled (a ski-rental rule:
     many small instances add up to work worth the start-up). A kernel that already ran
     interpreted in this process (a file of instances) runs compiled as soon as this one
     instance would spend what is left of the budget: after it the next would compile
