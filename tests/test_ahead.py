@@ -9,8 +9,10 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,10 @@ from perfectplay._util.ahead import TwinSet, arg_key, twin_dir
 from perfectplay._util.jit import COMPILE_NOTICE, Kernel, kernel
 
 SRC = str(Path(perfectplay.__file__).resolve().parent.parent)
+
+# numba.pycc compiles with the C compiler Python was built with.
+_CC = (sysconfig.get_config_var("CC") or "cc").split()[0]
+needs_cc = pytest.mark.skipif(shutil.which(_CC) is None, reason=f"no C compiler ({_CC})")
 
 # A kernel that allocates, calls a helper and returns a tuple, like label-setting.
 SCRIPT = """\
@@ -70,6 +76,7 @@ def _run(script: Path, cache: Path, **extra: str) -> subprocess.CompletedProcess
     )
 
 
+@needs_cc
 def test_built_once_then_loaded_without_numba(tmp_path: Path) -> None:
     script = tmp_path / "kernels.py"
     script.write_text(SCRIPT)
@@ -125,7 +132,8 @@ def test_twins_are_off_without_jit_and_switch_off_by_environment(
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
     monkeypatch.setenv("PERFECTPLAY_NO_AHEAD", "1")
     assert twin_dir() == tmp_path / "perfectplay-ahead"
-    assert TwinSet(arg_key, "demo.off", contextlib.nullcontext).entry((1,)) is None
+    off = TwinSet(arg_key, "demo.off", contextlib.nullcontext)
+    assert off.entry((1,)) is None and not off.available()
     assert not (tmp_path / "perfectplay-ahead").exists()
     with pytest.raises(ValueError, match="numba's defaults"):
         Kernel(lambda x: x, ahead=True, boundscheck=True)
@@ -134,6 +142,7 @@ def test_twins_are_off_without_jit_and_switch_off_by_environment(
     assert double(21) == 42 and not double.loaded
 
 
+@needs_cc
 def test_yeetzhee_runs_label_setting_without_numba_once_built(tmp_path: Path) -> None:
     """The command of issue 19's start-up figure: after the first run builds the twin, a
     run imports no numba and prints the same bytes."""

@@ -133,6 +133,7 @@ class TwinSet:
         self.prepare = prepare
         self._digest: str | None = None
         self._loaded: dict[str, Callable[..., Any] | None] = {}
+        self._seen = False
         self._lock = threading.Lock()
 
     @property
@@ -150,20 +151,24 @@ class TwinSet:
         return twin_dir() / (self._stem(key) + EXTENSION_SUFFIXES[0])
 
     def available(self) -> bool:
-        """Whether some twin of this source is on disk or loaded (one stat-free directory
-        listing): calling the kernel compiled likely costs no numba start-up.
+        """Whether some twin of this source is on disk or loaded (a directory listing,
+        until one is seen): calling the kernel compiled likely costs no numba start-up.
 
         >>> TwinSet(arg_key, "demo.none", contextlib.nullcontext).available()
         False
         """
-        if any(self._loaded.values()):
+        if os.environ.get("PERFECTPLAY_NO_AHEAD"):
+            return False
+        if self._seen or any(self._loaded.values()):
             return True
         prefix = f"pp_{self.label.replace('.', '_')}_{self.digest}_"
         try:
             names = os.listdir(twin_dir())
         except OSError:
             return False
-        return any(n.startswith(prefix) and n.endswith(EXTENSION_SUFFIXES[0]) for n in names)
+        # Once seen, a twin stays (a process asks before every solve).
+        self._seen = any(n.startswith(prefix) and n.endswith(EXTENSION_SUFFIXES[0]) for n in names)
+        return self._seen
 
     def entry(self, args: tuple[Any, ...]) -> Callable[..., Any] | None:
         """The compiled twin for ``args``: loaded, or built now; ``None`` when there is
