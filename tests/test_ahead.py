@@ -117,6 +117,15 @@ def test_a_failed_build_is_tried_once_then_the_jit_runs(
     assert len(tries) == 1 and not twins.available()  # a new process does not try again
 
 
+def test_the_digest_follows_the_constants_a_kernel_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    from perfectplay.solvers import retry
+
+    before = ahead.source_digest(retry._label_setting)
+    assert ahead.source_digest(retry._label_setting) == before  # the same in every process
+    monkeypatch.setitem(retry._label_setting.py_func.__globals__, "np", json)
+    assert ahead.source_digest(retry._label_setting) != before
+
+
 def test_keys_tell_apart_what_numba_types_apart() -> None:
     a = np.arange(6, dtype=np.int64)
     ro = a.copy()

@@ -11,9 +11,10 @@ any small extension. numba's AOT modules do not import numba when they load.
 
 A twin is kept per kernel, per *key* (the argument types, as :func:`arg_key` writes them)
 and per *digest* of everything its machine code depends on: the source files of the
-kernel and of the helpers it calls, this module, the Python ABI and numpy's version.
-Changing any of these names a new file; old ones are simply never loaded again. Twins
-live in :func:`twin_dir`, beside numba's own cache when ``NUMBA_CACHE_DIR`` is set.
+kernel and of the helpers it calls, the values of the globals they read, this module,
+the Python ABI and numpy's version. Changing any of these names a new file; old ones are
+simply never loaded again. Twins live in :func:`twin_dir`, beside numba's own cache when
+``NUMBA_CACHE_DIR`` is set.
 
 When no twin fits and none can be built (no C compiler, a read-only cache, a failed build:
 remembered in a ``.failed`` file so that it is tried once), :class:`~perfectplay._util.jit.Kernel`
@@ -40,6 +41,7 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager as ContextManager
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 __all__ = ["TwinSet", "arg_key", "twin_dir"]
@@ -81,9 +83,12 @@ def arg_key(args: tuple[Any, ...]) -> str:
     return "|".join(parts)
 
 
-def _reached(func: Callable[..., Any], seen: dict[int, Any]) -> None:
+def _reached(func: Callable[..., Any], seen: dict[int, Any], frozen: list[str]) -> None:
     """Add to ``seen`` ``func`` and the helpers and kernels it calls, transitively (the
-    globals of its code that are compiled functions of :mod:`~perfectplay._util.jit`)."""
+    globals of its code that are compiled functions of :mod:`~perfectplay._util.jit`),
+    and to ``frozen`` the other globals it reads: numba compiles their values into the
+    machine code, and a constant imported from another file changes no source read here.
+    """
     py = getattr(func, "py_func", func)
     if id(py) in seen:
         return
@@ -93,9 +98,27 @@ def _reached(func: Callable[..., Any], seen: dict[int, Any]) -> None:
         if hasattr(const, "co_names"):
             names.update(const.co_names)
     for name in sorted(names):
-        value = py.__globals__.get(name)
+        if name not in py.__globals__:
+            continue  # an attribute or a builtin
+        value = py.__globals__[name]
         if callable(value) and hasattr(value, "py_func") and hasattr(value, "dispatcher"):
-            _reached(value, seen)
+            _reached(value, seen, frozen)
+        elif hasattr(value, "tobytes"):  # an array (or a numpy scalar): its bytes
+            frozen.append(f"{name}={value.dtype}{value.shape}{value.tobytes().hex()}")
+        elif isinstance(value, ModuleType):
+            frozen.append(f"{name}={getattr(value, '__file__', value.__name__)}")
+        elif _plain(value):
+            frozen.append(f"{name}={value!r}")
+        else:  # a function or class: by name (its repr may hold its address)
+            made = f"{getattr(value, '__module__', '')}.{getattr(value, '__qualname__', '')}"
+            frozen.append(f"{name}:{type(value).__qualname__}:{made}")
+
+
+def _plain(value: Any) -> bool:
+    """Whether ``repr(value)`` is the same in every process (constants, tuples of them)."""
+    if isinstance(value, tuple):
+        return all(_plain(v) for v in value)
+    return value is None or isinstance(value, (bool, int, float, complex, str, bytes))
 
 
 def source_digest(func: Callable[..., Any]) -> str:
@@ -107,10 +130,11 @@ def source_digest(func: Callable[..., Any]) -> str:
     import numpy as np
 
     seen: dict[int, Any] = {}
-    _reached(func, seen)
+    frozen: list[str] = []
+    _reached(func, seen, frozen)
     files = sorted({str(sys.modules[py.__module__].__file__) for py in seen.values()})
     h = hashlib.sha256()
-    for part in (sys.version, EXTENSION_SUFFIXES[0], np.__version__, *files):
+    for part in (sys.version, EXTENSION_SUFFIXES[0], np.__version__, *files, *frozen):
         h.update(part.encode() + b"\0")
     for name in [*files, __file__]:
         h.update(Path(name).read_bytes())

@@ -40,7 +40,10 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import ModuleType
-from typing import Any, cast, overload
+from typing import TYPE_CHECKING, Any, cast, overload
+
+if TYPE_CHECKING:
+    from perfectplay._util.ahead import TwinSet
 
 __all__ = [
     "INTERPRETED_BUDGET",
@@ -292,7 +295,7 @@ class Kernel(_Compilable):
     def __init__(self, func: Callable[..., Any], *, ahead: bool = False, **options: Any) -> None:
         super().__init__(func, **options)
         self._interpreted_calls = 0
-        self._twins: Any = None
+        self._twins: TwinSet | None = None
         if ahead:
             if options:
                 raise ValueError("an ahead-of-time kernel is compiled with numba's defaults")
