@@ -39,7 +39,7 @@ steps along their own path (1 = the first tile), then ``+N`` for the pieces born
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import numpy as np
@@ -81,9 +81,37 @@ class UrRules:
     rosette_extra: bool = True
     capture_extra: bool = False
 
+    def __post_init__(self) -> None:
+        # A path read back from JSON (a saved table's parameters) is a list of lists:
+        # as tuples it compares, hashes and prints as the path it was written from.
+        if not isinstance(self.path, str):
+            tiles = tuple((int(x), int(y)) for x, y in self.path)
+            object.__setattr__(self, "path", tiles)
+
     def tiles(self) -> tuple[Tile, ...]:
         """Light's path as tiles."""
         return PATHS[self.path] if isinstance(self.path, str) else tuple(self.path)
+
+    def changes(self, base: UrRules | None = None) -> dict[str, Any]:
+        """The fields that differ from ``base`` (Finkel's when omitted), JSON-ready (a
+        path of tiles as lists).
+
+        >>> RULES["blitz"].changes(RULES["masters"])
+        {'pieces': 5, 'dice': 4, 'zero': 0, 'capture_extra': True}
+        """
+        base = base if base is not None else UrRules()
+        return {
+            f.name: _jsonable(getattr(self, f.name))
+            for f in fields(self)
+            if getattr(self, f.name) != getattr(base, f.name)
+        }
+
+
+def _jsonable(value: Any) -> Any:
+    """``value`` as JSON keeps it: tuples (a path of tiles) as lists."""
+    if isinstance(value, tuple):
+        return [_jsonable(v) for v in value]
+    return value
 
 
 #: The rule sets of RoyalUr.net by name.
@@ -214,9 +242,21 @@ def ur_layer(s: int, p: Any) -> int:
 
 
 class Ur(CompiledModel):
-    """The Royal Game of Ur under ``rules`` (a name of :data:`RULES` or a
-    :class:`UrRules`), with any of its parts overridden by keyword
-    (``Ur("finkel", pieces=2)``, ``Ur("masters", dice=4, zero=0)``)."""
+    """The Royal Game of Ur under ``rules`` (a name of :data:`RULES`, a :class:`UrRules`
+    or its fields as a dict), with any of its parts overridden by keyword
+    (``Ur("finkel", pieces=2)``, ``Ur("masters", dice=4, zero=0)``).
+
+    :meth:`parameters` rebuilds it, which is what a saved table records, so the table
+    loads back with its model (``perfectplay.load(path, Ur)``):
+
+    >>> ur = Ur("masters", pieces=2)
+    >>> ur.parameters()
+    {'rules': 'masters', 'pieces': 2}
+    >>> Ur(**ur.parameters()).rules == ur.rules
+    True
+    >>> Ur(UrRules(pieces=3, safe_rosettes=False)).parameters()
+    {'rules': {'pieces': 3, 'safe_rosettes': False}}
+    """
 
     start = ur_start
     outcome = ur_outcome
@@ -224,7 +264,9 @@ class Ur(CompiledModel):
     moves = ur_moves
     layer = ur_layer
 
-    def __init__(self, rules: str | UrRules = "finkel", **parts: Any) -> None:
+    def __init__(self, rules: str | UrRules | dict[str, Any] = "finkel", **parts: Any) -> None:
+        if isinstance(rules, dict):  # a custom rule set as its saved table records it
+            rules = UrRules(**rules)
         if isinstance(rules, str):
             if rules not in RULES:
                 raise ValueError(f"no Ur rule set {rules!r}; known: {', '.join(RULES)}")
@@ -235,9 +277,13 @@ class Ur(CompiledModel):
         unknown = set(parts) - set(UrRules.__dataclass_fields__)
         if unknown:
             raise ValueError(f"unknown Ur rule {sorted(unknown)[0]!r}")
+        self.base = base
         self.rules = replace(base, **parts)
+        # The parts as the rules hold them (a path as tuples), for the name and the
+        # parameters alike.
+        self.parts = {k: getattr(self.rules, k) for k in sorted(parts)}
         if parts:
-            self.rules_name += "+" + ",".join(f"{k}={v}" for k, v in sorted(parts.items()))
+            self.rules_name += "+" + ",".join(f"{k}={v}" for k, v in self.parts.items())
         self.params = self._params()
         self.max_rolls = self.rules.dice + 1
         self.max_moves = self.rules.pieces + 1
@@ -268,7 +314,11 @@ class Ur(CompiledModel):
         return f"Ur({self.rules_name})"
 
     def parameters(self) -> dict[str, Any]:
-        return {"rules": self.rules_name}
+        """The keyword arguments that rebuild this model: the rule set's name (a custom
+        one as its fields that differ from Finkel's), then the parts overridden."""
+        name = self.rules_name.partition("+")[0]
+        rules: str | dict[str, Any] = self.base.changes() if name == "custom" else name
+        return {"rules": rules, **{k: _jsonable(v) for k, v in self.parts.items()}}
 
     # -- notation -------------------------------------------------------------------
 
