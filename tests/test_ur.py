@@ -15,9 +15,9 @@ import pytest
 import perfectplay
 from perfectplay.compiled import solve_compiled
 from perfectplay.compiled.solution import CompiledSolution
+from perfectplay.compiled.workdir import Workdir
 from perfectplay.errors import InputError
 from perfectplay.examples.pig_compiled import CompiledPig
-from perfectplay.compiled.workdir import Workdir
 from perfectplay.examples.ur import PATHS, RULES, Ur, UrRules, ur_start
 from perfectplay.examples.ur_rgu import RguLayout, read_rgu, settings, write_rgu
 

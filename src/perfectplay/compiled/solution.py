@@ -205,7 +205,9 @@ def _rebuild(path: str | Path, head: dict[str, Any], cls: type[CompiledModel]) -
     """The model of class ``cls`` that the table's header records (its ``parameters``)."""
     recorded = str(head.get("class", ""))
     if recorded.rpartition(":")[2] != cls.__qualname__:
-        raise InputError(f"{path}: the table holds {recorded or 'another model'}, not {cls.__name__}")
+        raise InputError(
+            f"{path}: the table holds {recorded or 'another model'}, not {cls.__name__}"
+        )
     parameters = head.get("parameters")
     if not isinstance(parameters, dict):
         raise InputError(f"{path}: the table records no parameters to rebuild its model")

@@ -54,8 +54,10 @@ that the file is theirs key for key.
 >>> sol = solve_compiled(Ur(pieces=1))
 >>> path = write_rgu(sol, pathlib.Path(tempfile.mkdtemp()) / "finkel1p.rgu")
 >>> table = read_rgu(path)
->>> table.model().name, len(table), table.value_type
-('Ur(finkel+pieces=1)', 217, 'percent16')
+>>> table.model().name, table.value_type
+('Ur(finkel+pieces=1)', 'percent16')
+>>> sol.n_positions, len(table)   # and the 15 where light has borne off its piece
+(217, 232)
 >>> round(table.value(), 5), round(sol.value(), 5)
 (0.53005, 0.53005)
 """
@@ -254,12 +256,7 @@ class RguLayout:
                 theirs |= ((dark_safe >> self.dark_safe[step]) & 1) << step
             else:
                 theirs |= (occupant[self.dark_war[step]] == 1).astype(np.int64) << step
-        return (
-            mine
-            | (theirs << n)
-            | (my_hand << (2 * n))
-            | (their_hand << (2 * n + _HAND_BITS))
-        )
+        return mine | (theirs << n) | (my_hand << (2 * n)) | (their_hand << (2 * n + _HAND_BITS))
 
     def light_won(self) -> np.ndarray:
         """Our states where light (to move) has borne off every piece and dark has not:
@@ -351,7 +348,7 @@ class RguTable(Mapping[int, float]):
         order = np.argsort(states, kind="stable")
         #: Our states, ascending, and their values (the mover's winning chance).
         self.states = states[order]
-        self.values = values[order]
+        self.chances = values[order]
         self._model: Ur | None = None
 
     def model(self) -> Ur:
@@ -372,7 +369,7 @@ class RguTable(Mapping[int, float]):
     def __getitem__(self, state: int) -> float:
         i = int(np.searchsorted(self.states, state))
         if i < self.states.size and int(self.states[i]) == int(state):
-            return float(self.values[i])
+            return float(self.chances[i])
         raise KeyError(state)
 
     def __iter__(self) -> Iterator[int]:
