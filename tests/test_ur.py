@@ -74,6 +74,8 @@ def test_parameters_read_as_people_wrote_them():
     assert custom.parameters() == {"rules": {"path": [list(t) for t in SHORT], "pieces": 2}}
     # A path typed as lists is the same rule set as the path as tuples.
     assert UrRules(path=[list(t) for t in SHORT]) == UrRules(path=SHORT)
+    with pytest.raises(ValueError, match="unknown Ur rule 'pices'"):
+        Ur({"pices": 2})
 
 
 @pytest.mark.parametrize(

@@ -47,7 +47,7 @@ from numba import njit
 
 from perfectplay.compiled.model import CompiledModel
 
-__all__ = ["PATHS", "RULES", "Ur", "UrRules"]
+__all__ = ["HAND_BITS", "PATHS", "RULES", "Ur", "UrRules"]
 
 Tile = tuple[int, int]
 
@@ -107,6 +107,12 @@ class UrRules:
         }
 
 
+def _check_fields(parts: dict[str, Any]) -> None:
+    unknown = set(parts) - set(UrRules.__dataclass_fields__)
+    if unknown:
+        raise ValueError(f"unknown Ur rule {sorted(unknown)[0]!r}")
+
+
 def _jsonable(value: Any) -> Any:
     """``value`` as JSON keeps it: tuples (a path of tiles) as lists."""
     if isinstance(value, tuple):
@@ -126,7 +132,8 @@ RULES: dict[str, UrRules] = {
 _L, _PIECES, _DICE, _ZERO, _SAFE, _ROSE_EXTRA, _CAPTURE_EXTRA = range(7)
 _ROSE = 8
 _OPP = 40
-_HAND_BITS = 4
+#: Bits of the pieces in hand in a packed position, for each player.
+HAND_BITS = 4
 
 
 @njit(cache=True)
@@ -137,14 +144,14 @@ def _unpack(s: int, p: Any) -> tuple[int, int, int, int]:
         s & full,
         (s >> n) & full,
         (s >> (2 * n)) & 15,
-        (s >> (2 * n + _HAND_BITS)) & 15,
+        (s >> (2 * n + HAND_BITS)) & 15,
     )
 
 
 @njit(cache=True)
 def _pack(mine: int, theirs: int, my_hand: int, their_hand: int, p: Any) -> int:
     n: int = p[_L]
-    return mine | (theirs << n) | (my_hand << (2 * n)) | (their_hand << (2 * n + _HAND_BITS))
+    return mine | (theirs << n) | (my_hand << (2 * n)) | (their_hand << (2 * n + HAND_BITS))
 
 
 @njit(cache=True)
@@ -266,6 +273,7 @@ class Ur(CompiledModel):
 
     def __init__(self, rules: str | UrRules | dict[str, Any] = "finkel", **parts: Any) -> None:
         if isinstance(rules, dict):  # a custom rule set as its saved table records it
+            _check_fields(rules)
             rules = UrRules(**rules)
         if isinstance(rules, str):
             if rules not in RULES:
@@ -274,9 +282,7 @@ class Ur(CompiledModel):
             self.rules_name = rules
         else:
             base, self.rules_name = rules, "custom"
-        unknown = set(parts) - set(UrRules.__dataclass_fields__)
-        if unknown:
-            raise ValueError(f"unknown Ur rule {sorted(unknown)[0]!r}")
+        _check_fields(parts)
         self.base = base
         self.rules = replace(base, **parts)
         # The parts as the rules hold them (a path as tuples), for the name and the
@@ -327,7 +333,7 @@ class Ur(CompiledModel):
         full = (1 << n) - 1
         mine, theirs = state & full, (state >> n) & full
         my_hand = (state >> (2 * n)) & 15
-        their_hand = (state >> (2 * n + _HAND_BITS)) & 15
+        their_hand = (state >> (2 * n + HAND_BITS)) & 15
         steps = [[k + 1 for k in range(n) if (mask >> k) & 1] for mask in (mine, theirs)]
         off = [
             self.rules.pieces - h - len(st)
@@ -369,7 +375,7 @@ class Ur(CompiledModel):
         if mine & theirs:
             raise ValueError(f"{text!r}: two pieces on one tile")
         return (
-            masks[0] | (masks[1] << n) | (hands[0] << (2 * n)) | (hands[1] << (2 * n + _HAND_BITS))
+            masks[0] | (masks[1] << n) | (hands[0] << (2 * n)) | (hands[1] << (2 * n + HAND_BITS))
         )
 
     def roll_label(self, roll: int) -> str:

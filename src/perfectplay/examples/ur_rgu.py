@@ -66,7 +66,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -75,7 +75,7 @@ import numpy as np
 
 from perfectplay.compiled.solution import CompiledSolution, load_compiled
 from perfectplay.errors import InputError
-from perfectplay.examples.ur import _HAND_BITS, PATHS, RULES, Tile, Ur, UrRules, ur_start
+from perfectplay.examples.ur import HAND_BITS, PATHS, RULES, Tile, Ur, UrRules, ur_start
 
 __all__ = ["VALUE_TYPES", "RguLayout", "RguTable", "read_rgu", "write_rgu"]
 
@@ -126,6 +126,7 @@ def _ranks(pieces: int, tiles: int) -> np.ndarray:
             continue
         rank[string] = count
         count += 1
+    rank.flags.writeable = False  # shared by every layout of these counts
     return rank
 
 
@@ -145,7 +146,7 @@ class RguLayout:
     war_tiles: int
     segment_tiles: int
     segment_bits: int
-    rank: np.ndarray
+    rank: np.ndarray = field(compare=False, repr=False)
 
     @classmethod
     def of(cls, rules: UrRules) -> RguLayout:
@@ -191,7 +192,7 @@ class RguLayout:
         full = (1 << n) - 1
         mine, theirs = s & full, (s >> n) & full
         my_hand = (s >> (2 * n)) & 15
-        their_hand = (s >> (2 * n + _HAND_BITS)) & 15
+        their_hand = (s >> (2 * n + HAND_BITS)) & 15
         light_safe = np.zeros_like(s)
         dark_safe = np.zeros_like(s)
         occupant = np.zeros((max(self.war_tiles, 1), s.size), dtype=np.int64)
@@ -256,7 +257,7 @@ class RguLayout:
                 theirs |= ((dark_safe >> self.dark_safe[step]) & 1) << step
             else:
                 theirs |= (occupant[self.dark_war[step]] == 1).astype(np.int64) << step
-        return mine | (theirs << n) | (my_hand << (2 * n)) | (their_hand << (2 * n + _HAND_BITS))
+        return mine | (theirs << n) | (my_hand << (2 * n)) | (their_hand << (2 * n + HAND_BITS))
 
     def light_won(self) -> np.ndarray:
         """Our states where light (to move) has borne off every piece and dark has not:
@@ -269,7 +270,7 @@ class RguLayout:
                 continue
             for hand in range(pieces - on_board + 1):
                 if on_board or hand:  # dark has not borne off everything
-                    out.append((theirs << n) | (hand << (2 * n + _HAND_BITS)))
+                    out.append((theirs << n) | (hand << (2 * n + HAND_BITS)))
         return np.array(out, dtype=np.int64)
 
 
