@@ -65,11 +65,11 @@ that the file is theirs key for key.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 
@@ -86,6 +86,7 @@ VALUE_TYPES: dict[str, str] = {"percent16": ">u2", "f32": ">f4", "f64": ">f8"}
 _PERCENT16_MAX = (1 << 16) - 1
 _DICE = {(4, 0): "four_binary", (3, 4): "three_binary_0eq4"}
 _WIDTH = 3  # the standard board: 3 tiles across, 8 along
+_CHUNK = 1 << 20  # positions encoded at once (the war tiles take 100 MB)
 
 
 def _board_index(tile: Tile) -> int:
@@ -187,7 +188,14 @@ class RguLayout:
 
     def encode(self, states: np.ndarray) -> np.ndarray:
         """The RoyalUr keys (``uint64``) of our states (``int64``, the mover as light)."""
-        s = np.asarray(states, dtype=np.int64)
+        return _by_chunks(self._encode, np.asarray(states, dtype=np.int64), np.uint64)
+
+    def decode(self, keys: np.ndarray) -> np.ndarray:
+        """Our states (``int64``, light as the mover) of RoyalUr keys (the inverse of
+        :meth:`encode`); a key no position has is a :class:`ValueError`."""
+        return _by_chunks(self._decode, np.asarray(keys, dtype=np.uint64), np.int64)
+
+    def _encode(self, s: np.ndarray) -> np.ndarray:
         n = len(self.light_safe)
         full = (1 << n) - 1
         mine, theirs = s & full, (s >> n) & full
@@ -220,13 +228,12 @@ class RguLayout:
             | (war << self.safe_bits)
             | (light_safe << (self.safe_bits + self._segments() * self.segment_bits))
         )
-        keys = board | (their_hand << self.board_bits) | (my_hand << (self.board_bits + 3))
+        keys: np.ndarray = board | (their_hand << self.board_bits)
+        keys |= my_hand << (self.board_bits + 3)
         return keys.astype(np.uint64)
 
-    def decode(self, keys: np.ndarray) -> np.ndarray:
-        """Our states (``int64``, light as the mover) of RoyalUr keys (the inverse of
-        :meth:`encode`); a key no position has is a :class:`ValueError`."""
-        k = np.asarray(keys, dtype=np.uint64).astype(np.int64)
+    def _decode(self, keys: np.ndarray) -> np.ndarray:
+        k = keys.astype(np.int64)
         n = len(self.light_safe)
         bb = self.board_bits
         my_hand, their_hand = (k >> (bb + 3)) & 7, (k >> bb) & 7
@@ -272,6 +279,14 @@ class RguLayout:
                 if on_board or hand:  # dark has not borne off everything
                     out.append((theirs << n) | (hand << (2 * n + HAND_BITS)))
         return np.array(out, dtype=np.int64)
+
+
+def _by_chunks(fn: Callable[[np.ndarray], np.ndarray], arr: np.ndarray, dtype: Any) -> np.ndarray:
+    """``fn`` over ``arr`` a chunk at a time (its temporaries stay small)."""
+    out = np.empty(arr.size, dtype=dtype)
+    for start in range(0, arr.size, _CHUNK):
+        out[start : start + _CHUNK] = fn(arr[start : start + _CHUNK])
+    return out
 
 
 def settings(rules: UrRules) -> dict[str, Any]:
@@ -338,18 +353,23 @@ def model_of(rules: UrRules) -> Ur:
 
 class RguTable(Mapping[int, float]):
     """A read ``.rgu`` file: our state (light, to move, as the mover) to light's winning
-    chance (0..1), with the file's metadata, value type and rules."""
+    chance (0..1), with the file's metadata, value type and rules.
+
+    It keeps the file's values as stored and its keys as 64-bit numbers (a full Finkel
+    table of 16-bit values: 0.3 GB and 1.1 GB) and finds a state by its key, so reading
+    decodes nothing: :meth:`lookup` answers many
+    states at once, :meth:`states` decodes every key."""
 
     def __init__(
-        self, metadata: dict[str, Any], rules: UrRules, states: np.ndarray, values: np.ndarray
+        self, metadata: dict[str, Any], rules: UrRules, keys: np.ndarray, raw: np.ndarray
     ) -> None:
         self.metadata = metadata
         self.value_type: str = metadata.get("value_type", "percent16")
         self.rules = rules
-        order = np.argsort(states, kind="stable")
-        #: Our states, ascending, and their values (the mover's winning chance).
-        self.states = states[order]
-        self.chances = values[order]
+        self.layout = RguLayout.of(rules)
+        #: The keys, ascending (``uint64``), and their values as the file stores them.
+        self.rgu_keys = keys
+        self.raw = raw
         self._model: Ur | None = None
 
     def model(self) -> Ur:
@@ -367,17 +387,42 @@ class RguTable(Mapping[int, float]):
             state = self.model().parse(state)
         return self[state]
 
+    def lookup(self, states: np.ndarray) -> np.ndarray:
+        """The winning chances of many of our states (``NaN`` where the file has none; a
+        :class:`ValueError` for a state these rules cannot have)."""
+        keys = self.layout.encode(np.asarray(states, dtype=np.int64))
+        at = np.minimum(np.searchsorted(self.rgu_keys, keys), max(self.rgu_keys.size - 1, 0))
+        found = self.rgu_keys[at] == keys if self.rgu_keys.size else np.zeros(keys.size, bool)
+        chances: np.ndarray = np.where(found, self._chances(at), np.nan)
+        return chances
+
+    def _chances(self, at: np.ndarray) -> np.ndarray:
+        percent: np.ndarray = self.raw[at].astype(np.float64)
+        if self.value_type == "percent16":
+            percent = percent * 100.0 / _PERCENT16_MAX
+        return percent / 100.0
+
+    def states(self) -> np.ndarray:
+        """Every state of the file (``int64``), in the order of its keys."""
+        return self.layout.decode(self.rgu_keys)
+
     def __getitem__(self, state: int) -> float:
-        i = int(np.searchsorted(self.states, state))
-        if i < self.states.size and int(self.states[i]) == int(state):
-            return float(self.chances[i])
-        raise KeyError(state)
+        if not isinstance(state, int | np.integer):
+            raise KeyError(state)
+        try:
+            chance = float(self.lookup(np.array([state], dtype=np.int64))[0])
+        except ValueError:  # not a position of these rules at all
+            raise KeyError(state) from None
+        if np.isnan(chance):
+            raise KeyError(state)
+        return chance
 
     def __iter__(self) -> Iterator[int]:
-        return (int(s) for s in self.states)
+        for start in range(0, self.rgu_keys.size, _CHUNK):
+            yield from (int(s) for s in self.layout.decode(self.rgu_keys[start : start + _CHUNK]))
 
     def __len__(self) -> int:
-        return int(self.states.size)
+        return int(self.rgu_keys.size)
 
 
 def read_rgu(path: str | Path) -> RguTable:
@@ -385,46 +430,41 @@ def read_rgu(path: str | Path) -> RguTable:
     :class:`~perfectplay.errors.InputError` names what is wrong with it)."""
     path = Path(path)
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as fh:
+            return _read(fh, path.stat().st_size)
     except OSError as exc:
         raise InputError(f"{path}: {exc.strerror or exc}") from None
-    try:
-        return _parse(data)
-    except (ValueError, KeyError, IndexError, UnicodeDecodeError) as exc:
+    except (ValueError, KeyError, UnicodeDecodeError) as exc:
         raise InputError(f"{path}: not a readable .rgu table ({exc})") from None
 
 
-def _parse(data: bytes) -> RguTable:
-    if data[:3] != MAGIC:
+def _read(fh: BinaryIO, size: int) -> RguTable:
+    def array(dtype: str, count: int) -> np.ndarray:
+        out = np.fromfile(fh, dtype, count)
+        if out.size != count:
+            raise ValueError("the file ends early")
+        return out
+
+    if fh.read(3) != MAGIC:
         raise ValueError("no RGU magic")
-    if data[3] != VERSION:
-        raise ValueError(f"format version {data[3]}; this reads version {VERSION}")
-    at = 4
-    (size,) = np.frombuffer(data, ">u4", 1, at)
-    at += 4
-    metadata = json.loads(data[at : at + int(size)].decode("utf-8"))
-    at += int(size)
+    version = fh.read(1)
+    if version != bytes([VERSION]):
+        raise ValueError(f"format version {version!r}; this reads version {VERSION}")
+    metadata = json.loads(fh.read(int(array(">u4", 1)[0])).decode("utf-8"))
     value_type = metadata.get("value_type", "percent16")
     if value_type not in VALUE_TYPES:
         raise ValueError(f"value type {value_type!r}; this reads {', '.join(VALUE_TYPES)}")
     rules = rules_of(metadata["game_settings"])
-    layout = RguLayout.of(rules)
-    (maps,) = np.frombuffer(data, ">u4", 1, at)
-    counts = np.frombuffer(data, ">u4", int(maps), at + 4).astype(np.int64)
-    at += 4 + 4 * int(maps)
+    counts = array(">u4", int(array(">u4", 1)[0])).astype(np.int64)
     total = int(counts.sum())
-    lower = np.frombuffer(data, ">u4", total, at).astype(np.uint64)
-    at += 4 * total
-    raw = np.frombuffer(data, VALUE_TYPES[value_type], total, at)
-    if at + raw.nbytes != len(data):
-        raise ValueError(f"{len(data) - at - raw.nbytes} bytes after the values")
-    upper = np.repeat(np.arange(int(maps), dtype=np.uint64), counts)
-    keys = (upper << np.uint64(32)) | lower
-    if value_type == "percent16":
-        percent = raw.astype(np.float64) * 100.0 / _PERCENT16_MAX
-    else:
-        percent = raw.astype(np.float64)
-    return RguTable(metadata, rules, layout.decode(keys), percent / 100.0)
+    keys = array(">u4", total).astype(np.uint64)
+    keys |= np.repeat(np.arange(counts.size, dtype=np.uint64), counts) << np.uint64(32)
+    raw = array(VALUE_TYPES[value_type], total)
+    if fh.tell() != size:
+        raise ValueError(f"{size - fh.tell()} bytes after the values")
+    if total > 1 and not (keys[1:] > keys[:-1]).all():
+        raise ValueError("the keys of a map are not ascending")
+    return RguTable(metadata, rules, keys, raw.astype(raw.dtype.newbyteorder("=")))
 
 
 def write_rgu(
@@ -435,7 +475,9 @@ def write_rgu(
 ) -> Path:
     """Write an Ur solution (solved now, or a table loaded with or without its model) as
     the ``.rgu`` file ``path``; ``value_type`` is ``percent16`` (RoyalUr's published
-    maps: 16 bits, 1.5e-5 apart), ``f32`` or ``f64``. ``metadata`` adds free keys."""
+    maps: 16 bits, 1.5e-5 apart), ``f32`` or ``f64``. ``metadata`` adds free keys.
+    Memory: 8 bytes a position for the keys, twice while they are sorted, and the
+    values as stored (a full Finkel table: about 3 GB)."""
     if value_type not in VALUE_TYPES:
         raise InputError(f"an .rgu value type is one of {', '.join(VALUE_TYPES)}")
     model = _ur_model(solution)
@@ -445,22 +487,18 @@ def write_rgu(
     except ValueError as exc:
         raise InputError(f"{model.name}: {exc}") from None
     wd = solution.workdir
-    states = [np.asarray(wd.keys(lid), dtype=np.int64) for lid in solution.layers]
-    values = [np.asarray(wd.values(lid), dtype=np.float64) for lid in solution.layers]
+    parts = [(wd.keys(lid), wd.values(lid)) for lid in solution.layers]
     won = layout.light_won()
-    states.append(won)
-    values.append(np.ones(won.size))
-    keys = layout.encode(np.concatenate(states))
-    percent = np.concatenate(values) * 100.0
-    order = np.argsort(keys, kind="stable")
-    keys, percent = keys[order], percent[order]
-    upper = (keys >> np.uint64(32)).astype(np.int64)
-    counts = np.bincount(upper, minlength=int(upper.max()) + 1 if upper.size else 1)
-    if value_type == "percent16":
-        clamped = np.clip(percent, 0.0, 100.0) / 100.0 * _PERCENT16_MAX
-        stored = np.floor(clamped + 0.5).astype(">u2")  # Java's Math.round
-    else:
-        stored = percent.astype(VALUE_TYPES[value_type])
+    parts.append((won, np.ones(won.size)))
+    keys = np.concatenate([layout.encode(states) for states, _ in parts])
+    stored = np.concatenate([_stored(values, value_type) for _, values in parts])
+    order = np.argsort(keys)
+    keys = keys[order]
+    stored = stored[order]
+    del order
+    upper = keys >> np.uint64(32)
+    counts = np.bincount(upper.astype(np.int64), minlength=1)
+    del upper
     head = {
         "value_type": value_type,
         "source": "perfectplay",
@@ -475,9 +513,20 @@ def write_rgu(
         fh.write(MAGIC + bytes([VERSION]))
         fh.write(np.array([len(text)], ">u4").tobytes() + text)
         fh.write(np.array([counts.size, *counts], ">u4").tobytes())
-        fh.write((keys & np.uint64(0xFFFFFFFF)).astype(">u4").tobytes())
-        fh.write(stored.tobytes())
+        for start in range(0, keys.size, _CHUNK):
+            lower = keys[start : start + _CHUNK] & np.uint64(0xFFFFFFFF)
+            fh.write(lower.astype(">u4").tobytes())
+        fh.write(stored.astype(VALUE_TYPES[value_type]).tobytes())
     return out
+
+
+def _stored(chances: np.ndarray, value_type: str) -> np.ndarray:
+    """Winning chances as the file stores them (native byte order)."""
+    percent = np.asarray(chances, dtype=np.float64) * 100.0
+    if value_type == "percent16":
+        scaled = np.clip(percent, 0.0, 100.0) / 100.0 * _PERCENT16_MAX
+        return np.floor(scaled + 0.5).astype(np.uint16)  # Java's Math.round
+    return percent.astype(np.float32 if value_type == "f32" else np.float64)
 
 
 def _ur_model(solution: CompiledSolution) -> Ur:
