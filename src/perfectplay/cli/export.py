@@ -21,8 +21,8 @@ Write a model's saved table as rows other programs read: one row per state (key,
 remoteness, over, best), or with --options one row per option (key, option, value,
 remoteness, regret, best). Keys are as Python writes them, so `perfectplay query` and
 `perfectplay.load` take them back. Parquet needs pyarrow (pip install 'perfectplay[parquet]').
-A Royal Game of Ur table also writes as RoyalUr's .rgu file (--format rgu), which
-perfectplay.examples.ur_rgu.read_rgu and RoyalUr-Java read back.
+A Royal Game of Ur table also writes as RoyalUr's .rgu file (--format rgu: the layout
+RoyalUr-Java's Lut reads), which perfectplay.examples.ur_rgu.read_rgu reads back.
 """
 
 EXAMPLES = """\
