@@ -139,6 +139,14 @@ class ScorecardJob(Job):
     def identity(self) -> str:
         return f"yahtzee {self.rules.name} {self.key}"
 
+    def prepare(self) -> None:
+        self.game().tier_states(0)  # the game and its tiers' states, built once
+
+    def align(self, tier: int) -> int:
+        # With saved throws a tier lists each card's counts together, and one reroll
+        # chain values them all: a batch that split a card would run its chain twice.
+        return self.game().max_saved(tier) + 1
+
     def compute(self, tier: int, start: int, stop: int, store: Store) -> NDArray[np.float64]:
         game = self.game()
         states = game.tier_states(tier)[start:stop]
