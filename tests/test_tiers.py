@@ -76,9 +76,11 @@ def test_released_tiers_report_in_a_valid_order(tmp_path: Path) -> None:
     assert seen == [4, 3, 2, 1, 0]
     memory = run(job.plan(), job)
     assert store.read(0).tobytes() == memory.read(0).tobytes()
-    assert sorted(p.name for p in tmp_path.iterdir()) == [f"tier-{t}.npy" for t in range(5)] + [
+    # A tier is its slices (here one a tier, the in-process engine), nothing merged.
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"tier-{t}" for t in range(5)] + [
         "tiers.json"
     ]
+    assert all(store.slices(t) == [(0, 30)] for t in range(5))
 
 
 def test_a_slice_on_disk_is_skipped_and_a_rerun_writes_the_same_bytes(tmp_path: Path) -> None:
@@ -220,13 +222,14 @@ def test_a_driver_killed_mid_solve_resumes_from_its_tiers(tmp_path: Path) -> Non
         stderr=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 300
-    while not (work / "tier-9.npy").exists() and proc.poll() is None:
+    # In process, a tier is one batch: its one slice on disk means it is finished.
+    while not list(work.glob("tier-9/*.npy")) and proc.poll() is None:
         assert time.monotonic() < deadline
         time.sleep(0.01)
     proc.kill()  # SIGKILL: no clean-up runs
     proc.wait()
-    finished = sorted(p.name for p in work.glob("tier-*.npy"))
-    assert "tier-13.npy" in finished
+    finished = sorted(p.parent.name for p in work.glob("tier-*/*.npy"))
+    assert "tier-13" in finished
     again = subprocess.run(
         _command(*args, "--save", str(tmp_path / "resumed.table")),
         env=_env(),
@@ -286,11 +289,11 @@ def test_a_full_disk_leaves_nothing_that_looks_finished(
     assert str(tmp_path) in str(err.value) and "\n" not in str(err.value)
     left = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file())
     assert not [p for p in left if p.endswith(".tmp")], left
-    finished = [p for p in left if p.startswith("tier-") and p.endswith(".npy") and "/" not in p]
+    store = Store(tmp_path)
+    finished = [t for t in range(4) if store.slices(t) == [(0, 8)]]
     monkeypatch.undo()
-    for name in finished:  # what is there is whole and right
-        tid = int(name[5:-4])
-        assert np.load(tmp_path / name).tobytes() == run(job.plan(), job).read(tid).tobytes()
+    for tid in finished:  # what is there is whole and right
+        assert store.read(tid).tobytes() == run(job.plan(), job).read(tid).tobytes()
     assert len(finished) < 4
     # The next run finishes the solve.
     assert run(job.plan(), job, workdir=tmp_path).read(0).tobytes() == (

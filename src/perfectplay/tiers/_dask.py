@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from distributed import WorkerPlugin
 
-from perfectplay.tiers.job import execute
+from perfectplay.tiers.job import Layout, execute
 
 if TYPE_CHECKING:
     from perfectplay.tiers.job import Job
@@ -36,6 +36,9 @@ class Install(WorkerPlugin):
         _WORK.pop(self.name, None)
 
 
-def run_installed(name: str, tier: int, start: int, stop: int) -> float:
-    """Run a batch of the work installed as ``name`` (on a worker)."""
-    return execute(_WORK[name], tier, start, stop)
+def run_installed(
+    name: str, tier: int, start: int, stop: int, layout: Layout, *after: float
+) -> float:
+    """Run a batch of the work installed as ``name`` (on a worker); ``after``, the
+    results of the batches it waited for, is not read."""
+    return execute(_WORK[name], tier, start, stop, layout)

@@ -17,6 +17,9 @@ work (:func:`perfectplay.tiers.runner.batch_bounds`).
 - ``dask``: ``dask.distributed`` (the ``dask`` extra): a ``LocalCluster`` of ``workers``
   processes when no ``scheduler`` address is given, else the cluster at
   ``tcp://HOST:PORT``. The scheduler sends a batch whose worker died to another worker.
+  It :attr:`~Engine.chains`: a tier's batches are sent while the tier they read still
+  runs, as tasks that depend on its batches, so that Dask starts them from the worker
+  that finishes the last of those, without a round trip through the driver.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from perfectplay.errors import InputError, PerfectplayError
-from perfectplay.tiers.job import execute
+from perfectplay.tiers.job import Layout, execute
 from perfectplay.tiers.options import ENGINES
 
 if TYPE_CHECKING:
@@ -47,6 +50,9 @@ class Engine:
     name = "threads"
     overhead = 0.0
     retries = 0  # lost workers survived per batch (the engine's own retries aside)
+    #: Whether a batch may be sent before the batches it waits for are done (``after``):
+    #: the engine starts it when they are, without a round trip through the driver.
+    chains = False
 
     def __init__(self, workers: int | None = None) -> None:
         self.workers = 1
@@ -56,11 +62,16 @@ class Engine:
         job.prepare()
         self._work = (job, store)
 
-    def submit(self, tier: int, start: int, stop: int) -> Any:
+    def submit(
+        self, tier: int, start: int, stop: int, layout: Layout = (), after: list[Any] | None = None
+    ) -> Any:
+        """Run a batch (items ``start`` to ``stop`` of ``tier``, reading the tiers of
+        ``layout``; once the futures ``after`` are done, on an engine that
+        :attr:`chains`); a future of its seconds."""
         assert self._work is not None
         fut: cf.Future[float] = cf.Future()
         try:
-            fut.set_result(execute(self._work, tier, start, stop))
+            fut.set_result(execute(self._work, tier, start, stop, layout))
         except BaseException as exc:
             if not isinstance(exc, Exception):
                 raise
@@ -114,9 +125,11 @@ class ProcessEngine(Engine):
         # is not charged to the first tier's batches and estimates.
         cf.wait([self._pool.submit(os.getpid) for _ in range(self.workers)])
 
-    def submit(self, tier: int, start: int, stop: int) -> Any:
+    def submit(
+        self, tier: int, start: int, stop: int, layout: Layout = (), after: list[Any] | None = None
+    ) -> Any:
         assert self._pool is not None
-        return self._pool.submit(_execute_here, tier, start, stop)
+        return self._pool.submit(_execute_here, tier, start, stop, layout)
 
     def lost(self, exc: BaseException) -> bool:
         from concurrent.futures.process import BrokenProcessPool
@@ -132,6 +145,7 @@ class ProcessEngine(Engine):
 class DaskEngine(Engine):
     name = "dask"
     overhead = 0.050
+    chains = True
 
     def __init__(self, workers: int | None = None, scheduler: str | None = None) -> None:
         super().__init__()
@@ -170,15 +184,22 @@ class DaskEngine(Engine):
         self._name = f"perfectplay-tiers-{uuid.uuid4().hex}"
         self._client.register_plugin(Install(self._name, job, store), name=self._name)
 
-    def submit(self, tier: int, start: int, stop: int) -> Any:
+    def submit(
+        self, tier: int, start: int, stop: int, layout: Layout = (), after: list[Any] | None = None
+    ) -> Any:
         from perfectplay.tiers._dask import run_installed
 
+        # The futures ``after`` are arguments: the scheduler starts the batch when they
+        # are done, from the worker that finished the last of them, without asking the
+        # driver (their results, a float each, are all that travels).
         return self._client.submit(
             run_installed,
             self._name,
             tier,
             start,
             stop,
+            layout,
+            *(after or ()),
             pure=False,
             key=f"{self._name}-{tier}-{start}-{stop}",
         )
@@ -260,8 +281,8 @@ def _init_worker(payload: bytes, threads: int) -> None:
         _BROKEN = f"{type(exc).__name__}: {exc}"
 
 
-def _execute_here(tier: int, start: int, stop: int) -> float:
+def _execute_here(tier: int, start: int, stop: int, layout: Layout) -> float:
     if _BROKEN is not None:
         raise PerfectplayError(f"a worker of the process pool cannot load the work ({_BROKEN})")
     assert _WORK is not None
-    return execute(_WORK, tier, start, stop)
+    return execute(_WORK, tier, start, stop, layout)

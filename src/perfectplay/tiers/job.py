@@ -1,11 +1,12 @@
 """What a game hands the runner besides its plan: the work of one batch.
 
 A :class:`Job` is sent to each worker once (pickled), then asked for batches by ids only:
-a tier's id and an item range ``[start, stop)``. By default :meth:`Job.run_batch` writes
-the array :meth:`Job.compute` returns as the batch's slice, and the driver merges a
-finished tier's slices (:class:`~perfectplay.tiers.store.Store`); a game whose solver
-writes its own files (the compiled layers) overrides the four methods that say what is
-done and how.
+a tier's id and an item range ``[start, stop)``, with the ranges of the slices that make
+up each tier the batch reads. By default :meth:`Job.run_batch` writes the array
+:meth:`Job.compute` returns as the batch's slice, and a tier is its slices: the batches
+that read it open them where they were written
+(:class:`~perfectplay.tiers.store.Store`); a game whose solver writes its own files (the
+compiled layers) overrides the four methods that say what is done and how.
 
 A job keeps what a worker builds once (a game's arrays, the values read so far) in
 attributes that start with ``_``; they are not pickled.
@@ -33,9 +34,9 @@ from perfectplay.tiers.shipping import Modules
 if TYPE_CHECKING:
     import numpy as np
 
-    from perfectplay.tiers.store import Store
+    from perfectplay.tiers.store import Ranges, Store
 
-__all__ = ["Job", "execute"]
+__all__ = ["Job", "Layout", "execute"]
 
 
 class Job:
@@ -67,12 +68,14 @@ class Job:
         store.write_slice(tier, start, stop, self.compute(tier, start, stop, store))
 
     def tier_done(self, tier: int, store: Store) -> bool:
-        """Whether ``tier`` is finished (merged)."""
+        """Whether ``tier`` is finished in a form other than its slices (one merged
+        file, as an earlier version wrote it); slices on disk are skipped one by one."""
         return store.has_tier(tier)
 
     def finish_tier(self, tier: int, items: int, store: Store) -> None:
-        """On the driver, once every batch of ``tier`` is done: merge its slices."""
-        store.merge(tier, items)
+        """On the driver, once every batch of ``tier`` and every tier it reads are done.
+        Nothing by default: the slices are the tier, and its readers may be running
+        already (on an engine that releases them early)."""
 
     def prepare(self) -> None:
         """Build what every batch needs, once, when a worker receives the job (so that
@@ -103,10 +106,21 @@ def _rebuild(modules: Modules, cls: type[Job], state: dict[str, Any]) -> Job:
     return job
 
 
-def execute(work: tuple[Job, Store], tier: int, start: int, stop: int) -> float:
-    """Run one batch on a worker (skipped when its slice is on disk); its seconds."""
+#: For each tier a batch reads, the ranges of the slices that make it up (``None``: the
+#: job keeps it its own way, :meth:`Job.tier_done`).
+Layout = tuple[tuple[int, "Ranges | None"], ...]
+
+
+def execute(
+    work: tuple[Job, Store], tier: int, start: int, stop: int, layout: Layout = ()
+) -> float:
+    """Run one batch on a worker (skipped when its slice is on disk), reading the tiers
+    of ``layout`` from the slices it names; its seconds."""
     job, store = work
     t0 = time.perf_counter()
+    for read, ranges in layout:
+        if ranges is not None:
+            store.know(read, ranges)
     if not job.batch_done(tier, start, stop, store):
         job.run_batch(tier, start, stop, store)
     return time.perf_counter() - t0

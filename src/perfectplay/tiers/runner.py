@@ -2,11 +2,14 @@
 
 The driver keeps Kahn's count of unfinished tiers each tier reads; a tier whose count
 reaches zero is released: cut into batches (:func:`batch_bounds`), minus the slices
-already on disk (a resumed solve), and sent to the engine by ids. When its last batch
-is done the driver merges it (:meth:`~perfectplay.tiers.job.Job.finish_tier`), reports it
-and releases the tiers that waited on it. A batch whose worker died is sent again (the
-pool engine; Dask's scheduler does this itself); any other error stops the solve, and
-what is on disk stays whole for the next run.
+already on disk (a resumed solve), and sent to the engine by ids, with the ranges of the
+slices that make up each tier it reads. When its last batch is done the tier is
+finished: the driver reports it and releases the tiers that waited on it. Nothing is
+merged between two tiers (a tier is its slices, :mod:`.store`), and on Dask a tier's
+batches are sent before the tier they read is finished, to start on the workers as soon
+as it is (:class:`_Run`). A batch whose worker died is sent again (the pool engine;
+Dask's scheduler does this itself); any other error stops the solve, and what is on
+disk stays whole for the next run.
 
 >>> from perfectplay.tiers.synthetic import SyntheticJob
 >>> job = SyntheticJob(tiers=4, items=6)
@@ -31,7 +34,7 @@ from perfectplay.errors import PerfectplayError
 from perfectplay.tiers.engines import Engine, make_engine
 from perfectplay.tiers.job import Job
 from perfectplay.tiers.plan import Plan
-from perfectplay.tiers.store import Store, gaps
+from perfectplay.tiers.store import Ranges, Store, gaps
 
 __all__ = ["SHARE", "TierDone", "batch_bounds", "batch_count", "run"]
 
@@ -145,6 +148,16 @@ def run(
 
 
 class _Run:
+    """One solve's driver. Per tier: ``unfinished`` counts the tiers it reads that are
+    not finished (Kahn's count); a tier is *released* (its batches sent) when that count
+    is zero, or, on an engine that :attr:`~perfectplay.tiers.engines.Engine.chains`, one
+    step earlier: once every tier it reads is finished or released with its own reads
+    finished, its batches are sent to wait for theirs on the engine's side, so that no
+    round trip through the driver separates two tiers (one tier ahead only: a tier's
+    batch sizes still come from tiers measured before it). A tier *finishes* when its
+    batches are done and the tiers it reads are finished: reported, and counted down
+    in its readers."""
+
     def __init__(
         self,
         plan: Plan,
@@ -156,17 +169,25 @@ class _Run:
     ) -> None:
         self.plan, self.job, self.eng, self.store, self.report = plan, job, eng, store, report
         self.batch = batch
-        self.waiting = {t.id: len(set(t.reads)) for t in plan.tiers}
+        self.unfinished = {t.id: len(set(t.reads)) for t in plan.tiers}
         self.readers = plan.readers()
         self.left_items = {t.id: t.items for t in plan.tiers}
-        self.open: dict[int, int] = {}  # tier -> batches still running
+        self.released: set[int] = set()
+        self.finished: set[int] = set()
+        # The slices each released tier is made of (None: the job keeps the tier its
+        # own way), sent with every batch that reads it.
+        self.layout: dict[int, Ranges | None] = {}
+        self.open: dict[int, int] = {}  # tier -> batches not done yet
         self.sent: dict[int, int] = {}  # tier -> batches sent
         self.flying: dict[Any, tuple[int, int, int]] = {}
+        self.inflight: dict[int, set[Any]] = {}  # tier -> its futures not collected yet
         self.tries: dict[tuple[int, int, int], int] = {}
+        self.todo: list[int] = []  # released tiers that may have finished
         self.done_tiers = 0
-        # Per tier: the batches' own seconds and items, and its wall time from release
-        # to merge. Rates come from the largest tier finished so far: small tiers carry
-        # the workers' start-up, and their per-item cost misleads.
+        # Per tier: the batches' own seconds and items, and its wall time from the moment
+        # the tiers it reads were finished to its own finish. Rates come from the largest
+        # tier finished so far: small tiers carry the workers' start-up, and their
+        # per-item cost misleads.
         self.work: dict[int, tuple[float, int]] = {}
         self.wall: dict[int, float] = {}
         self.largest: int | None = None
@@ -180,30 +201,62 @@ class _Run:
         self.eng.start(self.job, self.store)
         self.t0 = time.perf_counter()  # the estimates leave the engine's start-up out
         try:
-            ready = [t.id for t in self.plan.tiers if self.waiting[t.id] == 0]
-            while ready or self.flying:
-                for tid in ready:
-                    self._release(tid)
-                if self.flying:
-                    self._collect()
-                ready = self._finished_now()
+            for t in self.plan.tiers:
+                if self.unfinished[t.id] == 0:
+                    self._ready(t.id)
+            self._settle()
+            while self.flying:
+                self._collect()
+                self._settle()
         finally:
             self.eng.close()
         return self.store
 
+    def _ready(self, tid: int) -> None:
+        """Every tier ``tid`` reads is finished: its wall time starts."""
+        self.wall[tid] = time.perf_counter()
+        if tid in self.released:  # released early: its readers may now be
+            self.todo.append(tid)
+            self._release_readers(tid)
+        else:
+            self._release(tid)
+
     def _release(self, tid: int) -> None:
         tier = self.plan.tier(tid)
-        self.open[tid] = 0
-        self.sent[tid] = 0
-        self.wall[tid] = time.perf_counter()
+        self.released.add(tid)
+        self.open[tid] = self.sent[tid] = 0
+        self.inflight[tid] = set()
+        self.todo.append(tid)
         if self.job.tier_done(tid, self.store):
+            self.layout[tid] = None
+        else:
+            have, new = [], [(0, tier.items)]
+            if tier.split:  # the slices on disk, and batches for what they miss
+                have = self.store.slices(tid)
+                new = [
+                    (a + s, a + e)
+                    for a, b in gaps(have, tier.items)
+                    for s, e in self._cut(tid, b - a)
+                ]
+            ranges = self.layout[tid] = tuple(sorted(have + new))
+            self.store.know(tid, ranges)  # for the driver's own reads
+            for start, stop in new:
+                self._send(tid, start, stop)
+        if self.unfinished[tid] == 0:
+            self._release_readers(tid)
+
+    def _release_readers(self, tid: int) -> None:
+        """``tid`` is released and the tiers it reads are finished: on an engine that
+        chains batches, release each reader whose reads are all that far."""
+        if not self.eng.chains:
             return
-        if not tier.split:
-            self._send(tid, 0, tier.items)
-            return
-        for a, b in gaps(self.store.slices(tid), tier.items):
-            for start, stop in self._cut(tid, b - a):
-                self._send(tid, a + start, a + stop)
+        for r in self.readers[tid]:
+            reads = set(self.plan.tier(r).reads)
+            if r not in self.released and all(
+                y in self.finished or (y in self.released and self.unfinished[y] == 0)
+                for y in reads
+            ):
+                self._release(r)
 
     def _cut(self, tid: int, items: int) -> list[tuple[int, int]]:
         """The batches of ``items`` of tier ``tid`` (all of it, or a part that a killed
@@ -218,7 +271,12 @@ class _Run:
     def _send(self, tid: int, start: int, stop: int) -> None:
         if self.job.batch_done(tid, start, stop, self.store):
             return
-        self.flying[self.eng.submit(tid, start, stop)] = (tid, start, stop)
+        reads = sorted(set(self.plan.tier(tid).reads))
+        after = [f for r in reads if r not in self.finished for f in self.inflight[r]]
+        layout = tuple((r, self.layout[r]) for r in reads)
+        fut = self.eng.submit(tid, start, stop, layout, after)
+        self.flying[fut] = (tid, start, stop)
+        self.inflight[tid].add(fut)
         self.open[tid] += 1
         self.sent[tid] += 1
 
@@ -227,6 +285,7 @@ class _Run:
         for fut in self.eng.wait(self.flying):
             batch = self.flying.pop(fut)
             tid = batch[0]
+            self.inflight[tid].discard(fut)
             try:
                 seconds = fut.result()
             except Exception as exc:
@@ -235,6 +294,8 @@ class _Run:
                 self._resend_all(batch, exc)
                 return
             self.open[tid] -= 1
+            if not self.open[tid]:
+                self.todo.append(tid)
             spent, count = self.work.get(tid, (0.0, 0))
             self.work[tid] = (spent + seconds, count + batch[2] - batch[1])
 
@@ -242,6 +303,8 @@ class _Run:
         """A worker died: every batch in flight is lost with the pool; start again."""
         lost = [batch, *self.flying.values()]
         self.flying.clear()
+        for futures in self.inflight.values():
+            futures.clear()
         self.eng.restart()
         for b in lost:
             self.tries[b] = self.tries.get(b, 0) + 1
@@ -254,28 +317,35 @@ class _Run:
             self.sent[b[0]] -= 1
             self._send(*b)
 
-    def _finished_now(self) -> list[int]:
-        """Tiers released whose batches are all done: merge, report, release readers."""
-        ready: list[int] = []
-        for tid in [t for t, n in self.open.items() if n == 0]:
-            del self.open[tid]
-            tier = self.plan.tier(tid)
-            if not self.job.tier_done(tid, self.store):
-                self.job.finish_tier(tid, tier.items, self.store)
-            self.done_tiers += 1
-            del self.left_items[tid]
-            self.wall[tid] = time.perf_counter() - self.wall[tid]
-            self._measure_overhead(tid)
-            if tid in self.work and (
-                self.largest is None or self.work[tid][1] > self.work[self.largest][1]
-            ):
-                self.largest = tid
-            self.report(self._done(tid))
-            for r in self.readers[tid]:
-                self.waiting[r] -= 1
-                if self.waiting[r] == 0:
-                    ready.append(r)
-        return ready
+    def _settle(self) -> None:
+        """Finish every released tier whose batches are done and whose reads are
+        finished, and release what that readies (iterative: a resumed solve of many
+        tiers on disk finishes them all here)."""
+        while self.todo:
+            tid = self.todo.pop()
+            if tid in self.finished or self.open[tid] or self.unfinished[tid]:
+                continue
+            self._finish(tid)
+
+    def _finish(self, tid: int) -> None:
+        """Report ``tid`` finished and count it down in its readers."""
+        self.finished.add(tid)
+        tier = self.plan.tier(tid)
+        if not self.job.tier_done(tid, self.store):
+            self.job.finish_tier(tid, tier.items, self.store)
+        self.done_tiers += 1
+        del self.left_items[tid]
+        self.wall[tid] = time.perf_counter() - self.wall[tid]
+        self._measure_overhead(tid)
+        if tid in self.work and (
+            self.largest is None or self.work[tid][1] > self.work[self.largest][1]
+        ):
+            self.largest = tid
+        self.report(self._done(tid))
+        for r in self.readers[tid]:
+            self.unfinished[r] -= 1
+            if self.unfinished[r] == 0:
+                self._ready(r)
 
     def _measure_overhead(self, tid: int) -> None:
         batches = self.sent.get(tid, 0)

@@ -1,19 +1,26 @@
-"""Where finished batches and tiers live: a shared work directory, or memory.
+"""Where finished batches live: a shared work directory, or memory.
 
 Layout of a work directory:
 
 ======================  ===============================================================
 ``tiers.json``          what the directory holds (the job's identity), written first
 ``tier-T/A-B.npy``      the slice of tier ``T``'s items ``A`` to ``B``, one batch's work
-``tier-T.npy``          tier ``T`` finished: its slices merged in item order
 ======================  ===============================================================
+
+A tier *is* its slices: nothing merges them. A tier is finished when its slices cover
+its items, and the batches that read it open the slices memory-mapped, where the
+workers that computed them left them, so no process copies a tier between two tiers
+(the driver merged each finished tier into one file in an earlier version, which kept
+every worker waiting; a directory from that version, with ``tier-T.npy`` files, still
+resumes and reads). A reader is told which slices make up a tier (:meth:`Store.know`:
+the driver sends their ranges with each batch), so it opens them by name and never
+trusts a directory listing, which a network filesystem may serve stale.
 
 Every file is written to a temporary name and renamed into place
 (:func:`perfectplay._util.atomic.atomic_writer`), so a killed writer leaves whole files
-only, and a batch run twice writes the same bytes over the same name. A merged tier
-exists only once all its slices did; its slices are then removed. Readers open finished
-tiers memory-mapped. A directory that cannot be written (a full disk, no permission) is
-one :class:`~perfectplay.errors.InputError` naming the path.
+only, and a batch run twice writes the same bytes over the same name. A directory that
+cannot be written (a full disk, no permission) is one
+:class:`~perfectplay.errors.InputError` naming the path.
 
 Without a directory (``Store(None)``) the same calls keep arrays in memory: the
 in-process engine's default, which writes nothing.
@@ -23,15 +30,15 @@ in-process engine's default, which writes nothing.
 >>> s.write_slice(7, 0, 2, np.array([1.0, 2.0])); s.write_slice(7, 2, 3, np.array([3.0]))
 >>> s.slices(7)
 [(0, 2), (2, 3)]
->>> s.merge(7, 3); s.read(7).tolist(), s.slices(7)
-([1.0, 2.0, 3.0], [])
+>>> s.read(7).tolist(), [(a, b) for a, b, _ in s.parts(7)]
+([1.0, 2.0, 3.0], [(0, 2), (2, 3)])
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import shutil
+from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
@@ -39,20 +46,24 @@ import numpy as np
 from perfectplay._util.atomic import atomic_writer
 from perfectplay.errors import InputError
 
-__all__ = ["Store"]
+__all__ = ["Store", "gaps"]
 
 HEADER = "tiers.json"
 FORMAT = "perfectplay-tiers"
 
+#: Item ranges ``(start, stop)``, sorted.
+Ranges = tuple[tuple[int, int], ...]
+
 
 class Store:
-    """Slices and finished tiers (see the module docstring); ``root`` ``None`` keeps them
-    in memory."""
+    """Slices of tiers (see the module docstring); ``root`` ``None`` keeps them in
+    memory."""
 
     def __init__(self, root: str | Path | None) -> None:
         self.root = None if root is None else Path(root)
-        self._memory: dict[tuple[int, int, int] | int, np.ndarray] = {}
-        self._open: dict[int, np.ndarray] = {}
+        self._memory: dict[tuple[int, int, int], np.ndarray] = {}
+        self._open: dict[tuple[int, int, int], np.ndarray] = {}  # memory-mapped, by slice
+        self._known: dict[int, Ranges] = {}
 
     def __getstate__(self) -> dict[str, object]:
         if self.root is None:
@@ -91,7 +102,7 @@ class Store:
             raise _unwritable(exc, self.root) from None
         return self
 
-    # -- slices ------------------------------------------------------------------------------
+    # -- writing -----------------------------------------------------------------------------
 
     def _slice_path(self, tier: int, start: int, stop: int) -> Path:
         assert self.root is not None
@@ -103,11 +114,10 @@ class Store:
         return self._slice_path(tier, start, stop).is_file()
 
     def slices(self, tier: int) -> list[tuple[int, int]]:
-        """The item ranges of ``tier`` on disk (not merged yet), in order."""
+        """The item ranges of ``tier`` on disk, in order (a directory listing: the
+        driver's view when it releases a tier)."""
         if self.root is None:
-            return sorted(
-                (k[1], k[2]) for k in self._memory if isinstance(k, tuple) and k[0] == tier
-            )
+            return sorted((a, b) for t, a, b in self._memory if t == tier)
         found = []
         folder = self.root / f"tier-{tier}"
         if folder.is_dir():
@@ -125,9 +135,6 @@ class Store:
             self._memory[(tier, start, stop)] = values
             return
         path = self._slice_path(tier, start, stop)
-        self._write(path, values)
-
-    def _write(self, path: Path, values: np.ndarray) -> None:
         try:
             path.parent.mkdir(exist_ok=True)
             with atomic_writer(path) as fh:
@@ -135,56 +142,71 @@ class Store:
         except OSError as exc:
             raise _unwritable(exc, path) from None
 
-    # -- finished tiers ----------------------------------------------------------------------
+    # -- reading -----------------------------------------------------------------------------
+
+    def know(self, tier: int, ranges: Iterable[tuple[int, int]]) -> None:
+        """Read ``tier`` from the slices ``ranges`` (which cover it; the driver's word,
+        sent with each batch that reads the tier)."""
+        self._known[tier] = tuple(sorted(ranges))
 
     def has_tier(self, tier: int) -> bool:
-        if self.root is None:
-            return tier in self._memory
-        return (self.root / f"tier-{tier}.npy").is_file()
+        """Whether ``tier`` is on disk merged into one file (``tier-T.npy``, as a work
+        directory of an earlier version holds finished tiers)."""
+        return self.root is not None and self._merged(tier).is_file()
 
-    def merge(self, tier: int, items: int) -> None:
-        """Join ``tier``'s slices (which must cover its ``items``; slices of an earlier
-        run with other batch sizes may overlap, with the same values) into the finished
-        tier, then remove them."""
-        ranges = self.slices(tier)
-        if gaps(ranges, items):
-            raise InputError(f"tier {tier}: its slices miss items {gaps(ranges, items)[0]}")
+    def _merged(self, tier: int) -> Path:
+        assert self.root is not None
+        return self.root / f"tier-{tier}.npy"
+
+    def parts(self, tier: int) -> list[tuple[int, int, np.ndarray]]:
+        """``tier``'s values as ``(start, stop, values)`` per slice, in order, each
+        memory-mapped (a reader that scatters values where it keeps them copies each
+        once; :meth:`read` joins them)."""
+        ranges = self._known.get(tier)
+        if ranges is None:
+            if self.has_tier(tier):
+                merged = self._load(tier, -1, -1, self._merged(tier))
+                return [(0, len(merged), merged)]
+            ranges = tuple(self.slices(tier))
+        elif not ranges:
+            return []  # a tier of no items
+        if not ranges or gaps(list(ranges), max(b for _, b in ranges)):
+            where = "memory" if self.root is None else self.root / f"tier-{tier}"
+            raise InputError(f"{where}: tier {tier} is not finished (its slices: {ranges})")
         if self.root is None:
-            parts = [self._memory.pop((tier, a, b)) for a, b in ranges]
-        else:
-            parts = [np.load(self._slice_path(tier, a, b), allow_pickle=False) for a, b in ranges]
-        if len(parts) == 1:
-            merged = parts[0]
-        else:
-            merged = np.empty(items, parts[0].dtype if parts else np.float64)
-            for (a, b), part in zip(ranges, parts, strict=True):
-                merged[a:b] = part
-        if self.root is None:
-            self._memory[tier] = merged
-            return
-        self._write(self.root / f"tier-{tier}.npy", merged)
-        shutil.rmtree(self.root / f"tier-{tier}", ignore_errors=True)
+            return [(a, b, self._memory[(tier, a, b)]) for a, b in ranges]
+        return [(a, b, self._load(tier, a, b, self._slice_path(tier, a, b))) for a, b in ranges]
+
+    def _load(self, tier: int, start: int, stop: int, path: Path) -> np.ndarray:
+        key = (tier, start, stop)
+        if key not in self._open:
+            try:
+                self._open[key] = np.load(path, mmap_mode="r", allow_pickle=False)
+            except (OSError, ValueError) as exc:
+                raise InputError(f"{path}: cannot read a finished slice ({exc})") from None
+        return self._open[key]
 
     def read(self, tier: int) -> np.ndarray:
-        """Finished tier ``tier``'s values, in item order (memory-mapped)."""
-        if self.root is None:
-            got = self._memory[tier]
-            assert isinstance(got, np.ndarray)
-            return got
-        if tier not in self._open:
-            path = self.root / f"tier-{tier}.npy"
-            try:
-                self._open[tier] = np.load(path, mmap_mode="r", allow_pickle=False)
-            except (OSError, ValueError) as exc:
-                raise InputError(f"{path}: cannot read a finished tier ({exc})") from None
-        return self._open[tier]
+        """Finished tier ``tier``'s values, in item order: memory-mapped when it is one
+        slice, else its slices joined into a new array."""
+        parts = self.parts(tier)
+        if not parts:
+            return np.empty(0)
+        if len(parts) == 1:
+            return parts[0][2]
+        out = np.empty(max(b for _, b, _ in parts), parts[0][2].dtype)
+        for a, b, values in parts:  # slices of two runs may overlap, with equal values
+            out[a:b] = values
+        return out
 
     def forget(self, tier: int) -> None:
-        """Drop ``tier`` (memory only: a tier no later one reads)."""
-        if self.root is None:
-            self._memory.pop(tier, None)
+        """Drop what is open of ``tier`` (in memory: its values too, for a tier no later
+        one reads)."""
+        for key in [k for k in (*self._open, *self._memory) if k[0] == tier]:
+            self._open.pop(key, None)
+            self._memory.pop(key, None)
         with contextlib.suppress(KeyError):
-            del self._open[tier]
+            del self._known[tier]
 
 
 def gaps(ranges: list[tuple[int, int]], items: int) -> list[tuple[int, int]]:

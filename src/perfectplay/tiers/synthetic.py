@@ -71,5 +71,13 @@ class SyntheticJob(Job):
         index = np.arange(start, stop)
         if tier == self.tiers - 1:
             return index.astype(np.float64)
-        above = store.read(tier + 1)
+        with self._lock:  # the tier above, joined from its slices once per worker
+            kept = self._above.get(tier + 1)
+            if kept is None or kept[0] is not store:
+                kept = self._above[tier + 1] = (store, np.asarray(store.read(tier + 1)))
+            above = kept[1]
         return np.asarray(above[index] + above[(index + 1) % self.items], np.float64)
+
+    def _reset(self) -> None:
+        super()._reset()
+        self._above: dict[int, tuple[Store, np.ndarray]] = {}

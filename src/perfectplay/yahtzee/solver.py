@@ -163,9 +163,18 @@ class ScorecardJob(Job):
             require(game.n_states * 8, f"the value table of {game.rules.name}")
             self._values = np.full(game.n_states, np.nan)
         if tier not in self._loaded:
-            self._values[game.tier_states(tier)] = store.read(tier)
+            _scatter(self._values, game.tier_states(tier), store, tier)
             self._loaded.add(tier)
         return self._values
+
+
+def _scatter(
+    values: NDArray[np.float64], states: NDArray[np.int64], store: Store, tier: int
+) -> None:
+    """Put finished ``tier``'s values (its ``states``, in order) into ``values``, slice by
+    slice, from where the workers wrote them (no joined copy of the tier)."""
+    for start, stop, part in store.parts(tier):
+        values[states[start:stop]] = part
 
 
 def _digest(game: ScorecardGame) -> str:
@@ -222,6 +231,6 @@ def solve_all(
     )
     values = np.full(game.n_states, np.nan)
     for tier in plan.tiers:
-        values[game.tier_states(tier.id)] = store.read(tier.id)
+        _scatter(values, game.tier_states(tier.id), store, tier.id)
     progress.done()
     return values

@@ -1,0 +1,144 @@
+"""How tiers pass from one to the next: a tier is its slices (nothing merged), readers
+are told which slices make up the tiers they read, an engine that chains batches gets a
+tier's batches one tier early, and a work directory of the version that merged tiers
+still resumes."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import shutil
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from perfectplay.errors import InputError
+from perfectplay.tiers import Engine, Plan, Store, Tier, run
+from perfectplay.tiers.job import Layout, execute
+from perfectplay.tiers.synthetic import SyntheticJob
+
+
+class Chaining(Engine):
+    """In process, as if on ``workers`` workers, and chaining: a batch waits until the
+    futures it was sent after are done; :meth:`wait` runs one batch whose wait is over
+    (the oldest), so batches of a tier sent early stay pending. Notes, for each batch,
+    the tiers unfinished when it was sent and the ranges it was told."""
+
+    chains = True
+
+    def __init__(self, workers: int = 2) -> None:
+        super().__init__()
+        self.workers = workers
+        self.pending: list[tuple[cf.Future[float], tuple[int, int, int, Layout], list[Any]]] = []
+        self.sent: list[tuple[int, int, int, Layout, int]] = []  # ..., futures waited for
+
+    def submit(
+        self, tier: int, start: int, stop: int, layout: Layout = (), after: list[Any] | None = None
+    ) -> Any:
+        fut: cf.Future[float] = cf.Future()
+        self.pending.append((fut, (tier, start, stop, layout), list(after or ())))
+        self.sent.append((tier, start, stop, layout, len(after or ())))
+        return fut
+
+    def wait(self, futures: Any) -> set[Any]:
+        assert self._work is not None
+        for k, (fut, batch, after) in enumerate(self.pending):
+            if all(f.done() for f in after):
+                del self.pending[k]
+                fut.set_result(execute(self._work, *batch))
+                return {fut}
+        raise AssertionError("every pending batch waits for another: a deadlock")
+
+
+def test_a_chaining_engine_gets_each_tier_one_tier_early(tmp_path: Path) -> None:
+    job = SyntheticJob(tiers=5, items=12)
+    eng = Chaining()
+    finished: list[int] = []
+    sent_before: dict[int, int] = {}  # tier -> batches sent when it finished
+
+    def note(d: Any) -> None:
+        finished.append(d.tier)
+        sent_before[d.tier] = len(eng.sent)
+
+    store = run(job.plan(), job, eng, workdir=tmp_path, on_tier=note)
+    assert finished == [4, 3, 2, 1, 0]
+    assert store.read(0).tobytes() == run(job.plan(), job).read(0).tobytes()
+    tiers_sent = [b[0] for b in eng.sent]
+    # Tier 3's batches went out with tier 4's, before tier 4 finished, and waited for
+    # its two batches; never two tiers ahead: tier 2's waited until tier 4 finished.
+    assert tiers_sent[:6] == [4, 4, 3, 3, 2, 2] and sent_before[4] == 4
+    assert {b[4] for b in eng.sent if b[0] in (3, 2)} == {2}
+    # Each batch is told the slices of the tier it reads, and the tier is those slices.
+    for tier, _, _, layout, _ in eng.sent:
+        if tier < 4:
+            assert layout == ((tier + 1, tuple(store.slices(tier + 1))),)
+    assert not list(tmp_path.glob("tier-*.npy"))  # nothing merged
+
+
+def test_a_resume_with_other_batch_sizes_reads_overlapping_slices(tmp_path: Path) -> None:
+    job = SyntheticJob(tiers=3, items=10)
+    expected = run(job.plan(), job).read(0).tobytes()
+    run(job.plan(), job, Chaining(), workdir=tmp_path, batch=3)
+    # Lose a slice of tiers 1 and 0; the next run cuts what is missing its own way.
+    for tier in (1, 0):
+        (tmp_path / f"tier-{tier}" / "3-6.npy").unlink()
+    # and an earlier run with batches of 4 left a slice that overlaps the others
+    Store(tmp_path).write_slice(1, 0, 4, run(job.plan(), job).read(1)[:4])
+    eng = Chaining()
+    store = run(job.plan(), job, eng, workdir=tmp_path, batch=4)
+    assert sorted(b[:3] for b in eng.sent) == [(0, 3, 6), (1, 4, 6)]
+    assert store.read(0).tobytes() == expected
+    # A fresh store, told nothing, finds the tier's slices in the directory.
+    assert Store(tmp_path).read(1).tobytes() == run(job.plan(), job).read(1).tobytes()
+
+
+def test_a_tier_not_finished_is_refused_where_it_is_read(tmp_path: Path) -> None:
+    store = Store(tmp_path).open("demo")
+    store.write_slice(3, 0, 2, np.zeros(2))
+    store.write_slice(3, 4, 6, np.zeros(2))
+    with pytest.raises(InputError, match=r"tier 3 is not finished"):
+        store.read(3)
+    store.know(3, [(0, 2)])  # the driver's word: these slices are the tier
+    assert store.read(3).tolist() == [0.0, 0.0]
+    store.know(4, [])  # a tier of no items
+    assert store.read(4).shape == (0,)
+
+
+def test_a_work_directory_with_merged_tiers_resumes(tmp_path: Path) -> None:
+    """An earlier version merged each finished tier into ``tier-T.npy``: such a tier is
+    finished, and the tiers below read it."""
+    job = SyntheticJob(tiers=4, items=9)
+    whole = run(job.plan(), job)
+    store = Store(tmp_path).open(job.identity())
+    for tier in (3, 2):
+        np.save(tmp_path / f"tier-{tier}.npy", whole.read(tier))
+    seen: list[tuple[int, int]] = []
+    again = run(
+        job.plan(), job, workdir=tmp_path, on_tier=lambda d: seen.append((d.tier, d.batches))
+    )
+    assert seen == [(3, 0), (2, 0), (1, 1), (0, 1)]
+    assert again.read(0).tobytes() == whole.read(0).tobytes()
+    assert store.has_tier(2) and not store.slices(2)
+
+
+def test_tiers_that_do_not_read_each_other_run_together(tmp_path: Path) -> None:
+    # A diamond on a chaining engine: 1 and 2 both read 3 and go out with it; 0 reads both.
+    class Diamond(SyntheticJob):
+        def plan(self) -> Plan:
+            return Plan((Tier(3, 4), Tier(1, 4, (3,)), Tier(2, 4, (3,)), Tier(0, 4, (1, 2))))
+
+        def compute(self, tier: int, start: int, stop: int, store: Store) -> np.ndarray:
+            reads = {3: [], 1: [3], 2: [3], 0: [1, 2]}[tier]
+            got = np.arange(start, stop, dtype=np.float64) + tier
+            for r in reads:
+                got += store.read(r)[start:stop]
+            return got
+
+    job = Diamond(tiers=4, items=4)
+    eng = Chaining()
+    store = run(job.plan(), job, eng, workdir=tmp_path)
+    assert [b[0] for b in eng.sent][:6] == [3, 3, 1, 1, 2, 2]
+    assert store.read(0).tolist() == [9.0, 14.0, 19.0, 24.0]
+    shutil.rmtree(tmp_path)
+    assert run(job.plan(), job).read(0).tolist() == [9.0, 14.0, 19.0, 24.0]
