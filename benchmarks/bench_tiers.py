@@ -34,16 +34,22 @@ every engine beside the solve as it was before the runner.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import statistics
 import sys
 import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
-from common import ROOT, Row
+from common import ROOT, Row, run_once
 
-sys.path.insert(0, str(ROOT / "src"))
+# The tier runner measured: this checkout's, or (in the children of ``--vs``) another's,
+# also in the processes they start (which import this module again).
+sys.path.insert(0, os.environ.get("PERFECTPLAY_BENCH_SRC", str(ROOT / "src")))
 
 ITEMS = 100_000
 BUSY = 1e-5  # seconds of CPU an item: about a Yahtzee scorecard state's on these cores
@@ -186,64 +192,109 @@ def _yahtzee_rows(quick: bool) -> list[Row]:
 
 TINY = 512  # scorecards a batch: far below what the rule allows
 MAXI_TIERS = 4  # the full card and three more: 112,940 scorecards
+EMPTY_TIERS = 40  # tiers of next to no work: what passing from one tier to the next costs
+
+#: The cuts of American Yahtzee's tiers the batch rows compare.
+CUTS = {
+    "tiny": f"tiny batches ({TINY} scorecards)",
+    "one": "one batch a worker",
+    "pick": "the runner's pick",
+}
 
 
-def _american_cut(engine: str, batch: Any) -> tuple[float, float, int, bytes]:
-    """American Yahtzee's tiers on ``engine`` cut by ``batch`` (as ``run`` takes it):
-    the wall time after the engine started, the batches' own seconds, the batches and
-    the bytes of the last tier."""
+def _cut_in_child(engine: str, case: str) -> dict[str, Any]:
+    """In a child process (``--cut``): American Yahtzee's tiers on ``engine`` cut as
+    ``case`` says, or (``case`` ``"empty"``) :data:`EMPTY_TIERS` tiers of two items, a
+    batch each; the runner's wall time after the engine started, the batches' own seconds
+    (reading the tier above, computing, writing the slice), the batches and a digest of
+    the last tier."""
     from perfectplay.tiers import run
+    from perfectplay.tiers.synthetic import SyntheticJob
     from perfectplay.yahtzee.game import ScorecardGame
     from perfectplay.yahtzee.ruleset import rules
     from perfectplay.yahtzee.solver import ScorecardJob, tier_plan
 
-    game = ScorecardGame(rules("american"))
-    seen = []
+    if case == "empty":
+        job: Any = SyntheticJob(tiers=EMPTY_TIERS, items=WORKERS)
+        plan, batch = job.plan(), 1
+    else:
+        game = ScorecardGame(rules("american"))
+        plan, job = tier_plan(game), ScorecardJob(game.rules, game)
+        batch = {"tiny": TINY, "one": lambda items: -(-items // WORKERS), "pick": None}[case]
+    seen: list[Any] = []
     with tempfile.TemporaryDirectory() as work:
-        store = run(
-            tier_plan(game),
-            ScorecardJob(game.rules, game),
-            engine,
-            workdir=work,
-            workers=WORKERS,
-            batch=batch,
-            on_tier=seen.append,
-        )
-        last = store.read(0).tobytes()
-    return seen[-1].seconds, sum(d.work for d in seen), sum(d.batches for d in seen), last
-
-
-def _batch_rows(quick: bool) -> list[Row]:
-    engines = ["processes"] + (["dask"] if _has_dask() else [])
-    cases = {
-        f"tiny batches ({TINY} scorecards)": TINY,
-        "one batch a worker": lambda items: -(-items // WORKERS),
-        "the runner's pick": None,
+        store = run(plan, job, engine, workdir=work, workers=WORKERS, batch=batch, on_tier=seen.append)
+        last = hashlib.sha256(np.asarray(store.read(0)).tobytes()).hexdigest()
+    return {
+        "wall": seen[-1].seconds,
+        "work": sum(d.work for d in seen),
+        "batches": sum(d.batches for d in seen),
+        "last": last,
     }
+
+
+def _cut(engine: str, case: str, src: Path) -> dict[str, Any]:
+    """:func:`_cut_in_child` in a new process, on the tier runner of the checkout whose
+    ``src`` is given (this one, or the one ``--vs`` names)."""
+    cmd = [sys.executable, __file__, "--cut", engine, case]
+    env = {**os.environ, "PERFECTPLAY_BENCH_SRC": str(src)}
+    return dict(json.loads(run_once(cmd, env=env)[2]))
+
+
+def _overhead(r: dict[str, Any]) -> float:
+    """The share of the workers' time that no batch used: ``W x wall / work - 1``."""
+    return float(r["wall"] * WORKERS / r["work"] - 1)
+
+
+def _batch_rows(quick: bool, vs: Path | None = None) -> list[Row]:
+    """American Yahtzee's tiers cut three ways, and the cost of a tier of no work, on
+    each engine; with ``vs`` (another checkout's ``src``), each run beside the same run
+    on that checkout's runner, alternating."""
+    engines = ["processes"] + (["dask"] if _has_dask() else [])
+    trees = [ROOT / "src"] + ([vs] if vs else [])
+    for src in trees:  # untimed: each checkout's kernels compiled or loaded once
+        _cut("processes", "one", src)
     repeats = 1 if quick else 3
     rows = []
     for engine in engines:
-        got: dict[str, list[tuple[float, float, int, bytes]]] = {c: [] for c in cases}
+        got: dict[tuple[str, Path], list[dict[str, Any]]] = {}
         for _ in range(repeats):  # alternating, so that drift in the load hits all alike
-            for case, batch in cases.items():
-                got[case].append(_american_cut(engine, batch))
-        base = statistics.median(w for w, _, _, _ in got["one batch a worker"])
-        same = len({r[3] for runs in got.values() for r in runs}) == 1
-        for case, runs in got.items():
-            wall = statistics.median(w for w, _, _, _ in runs)
-            over = statistics.median(w / (work / WORKERS) - 1 for w, work, _, _ in runs)
-            rows.append(
-                Row(
-                    "tiers",
-                    f"american on {engine}, {case}",
-                    f"{wall:.2f} s in {runs[0][2]:,} batches, overhead {over * 100:.1f}%"
-                    f"{'' if same else ' (bytes DIFFER)'}",
-                    reference=f"{base:.2f} s one batch a worker",
-                    ratio=f"{wall / base:.3f}x",
-                    target="< 1.05x" if cases[case] is None else "",
-                )
-            )
+            for case in [*CUTS, "empty"]:
+                for src in trees:
+                    got.setdefault((case, src), []).append(_cut(engine, case, src))
+        for src in trees:
+            runs = [r for case in CUTS for r in got[(case, src)]]
+            if len({r["last"] for r in runs}) != 1:
+                rows.append(Row("tiers", f"american on {engine}", f"bytes DIFFER ({src})"))
+        for case in [*CUTS, "empty"]:
+            mine = got[(case, trees[0])]
+            theirs = got[(case, trees[-1])] if vs else None
+            rows.append(_cut_row(engine, case, mine, theirs))
     return rows
+
+
+def _cut_row(
+    engine: str, case: str, mine: list[dict[str, Any]], theirs: list[dict[str, Any]] | None
+) -> Row:
+    def figure(runs: list[dict[str, Any]]) -> str:
+        wall = statistics.median(r["wall"] for r in runs)
+        if case == "empty":
+            return f"{wall / EMPTY_TIERS * 1e3:.1f} ms a tier"
+        over = statistics.median(_overhead(r) for r in runs)
+        return f"{wall:.2f} s in {runs[0]['batches']:,} batches, overhead {over * 100:.1f}%"
+
+    what = f"{EMPTY_TIERS} tiers of no work" if case == "empty" else CUTS[case]
+    ratio = ""
+    if theirs:
+        ratio = f"{statistics.median(a['wall'] / b['wall'] for a, b in zip(mine, theirs, strict=True)):.3f}x"
+    return Row(
+        "tiers",
+        f"american on {engine}, {what}" if case != "empty" else f"{engine}, {what}",
+        figure(mine),
+        reference=f"{figure(theirs)} (--vs)" if theirs else "",
+        ratio=ratio,
+        target="overhead < 5%" if case == "pick" else "",
+    )
 
 
 def _maxi_rows() -> list[Row]:
@@ -293,6 +344,22 @@ def run(quick: bool) -> list[Row]:
     return rows if quick else rows + _maxi_rows()
 
 
-if __name__ == "__main__":
-    for row in run("--quick" in sys.argv):
+def main(argv: list[str]) -> None:
+    """``--cut ENGINE CASE``: one run of :func:`_cut_in_child` (JSON on stdout);
+    ``--vs SRC [--quick]``: the batch rows, each beside the same run on the runner in
+    ``SRC`` (another checkout's ``src``: before and after a change, in one run); else
+    every row."""
+    if argv[:1] == ["--cut"]:
+        print(json.dumps(_cut_in_child(argv[1], argv[2])))
+        return
+    quick = "--quick" in argv
+    if argv[:1] == ["--vs"]:
+        rows = _batch_rows(quick, Path(argv[1]).resolve())
+    else:
+        rows = run(quick)
+    for row in rows:
         print(row)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -76,6 +76,26 @@ def test_a_chaining_engine_gets_each_tier_one_tier_early(tmp_path: Path) -> None
     assert not list(tmp_path.glob("tier-*.npy"))  # nothing merged
 
 
+def test_a_tier_of_many_batches_is_not_chained(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import perfectplay.tiers.runner as runner
+
+    monkeypatch.setattr(runner, "CHAIN_EDGES", 3)  # 2 batches waiting for 2: too many
+    job = SyntheticJob(tiers=3, items=12)
+    eng = Chaining()
+    sent_before: dict[int, int] = {}
+    store = run(
+        job.plan(),
+        job,
+        eng,
+        workdir=tmp_path,
+        on_tier=lambda d: sent_before.setdefault(d.tier, len(eng.sent)),
+    )
+    assert sent_before[2] == 2 and {b[4] for b in eng.sent} == {0}  # sent once it finished
+    assert store.read(0).tobytes() == run(job.plan(), job).read(0).tobytes()
+
+
 def test_a_resume_with_other_batch_sizes_reads_overlapping_slices(tmp_path: Path) -> None:
     job = SyntheticJob(tiers=3, items=10)
     expected = run(job.plan(), job).read(0).tobytes()

@@ -36,10 +36,18 @@ from perfectplay.tiers.job import Job
 from perfectplay.tiers.plan import Plan
 from perfectplay.tiers.store import Ranges, Store, gaps
 
-__all__ = ["SHARE", "TierDone", "batch_bounds", "batch_count", "run"]
+__all__ = ["CHAIN_EDGES", "SHARE", "TierDone", "batch_bounds", "batch_count", "run"]
 
 #: The share of a batch's work the engine's own cost per batch may take.
 SHARE = 0.05
+
+#: The most dependencies (a tier's batches times the batches of the tiers it reads
+#: still running) with which a tier is sent early to an engine that chains batches:
+#: the runner's own cuts on 16 workers (64 by 64). Every batch of a tier waits for
+#: every batch of the tier it reads, and Dask's scheduler pays for each such edge:
+#: a tier of hundreds of tiny batches chained that way ran twice as slowly as sent
+#: when the tier above finished.
+CHAIN_EDGES = 4096
 
 
 @dataclass(frozen=True)
@@ -219,25 +227,32 @@ class _Run:
             self.todo.append(tid)
             self._release_readers(tid)
         else:
-            self._release(tid)
+            self._release(tid, self._batches(tid))
 
-    def _release(self, tid: int) -> None:
+    def _batches(self, tid: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]] | None:
+        """The slices of ``tid`` on disk and the batches to send for what they miss
+        (``None``: the job has the tier finished its own way)."""
         tier = self.plan.tier(tid)
+        if self.job.tier_done(tid, self.store):
+            return None
+        if not tier.split:
+            return [], [(0, tier.items)]
+        have = self.store.slices(tid)
+        cut = [(a + s, a + e) for a, b in gaps(have, tier.items) for s, e in self._cut(tid, b - a)]
+        return have, cut
+
+    def _release(
+        self, tid: int, found: tuple[list[tuple[int, int]], list[tuple[int, int]]] | None
+    ) -> None:
+        """Send ``tid``'s batches (``found``: :meth:`_batches`)."""
         self.released.add(tid)
         self.open[tid] = self.sent[tid] = 0
         self.inflight[tid] = set()
         self.todo.append(tid)
-        if self.job.tier_done(tid, self.store):
+        if found is None:
             self.layout[tid] = None
         else:
-            have, new = [], [(0, tier.items)]
-            if tier.split:  # the slices on disk, and batches for what they miss
-                have = self.store.slices(tid)
-                new = [
-                    (a + s, a + e)
-                    for a, b in gaps(have, tier.items)
-                    for s, e in self._cut(tid, b - a)
-                ]
+            have, new = found
             ranges = self.layout[tid] = tuple(sorted(have + new))
             self.store.know(tid, ranges)  # for the driver's own reads
             for start, stop in new:
@@ -247,16 +262,22 @@ class _Run:
 
     def _release_readers(self, tid: int) -> None:
         """``tid`` is released and the tiers it reads are finished: on an engine that
-        chains batches, release each reader whose reads are all that far."""
+        chains batches, release each reader whose reads are all that far, unless its
+        batches times the batches they would wait for pass :data:`CHAIN_EDGES` (it then
+        waits for the tiers it reads to finish, as on other engines)."""
         if not self.eng.chains:
             return
         for r in self.readers[tid]:
             reads = set(self.plan.tier(r).reads)
-            if r not in self.released and all(
+            if r in self.released or not all(
                 y in self.finished or (y in self.released and self.unfinished[y] == 0)
                 for y in reads
             ):
-                self._release(r)
+                continue
+            found = self._batches(r)
+            waits = sum(len(self.inflight[y]) for y in reads if y not in self.finished)
+            if found is None or len(found[1]) * waits <= CHAIN_EDGES:
+                self._release(r, found)
 
     def _cut(self, tid: int, items: int) -> list[tuple[int, int]]:
         """The batches of ``items`` of tier ``tid`` (all of it, or a part that a killed
