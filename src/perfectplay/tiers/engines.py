@@ -29,6 +29,7 @@ import contextlib
 import importlib
 import os
 import pickle
+import threading
 import uuid
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
@@ -115,15 +116,20 @@ class ProcessEngine(Engine):
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
         threads = max(1, (os.cpu_count() or 1) // self.workers)
+        context = multiprocessing.get_context("spawn")
+        meet = context.Barrier(self.workers)
         self._pool = cf.ProcessPoolExecutor(
             self.workers,
-            mp_context=multiprocessing.get_context("spawn"),
+            mp_context=context,
             initializer=_init_worker,
-            initargs=(self._payload, threads),
+            initargs=(self._payload, threads, meet),
         )
-        # Start every worker now (the pool starts them on demand), so that their start-up
-        # is not charged to the first tier's batches and estimates.
-        cf.wait([self._pool.submit(os.getpid) for _ in range(self.workers)])
+        # Start every worker and load the work on each now, so that their start-up is
+        # not charged to the first tiers' batches and estimates. The pool starts a worker
+        # for each task sent while none is idle; each of these tasks waits until one runs
+        # on every worker (a worker quick to load would take them all otherwise, and the
+        # first tiers' batches too, while the others still loaded).
+        cf.wait([self._pool.submit(_meet) for _ in range(self.workers)])
 
     def submit(
         self, tier: int, start: int, stop: int, layout: Layout = (), after: list[Any] | None = None
@@ -262,10 +268,12 @@ def _dumps(obj: object) -> bytes:
 
 
 _BROKEN: str | None = None  # why this worker could not load the work
+_MEET: Any = None  # the pool's barrier: every worker started and loaded
 
 
-def _init_worker(payload: bytes, threads: int) -> None:
-    global _WORK, _BROKEN
+def _init_worker(payload: bytes, threads: int, meet: Any) -> None:
+    global _WORK, _BROKEN, _MEET
+    _MEET = meet
     try:
         import numba
 
@@ -279,6 +287,14 @@ def _init_worker(payload: bytes, threads: int) -> None:
         _WORK[0].prepare()
     except Exception as exc:
         _BROKEN = f"{type(exc).__name__}: {exc}"
+
+
+def _meet() -> None:
+    """Wait until every worker of the pool runs this (see ``ProcessEngine.restart``); a
+    worker that never comes (it died: the pool then breaks) holds the others 5 minutes
+    at most."""
+    with contextlib.suppress(threading.BrokenBarrierError):
+        _MEET.wait(timeout=300)
 
 
 def _execute_here(tier: int, start: int, stop: int, layout: Layout) -> float:
