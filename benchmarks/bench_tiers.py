@@ -13,12 +13,20 @@ every engine beside the solve as it was before the runner.
   5%).
 * **Batch sizes on American Yahtzee.** The tiers of American Yahtzee on the ``processes``
   and ``dask`` engines (two workers) cut three ways: tiny batches (512 scorecards), one
-  batch a worker, and the runner's pick. For each: the wall time after the engine started,
-  the batches, and the overhead: the wall time beyond the batches' own work spread evenly
-  over the workers (``wall / (work / workers) - 1``: the engine's cost per batch, the
-  driver's merging, and workers idle at the end of a tier). Target: the runner's pick
-  under 5% more than one batch a worker. (The compiled models' layers are one batch each,
-  their sweeps needing the whole layer, so no batch size applies to them.)
+  batch a worker, and the runner's pick, each in a process of its own. For each: the
+  wall time after the engine started, the batches, and the **overhead**, the share of
+  the workers' time that no batch used: ``W x wall / work - 1``, where ``wall`` runs
+  from the first tier's release to the last tier's finish (the engine's start-up left
+  out), ``W`` is the workers and ``work`` the seconds the batches ran on their workers,
+  summed (each batch: reading the tier above, computing, writing its slice). It counts
+  the engine's cost per batch and per tier, the driver's work between tiers, and workers
+  idle while a tier's last batch runs. Target: the runner's pick under 5%. Then the cost
+  of passing from a tier to the next: ``EMPTY_TIERS`` tiers of next to no work, a batch
+  a worker, their wall time per tier. With ``--vs SRC`` (another checkout's ``src``)
+  every run is paired with the same run on that checkout's runner, alternating: before
+  and after a change, in one run, under the same load. (The compiled models' layers are
+  one batch each, their sweeps needing the whole layer, so no batch size applies to
+  them.)
 * **The first tiers of ``maxi`` on every engine.** The full solve takes 46 minutes on
   two cores; its first ``MAXI_TIERS`` tiers (``solve_all(..., tiers=)``) on ``threads``,
   ``processes`` and ``dask``: their times and whether the bytes are equal.
@@ -30,6 +38,7 @@ every engine beside the solve as it was before the runner.
 
     python benchmarks/run.py tiers            # every row
     python benchmarks/run.py tiers --quick    # once each, no maxi
+    python benchmarks/bench_tiers.py --vs ../before/src   # the batch rows, before/after
 """
 
 from __future__ import annotations
@@ -223,7 +232,9 @@ def _cut_in_child(engine: str, case: str) -> dict[str, Any]:
         batch = {"tiny": TINY, "one": lambda items: -(-items // WORKERS), "pick": None}[case]
     seen: list[Any] = []
     with tempfile.TemporaryDirectory() as work:
-        store = run(plan, job, engine, workdir=work, workers=WORKERS, batch=batch, on_tier=seen.append)
+        store = run(
+            plan, job, engine, workdir=work, workers=WORKERS, batch=batch, on_tier=seen.append
+        )
         last = hashlib.sha256(np.asarray(store.read(0)).tobytes()).hexdigest()
     return {
         "wall": seen[-1].seconds,
@@ -286,7 +297,8 @@ def _cut_row(
     what = f"{EMPTY_TIERS} tiers of no work" if case == "empty" else CUTS[case]
     ratio = ""
     if theirs:
-        ratio = f"{statistics.median(a['wall'] / b['wall'] for a, b in zip(mine, theirs, strict=True)):.3f}x"
+        pairs = zip(mine, theirs, strict=True)
+        ratio = f"{statistics.median(a['wall'] / b['wall'] for a, b in pairs):.3f}x"
     return Row(
         "tiers",
         f"american on {engine}, {what}" if case != "empty" else f"{engine}, {what}",
