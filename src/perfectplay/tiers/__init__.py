@@ -3,12 +3,13 @@
 A game gives the runner a :class:`Plan` (its tiers: ids, sizes and the tiers each reads)
 and a :class:`Job` (the work of one batch, small enough to send to every worker once);
 :func:`run` releases a tier when every tier it reads is finished (Kahn's order over the
-tier graph), cuts it into batches of item ranges, sends each batch by its ids only, and
-merges a finished tier's slices into one file that later tiers read memory-mapped
-(:class:`Store`). Engines: ``threads`` (in-process, the default: one batch per tier and
-the kernels' own threads), ``processes`` (a local process pool) and ``dask``
-(``dask.distributed``: a local cluster, or a scheduler's address). The same bytes come out
-of every engine; a slice already on disk is skipped, so a killed solve resumes.
+tier graph), cuts it into batches of item ranges and sends each batch by its ids only;
+a batch writes its slice of the tier, and a finished tier is its slices, which later
+tiers read memory-mapped where they were written (:class:`Store`). Engines: ``threads``
+(in-process, the default: one batch per tier and the kernels' own threads),
+``processes`` (a local process pool) and ``dask`` (``dask.distributed``: a local
+cluster, or a scheduler's address). The same bytes come out of every engine; a slice
+already on disk is skipped, so a killed solve resumes.
 
 >>> from perfectplay.tiers import run
 >>> from perfectplay.tiers.synthetic import SyntheticJob
