@@ -191,15 +191,18 @@ def _table(rolls):
 
 
 def test_components_and_the_proof_that_play_ends():
-    from perfectplay.compiled.components import components, recode
+    from perfectplay.compiled.components import components, slot_moves, slot_rows
     from perfectplay.compiled.sweep import _ends
 
     def ends(rolls):
-        table = _table(rolls)
-        order, comp_ptr = components(table[0], table[4], table[5])
+        roll_ptr, prob, const, eps, move_ptr, codes = _table(rolls)
+        order, comp_ptr = components(roll_ptr, move_ptr, codes)
         assert comp_ptr.size == 2  # one component
-        recode(order, table[5])  # the moves name slots, as the sweeps read them
-        return _ends(table, order, 0, len(rolls), np.zeros(len(rolls), bool))
+        # The rows in slot order, the moves naming slots, as the sweeps read them.
+        roll_ptr, src, new_move = slot_rows(order, roll_ptr, move_ptr)
+        codes = slot_moves(order, src, move_ptr, new_move, codes)
+        table = (roll_ptr, prob[src], const[src], eps, new_move, codes)
+        return _ends(table, 0, len(rolls), np.zeros(len(rolls), bool))
 
     # 0 <-> 1, each outcome with a move that stays: the players can go on for ever.
     assert not ends([[[1], [1]], [[0], [0]]])

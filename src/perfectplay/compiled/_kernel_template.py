@@ -25,7 +25,7 @@ from perfectplay.compiled.model import (
     ERR_TOO_MANY_ROLLS,
     ERR_UNKNOWN_STATE,
 )
-from perfectplay.compiled.search import find_key, find_layer, grow, new_set, rehash, set_add
+from perfectplay.compiled.search import find_in, find_layer, grow, new_set, rehash, set_add
 
 start = outcome = rolls = moves = layer = None  # MODEL FUNCTIONS
 
@@ -220,12 +220,13 @@ def count(keys, lid, p, max_rolls, max_moves, fin_layers, used, n_rolls, n_moves
 
 
 @njit(cache=True, parallel=True)
-def fill(keys, lid, p, max_rolls, max_moves, finished, table, err):
-    """The successor table of the layer ``keys``: per outcome its probability, the
-    best value of its moves that leave the layer (``roll_const``; -1: none) and its
-    moves within the layer, as ``2 * index + flip``. ``finished`` is the finished layers
-    it reaches ``(ids, pointers, keys, values)``; ``table`` the arrays to fill."""
-    fin_layers, fin_ptr, fin_keys, fin_value = finished
+def fill(keys, kdir, lid, p, max_rolls, max_moves, finished, table, err):
+    """The successor table of the layer ``keys`` (``kdir`` its directory): per outcome
+    its probability, the best value of its moves that leave the layer (``roll_const``;
+    -1: none) and its moves within the layer, as ``2 * index + flip``. ``finished`` is
+    the finished layers it reaches ``(ids, pointers, keys, values, directory offsets,
+    directories)``; ``table`` the arrays to fill."""
+    fin_layers, fin_ptr, fin_keys, fin_value, fin_dptr, fin_dirs = finished
     roll_ptr, roll_prob, roll_const, move_ptr, move_code = table
     n = len(keys)
     chunks = min(n, 64)
@@ -254,7 +255,7 @@ def fill(keys, lid, p, max_rolls, max_moves, finished, table, err):
                         continue
                     lt = layer(t, p)
                     if lt == lid:
-                        idx = find_key(keys, 0, n, t)
+                        idx = find_in(keys, kdir, 0, t)
                         if idx < 0:
                             e[0], e[1], e[2], e[3] = ERR_UNKNOWN_STATE, s, r, t
                             break
@@ -262,7 +263,7 @@ def fill(keys, lid, p, max_rolls, max_moves, finished, table, err):
                         k += 1
                     else:
                         pos = find_layer(fin_layers, lt)
-                        idx = find_key(fin_keys, fin_ptr[pos], fin_ptr[pos + 1], t)
+                        idx = find_in(fin_keys, fin_dirs, fin_dptr[pos], t)
                         if idx < 0:
                             e[0], e[1], e[2], e[3] = ERR_UNKNOWN_STATE, s, r, t
                             break
