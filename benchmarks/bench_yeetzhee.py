@@ -3,7 +3,9 @@
 Figures:
 
 * ``perfectplay yeetzhee`` on the official test set 2 file (100 cases, N, M <= 50): CLI
-  wall time with a warm JIT cache, the whole process a user runs (target at most 0.5 s),
+  wall time with warm caches (numba's, and the ahead-of-time twin of label-setting that
+  the first run builds, :mod:`perfectplay._util.ahead`: later runs import no numba), the
+  whole process a user runs (target at most 0.5 s),
   beside a plain memoised Python version of the analysis (below, :func:`plain_expected`:
   sorted group-size tuples, a dictionary cache, sort the outcomes and take the best
   prefix) and the ratio; then the same 100 cases in-process with the kernels loaded

@@ -18,7 +18,6 @@ import pytest
 
 from perfectplay.errors import InputError, ModelError, PerfectplayError
 from perfectplay.tiers import Plan, Store, Tier, run
-from perfectplay.tiers.runner import batch_size
 from perfectplay.tiers.synthetic import SyntheticJob
 from perfectplay.yahtzee.game import ScorecardGame
 from perfectplay.yahtzee.ruleset import Category, Rules
@@ -80,14 +79,6 @@ def test_released_tiers_report_in_a_valid_order(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == [f"tier-{t}.npy" for t in range(5)] + [
         "tiers.json"
     ]
-
-
-def test_batch_size_keeps_the_overhead_under_five_percent() -> None:
-    assert batch_size(10**6, 1, None, 0.0) == 10**6  # in process: the whole tier
-    size = batch_size(10**6, 4, 1e-5, 0.01)  # 10 ms a batch against 10 us an item
-    assert 0.01 <= 0.05 * size * 1e-5 + 1e-12 and size < 10**6 // 4
-    assert batch_size(10**6, 4, 1.0, 0.01) == 10**6 // 16  # long items: four a worker
-    assert batch_size(100, 4, 1e-5, 0.01) == 25  # a small tier: spread over the workers
 
 
 def test_a_slice_on_disk_is_skipped_and_a_rerun_writes_the_same_bytes(tmp_path: Path) -> None:

@@ -94,15 +94,38 @@ def pig(goal: int, faces: int = 6) -> dict[Hashable, float]:
 # -- The Royal Game of Ur -------------------------------------------------------------------
 
 BELL = [(1, 4), (1, 3), (1, 2), (1, 1)] + [(2, y) for y in range(1, 9)] + [(1, 8), (1, 7)]
+# Masters' path (RoyalUr-Java's MastersPathPair): up the shared lane to row 7, across to
+# the dark side's rosette, down to row 8 and back across the last row to light's side.
+MASTERS = (
+    [(1, 4), (1, 3), (1, 2), (1, 1)]
+    + [(2, y) for y in range(1, 8)]
+    + [(3, 7), (3, 8), (2, 8), (1, 8), (1, 7)]
+)
 ROSETTES = {(1, 1), (3, 1), (2, 4), (1, 7), (3, 7)}
 
 
 def ur_finkel(pieces: int) -> dict[Hashable, float]:
-    """Finkel rules from the board: light walks BELL, dark its mirror image; a position is
-    (light's steps, dark's steps, light's hand, dark's hand, who moves) in absolute
-    colours, and its value is the mover's winning chance."""
-    paths = {"L": BELL, "D": [(4 - x, y) for x, y in BELL]}
-    n = len(BELL)
+    """Finkel rules: Bell's path, four binary dice (a 0 passes), safe rosettes that give
+    another roll."""
+    return ur_game(pieces)
+
+
+def ur_game(
+    pieces: int,
+    path: list[tuple[int, int]] = BELL,
+    dice: int = 4,
+    zero: int = 0,
+    safe: bool = True,
+    rosette_extra: bool = True,
+    capture_extra: bool = False,
+) -> dict[Hashable, float]:
+    """Ur from the board: light walks ``path``, dark its mirror image; ``dice`` binary
+    dice, a throw of 0 counting ``zero`` (0: it passes); rosettes ``safe`` or not, a
+    rosette or a capture giving another roll or not. A position is (light's steps, dark's
+    steps, light's hand, dark's hand, who moves) in absolute colours, and its value is
+    the mover's winning chance."""
+    paths = {"L": path, "D": [(4 - x, y) for x, y in path]}
+    n = len(path)
 
     def over(s: Hashable) -> float | None:
         light, dark, lh, dh, mover = s  # type: ignore[misc]
@@ -119,7 +142,8 @@ def ur_finkel(pieces: int) -> dict[Hashable, float]:
         my_hand, their_hand = (lh, dh) if mover == "L" else (dh, lh)
         their_tiles = {paths[other][t - 1]: t for t in theirs}
         out: Turn = []
-        for throw in range(5):
+        for up in range(dice + 1):
+            throw = up if up else zero
             moves: list[tuple[Hashable, bool]] = []
             for start in sorted(set(mine) | ({0} if my_hand else set())):
                 dest = start + throw
@@ -131,11 +155,12 @@ def ur_finkel(pieces: int) -> dict[Hashable, float]:
                 if dest <= n:
                     tile = paths[mover][dest - 1]
                     if tile in their_tiles:
-                        if tile in ROSETTES:
-                            continue  # safe
+                        if tile in ROSETTES and safe:
+                            continue
                         new_theirs.discard(their_tiles[tile])
                         new_their_hand += 1
-                    again = tile in ROSETTES
+                        again = capture_extra
+                    again = again or (tile in ROSETTES and rosette_extra)
                 nm, nt = frozenset(new_mine), frozenset(new_theirs)
                 nxt_mover = mover if again else other
                 if mover == "L":
@@ -144,7 +169,7 @@ def ur_finkel(pieces: int) -> dict[Hashable, float]:
                     moves.append(((nt, nm, new_their_hand, new_hand, nxt_mover), not again))
             if not moves:
                 moves = [((light, dark, lh, dh, other), True)]
-            out.append((Fraction(comb(4, throw), 16), moves))
+            out.append((Fraction(comb(dice, up), 2**dice), moves))
         return out
 
     empty: frozenset[int] = frozenset()

@@ -24,6 +24,9 @@ A step that several kernels (or one kernel twice) share is a :func:`helper`: a p
 function when an interpreted kernel calls it, numba's compiled twin inside a compiled
 kernel (numba types the helper object as its dispatcher, so the calling kernel still
 loads from the on-disk cache; a dispatcher passed as an argument would not).
+A kernel declared ``@kernel(ahead=True)`` is also compiled ahead of time, from the same
+source, into an extension module that later processes load without importing numba
+(:mod:`perfectplay._util.ahead`): for kernels of commands over sooner than numba starts.
 Set ``PERFECTPLAY_NO_JIT=1`` to run every kernel uncompiled (debugging, coverage).
 """
 
@@ -37,7 +40,10 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import ModuleType
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast, overload
+
+if TYPE_CHECKING:
+    from perfectplay._util.ahead import TwinSet
 
 __all__ = [
     "INTERPRETED_BUDGET",
@@ -218,6 +224,19 @@ def _notice_before_compiling() -> None:
     _notice["listening"] = True
 
 
+@contextmanager
+def _numba_for_twin() -> Iterator[Any]:
+    """numba, made ready, for building an ahead-of-time twin (:mod:`perfectplay._util.ahead`),
+    after :data:`COMPILE_NOTICE` if this process has not shown it yet (the build compiles
+    the kernel as the JIT would, and takes as long)."""
+    from perfectplay._util.progress import notice
+
+    numba = _import_numba()
+    if not _notice["shown"]:
+        _notice["shown"] = notice(COMPILE_NOTICE)
+    yield numba
+
+
 def _avoid_avx512_miscompile() -> None:
     """Compile for the host CPU without its AVX-512 features.
 
@@ -266,11 +285,23 @@ class _Compilable:
 
 
 class Kernel(_Compilable):
-    """A Python function with a lazily compiled numba twin (see the module docstring)."""
+    """A Python function with a lazily compiled numba twin (see the module docstring).
 
-    def __init__(self, func: Callable[..., Any], **options: Any) -> None:
+    ``ahead=True``: the compiled twin is also built ahead of time, into an extension
+    module later processes load without importing numba (:mod:`perfectplay._util.ahead`);
+    for a kernel whose command is over in less time than numba's start-up.
+    """
+
+    def __init__(self, func: Callable[..., Any], *, ahead: bool = False, **options: Any) -> None:
         super().__init__(func, **options)
         self._interpreted_calls = 0
+        self._twins: TwinSet | None = None
+        if ahead:
+            if options:
+                raise ValueError("an ahead-of-time kernel is compiled with numba's defaults")
+            from perfectplay._util.ahead import TwinSet
+
+            self._twins = TwinSet(func, f"{func.__module__}.{func.__name__}", _numba_for_twin)
 
     @property
     def repeated(self) -> bool:
@@ -279,11 +310,18 @@ class Kernel(_Compilable):
 
     @property
     def loaded(self) -> bool:
-        """Whether the compiled twin is already in memory, so calling it costs no start-up."""
-        return self._dispatcher is not None
+        """Whether the compiled twin is in memory, or an ahead-of-time one on disk, so
+        calling it costs no numba start-up."""
+        if self._dispatcher is not None:
+            return True
+        return self._twins is not None and self._twins.available()
 
     def run(self, *args: Any, compiled: bool = True) -> Any:
         if compiled and not os.environ.get("PERFECTPLAY_NO_JIT"):
+            if self._twins is not None:
+                twin = self._twins.entry(args)
+                if twin is not None:
+                    return twin(*args)
             return self.dispatcher()(*args)
         t0 = time.perf_counter()
         try:
@@ -352,9 +390,10 @@ def compile_for(size: int, threshold: int, *kernels: Kernel, warm_threshold: int
     Interpreted, a kernel costs about a microsecond per item; the first compiled call of
     a process costs importing numba and loading the cached machine code (0.3-0.5 s). So
     small work runs uncompiled up to ``threshold`` items, up to a quarter of it once numba
-    is imported, and once any of ``kernels`` is loaded (the start-up already paid) only
-    up to ``warm_threshold``; and once the process has spent :data:`INTERPRETED_BUDGET`
-    seconds in interpreted kernels, nearly everything runs compiled (a ski-rental rule:
+    is imported, and once any of ``kernels`` is loaded (the start-up already paid, or
+    none to pay: a twin built ahead of time is on disk) only up to ``warm_threshold``;
+    and once the process has spent :data:`INTERPRETED_BUDGET` seconds in interpreted
+    kernels, nearly everything runs compiled (a ski-rental rule:
     many small instances add up to work worth the start-up). A kernel that already ran
     interpreted in this process (a file of instances) runs compiled as soon as this one
     instance would spend what is left of the budget: after it the next would compile
@@ -381,8 +420,13 @@ def compile_for(size: int, threshold: int, *kernels: Kernel, warm_threshold: int
     return size > threshold
 
 
+@overload
+def kernel(func: Callable[..., Any], **options: Any) -> Kernel: ...
+@overload
+def kernel(func: None = None, **options: Any) -> Callable[[Callable[..., Any]], Kernel]: ...
 def kernel(func: Callable[..., Any] | None = None, **options: Any) -> Any:
-    """Decorator: ``@kernel`` or ``@kernel(boundscheck=False)``."""
+    """Decorator: ``@kernel``, ``@kernel(boundscheck=False)`` or ``@kernel(ahead=True)``
+    (see :class:`Kernel`)."""
     if func is None:
         return lambda f: Kernel(f, **options)
     return Kernel(func, **options)

@@ -1,4 +1,5 @@
-"""``perfectplay export TABLE --format csv|jsonl|parquet``: a saved table as rows.
+"""``perfectplay export TABLE --format csv|jsonl|parquet|rgu``: a saved table as rows
+(or, for the Royal Game of Ur, as RoyalUr's ``.rgu`` file: :mod:`perfectplay.examples.ur_rgu`).
 
 See :mod:`perfectplay.results.export` for the columns, and docs/tables.md for the table
 format itself.
@@ -11,6 +12,7 @@ from pathlib import Path
 
 from perfectplay._util.command import make_parser, run
 from perfectplay._util.progress import note
+from perfectplay.errors import InputError
 
 __all__ = ["main"]
 
@@ -19,6 +21,8 @@ Write a model's saved table as rows other programs read: one row per state (key,
 remoteness, over, best), or with --options one row per option (key, option, value,
 remoteness, regret, best). Keys are as Python writes them, so `perfectplay query` and
 `perfectplay.load` take them back. Parquet needs pyarrow (pip install 'perfectplay[parquet]').
+A Royal Game of Ur table also writes as RoyalUr's .rgu file (--format rgu: the layout
+RoyalUr-Java's Lut reads), which perfectplay.examples.ur_rgu.read_rgu reads back.
 """
 
 EXAMPLES = """\
@@ -26,13 +30,21 @@ examples:
   perfectplay solve perfectplay.examples.pig:Piglet --export piglet.npz
   perfectplay export piglet.npz --format csv                 writes piglet.csv
   perfectplay export piglet.npz --format parquet --options -o moves.parquet
+  perfectplay solve perfectplay.examples.ur:Ur -p pieces=2 --export ur2
+  perfectplay export ur2 --format rgu                        writes ur2.rgu (16-bit values)
 """
 
 
 def _parser() -> argparse.ArgumentParser:
     p = make_parser("export", DESCRIPTION, EXAMPLES)
     p.add_argument("table", metavar="TABLE", help="a table saved by --export")
-    p.add_argument("--format", choices=("csv", "jsonl", "parquet"), default="csv")
+    p.add_argument("--format", choices=("csv", "jsonl", "parquet", "rgu"), default="csv")
+    p.add_argument(
+        "--values",
+        choices=("percent16", "f32", "f64"),
+        default="percent16",
+        help="--format rgu: how values are stored (percent16, RoyalUr's own, by default)",
+    )
     p.add_argument("--options", action="store_true", help="one row per option, not per state")
     p.add_argument(
         "-o",
@@ -54,7 +66,15 @@ def main(argv: list[str]) -> int:
 
         out = args.output or Path(args.table).with_suffix("." + args.format)
         table = perfectplay.load(args.table)
-        path = export_rows(table, out, args.format, options=args.options)
+        if args.format == "rgu":
+            from perfectplay.compiled.solution import CompiledSolution
+            from perfectplay.examples.ur_rgu import write_rgu
+
+            if not isinstance(table, CompiledSolution) or args.options:
+                raise InputError(f"{args.table}: --format rgu takes a Royal Game of Ur table")
+            path = write_rgu(table, out, args.values)
+        else:
+            path = export_rows(table, out, args.format, options=args.options)
         if not args.quiet:
             note(f"wrote {path}")
         return 0

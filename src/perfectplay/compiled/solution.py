@@ -183,13 +183,35 @@ class CompiledSolution(Solution):
         raise UnknownStateError(f"{shown} is not in the table of {self.name}")
 
 
-def load_compiled(path: str | Path, model: CompiledModel | None = None) -> CompiledSolution:
+def load_compiled(
+    path: str | Path, model: CompiledModel | type[CompiledModel] | None = None
+) -> CompiledSolution:
     """The table directory ``path`` as a :class:`CompiledSolution` (``model`` adds the
-    options of every position and the reading of typed positions)."""
+    options of every position and the reading of typed positions). ``model`` may be the
+    model's class: the table's recorded parameters then rebuild the model (the class
+    must be the one the table names; a table never imports a class by itself)."""
     wd = Workdir(path)
     head = wd.header()
     if head is None:
         raise InputError(f"{path}: not a perfectplay table")
+    if isinstance(model, type):
+        model = _rebuild(path, head, model)
     if model is not None and [int(x) for x in model.params] != head.get("params"):
         raise InputError(f"{path}: the table was solved with other parameters than {model.name}")
     return CompiledSolution(wd, model)
+
+
+def _rebuild(path: str | Path, head: dict[str, Any], cls: type[CompiledModel]) -> CompiledModel:
+    """The model of class ``cls`` that the table's header records (its ``parameters``)."""
+    recorded = str(head.get("class", ""))
+    if recorded.rpartition(":")[2] != cls.__qualname__:
+        raise InputError(
+            f"{path}: the table holds {recorded or 'another model'}, not {cls.__name__}"
+        )
+    parameters = head.get("parameters")
+    if not isinstance(parameters, dict):
+        raise InputError(f"{path}: the table records no parameters to rebuild its model")
+    try:
+        return cls(**parameters)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"{path}: its parameters do not rebuild {cls.__name__}: {exc}") from None

@@ -39,7 +39,7 @@ steps along their own path (1 = the first tile), then ``+N`` for the pieces born
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import numpy as np
@@ -47,7 +47,7 @@ from numba import njit
 
 from perfectplay.compiled.model import CompiledModel
 
-__all__ = ["PATHS", "RULES", "Ur", "UrRules"]
+__all__ = ["HAND_BITS", "PATHS", "RULES", "Ur", "UrRules"]
 
 Tile = tuple[int, int]
 
@@ -81,9 +81,43 @@ class UrRules:
     rosette_extra: bool = True
     capture_extra: bool = False
 
+    def __post_init__(self) -> None:
+        # A path read back from JSON (a saved table's parameters) is a list of lists:
+        # as tuples it compares, hashes and prints as the path it was written from.
+        if not isinstance(self.path, str):
+            tiles = tuple((int(x), int(y)) for x, y in self.path)
+            object.__setattr__(self, "path", tiles)
+
     def tiles(self) -> tuple[Tile, ...]:
         """Light's path as tiles."""
         return PATHS[self.path] if isinstance(self.path, str) else tuple(self.path)
+
+    def changes(self, base: UrRules | None = None) -> dict[str, Any]:
+        """The fields that differ from ``base`` (Finkel's when omitted), JSON-ready (a
+        path of tiles as lists).
+
+        >>> RULES["blitz"].changes(RULES["masters"])
+        {'pieces': 5, 'dice': 4, 'zero': 0, 'capture_extra': True}
+        """
+        base = base if base is not None else UrRules()
+        return {
+            f.name: _jsonable(getattr(self, f.name))
+            for f in fields(self)
+            if getattr(self, f.name) != getattr(base, f.name)
+        }
+
+
+def _check_fields(parts: dict[str, Any]) -> None:
+    unknown = set(parts) - set(UrRules.__dataclass_fields__)
+    if unknown:
+        raise ValueError(f"unknown Ur rule {sorted(unknown)[0]!r}")
+
+
+def _jsonable(value: Any) -> Any:
+    """``value`` as JSON keeps it: tuples (a path of tiles) as lists."""
+    if isinstance(value, tuple):
+        return [_jsonable(v) for v in value]
+    return value
 
 
 #: The rule sets of RoyalUr.net by name.
@@ -98,7 +132,8 @@ RULES: dict[str, UrRules] = {
 _L, _PIECES, _DICE, _ZERO, _SAFE, _ROSE_EXTRA, _CAPTURE_EXTRA = range(7)
 _ROSE = 8
 _OPP = 40
-_HAND_BITS = 4
+#: Bits of the pieces in hand in a packed position, for each player.
+HAND_BITS = 4
 
 
 @njit(cache=True)
@@ -109,14 +144,14 @@ def _unpack(s: int, p: Any) -> tuple[int, int, int, int]:
         s & full,
         (s >> n) & full,
         (s >> (2 * n)) & 15,
-        (s >> (2 * n + _HAND_BITS)) & 15,
+        (s >> (2 * n + HAND_BITS)) & 15,
     )
 
 
 @njit(cache=True)
 def _pack(mine: int, theirs: int, my_hand: int, their_hand: int, p: Any) -> int:
     n: int = p[_L]
-    return mine | (theirs << n) | (my_hand << (2 * n)) | (their_hand << (2 * n + _HAND_BITS))
+    return mine | (theirs << n) | (my_hand << (2 * n)) | (their_hand << (2 * n + HAND_BITS))
 
 
 @njit(cache=True)
@@ -214,9 +249,21 @@ def ur_layer(s: int, p: Any) -> int:
 
 
 class Ur(CompiledModel):
-    """The Royal Game of Ur under ``rules`` (a name of :data:`RULES` or a
-    :class:`UrRules`), with any of its parts overridden by keyword
-    (``Ur("finkel", pieces=2)``, ``Ur("masters", dice=4, zero=0)``)."""
+    """The Royal Game of Ur under ``rules`` (a name of :data:`RULES`, a :class:`UrRules`
+    or its fields as a dict), with any of its parts overridden by keyword
+    (``Ur("finkel", pieces=2)``, ``Ur("masters", dice=4, zero=0)``).
+
+    :meth:`parameters` rebuilds it, which is what a saved table records, so the table
+    loads back with its model (``perfectplay.load(path, Ur)``):
+
+    >>> ur = Ur("masters", pieces=2)
+    >>> ur.parameters()
+    {'rules': 'masters', 'pieces': 2}
+    >>> Ur(**ur.parameters()).rules == ur.rules
+    True
+    >>> Ur(UrRules(pieces=3, safe_rosettes=False)).parameters()
+    {'rules': {'pieces': 3, 'safe_rosettes': False}}
+    """
 
     start = ur_start
     outcome = ur_outcome
@@ -224,7 +271,10 @@ class Ur(CompiledModel):
     moves = ur_moves
     layer = ur_layer
 
-    def __init__(self, rules: str | UrRules = "finkel", **parts: Any) -> None:
+    def __init__(self, rules: str | UrRules | dict[str, Any] = "finkel", **parts: Any) -> None:
+        if isinstance(rules, dict):  # a custom rule set as its saved table records it
+            _check_fields(rules)
+            rules = UrRules(**rules)
         if isinstance(rules, str):
             if rules not in RULES:
                 raise ValueError(f"no Ur rule set {rules!r}; known: {', '.join(RULES)}")
@@ -232,12 +282,14 @@ class Ur(CompiledModel):
             self.rules_name = rules
         else:
             base, self.rules_name = rules, "custom"
-        unknown = set(parts) - set(UrRules.__dataclass_fields__)
-        if unknown:
-            raise ValueError(f"unknown Ur rule {sorted(unknown)[0]!r}")
+        _check_fields(parts)
+        self.base = base
         self.rules = replace(base, **parts)
+        # The parts as the rules hold them (a path as tuples), for the name and the
+        # parameters alike.
+        self.parts = {k: getattr(self.rules, k) for k in sorted(parts)}
         if parts:
-            self.rules_name += "+" + ",".join(f"{k}={v}" for k, v in sorted(parts.items()))
+            self.rules_name += "+" + ",".join(f"{k}={v}" for k, v in self.parts.items())
         self.params = self._params()
         self.max_rolls = self.rules.dice + 1
         self.max_moves = self.rules.pieces + 1
@@ -268,7 +320,11 @@ class Ur(CompiledModel):
         return f"Ur({self.rules_name})"
 
     def parameters(self) -> dict[str, Any]:
-        return {"rules": self.rules_name}
+        """The keyword arguments that rebuild this model: the rule set's name (a custom
+        one as its fields that differ from Finkel's), then the parts overridden."""
+        name = self.rules_name.partition("+")[0]
+        rules: str | dict[str, Any] = self.base.changes() if name == "custom" else name
+        return {"rules": rules, **{k: _jsonable(v) for k, v in self.parts.items()}}
 
     # -- notation -------------------------------------------------------------------
 
@@ -277,7 +333,7 @@ class Ur(CompiledModel):
         full = (1 << n) - 1
         mine, theirs = state & full, (state >> n) & full
         my_hand = (state >> (2 * n)) & 15
-        their_hand = (state >> (2 * n + _HAND_BITS)) & 15
+        their_hand = (state >> (2 * n + HAND_BITS)) & 15
         steps = [[k + 1 for k in range(n) if (mask >> k) & 1] for mask in (mine, theirs)]
         off = [
             self.rules.pieces - h - len(st)
@@ -319,7 +375,7 @@ class Ur(CompiledModel):
         if mine & theirs:
             raise ValueError(f"{text!r}: two pieces on one tile")
         return (
-            masks[0] | (masks[1] << n) | (hands[0] << (2 * n)) | (hands[1] << (2 * n + _HAND_BITS))
+            masks[0] | (masks[1] << n) | (hands[0] << (2 * n)) | (hands[1] << (2 * n + HAND_BITS))
         )
 
     def roll_label(self, roll: int) -> str:

@@ -85,7 +85,9 @@ __all__ = ["POSITIVE_COSTS", "RETRY_PROPERTY", "SOLVER", "solve_retry", "settle_
 COMPILE_THRESHOLD = 100_000
 
 
-@kernel
+# Built ahead of time too: a command that solves a file of small instances (Yeetzhee's
+# test sets) is over in less time than numba's start-up (perfectplay._util.ahead).
+@kernel(ahead=True)
 def _label_setting(
     terminal: Any, tval: Any, choice_ptr: Any, choice_idx: Any, outcome_ptr: Any, outcome_idx: Any,
     outcome_weight: Any, cost: Any, rin_ptr: Any, rin_c: Any, rin_w: Any, rch_ptr: Any,

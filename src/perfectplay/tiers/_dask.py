@@ -29,6 +29,7 @@ class Install(WorkerPlugin):
         self.name, self.work = name, (job, store)
 
     def setup(self, worker: Any) -> None:
+        self.work[0].prepare()
         _WORK[self.name] = self.work
 
     def teardown(self, worker: Any) -> None:

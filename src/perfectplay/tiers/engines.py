@@ -7,7 +7,7 @@ on. ``overhead`` is what one batch costs an engine beyond its work (seconds): th
 load (about 14 ms a batch for the pool, 50 ms for a two-worker ``LocalCluster``; an idle
 machine does better), which the runner starts from and replaces by what it measures
 while running when that is more; it sizes batches so that it stays under 5% of their
-work (:func:`perfectplay.tiers.runner.batch_size`).
+work (:func:`perfectplay.tiers.runner.batch_bounds`).
 
 - ``threads``: in the calling thread, one batch per tier; the kernels run their own
   threads over it (numba's parallel loops), which is the fastest way on one machine.
@@ -30,7 +30,7 @@ import uuid
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from perfectplay.errors import InputError
+from perfectplay.errors import InputError, PerfectplayError
 from perfectplay.tiers.job import execute
 from perfectplay.tiers.options import ENGINES
 
@@ -53,6 +53,7 @@ class Engine:
         self._work: tuple[Job, Store] | None = None
 
     def start(self, job: Job, store: Store) -> None:
+        job.prepare()
         self._work = (job, store)
 
     def submit(self, tier: int, start: int, stop: int) -> Any:
@@ -239,17 +240,28 @@ def _dumps(obj: object) -> bytes:
         ) from None
 
 
+_BROKEN: str | None = None  # why this worker could not load the work
+
+
 def _init_worker(payload: bytes, threads: int) -> None:
-    global _WORK
+    global _WORK, _BROKEN
     try:
         import numba
 
         numba.set_num_threads(min(threads, numba.get_num_threads()))
     except ImportError:
         pass
-    _WORK = pickle.loads(payload)
+    # A failing initializer would only break the pool ("a child process terminated
+    # abruptly"), and the runner would start it again and again: each batch says why.
+    try:
+        _WORK = pickle.loads(payload)
+        _WORK[0].prepare()
+    except Exception as exc:
+        _BROKEN = f"{type(exc).__name__}: {exc}"
 
 
 def _execute_here(tier: int, start: int, stop: int) -> float:
+    if _BROKEN is not None:
+        raise PerfectplayError(f"a worker of the process pool cannot load the work ({_BROKEN})")
     assert _WORK is not None
     return execute(_WORK, tier, start, stop)

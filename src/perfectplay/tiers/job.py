@@ -9,6 +9,17 @@ done and how.
 
 A job keeps what a worker builds once (a game's arrays, the values read so far) in
 attributes that start with ``_``; they are not pickled.
+
+A job may refer to functions of a module that a worker cannot import by its name: a
+user's ``file.py:NAME`` (rules written in Python), which the driver loaded from its path
+under a name of its own. A pickled job carries such modules (their names, paths and
+sources) ahead of itself, and unpickling it loads them first (:mod:`.shipping`), so the
+process pool's workers and Dask's, on this machine or another, find them.
+
+>>> import pickle
+>>> from perfectplay.tiers.synthetic import SyntheticJob
+>>> pickle.loads(pickle.dumps(SyntheticJob(2, 3))).identity()
+'synthetic 2 tiers of 3'
 """
 
 from __future__ import annotations
@@ -16,6 +27,8 @@ from __future__ import annotations
 import threading
 import time
 from typing import TYPE_CHECKING, Any
+
+from perfectplay.tiers.shipping import Modules
 
 if TYPE_CHECKING:
     import numpy as np
@@ -61,12 +74,33 @@ class Job:
         """On the driver, once every batch of ``tier`` is done: merge its slices."""
         store.merge(tier, items)
 
+    def prepare(self) -> None:
+        """Build what every batch needs, once, when a worker receives the job (so that
+        the first batches' times, which price the rest, do not carry it)."""
+
+    def align(self, tier: int) -> int:
+        """Batch bounds of ``tier`` fall on multiples of this (items that one
+        computation gives together stay in one batch); 1 by default."""
+        return 1
+
     def __getstate__(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The modules go first: unpickling runs their loading before it meets the
+        # class and the state that name them.
+        state = self.__getstate__()
+        return (_rebuild, (Modules.of((type(self), state)), type(self), state))
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._reset()
+
+
+def _rebuild(modules: Modules, cls: type[Job], state: dict[str, Any]) -> Job:
+    job = cls.__new__(cls)
+    job.__setstate__(state)
+    return job
 
 
 def execute(work: tuple[Job, Store], tier: int, start: int, stop: int) -> float:

@@ -93,6 +93,16 @@ class Plan:
             )
         return out
 
+    def first(self, count: int) -> Plan:
+        """The plan of the first ``count`` tiers of :meth:`order` (which holds every tier
+        they read): the start of a long solve, to measure it.
+
+        >>> Plan((Tier(2, 5), Tier(1, 4, reads=(2,)), Tier(0, 1, reads=(1,)))).first(2).items
+        9
+        """
+        keep = set(self.order()[: max(0, count)])
+        return Plan(tuple(t for t in self.tiers if t.id in keep))
+
     @property
     def items(self) -> int:
         """Items in all tiers."""

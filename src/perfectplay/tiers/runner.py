@@ -1,7 +1,7 @@
 """Run a plan: release each tier when the tiers it reads are finished, in batches.
 
 The driver keeps Kahn's count of unfinished tiers each tier reads; a tier whose count
-reaches zero is released: cut into batches (:func:`batch_size`), minus the slices
+reaches zero is released: cut into batches (:func:`batch_bounds`), minus the slices
 already on disk (a resumed solve), and sent to the engine by ids. When its last batch
 is done the driver merges it (:meth:`~perfectplay.tiers.job.Job.finish_tier`), reports it
 and releases the tiers that waited on it. A batch whose worker died is sent again (the
@@ -33,7 +33,7 @@ from perfectplay.tiers.job import Job
 from perfectplay.tiers.plan import Plan
 from perfectplay.tiers.store import Store, gaps
 
-__all__ = ["SHARE", "TierDone", "batch_size", "run"]
+__all__ = ["SHARE", "TierDone", "batch_bounds", "batch_count", "run"]
 
 #: The share of a batch's work the engine's own cost per batch may take.
 SHARE = 0.05
@@ -52,32 +52,61 @@ class TierDone:
     seconds: float  # wall time since the solve started
     left_seconds: float | None  # the estimate for the rest (None before any measure)
     left_bytes: int
+    work: float = 0.0  # the seconds its batches ran on their workers, all together
 
 
-def batch_size(items: int, workers: int, per_item: float | None, overhead: float) -> int:
-    """Items per batch: the whole tier for one worker; else the smaller batches that
-    give every worker four (so that uneven batches even out), but never so small that the
-    engine's ``overhead`` per batch exceeds :data:`SHARE` of the batch's work
-    (``per_item`` seconds an item, measured on finished tiers; unknown at first), and
-    never fewer batches than workers (a tier too small for both rules is worth spreading:
-    its overhead is then above 5% of a small amount).
+def batch_count(items: int, workers: int, per_item: float | None, overhead: float) -> int:
+    """How many batches a tier of ``items`` is cut into on ``workers``.
 
-    >>> batch_size(1000, 1, None, 0.0)
-    1000
-    >>> batch_size(1000, 2, None, 0.01)      # nothing measured yet: four a worker
-    125
-    >>> batch_size(10**5, 2, 1e-4, 0.01)     # 0.01 s / (5% of 0.1 ms) = 2,000 items
-    12500
-    >>> batch_size(10**5, 2, 1e-6, 0.01)     # 200,000 items: as few batches as workers
-    50000
+    One batch when there is one worker. Otherwise a multiple of ``workers`` (equal
+    batches then end together): four batches a worker, so that uneven batches even out,
+    but fewer where a batch's work would be under ``overhead / SHARE`` (the engine's cost
+    per batch, ``overhead`` seconds, would then pass :data:`SHARE` of it: ``per_item``
+    seconds an item, measured on finished tiers), and never fewer than one a worker (a
+    tier too small for that rule still finishes sooner spread). Before anything is
+    measured (``per_item`` ``None``): one batch a worker, the fewest batches that keep
+    every worker busy, so the first tier costs the engine as little as it can.
+
+    >>> batch_count(1000, 1, None, 0.0)
+    1
+    >>> batch_count(1000, 2, None, 0.05)         # nothing measured yet: one a worker
+    2
+    >>> batch_count(10**5, 2, 1e-3, 0.05)        # 100 s of work: four a worker
+    8
+    >>> batch_count(10**5, 2, 4e-5, 0.05)        # 4 s: 4 batches of 1 s (5% is 50 ms)
+    4
+    >>> batch_count(10**5, 2, 1e-6, 0.05)        # 0.1 s: one a worker, the least
+    2
     """
     if workers <= 1 or items <= 1:
-        return max(1, items)
-    even = math.ceil(items / (4 * workers))
-    if per_item is None or per_item <= 0.0 or overhead <= 0.0:
-        return max(1, even)
-    least = math.ceil(overhead / (SHARE * per_item))
-    return max(1, min(math.ceil(items / workers), max(even, least)))
+        return 1
+    if per_item is None or per_item <= 0.0:
+        return workers
+    most = 4 * workers
+    if overhead > 0.0:
+        most = min(most, math.floor(SHARE * items * per_item / overhead))
+    return max(workers, most // workers * workers)
+
+
+def batch_bounds(
+    items: int, workers: int, per_item: float | None, overhead: float, align: int = 1
+) -> list[tuple[int, int]]:
+    """A tier of ``items`` cut into :func:`batch_count` batches ``[start, stop)`` of
+    nearly equal size, each bound a multiple of ``align`` (items computed together stay
+    in one batch; the last bound is ``items``).
+
+    >>> batch_bounds(10, 2, None, 0.05)
+    [(0, 5), (5, 10)]
+    >>> batch_bounds(10**5, 2, 4e-5, 0.05)
+    [(0, 25000), (25000, 50000), (50000, 75000), (75000, 100000)]
+    >>> batch_bounds(20, 4, None, 0.05, align=3)  # 7 blocks of 3 (the last one short)
+    [(0, 3), (3, 9), (9, 15), (15, 20)]
+    """
+    align = max(1, align)
+    blocks = max(1, math.ceil(items / align))
+    count = min(batch_count(items, workers, per_item, overhead), blocks)
+    cuts = [min(items, blocks * k // count * align) for k in range(count + 1)]
+    return [(a, b) for a, b in zip(cuts, cuts[1:], strict=False) if b > a]
 
 
 def run(
@@ -89,14 +118,18 @@ def run(
     scheduler: str | None = None,
     workers: int | None = None,
     on_tier: Callable[[TierDone], None] | None = None,
-    batch: int | None = None,
+    batch: int | Callable[[int], int] | None = None,
+    tiers: int | None = None,
 ) -> Store:
     """Run every tier of ``plan`` with ``job`` on ``engine`` (a name of
     :data:`~perfectplay.tiers.engines.ENGINES` or an :class:`Engine`); return the store
     that holds the finished tiers (``workdir``, or memory when it is ``None``, which only
     the in-process engine allows). ``on_tier`` hears of each finished tier (default: a
-    line on stderr when progress reports are on); ``batch`` fixes the items per batch
-    (default: :func:`batch_size` decides)."""
+    line on stderr when progress reports are on); ``batch`` fixes the items per batch, a
+    number or a function of a tier's items (default: :func:`batch_bounds` decides, with
+    the bounds on multiples of the job's :meth:`~perfectplay.tiers.job.Job.align`);
+    ``tiers`` runs only the first that many tiers of the plan's order (what they read
+    included: :meth:`Plan.first`), to measure the start of a long solve."""
     eng = (
         engine
         if isinstance(engine, Engine)
@@ -104,6 +137,8 @@ def run(
     )
     if workdir is None and eng.name != "threads":
         raise PerfectplayError(f"the {eng.name} engine needs a work directory (--workdir)")
+    if tiers is not None:
+        plan = plan.first(tiers)
     store = Store(workdir).open(job.identity())
     report = on_tier or _report
     return _Run(plan, job, eng, store, report, batch).go()
@@ -117,7 +152,7 @@ class _Run:
         eng: Engine,
         store: Store,
         report: Callable[[TierDone], None],
-        batch: int | None,
+        batch: int | Callable[[int], int] | None,
     ) -> None:
         self.plan, self.job, self.eng, self.store, self.report = plan, job, eng, store, report
         self.batch = batch
@@ -163,15 +198,22 @@ class _Run:
         self.wall[tid] = time.perf_counter()
         if self.job.tier_done(tid, self.store):
             return
-        size = tier.items
-        if tier.split and self.batch:
-            size = self.batch
-        elif tier.split:
-            size = batch_size(tier.items, self.eng.workers, self._per_item(), self.overhead)
-        todo = gaps(self.store.slices(tid), tier.items) if tier.split else [(0, tier.items)]
-        for a, b in todo:
-            for start in range(a, max(b, a + 1), max(size, 1)):
-                self._send(tid, start, min(b, start + size))
+        if not tier.split:
+            self._send(tid, 0, tier.items)
+            return
+        for a, b in gaps(self.store.slices(tid), tier.items):
+            for start, stop in self._cut(tid, b - a):
+                self._send(tid, a + start, a + stop)
+
+    def _cut(self, tid: int, items: int) -> list[tuple[int, int]]:
+        """The batches of ``items`` of tier ``tid`` (all of it, or a part that a killed
+        run left to do, which starts on a multiple of the job's alignment)."""
+        align = max(1, self.job.align(tid))
+        if self.batch is None:
+            return batch_bounds(items, self.eng.workers, self._per_item(), self.overhead, align)
+        size = self.batch(items) if callable(self.batch) else self.batch
+        size = max(align, -(-size // align) * align)  # up to a multiple of the alignment
+        return [(a, min(items, a + size)) for a in range(0, max(items, 1), size)]
 
     def _send(self, tid: int, start: int, stop: int) -> None:
         if self.job.batch_done(tid, start, stop, self.store):
@@ -272,6 +314,7 @@ class _Run:
             left_bytes=sum(
                 self.plan.tier(t).items * self.plan.tier(t).item_bytes for t in self.left_items
             ),
+            work=self.work.get(tid, (0.0, 0))[0],
         )
 
 

@@ -139,6 +139,14 @@ class ScorecardJob(Job):
     def identity(self) -> str:
         return f"yahtzee {self.rules.name} {self.key}"
 
+    def prepare(self) -> None:
+        self.game().tier_states(0)  # the game and its tiers' states, built once
+
+    def align(self, tier: int) -> int:
+        # With saved throws a tier lists each card's counts together, and one reroll
+        # chain values them all: a batch that split a card would run its chain twice.
+        return self.game().max_saved(tier) + 1
+
     def compute(self, tier: int, start: int, stop: int, store: Store) -> NDArray[np.float64]:
         game = self.game()
         states = game.tier_states(tier)[start:stop]
@@ -178,6 +186,7 @@ def solve_all(
     workdir: str | Path | None = None,
     scheduler: str | None = None,
     workers: int | None = None,
+    tiers: int | None = None,
 ) -> NDArray[np.float64]:
     """The value of every reachable scorecard state (NaN elsewhere): the expected score
     still to come from the start of a turn under optimal play.
@@ -186,9 +195,18 @@ def solve_all(
     :mod:`perfectplay.tiers`); ``workdir`` keeps every finished tier on disk, so a solve
     killed there resumes (the other engines need one), ``scheduler`` is a Dask
     scheduler's address (a local cluster without it). Every engine gives the same bytes.
+    ``tiers`` solves only that many tiers from the full card down (the others stay NaN):
+    the start of a long solve, to measure it or to compare engines on it.
+
+    >>> from perfectplay.yahtzee.ruleset import rules
+    >>> from perfectplay.yahtzee.game import ScorecardGame
+    >>> g = ScorecardGame(rules("american"))
+    >>> top = solve_all(g, tiers=2)
+    >>> int((~np.isnan(top)).sum()) == len(g.tier_states(13)) + len(g.tier_states(12))
+    True
     """
     require(game.n_states * 8 * 2, f"the value table of {game.rules.name}")
-    plan = tier_plan(game)
+    plan = tier_plan(game) if tiers is None else tier_plan(game).first(tiers)
     job = ScorecardJob(game.rules, game)
     on_tier = None
     progress = Progress(f"solving {game.rules.name}")
@@ -197,7 +215,7 @@ def solve_all(
 
         def on_tier(d: TierDone) -> None:
             done[0] += d.items
-            progress.update(done[0], "scorecards", total=game.n_reachable)
+            progress.update(done[0], "scorecards", total=plan.items)
 
     store = run(
         plan, job, engine, workdir=workdir, scheduler=scheduler, workers=workers, on_tier=on_tier
