@@ -25,7 +25,7 @@ import numpy as np
 
 from perfectplay._util.memory import format_bytes, require
 from perfectplay.compiled import sweep as _sweep
-from perfectplay.compiled.components import components, slot_moves, slot_rows
+from perfectplay.compiled.components import components, slot_layout, slot_moves, slot_rolls
 from perfectplay.compiled.kernels import kernels_for
 from perfectplay.compiled.model import CompiledModel, raise_model_error
 from perfectplay.compiled.search import directory_size, fill_directory
@@ -38,7 +38,8 @@ __all__ = ["LayerReport", "Settings", "layer_memory", "solve_layer"]
 _solve_run: Any = _sweep.solve_run
 _solve_big: Any = _sweep.solve_big
 _components: Any = components
-_slot_rows: Any = slot_rows
+_slot_layout: Any = slot_layout
+_slot_rolls: Any = slot_rolls
 _slot_moves: Any = slot_moves
 _fill_directory: Any = fill_directory
 
@@ -51,13 +52,13 @@ _BIG_COMPONENT = 50_000
 _STORE_BYTES = 256 << 20
 
 # Bytes at the peak of a layer (while the table's rows are put in slot order), per
-# outcome: probability, best leaving value, move pointer (32 bits while they fit), and
-# the outcome's source and its new pointer; per move within the layer: its code (32
-# bits), twice while it is copied; per position: outcome pointer (old and new), its
-# slot, its share of the layer's directory, and the larger of what the search for
-# components holds while it runs and the sweeps' arrays (both bounds, the values before
-# the last sweep, a flag, the values written).
-_PER_ROLL = 8 + 8 + 4 + 4 + 4
+# outcome: probability (64 bits; 32 where they hold it exactly), best leaving value,
+# move pointer (32 bits while they fit, old and new); per move within the layer: its
+# code (32 bits), twice while it is copied; per position: outcome pointer (old and
+# new), its slot, its share of the layer's directory, and the larger of what the search
+# for components holds while it runs and the sweeps' arrays (both bounds, the values
+# before the last sweep, a flag, the values written).
+_PER_ROLL = 8 + 8 + 4 + 4
 _PER_MOVE = 4 + 4
 _PER_STATE = 4 + 4 + 4 + 4 + 41
 
@@ -143,15 +144,21 @@ def solve_layer(
     few.restore()
     raise_model_error(model, err)
     del finished, table, kdir
+    # Chances that 32 bits hold exactly (a few coins or binary dice: k / 2^m) are kept
+    # so: the same numbers in half the memory.
+    narrow = roll_prob.astype(np.float32)
+    if np.array_equal(narrow, roll_prob):
+        roll_prob = narrow
+    del narrow
     # The layer's components; its bounds are kept per slot in their order, and so are
     # the table's rows (one array at a time: the copy of the largest is the peak).
     order, comp_ptr = _components(roll_ptr, move_ptr, move_code)
-    roll_ptr, roll_src, new_move = _slot_rows(order, roll_ptr, move_ptr)
-    roll_prob = roll_prob[roll_src]
-    roll_const = roll_const[roll_src]
-    move_code = _slot_moves(order, roll_src, move_ptr, new_move, move_code)
-    move_ptr = new_move
-    del roll_src, new_move
+    new_roll, new_move = _slot_layout(order, roll_ptr, move_ptr)
+    roll_prob = _slot_rolls(order, roll_ptr, roll_prob)
+    roll_const = _slot_rolls(order, roll_ptr, roll_const)
+    move_code = _slot_moves(order, roll_ptr, move_ptr, move_code)
+    roll_ptr, move_ptr = new_roll, new_move
+    del new_roll, new_move
     lo = np.zeros(n, np.float64)
     hi = np.ones(n, np.float64)
     t_table = time.perf_counter()
@@ -293,7 +300,8 @@ def _sweep_to_bound(
 ) -> tuple[int, int, float]:
     """Solve the layer's strongly connected components (component ``c`` is the slots
     ``comp_ptr[c] .. comp_ptr[c + 1] - 1``, the table's rows in slot order) in reverse
-    topological order (:mod:`perfectplay.compiled.sweep`) until every gap is within the tolerance; returns
+    topological order (:mod:`perfectplay.compiled.sweep`) until every gap is within the
+    tolerance; returns
     ``(most sweeps of a component, position updates, largest gap)``. A component whose
     gap stops shrinking above the tolerance, or the sweep limit, is a
     :class:`ModelError` saying so (never an early stop)."""
