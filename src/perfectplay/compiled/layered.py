@@ -132,7 +132,7 @@ def solve_layer(
     starts[1:] = np.cumsum(n_moves)
     move_ptr[roll_ptr] = starts
     del n_rolls, n_moves, starts
-    roll_prob = np.empty(n_r, np.float64)
+    roll_prob: np.ndarray = np.empty(n_r, np.float64)
     roll_const = np.empty(n_r, np.float64)
     # 2 * index + flip fits 32 bits below a billion positions: half the memory traffic
     # of every sweep.

@@ -156,7 +156,7 @@ def _sweep_par(lo: Any, hi: Any, table: Any, a: int, b: int) -> float:
     gaps = np.zeros(chunks)
     for c in prange(chunks):
         gaps[c] = _sweep(lo, hi, table, a + c * n // chunks, a + (c + 1) * n // chunks)
-    return gaps.max()
+    return float(gaps.max())
 
 
 @njit(cache=True)
@@ -249,7 +249,7 @@ def _value_sweep_par(v: Any, table: Any, a: int, b: int) -> float:
     ds = np.zeros(chunks)
     for c in prange(chunks):
         ds[c] = _value_sweep(v, table, a + c * n // chunks, a + (c + 1) * n // chunks)
-    return ds.max()
+    return float(ds.max())
 
 
 @njit(cache=True)
