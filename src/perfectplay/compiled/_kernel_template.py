@@ -25,7 +25,8 @@ from perfectplay.compiled.model import (
     ERR_TOO_MANY_ROLLS,
     ERR_UNKNOWN_STATE,
 )
-from perfectplay.compiled.search import find_key, find_layer, grow, new_set, rehash, set_add
+from perfectplay.compiled.hashset import new_set, prefetch, rehash, set_add
+from perfectplay.compiled.search import find_key, find_layer, grow
 
 start = outcome = rolls = moves = layer = None  # MODEL FUNCTIONS
 
@@ -114,18 +115,25 @@ def successors(s, ls, p, w, nexts, flips, out_state, out_layer, err):
     return k
 
 
+# A hash set this long (512 KiB) no longer stays in the fast caches: its probes are
+# prefetched.
+_PREFETCH_SLOTS = 1 << 16
+
+
 @njit(cache=True)
-def close_layer(seeds, lid, p, max_rolls, max_moves, err):
+def close_layer(seeds, lid, p, max_rolls, max_moves, size, err):
     """Breadth-first search within layer ``lid`` from ``seeds`` (its positions reached
-    from lower layers): returns its positions (unsorted, each once) and the positions
-    of higher layers it reaches, each once, with their layers. Both sets are open
-    addressing hash sets on arrays (no Python object, no numba dict)."""
+    from lower layers, maybe more than once): returns its positions (unsorted, each
+    once) and the positions of higher layers it reaches, each once, with their layers.
+    Both sets are open addressing hash sets on arrays (no Python object, no numba dict;
+    :mod:`perfectplay.compiled.hashset`), the inner one made for ``size`` positions (a
+    guess: it grows as needed)."""
     w, nexts, flips = buffers(max_rolls, max_moves)
     cap = max_rolls * max_moves
     succ = np.empty(cap, np.int64)
     succ_layer = np.empty(cap, np.int64)
-    inside = new_set(4 * len(seeds))
-    queue = np.empty(max(16, 2 * len(seeds)), np.int64)
+    inside = new_set(max(size, len(seeds)))
+    queue = np.empty(max(16, size, len(seeds)), np.int64)
     n = 0
     for s in seeds:
         if set_add(inside, s):
@@ -141,6 +149,10 @@ def close_layer(seeds, lid, p, max_rolls, max_moves, err):
         i += 1
         if k < 0:
             break
+        if len(inside) >= _PREFETCH_SLOTS:
+            # Ask for every successor's slot first: their waits on memory overlap.
+            for j in range(k):
+                prefetch(inside if succ_layer[j] == lid else outside, succ[j])
         for j in range(k):
             t = succ[j]
             if succ_layer[j] == lid:
