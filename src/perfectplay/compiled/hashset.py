@@ -7,9 +7,9 @@ most half full (:func:`rehash` doubles it).
 
 Why prefetching: a layer of a big game has millions of positions, so its set is far
 larger than the processor's caches and nearly every probe waits on memory, while the
-model's functions that make the next keys are cheap. The explorer asks for the home
-slots of a position's successors (:func:`prefetch`, a hint that never blocks) before it
-adds the previous position's, so that the waits overlap the work.
+model's functions that make the next keys are cheap. The explorer makes the successors
+of a few positions, asks for all their home slots (:func:`prefetch`, a hint that never
+blocks) and only then adds them, so that the waits overlap each other and the work.
 
 >>> import numpy as np
 >>> s = new_set(3)
