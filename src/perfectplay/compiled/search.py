@@ -1,5 +1,6 @@
-"""How compiled code finds a state: binary search over sorted ``int64`` keys (tables),
-narrowed first by a directory, and open-addressing hash sets on arrays (exploration).
+"""How compiled code finds a state in a table: binary search over sorted ``int64`` keys,
+narrowed first by a directory (the explorer's hash sets are in
+:mod:`perfectplay.compiled.hashset`).
 
 A *directory* of a sorted slice ``keys[lo:hi]`` cuts the range of its keys into about a
 quarter as many buckets of equal width as it has keys and records where each bucket
@@ -13,10 +14,6 @@ an offset, so that one array holds the directories of many slices:
 >>> fill_directory(keys, 0, len(keys), d, 0)
 >>> [find_in(keys, d, 0, x) for x in (3, 21, 144, 4, 200, -7)]
 [0, 4, 8, -1, -1, -1]
-
-A hash set is an ``int64`` array whose length is a power of two, :data:`EMPTY` in its
-free slots (so the state -2**63 cannot be stored); linear probing from a multiplicative
-hash of the key. Callers keep it at most half full (:func:`rehash` doubles it).
 """
 
 from __future__ import annotations
@@ -27,20 +24,13 @@ import numpy as np
 from numba import njit
 
 __all__ = [
-    "EMPTY",
     "directory_size",
     "fill_directory",
     "find_in",
     "find_key",
     "find_layer",
     "grow",
-    "new_set",
-    "rehash",
-    "set_add",
 ]
-
-EMPTY = np.iinfo(np.int64).min
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
 @njit(cache=True)
@@ -117,42 +107,6 @@ def find_in(keys: Any, d: Any, off: int, key: int) -> int:
 def find_layer(layers: Any, layer: int) -> int:
     """The position of ``layer`` in the sorted array ``layers``, or -1."""
     return find_key(layers, 0, len(layers), layer)
-
-
-@njit(cache=True)
-def new_set(size: int) -> Any:
-    """An empty hash set with room for at least ``size`` keys at half load."""
-    cap = 16
-    while cap < 2 * size:
-        cap *= 2
-    return np.full(cap, EMPTY, np.int64)
-
-
-@njit(cache=True)
-def set_add(table: Any, key: int) -> bool:
-    """Add ``key``; whether it was new."""
-    mask = len(table) - 1
-    x = np.uint64(key) * _GOLDEN
-    x ^= x >> np.uint64(31)
-    h = np.int64(x & np.uint64(mask))  # int64: uint64 + int64 would be a float
-    while True:
-        v = table[h]
-        if v == EMPTY:
-            table[h] = key
-            return True
-        if v == key:
-            return False
-        h = (h + 1) & mask
-
-
-@njit(cache=True)
-def rehash(table: Any) -> Any:
-    """The same keys in a set twice the size."""
-    out = np.full(2 * len(table), EMPTY, np.int64)
-    for v in table:
-        if v != EMPTY:
-            set_add(out, v)
-    return out
 
 
 @njit(cache=True)
