@@ -6,9 +6,12 @@
   0.5305927253.
 * Pig to 100 solved in a warm process (kernels loaded): wall and CPU seconds, and the
   position updates of its certified sweeps (a layer's strongly connected components one
-  at a time, with the certified extrapolation).
-* Positions explored per second, compiled and Python-object, on Pig 100 (in a child).
-* Sweeps: positions updated per second by the certified sweeps (both bounds) on Ur.
+  at a time, with the certified extrapolation); beside it the Python-object model solved
+  in the same process, alternated run by run (the ratio of the medians).
+* Positions explored per second, compiled and Python-object, on Pig 100 (in a child), and
+  compiled on Ur Finkel with 4 pieces (3 with ``--quick``).
+* Sweeps: positions updated per second by the certified sweeps (both bounds) on Pig 100
+  and on Ur.
 * Ur: Finkel with 2..4 pieces (2..3 with ``--quick``), Blitz and Masters with 2: wall
   time, CPU time and peak memory of one solve in a child process, with the Rust
   re-solve's figures for the full games beside them (JeroenOlieslagers/game_of_ur, 16
@@ -76,15 +79,44 @@ print(sum(head["sizes"]), t1 - t0, ex.graph.n_positions, t2 - t1)
 """
 
 PIG_WARM = """\
-import time
+import json, statistics, time
+import perfectplay
 from perfectplay.compiled import solve_compiled
+from perfectplay.examples.pig import Pig
 from perfectplay.examples.pig_compiled import CompiledPig
-solve_compiled(CompiledPig(goal=10))  # load the kernels
-t0, c0 = time.perf_counter(), time.process_time()
-sol = solve_compiled(CompiledPig())
-t1, c1 = time.perf_counter(), time.process_time()
+solve_compiled(CompiledPig(goal=10))  # load the kernels of both
+perfectplay.solve(Pig(goal=10))
+walls, cpus, objects = [], [], []
+for _ in range(3):  # alternated: the machine's drift falls on both
+    t0, c0 = time.perf_counter(), time.process_time()
+    sol = solve_compiled(CompiledPig())
+    walls.append(time.perf_counter() - t0)
+    cpus.append(time.process_time() - c0)
+    t0 = time.perf_counter()
+    ref = perfectplay.solve(Pig())
+    objects.append(time.perf_counter() - t0)
+assert abs(sol.value() - ref.value()) < 1e-9
 records = [sol.workdir.finished(lid) for lid in sol.layers]
-print(t1 - t0, c1 - c0, sum(r["updates"] for r in records), sol.n_positions)
+print(json.dumps({
+    "wall": statistics.median(walls), "cpu": statistics.median(cpus),
+    "objects": statistics.median(objects), "positions": sol.n_positions,
+    "updates": sum(r["updates"] for r in records),
+    "sweep_seconds": sum(r["seconds"] - r["table_seconds"] for r in records),
+}))
+"""
+
+EXPLORE_UR = """\
+import sys, tempfile, time
+from perfectplay.compiled.explore import explore
+from perfectplay.compiled.kernels import kernels_for
+from perfectplay.compiled.workdir import Workdir
+from perfectplay.examples.ur import Ur
+model = Ur("finkel", pieces=int(sys.argv[1]))
+k = kernels_for(model)
+explore(Ur("finkel", pieces=1), k, Workdir(tempfile.mkdtemp()).create())  # load the kernels
+t0 = time.perf_counter()
+head = explore(model, k, Workdir(tempfile.mkdtemp()).create())
+print(sum(head["sizes"]), time.perf_counter() - t0)
 """
 
 
@@ -112,16 +144,23 @@ def run(quick: bool) -> list[Row]:
             "<= 5 s, >= 20x",
         )
     )
-    wall, cpu, updates, positions = _child(PIG_WARM).split()
+    warm = json.loads(_child(PIG_WARM))
     rows.append(
         Row(
             "compiled",
-            "Pig 100 solved in a warm process (kernels loaded)",
-            f"{float(wall):.2f} s wall, {float(cpu):.2f} s CPU",
-            f"{int(updates) / 1e6:.1f} M position updates ({int(updates) / int(positions):.1f} "
-            "per position)",
-            "",
+            "Pig 100 solved in a warm process (kernels loaded; median of 3)",
+            f"{warm['wall']:.2f} s wall, {warm['cpu']:.2f} s CPU",
+            f"Python-object model in the same process: {warm['objects']:.2f} s wall",
+            f"{warm['objects'] / warm['wall']:.1f}x faster",
             "<= 0.35 s",
+        )
+    )
+    rows.append(
+        Row(
+            "compiled",
+            "sweeps on Pig 100",
+            f"{warm['updates'] / warm['sweep_seconds'] / 1e6:.1f} M position updates/s "
+            f"(both bounds; {warm['updates'] / warm['positions']:.1f} per position)",
         )
     )
     n_c, t_c, n_p, t_p = _child(EXPLORE_RATE).split()
@@ -132,6 +171,15 @@ def run(quick: bool) -> list[Row]:
             f"compiled {int(n_c) / float(t_c):,.0f}/s ({int(n_c):,} positions)",
             f"Python-object {int(n_p) / float(t_p):,.0f}/s ({int(n_p):,})",
             f"{(int(n_c) / float(t_c)) / (int(n_p) / float(t_p)):.1f}x",
+        )
+    )
+    pieces = 3 if quick else 4
+    n_u, t_u = _child(EXPLORE_UR, str(pieces)).split()
+    rows.append(
+        Row(
+            "compiled",
+            f"Ur finkel {pieces} pieces: positions explored per second",
+            f"compiled {int(n_u) / float(t_u):,.0f}/s ({int(n_u):,} positions)",
         )
     )
     cases = [("finkel", k) for k in ((2, 3) if quick else (2, 3, 4))]

@@ -191,15 +191,19 @@ def _table(rolls):
 
 
 def test_components_and_the_proof_that_play_ends():
-    from perfectplay.compiled.components import components, recode
+    from perfectplay.compiled.components import components, slot_layout, slot_moves, slot_rolls
     from perfectplay.compiled.sweep import _ends
 
     def ends(rolls):
-        table = _table(rolls)
-        order, comp_ptr = components(table[0], table[4], table[5])
+        roll_ptr, prob, const, eps, move_ptr, codes = _table(rolls)
+        order, comp_ptr = components(roll_ptr, move_ptr, codes)
         assert comp_ptr.size == 2  # one component
-        recode(order, table[5])  # the moves name slots, as the sweeps read them
-        return _ends(table, order, 0, len(rolls), np.zeros(len(rolls), bool))
+        # The rows in slot order, the moves naming slots, as the sweeps read them.
+        new_roll, new_move = slot_layout(order, roll_ptr, move_ptr)
+        prob, const = slot_rolls(order, roll_ptr, prob), slot_rolls(order, roll_ptr, const)
+        codes = slot_moves(order, roll_ptr, move_ptr, codes)
+        table = (new_roll, prob, const, eps, new_move, codes)
+        return _ends(table, 0, len(rolls), np.zeros(len(rolls), bool))
 
     # 0 <-> 1, each outcome with a move that stays: the players can go on for ever.
     assert not ends([[[1], [1]], [[0], [0]]])
@@ -208,6 +212,30 @@ def test_components_and_the_proof_that_play_ends():
     assert ends([[[1], [1]], [[0], []]])
     # A choice that stays is enough: every outcome of 0 and 1 has a move within {0, 1}.
     assert not ends([[[1], [1]], [[0], [0, 2]], [[1], [0]]])
+
+
+def test_directories_find_what_a_binary_search_finds():
+    from perfectplay.compiled.search import directory_size, fill_directory, find_in
+
+    rng = np.random.default_rng(7)
+    for trial in range(60):
+        n = int(rng.integers(0, 2000))
+        if trial % 3 == 0:  # keys of both signs, far apart (differences overflow int64)
+            keys = np.unique(rng.integers(-(2**62), 2**62, n)) * 2
+        elif trial % 3 == 1:  # dense
+            keys = np.unique(rng.integers(0, 3 * n + 1, n))
+        else:  # two clusters at the ends of the range
+            keys = np.unique(
+                np.concatenate([rng.integers(-(2**63) + 1, -(2**63) + 99, n // 2),
+                                rng.integers(2**63 - 99, 2**63 - 1, n // 2)])
+            )  # fmt: skip
+        d = np.zeros(directory_size(keys.size) + 3, np.int64)
+        fill_directory(keys, 0, keys.size, d, 3)  # at an offset, as layers share one array
+        probes = np.concatenate([keys, rng.integers(-(2**63) + 1, 2**63 - 1, 100)])
+        for x in probes:
+            i = int(np.searchsorted(keys, x))
+            expected = i if i < keys.size and keys[i] == x else -1
+            assert find_in(keys, d, 3, int(x)) == expected
 
 
 # -- published values ---------------------------------------------------------------------

@@ -25,7 +25,8 @@ from perfectplay.compiled.model import (
     ERR_TOO_MANY_ROLLS,
     ERR_UNKNOWN_STATE,
 )
-from perfectplay.compiled.search import find_key, find_layer, grow, new_set, rehash, set_add
+from perfectplay.compiled.hashset import new_set, prefetch, rehash, set_add
+from perfectplay.compiled.search import find_in, find_layer, grow
 
 start = outcome = rolls = moves = layer = None  # MODEL FUNCTIONS
 
@@ -85,10 +86,10 @@ def over(t, p, s, r, err):
 
 
 @njit(cache=True)
-def successors(s, ls, p, w, nexts, flips, out_state, out_layer, err):
+def successors(s, ls, p, w, nexts, flips, out_state, out_layer, base, err):
     """The positions that go on after ``s`` (of layer ``ls``), one per move of every
     outcome (a finished game is a value, not a position), with their layers, into
-    ``out_*``; returns how many (-1: see ``err``)."""
+    ``out_*`` from ``base``; returns how many (-1: see ``err``)."""
     nr = check_rolls(s, p, w, err)
     if nr < 0:
         return -1
@@ -108,24 +109,32 @@ def successors(s, ls, p, w, nexts, flips, out_state, out_layer, err):
             if lt < ls:
                 err[0], err[1], err[2], err[3] = ERR_LOWER_LAYER, s, r, t
                 return -1
-            out_state[k] = t
-            out_layer[k] = lt
+            out_state[base + k] = t
+            out_layer[base + k] = lt
             k += 1
     return k
 
 
+# A hash set this long (512 KiB) no longer stays in the fast caches: its probes are
+# prefetched, for the successors of this many positions at a time (8: measured on Ur).
+_PREFETCH_SLOTS = 1 << 16
+_BATCH = 8
+
+
 @njit(cache=True)
-def close_layer(seeds, lid, p, max_rolls, max_moves, err):
+def close_layer(seeds, lid, p, max_rolls, max_moves, size, err):
     """Breadth-first search within layer ``lid`` from ``seeds`` (its positions reached
-    from lower layers): returns its positions (unsorted, each once) and the positions
-    of higher layers it reaches, each once, with their layers. Both sets are open
-    addressing hash sets on arrays (no Python object, no numba dict)."""
+    from lower layers, maybe more than once): returns its positions (unsorted, each
+    once) and the positions of higher layers it reaches, each once, with their layers.
+    Both sets are open addressing hash sets on arrays (no Python object, no numba dict;
+    :mod:`perfectplay.compiled.hashset`), the inner one made for ``size`` positions (a
+    guess: it grows as needed)."""
     w, nexts, flips = buffers(max_rolls, max_moves)
     cap = max_rolls * max_moves
-    succ = np.empty(cap, np.int64)
-    succ_layer = np.empty(cap, np.int64)
-    inside = new_set(4 * len(seeds))
-    queue = np.empty(max(16, 2 * len(seeds)), np.int64)
+    succ = np.empty(_BATCH * cap, np.int64)
+    succ_layer = np.empty(_BATCH * cap, np.int64)
+    inside = new_set(max(size, len(seeds)))
+    queue = np.empty(max(16, size, len(seeds)), np.int64)
     n = 0
     for s in seeds:
         if set_add(inside, s):
@@ -137,10 +146,25 @@ def close_layer(seeds, lid, p, max_rolls, max_moves, err):
     m = 0
     i = 0
     while i < n:
-        k = successors(queue[i], lid, p, w, nexts, flips, succ, succ_layer, err)
-        i += 1
-        if k < 0:
+        # A big set: the successors of a batch of queued positions are made and their
+        # slots asked for before any is added, so that their waits on memory overlap
+        # each other and the model's work (the queue's order is the same).
+        big = len(inside) >= _PREFETCH_SLOTS
+        stop = min(n, i + _BATCH) if big else i + 1
+        k = 0
+        failed = False
+        while i < stop:
+            got = successors(queue[i], lid, p, w, nexts, flips, succ, succ_layer, k, err)
+            i += 1
+            failed = got < 0
+            if failed:
+                break
+            k += got
+        if failed:
             break
+        if big:
+            for j in range(k):
+                prefetch(inside if succ_layer[j] == lid else outside, succ[j])
         for j in range(k):
             t = succ[j]
             if succ_layer[j] == lid:
@@ -220,12 +244,13 @@ def count(keys, lid, p, max_rolls, max_moves, fin_layers, used, n_rolls, n_moves
 
 
 @njit(cache=True, parallel=True)
-def fill(keys, lid, p, max_rolls, max_moves, finished, table, err):
-    """The successor table of the layer ``keys``: per outcome its probability, the
-    best value of its moves that leave the layer (``roll_const``; -1: none) and its
-    moves within the layer, as ``2 * index + flip``. ``finished`` is the finished layers
-    it reaches ``(ids, pointers, keys, values)``; ``table`` the arrays to fill."""
-    fin_layers, fin_ptr, fin_keys, fin_value = finished
+def fill(keys, kdir, lid, p, max_rolls, max_moves, finished, table, err):
+    """The successor table of the layer ``keys`` (``kdir`` its directory): per outcome
+    its probability, the best value of its moves that leave the layer (``roll_const``;
+    -1: none) and its moves within the layer, as ``2 * index + flip``. ``finished`` is
+    the finished layers it reaches ``(ids, pointers, keys, values, directory offsets,
+    directories)``; ``table`` the arrays to fill."""
+    fin_layers, fin_ptr, fin_keys, fin_value, fin_dptr, fin_dirs = finished
     roll_ptr, roll_prob, roll_const, move_ptr, move_code = table
     n = len(keys)
     chunks = min(n, 64)
@@ -254,7 +279,7 @@ def fill(keys, lid, p, max_rolls, max_moves, finished, table, err):
                         continue
                     lt = layer(t, p)
                     if lt == lid:
-                        idx = find_key(keys, 0, n, t)
+                        idx = find_in(keys, kdir, 0, t)
                         if idx < 0:
                             e[0], e[1], e[2], e[3] = ERR_UNKNOWN_STATE, s, r, t
                             break
@@ -262,7 +287,7 @@ def fill(keys, lid, p, max_rolls, max_moves, finished, table, err):
                         k += 1
                     else:
                         pos = find_layer(fin_layers, lt)
-                        idx = find_key(fin_keys, fin_ptr[pos], fin_ptr[pos + 1], t)
+                        idx = find_in(fin_keys, fin_dirs, fin_dptr[pos], t)
                         if idx < 0:
                             e[0], e[1], e[2], e[3] = ERR_UNKNOWN_STATE, s, r, t
                             break

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-__all__ = ["components", "recode"]
+__all__ = ["components", "slot_layout", "slot_moves", "slot_rolls"]
 
 
 @njit(cache=True)
@@ -110,14 +110,56 @@ def components(roll_ptr: Any, move_ptr: Any, move_code: Any) -> Any:
 
 
 @njit(cache=True)
-def recode(order: Any, move_code: Any) -> None:
-    """Re-code the moves ``move_code`` (``2 * position + flip``) in place to name the
-    position ``order[q]`` by its slot ``q``: the sweeps keep the bounds per slot, so a
-    component's bounds sit side by side in memory, while the table's rows stay where
-    they are (no copy of the table)."""
-    slot = np.empty(len(order), np.int64)
+def slot_layout(order: Any, roll_ptr: Any, move_ptr: Any) -> Any:
+    """The pointers ``(roll_ptr, move_ptr)`` of the table with its rows in slot order
+    (slot ``q`` is position ``order[q]``). The sweeps then read the table front to back,
+    a component's rows side by side, and only the bounds its moves name at random (on
+    the Royal Game of Ur a sweep runs two to three times faster than through ``order``).
+    The arrays follow, one at a time (:func:`slot_rolls`, :func:`slot_moves`), so that
+    the copy of the largest is all the memory the reordering adds."""
+    n = len(order)
+    new_roll = np.empty(n + 1, roll_ptr.dtype)
+    new_roll[0] = 0
+    for q in range(n):
+        i = order[q]
+        new_roll[q + 1] = new_roll[q] + roll_ptr[i + 1] - roll_ptr[i]
+    new_move = np.empty(len(move_ptr), move_ptr.dtype)
+    new_move[0] = 0
+    r2 = 0
+    for q in range(n):
+        i = order[q]
+        for r in range(roll_ptr[i], roll_ptr[i + 1]):
+            new_move[r2 + 1] = new_move[r2] + move_ptr[r + 1] - move_ptr[r]
+            r2 += 1
+    return new_roll, new_move
+
+
+@njit(cache=True)
+def slot_rolls(order: Any, roll_ptr: Any, values: Any) -> Any:
+    """A per-outcome array ``values`` in the outcome order of :func:`slot_layout`."""
+    out = np.empty_like(values)
+    r2 = 0
+    for q in range(len(order)):
+        i = order[q]
+        for r in range(roll_ptr[i], roll_ptr[i + 1]):
+            out[r2] = values[r]
+            r2 += 1
+    return out
+
+
+@njit(cache=True)
+def slot_moves(order: Any, roll_ptr: Any, move_ptr: Any, move_code: Any) -> Any:
+    """The moves ``move_code`` (``2 * position + flip``) in the order of
+    :func:`slot_layout`, each naming its target by slot (``2 * slot + flip``)."""
+    slot = np.empty(len(order), order.dtype)
     for q in range(len(order)):
         slot[order[q]] = q
-    for j in range(len(move_code)):
-        c = move_code[j]
-        move_code[j] = 2 * slot[c >> 1] + (c & 1)
+    out = np.empty_like(move_code)
+    j2 = 0
+    for q in range(len(order)):
+        i = order[q]
+        for j in range(move_ptr[roll_ptr[i]], move_ptr[roll_ptr[i + 1]]):
+            c = move_code[j]
+            out[j2] = 2 * slot[c >> 1] + (c & 1)
+            j2 += 1
+    return out

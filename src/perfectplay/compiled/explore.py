@@ -54,10 +54,17 @@ def explore(
     bar = Progress("exploring", enabled=progress)
     while seeds:
         lid = min(seeds)
-        entry = np.unique(np.concatenate(seeds.pop(lid)))
+        waiting = seeds.pop(lid)
+        # Not deduplicated here: the kernel's hash set skips a seed seen twice.
+        entry = waiting[0] if len(waiting) == 1 else np.concatenate(waiting)
         require(64 * entry.size, f"{model.name}: exploring layer {lid}")
         err = np.zeros(4, np.int64)
-        found, out_s, out_l = k.close_layer(entry, lid, p, model.max_rolls, model.max_moves, err)
+        # The last layer's size guesses this one's (layers of one game grow and shrink
+        # slowly): its hash set is then made about the right size at once.
+        guess = sizes[-1] if sizes else 0
+        found, out_s, out_l = k.close_layer(
+            entry, lid, p, model.max_rolls, model.max_moves, guess, err
+        )
         raise_model_error(model, err)
         keys = np.sort(found)
         _add_seeds(seeds, out_s, out_l)
@@ -73,7 +80,8 @@ def explore(
 
 
 def _add_seeds(seeds: dict[int, list[np.ndarray]], states: np.ndarray, layers: np.ndarray) -> None:
-    """File states reached in higher layers under their layer, deduplicated per call."""
+    """File states reached in higher layers under their layer (each once per call; a
+    long list of a layer's is merged into its distinct states, to bound the memory)."""
     if not states.size:
         return
     order = np.argsort(layers, kind="stable")

@@ -11,11 +11,13 @@ a notebook) gets the same kernels compiled in memory, once per process.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import inspect
 import os
 import sys
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -44,11 +46,24 @@ class Kernels:
 
 
 _MADE: dict[tuple[int, ...], tuple[tuple[Any, ...], Kernels]] = {}
+# Per model object: a layered solve asks once per layer, and finding a model's functions
+# inspects its class.
+_OF_MODEL: weakref.WeakKeyDictionary[CompiledModel, Kernels] = weakref.WeakKeyDictionary()
 
 
 def kernels_for(model: CompiledModel) -> Kernels:
     """The kernels of ``model``'s functions (made once per process)."""
-    fns = model.functions()
+    try:
+        return _OF_MODEL[model]
+    except (KeyError, TypeError):  # TypeError: a model that cannot be a key
+        pass
+    kernels = _kernels_of(model.functions())
+    with contextlib.suppress(TypeError):
+        _OF_MODEL[model] = kernels
+    return kernels
+
+
+def _kernels_of(fns: tuple[Any, ...]) -> Kernels:
     key = tuple(id(f) for f in fns)
     made = _MADE.get(key)
     if made is None:

@@ -3,7 +3,7 @@
 :func:`solve_layer` is the unit of work: it reads the layer's positions and the values
 of the finished layers its moves reach (memory-mapped), builds the layer's successor
 table (the only one in memory), cuts it into its strongly connected components
-(:mod:`perfectplay.compiled.components`, its bounds kept in their order),
+(:mod:`perfectplay.compiled.components`, its bounds and rows put in their order),
 solves them one after the other to certified bounds (:mod:`perfectplay.compiled.sweep`)
 and writes the layer's values, then its ``done`` record. A layer is one batch: its
 components read each other's bounds in memory; the seam a tier runner (issue 21)
@@ -25,9 +25,10 @@ import numpy as np
 
 from perfectplay._util.memory import format_bytes, require
 from perfectplay.compiled import sweep as _sweep
-from perfectplay.compiled.components import components, recode
+from perfectplay.compiled.components import components, slot_layout, slot_moves, slot_rolls
 from perfectplay.compiled.kernels import kernels_for
 from perfectplay.compiled.model import CompiledModel, raise_model_error
+from perfectplay.compiled.search import directory_size, fill_directory
 from perfectplay.compiled.workdir import Workdir
 from perfectplay.errors import ModelError
 
@@ -37,7 +38,10 @@ __all__ = ["LayerReport", "Settings", "layer_memory", "solve_layer"]
 _solve_run: Any = _sweep.solve_run
 _solve_big: Any = _sweep.solve_big
 _components: Any = components
-_recode: Any = recode
+_slot_layout: Any = slot_layout
+_slot_rolls: Any = slot_rolls
+_slot_moves: Any = slot_moves
+_fill_directory: Any = fill_directory
 
 # A component this large is swept in parallel (smaller ones run one after the other in
 # one serial call: waking the threads costs more than their sweep).
@@ -47,13 +51,16 @@ _BIG_COMPONENT = 50_000
 # in memory as they are read (see _finished).
 _STORE_BYTES = 256 << 20
 
-# Bytes per outcome in the successor table (probability, best leaving value, move
-# pointer), per move within the layer (its code, 32 bits) and per position (outcome pointer,
-# both bounds, counts while building, its slot in component order and what the search
-# for components holds while it runs).
-_PER_ROLL = 8 + 8 + 8
-_PER_MOVE = 4
-_PER_STATE = 8 + 8 + 8 + 8 + 8 + 4 + 32
+# Bytes at the peak of a layer (while the table's rows are put in slot order), per
+# outcome: probability (64 bits; 32 where they hold it exactly), best leaving value,
+# move pointer (32 bits while they fit, old and new); per move within the layer: its
+# code (32 bits), twice while it is copied; per position: outcome pointer (old and
+# new), its slot, its share of the layer's directory, and the larger of what the search
+# for components holds while it runs and the sweeps' arrays (both bounds, the values
+# before the last sweep, a flag, the values written).
+_PER_ROLL = 8 + 8 + 4 + 4
+_PER_MOVE = 4 + 4
+_PER_STATE = 4 + 4 + 4 + 4 + 41
 
 
 @dataclass(frozen=True)
@@ -115,27 +122,43 @@ def solve_layer(
     require(need, f"{model.name}: the successor table of layer {layer} ({n:,} positions)")
     reach = later[used.astype(bool)]
     finished, eps = _finished(wd, model, layer, reach)
-    roll_ptr = np.zeros(n + 1, np.int64)
-    np.cumsum(n_rolls, out=roll_ptr[1:])
-    n_r = int(roll_ptr[-1])
-    move_ptr = np.zeros(n_r + 1, np.int64)
+    # Pointers of 32 bits while they fit: a third less memory for the table.
+    n_r = int(n_rolls.sum())
+    ptr_type = np.int32 if max(n_r, n_in) < (1 << 31) - 1 else np.int64
+    roll_ptr = np.zeros(n + 1, ptr_type)
+    roll_ptr[1:] = np.cumsum(n_rolls)
+    move_ptr = np.zeros(n_r + 1, ptr_type)
     starts = np.zeros(n + 1, np.int64)
-    np.cumsum(n_moves, out=starts[1:])
+    starts[1:] = np.cumsum(n_moves)
     move_ptr[roll_ptr] = starts
     del n_rolls, n_moves, starts
-    roll_prob = np.empty(n_r, np.float64)
+    roll_prob: np.ndarray = np.empty(n_r, np.float64)
     roll_const = np.empty(n_r, np.float64)
     # 2 * index + flip fits 32 bits below a billion positions: half the memory traffic
     # of every sweep.
     move_code = np.empty(n_in, np.int32 if n < 1 << 30 else np.int64)
     table = (roll_ptr, roll_prob, roll_const, move_ptr, move_code)
-    k.fill(keys, layer, p, model.max_rolls, model.max_moves, finished, table, err)
+    kdir = np.empty(directory_size(n), np.int64)
+    _fill_directory(keys, 0, n, kdir, 0)
+    k.fill(keys, kdir, layer, p, model.max_rolls, model.max_moves, finished, table, err)
     few.restore()
     raise_model_error(model, err)
-    del finished
-    # The layer's components; its bounds are kept per slot in their order.
+    del finished, table, kdir
+    # Chances that 32 bits hold exactly (a few coins or binary dice: k / 2^m) are kept
+    # so: the same numbers in half the memory.
+    narrow = roll_prob.astype(np.float32)
+    if np.array_equal(narrow, roll_prob):
+        roll_prob = narrow
+    del narrow
+    # The layer's components; its bounds are kept per slot in their order, and so are
+    # the table's rows (one array at a time: the copy of the largest is the peak).
     order, comp_ptr = _components(roll_ptr, move_ptr, move_code)
-    _recode(order, move_code)
+    new_roll, new_move = _slot_layout(order, roll_ptr, move_ptr)
+    roll_prob = _slot_rolls(order, roll_ptr, roll_prob)
+    roll_const = _slot_rolls(order, roll_ptr, roll_const)
+    move_code = _slot_moves(order, roll_ptr, move_ptr, move_code)
+    roll_ptr, move_ptr = new_roll, new_move
+    del new_roll, new_move
     lo = np.zeros(n, np.float64)
     hi = np.ones(n, np.float64)
     t_table = time.perf_counter()
@@ -146,9 +169,9 @@ def solve_layer(
         lo,
         hi,
         (roll_ptr, roll_prob, roll_const, eps, move_ptr, move_code),
-        (order, comp_ptr),
+        comp_ptr,
     )
-    del table, roll_ptr, roll_prob, roll_const, move_ptr, move_code
+    del roll_ptr, roll_prob, roll_const, move_ptr, move_code
     values = np.empty(n, np.float64)
     values[order] = (lo + hi) * 0.5
     bound = gap * 0.5
@@ -173,11 +196,13 @@ def _finished(
     wd: Workdir, model: CompiledModel, layer: int, reach: np.ndarray
 ) -> tuple[tuple[np.ndarray, ...], float]:
     """The finished layers ``reach`` as the fill kernel reads them, ``(layer ids,
-    pointers, keys, values)`` side by side, and the largest bound among them (values read
-    from them are known to that much). A game small enough (:data:`_STORE_BYTES`) keeps
-    every layer it has read in one store on the work directory, so that the many layers
-    of a game like Pig, each of which reaches a hundred others, copy each finished layer
-    once instead of once per layer that reads it."""
+    pointers, keys, values, directory offsets, directories)`` side by side (a directory
+    per layer: :mod:`perfectplay.compiled.search`), and the largest bound among them
+    (values read from them are known to that much). A game small enough
+    (:data:`_STORE_BYTES`) keeps every layer it has read in one store on the work
+    directory, so that the many layers of a game like Pig, each of which reaches a
+    hundred others, copy each finished layer once instead of once per layer that reads
+    it."""
     eps = 0.0
     for lid in reach:
         done = wd.finished(int(lid))
@@ -187,32 +212,64 @@ def _finished(
     head = wd.header()
     assert head is not None
     total = int(sum(head["sizes"]))
-    if 16 * total <= _STORE_BYTES:
-        store = wd.cache.get("finished")
-        if store is None:
-            require(16 * total, f"{model.name}: the values of its finished layers")
-            ids = np.array(head["layers"], np.int64)
-            ptr = np.zeros(ids.size + 1, np.int64)
-            np.cumsum(head["sizes"], out=ptr[1:])
-            loaded: set[int] = set()
-            store = (ids, ptr, np.empty(total, np.int64), np.empty(total, np.float64), loaded)
-            wd.cache["finished"] = store
-        ids, ptr, keys, values, loaded = store
+    if _FINISHED_BYTES * total <= _STORE_BYTES:
+        ids = np.array(head["layers"], np.int64)
+        sizes = [int(x) for x in head["sizes"]]
+        if wd.cache.get("finished") is None:
+            require(_FINISHED_BYTES * total, f"{model.name}: the values of its finished layers")
+            wd.cache["finished"] = _slices(ids, sizes) + (set(),)
+        ids, ptr, keys, values, dptr, dirs, loaded = wd.cache["finished"]
         for lid in reach:
             if int(lid) not in loaded:
-                i = int(np.searchsorted(ids, lid))
-                keys[ptr[i] : ptr[i + 1]] = wd.keys(int(lid))
-                values[ptr[i] : ptr[i + 1]] = wd.values(int(lid))
+                _load(wd, int(lid), int(np.searchsorted(ids, lid)), ptr, keys, values, dptr, dirs)
                 loaded.add(int(lid))
-        return (ids, ptr, keys, values), eps
-    fin_ptr = np.zeros(reach.size + 1, np.int64)
-    np.cumsum([wd.keys(int(lid)).size for lid in reach], out=fin_ptr[1:])
-    fk = np.empty(int(fin_ptr[-1]), np.int64)
-    fv = np.empty(int(fin_ptr[-1]), np.float64)
+        return (ids, ptr, keys, values, dptr, dirs), eps
+    sizes = [wd.keys(int(lid)).size for lid in reach]
+    require(_FINISHED_BYTES * sum(sizes), f"{model.name}: the finished layers layer {layer} reads")
+    found = _slices(reach, sizes)
     for i, lid in enumerate(reach):
-        fk[fin_ptr[i] : fin_ptr[i + 1]] = wd.keys(int(lid))
-        fv[fin_ptr[i] : fin_ptr[i + 1]] = wd.values(int(lid))
-    return (reach, fin_ptr, fk, fv), eps
+        _load(wd, int(lid), i, *found[1:])
+    return found, eps
+
+
+# Bytes per position of a finished layer held for the fill kernel: its key, its value and
+# its share of the layer's directory (at most half an entry).
+_FINISHED_BYTES = 8 + 8 + 4
+
+
+def _slices(ids: np.ndarray, sizes: list[int]) -> tuple[np.ndarray, ...]:
+    """Room for the finished layers ``ids`` of ``sizes`` positions, side by side:
+    ``(ids, pointers, keys, values, directory offsets, directories)``."""
+    ptr = np.zeros(len(sizes) + 1, np.int64)
+    np.cumsum(sizes, out=ptr[1:])
+    dptr = np.zeros(len(sizes) + 1, np.int64)
+    np.cumsum([directory_size(n) for n in sizes], out=dptr[1:])
+    total = int(ptr[-1])
+    return (
+        ids,
+        ptr,
+        np.empty(total, np.int64),
+        np.empty(total, np.float64),
+        dptr,
+        np.zeros(int(dptr[-1]), np.int64),
+    )
+
+
+def _load(
+    wd: Workdir,
+    lid: int,
+    i: int,
+    ptr: np.ndarray,
+    keys: np.ndarray,
+    values: np.ndarray,
+    dptr: np.ndarray,
+    dirs: np.ndarray,
+) -> None:
+    """Copy finished layer ``lid`` into slice ``i`` and write its directory."""
+    a, b = int(ptr[i]), int(ptr[i + 1])
+    keys[a:b] = wd.keys(lid)
+    values[a:b] = wd.values(lid)
+    _fill_directory(keys, a, b, dirs, int(dptr[i]))
 
 
 class _few_threads:
@@ -239,18 +296,18 @@ def _sweep_to_bound(
     lo: np.ndarray,
     hi: np.ndarray,
     table: tuple[Any, ...],
-    components: tuple[np.ndarray, np.ndarray],
+    comp_ptr: np.ndarray,
 ) -> tuple[int, int, float]:
-    """Solve the layer's strongly connected components (``(order, comp_ptr)``,
-    component ``c`` being ``order[comp_ptr[c]:comp_ptr[c + 1]]``) in reverse topological
-    order (:mod:`perfectplay.compiled.sweep`) until every gap is within the tolerance; returns
+    """Solve the layer's strongly connected components (component ``c`` is the slots
+    ``comp_ptr[c] .. comp_ptr[c + 1] - 1``, the table's rows in slot order) in reverse
+    topological order (:mod:`perfectplay.compiled.sweep`) until every gap is within the
+    tolerance; returns
     ``(most sweeps of a component, position updates, largest gap)``. A component whose
     gap stops shrinking above the tolerance, or the sweep limit, is a
     :class:`ModelError` saying so (never an early stop)."""
     n = lo.size
     if n == 0:
         return 0, 0, 0.0
-    order, comp_ptr = components
     # Values read from finished layers are known to eps only: the gap cannot close below
     # twice that. A component aims at half the layer's own tolerance above it, so that
     # the components after it, which read its bounds, still close within the layer's
@@ -273,11 +330,11 @@ def _sweep_to_bound(
     while c < n_comp:
         stop = int(big[np.searchsorted(big, c)]) if big.size and big[-1] >= c else n_comp
         if stop > c:
-            status, c, sw, up, g = _solve_run(lo, hi, table, order, comp_ptr, c, stop, limits)
+            status, c, sw, up, g = _solve_run(lo, hi, table, comp_ptr, c, stop, limits)
             most, updates = max(most, int(sw)), updates + int(up)
         else:
             a, b = int(comp_ptr[c]), int(comp_ptr[c + 1])
-            status, sw, g, up = _solve_big(lo, hi, table, order, a, b, limits)
+            status, sw, g, up = _solve_big(lo, hi, table, a, b, limits)
             most, updates = max(most, int(sw)), updates + int(up)
             if status == _sweep.OK:
                 c += 1

@@ -1,9 +1,19 @@
-"""How compiled code finds a state: binary search over sorted ``int64`` keys (tables),
-and open-addressing hash sets on arrays (exploration).
+"""How compiled code finds a state in a table: binary search over sorted ``int64`` keys,
+narrowed first by a directory (the explorer's hash sets are in
+:mod:`perfectplay.compiled.hashset`).
 
-A hash set is an ``int64`` array whose length is a power of two, :data:`EMPTY` in its
-free slots (so the state -2**63 cannot be stored); linear probing from a multiplicative
-hash of the key. Callers keep it at most half full (:func:`rehash` doubles it).
+A *directory* of a sorted slice ``keys[lo:hi]`` cuts the range of its keys into about a
+quarter as many buckets of equal width as it has keys and records where each bucket
+starts, so that a lookup binary-searches one bucket (a few keys) instead of the whole
+slice (twenty-odd steps, each a cache miss, on a layer of millions). It is an ``int64``
+array ``[base, shift, buckets, start_0, ..., start_buckets]`` within a larger array at
+an offset, so that one array holds the directories of many slices:
+
+>>> keys = np.array([3, 5, 8, 13, 21, 34, 55, 89, 144], np.int64)
+>>> d = np.zeros(directory_size(len(keys)), np.int64)
+>>> fill_directory(keys, 0, len(keys), d, 0)
+>>> [find_in(keys, d, 0, x) for x in (3, 21, 144, 4, 200, -7)]
+[0, 4, 8, -1, -1, -1]
 """
 
 from __future__ import annotations
@@ -13,10 +23,14 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-__all__ = ["EMPTY", "find_key", "find_layer", "grow", "new_set", "rehash", "set_add"]
-
-EMPTY = np.iinfo(np.int64).min
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+__all__ = [
+    "directory_size",
+    "fill_directory",
+    "find_in",
+    "find_key",
+    "find_layer",
+    "grow",
+]
 
 
 @njit(cache=True)
@@ -34,46 +48,65 @@ def find_key(keys: Any, lo: int, hi: int, key: int) -> int:
     return -1
 
 
+def _bucket_bits(n: int) -> int:
+    k = 1
+    while (1 << k) < n // 4:
+        k += 1
+    return k
+
+
+bucket_bits = njit(cache=True)(_bucket_bits)
+
+
+def directory_size(n: int) -> int:
+    """The room the directory of a slice of ``n`` keys takes (``int64`` entries)."""
+    return (1 << _bucket_bits(n)) + 4
+
+
+@njit(cache=True)
+def fill_directory(keys: Any, lo: int, hi: int, out: Any, off: int) -> None:
+    """Write the directory of the sorted slice ``keys[lo:hi]`` into ``out`` at ``off``
+    (:func:`directory_size` entries; the module docstring)."""
+    k = bucket_bits(hi - lo)
+    if hi <= lo:
+        out[off], out[off + 1], out[off + 2] = 0, 0, 0
+        return
+    base = keys[lo]
+    # Differences as unsigned: keys far apart (of either sign) would overflow int64.
+    span = np.uint64(keys[hi - 1] - base)
+    shift = 0
+    while (span >> np.uint64(shift)) >= np.uint64(1 << k):
+        shift += 1
+    buckets = np.int64(span >> np.uint64(shift)) + 1
+    out[off], out[off + 1], out[off + 2] = base, shift, buckets
+    b = 0
+    for i in range(lo, hi):
+        kb = np.int64(np.uint64(keys[i] - base) >> np.uint64(shift))
+        while b <= kb:
+            out[off + 3 + b] = i
+            b += 1
+    while b <= buckets:
+        out[off + 3 + b] = hi
+        b += 1
+
+
+@njit(cache=True)
+def find_in(keys: Any, d: Any, off: int, key: int) -> int:
+    """The index of ``key`` in the slice whose directory is ``d`` at ``off``, or -1."""
+    base = d[off]
+    if d[off + 2] == 0 or key < base:
+        return -1
+    b = np.uint64(key - base) >> np.uint64(d[off + 1])
+    if b >= np.uint64(d[off + 2]):
+        return -1
+    i = np.int64(b)
+    return find_key(keys, d[off + 3 + i], d[off + 4 + i], key)
+
+
 @njit(cache=True)
 def find_layer(layers: Any, layer: int) -> int:
     """The position of ``layer`` in the sorted array ``layers``, or -1."""
     return find_key(layers, 0, len(layers), layer)
-
-
-@njit(cache=True)
-def new_set(size: int) -> Any:
-    """An empty hash set with room for at least ``size`` keys at half load."""
-    cap = 16
-    while cap < 2 * size:
-        cap *= 2
-    return np.full(cap, EMPTY, np.int64)
-
-
-@njit(cache=True)
-def set_add(table: Any, key: int) -> bool:
-    """Add ``key``; whether it was new."""
-    mask = len(table) - 1
-    x = np.uint64(key) * _GOLDEN
-    x ^= x >> np.uint64(31)
-    h = np.int64(x & np.uint64(mask))  # int64: uint64 + int64 would be a float
-    while True:
-        v = table[h]
-        if v == EMPTY:
-            table[h] = key
-            return True
-        if v == key:
-            return False
-        h = (h + 1) & mask
-
-
-@njit(cache=True)
-def rehash(table: Any) -> Any:
-    """The same keys in a set twice the size."""
-    out = np.full(2 * len(table), EMPTY, np.int64)
-    for v in table:
-        if v != EMPTY:
-            set_add(out, v)
-    return out
 
 
 @njit(cache=True)

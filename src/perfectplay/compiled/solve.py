@@ -67,7 +67,8 @@ def solve_compiled(
     model.checked()
     owned = workdir is None
     path = Path(tempfile.mkdtemp(prefix="perfectplay-")) if owned else Path(str(workdir))
-    wd = Workdir(path).create()
+    # A temporary directory that only this process reads keeps what fits in memory.
+    wd = Workdir(path, private=owned and engine == "threads").create()
     t0 = time.perf_counter()
     try:
         k = kernels_for(model)
@@ -102,9 +103,11 @@ def solve_compiled(
         # time left (the runner's lines).
         report = on_tier if owned and engine == "threads" else None
 
+        job = LayerJob(model, path, settings)
+        job.share(wd)
         run(
             plan,
-            LayerJob(model, path, settings),
+            job,
             engine,
             workdir=path,
             scheduler=scheduler,
@@ -136,6 +139,11 @@ class LayerJob(Job):
         super()._reset()
         self._wd: Workdir | None = None
 
+    def share(self, wd: Workdir) -> None:
+        """Work in ``wd`` in this process (the solve's own: what it has read stays
+        read); a copy of the job sent to another process opens the directory anew."""
+        self._wd = wd
+
     def workdir(self) -> Workdir:
         if self._wd is None:
             self._wd = Workdir(self.path)
@@ -153,8 +161,9 @@ class LayerJob(Job):
         solve_layer(self.workdir(), self.model, tier, self.settings)
 
     def tier_done(self, tier: int, store: Store) -> bool:
-        # A fresh Workdir each time: another process may have finished the layer.
-        return Workdir(self.path).finished(tier) is not None
+        # The work directory reads a layer's record until it finds it (another process
+        # may have finished the layer), then keeps it.
+        return self.workdir().finished(tier) is not None
 
     def finish_tier(self, tier: int, items: int, store: Store) -> None:
         """Nothing to merge: the layer wrote its own files."""
@@ -199,6 +208,11 @@ def _layer_reads(
 
 
 def _write_start_value(wd: Workdir, head: dict[str, Any]) -> None:
+    """Record the start's value in the header. The start is in the first layer: the
+    exploration begins there and never moves to a lower one."""
     if head.get("start_value") is None and head["layers"]:
-        sol = CompiledSolution(wd, None)
-        wd.write_header({**head, "start_value": sol.value(head["start"])})
+        first = head["layers"][0]
+        keys = wd.keys(first)
+        i = int(np.searchsorted(keys, head["start"]))
+        assert i < keys.size and int(keys[i]) == head["start"], "the start is in layer one"
+        wd.write_header({**head, "start_value": float(wd.values(first)[i])})

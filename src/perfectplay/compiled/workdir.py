@@ -1,6 +1,6 @@
 """The directory a layered solve works in, which is also the saved table.
 
-Layout (all arrays are NumPy ``.npy`` files, read memory-mapped):
+Layout (all arrays are NumPy ``.npy`` files):
 
 =======================  ==================================================================
 ``table.json``           the header: ``format`` (``"perfectplay-compiled"``), ``version``
@@ -20,6 +20,20 @@ Layout (all arrays are NumPy ``.npy`` files, read memory-mapped):
 Every file is written to a temporary name and renamed into place, so a killed solve
 leaves whole files only: a layer with its ``done-L.json`` is finished and a solve
 started again in the same directory resumes after it.
+
+A :class:`Workdir` opens each file once: the arrays and records it has read or written
+are kept (small arrays in memory, read in one go, larger ones memory-mapped), since a
+solve reads each finished layer many times. A *private* work directory (the temporary
+one of a solve in one process, which nothing else reads and which is removed with its
+solution) is not written at all while what it holds fits in memory
+(:data:`HOLD_BYTES`): only larger arrays go to its files.
+
+>>> import tempfile
+>>> wd = Workdir(tempfile.mkdtemp()).create()
+>>> wd.write_keys(3, np.array([2, 5, 7]))
+>>> again = Workdir(wd.path)
+>>> again.keys(3).tolist(), again.keys(3) is again.keys(3), again.keys(3).flags.writeable
+([2, 5, 7], True, False)
 """
 
 from __future__ import annotations
@@ -27,6 +41,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -35,19 +50,37 @@ import numpy as np
 
 from perfectplay.errors import InputError
 
-__all__ = ["FORMAT", "VERSION", "Workdir"]
+__all__ = ["FORMAT", "HOLD_BYTES", "VERSION", "Workdir"]
 
 FORMAT = "perfectplay-compiled"
 VERSION = 1
 HEADER = "table.json"
 
+#: The most bytes of arrays one work directory keeps in memory; arrays of at most
+#: :data:`SMALL_BYTES` are kept (the rest are memory-mapped), those of a private
+#: directory of any size while they fit.
+HOLD_BYTES = 128 << 20
+SMALL_BYTES = 1 << 20
+
+# The header np.save writes for a one-dimensional array (format 1.0): read without
+# ast.literal_eval (a layer's file is opened often); any other header goes to np.load.
+_NPY_HEAD = re.compile(
+    rb"\{'descr': '([<>|=]?[a-zA-Z]\d*)', 'fortran_order': False, 'shape': \((\d+),\), \} *\n"
+)
+_NPY_MAGIC = b"\x93NUMPY\x01\x00"
+_PEEK = 256
+
 
 class Workdir:
-    """The files of one layered solve (see the module docstring)."""
+    """The files of one layered solve (see the module docstring); ``private`` when no
+    other process or object reads the directory (its solve's temporary one)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, private: bool = False) -> None:
         self.path = Path(path)
-        self._open: dict[str, np.ndarray] = {}  # arrays read so far, memory-mapped once
+        self.private = private
+        self._arrays: dict[str, np.ndarray] = {}  # read or written so far, read-only
+        self._held = 0  # bytes of those that are in memory
+        self._head: dict[str, Any] | None = None
         # Done records read so far: a layer once finished stays finished (its files are
         # only ever replaced whole), and a solve reads each of them once per layer that
         # reaches it.
@@ -66,7 +99,10 @@ class Workdir:
     # -- the header --------------------------------------------------------------------
 
     def header(self) -> dict[str, Any] | None:
-        """The header, or ``None`` before the exploration finished."""
+        """The header, or ``None`` before the exploration finished (read once; do not
+        change the dict returned)."""
+        if self._head is not None:
+            return self._head
         try:
             text = (self.path / HEADER).read_text()
         except FileNotFoundError:
@@ -82,28 +118,34 @@ class Workdir:
                 f"{self.path}: table version {head.get('version')!r}; this perfectplay reads "
                 f"version {VERSION}"
             )
+        self._head = head
         return head
 
     def write_header(self, head: dict[str, Any]) -> None:
-        self._write_json(HEADER, {"format": FORMAT, "version": VERSION, **head})
+        full = {"format": FORMAT, "version": VERSION, **head}
+        self._write_json(HEADER, full)
+        self._head = full
 
     # -- layers -------------------------------------------------------------------------
 
     def keys(self, layer: int) -> np.ndarray:
-        """Layer ``layer``'s sorted states (memory-mapped)."""
+        """Layer ``layer``'s sorted states (read-only)."""
         return self._load(f"keys-{layer}.npy")
 
     def write_keys(self, layer: int, keys: np.ndarray) -> None:
+        """Write layer ``layer``'s states (the array is handed over: do not change it)."""
         self._write_array(f"keys-{layer}.npy", keys)
 
     def values(self, layer: int) -> np.ndarray:
-        """Layer ``layer``'s values (memory-mapped)."""
+        """Layer ``layer``'s values (read-only)."""
         return self._load(f"value-{layer}.npy")
 
     def finished(self, layer: int) -> dict[str, Any] | None:
         """The record of a finished layer (its bound, sweeps, seconds), else ``None``."""
         if layer in self._done:
             return self._done[layer]
+        if self.private:  # its records are all in memory
+            return None
         try:
             done = json.loads((self.path / f"done-{layer}.json").read_text())
         except (FileNotFoundError, json.JSONDecodeError):
@@ -114,7 +156,8 @@ class Workdir:
         return done
 
     def finish(self, layer: int, values: np.ndarray, record: dict[str, Any]) -> None:
-        """Write a finished layer: its values, then the record that marks it done."""
+        """Write a finished layer: its values (handed over), then the record that marks
+        it done."""
         self._write_array(f"value-{layer}.npy", values)
         self._write_json(f"done-{layer}.json", record)
         self._done[layer] = record
@@ -122,28 +165,72 @@ class Workdir:
     # -- files --------------------------------------------------------------------------
 
     def _load(self, name: str) -> np.ndarray:
-        if name in self._open:
-            return self._open[name]
+        if name in self._arrays:
+            return self._arrays[name]
+        path = self.path / name
         try:
-            arr: np.ndarray = np.load(self.path / name, mmap_mode="r", allow_pickle=False)
+            with open(path, "rb") as fh:
+                arr = self._read(fh, path)
         except FileNotFoundError:
             raise InputError(f"{self.path}: {name} is missing") from None
         except ValueError as exc:
-            raise InputError(f"{self.path / name}: corrupt array ({exc})") from None
-        self._open[name] = arr
+            raise InputError(f"{path}: corrupt array ({exc})") from None
+        self._arrays[name] = arr
         return arr
 
+    def _read(self, fh: Any, path: Path) -> np.ndarray:
+        """The array in the open file ``fh``: in memory when small, else mapped."""
+        peek = fh.read(_PEEK)
+        found = _NPY_HEAD.match(peek, 10) if peek.startswith(_NPY_MAGIC) else None
+        if found is None:  # not a header np.save writes for our arrays: numpy reads it
+            arr: np.ndarray = np.load(path, mmap_mode="r", allow_pickle=False)
+            return arr
+        offset = found.end()
+        if offset != 10 + int.from_bytes(peek[8:10], "little"):
+            raise ValueError("its header's length is not the one it states")
+        dtype = np.dtype(found.group(1).decode())
+        count = int(found.group(2))
+        nbytes = count * dtype.itemsize
+        if os.fstat(fh.fileno()).st_size != offset + nbytes:
+            raise ValueError(f"{os.fstat(fh.fileno()).st_size} bytes, not {offset + nbytes}")
+        if self._keeps(nbytes, written=False):
+            fh.seek(offset)
+            arr = np.fromfile(fh, dtype, count)
+            arr.flags.writeable = False
+            self._held += nbytes
+            return arr
+        return np.memmap(fh, dtype, "r", offset, (count,))
+
+    def _keeps(self, nbytes: int, written: bool) -> bool:
+        """Whether an array of ``nbytes`` is kept in memory."""
+        small = nbytes <= SMALL_BYTES or (written and self.private)
+        return small and self._held + nbytes <= HOLD_BYTES
+
     def _write_array(self, name: str, arr: np.ndarray) -> None:
-        self._open.pop(name, None)
-        self._write(name, lambda fh: np.save(fh, np.ascontiguousarray(arr), allow_pickle=False))
+        old = self._arrays.pop(name, None)
+        if old is not None and not isinstance(old, np.memmap):
+            self._held -= old.nbytes
+        arr = np.ascontiguousarray(arr)
+        if self._keeps(arr.nbytes, written=True):
+            kept = arr.view()
+            kept.flags.writeable = False  # as a memory-mapped one: kernels see one type
+            self._arrays[name] = kept
+            self._held += arr.nbytes
+            if self.private:
+                return
+        self._write(name, lambda fh: np.save(fh, arr, allow_pickle=False))
 
     def _write(self, name: str, write: Callable[[Any], Any]) -> None:
+        target = self.path / name
+        if self.private:  # nobody else reads it, nothing resumes from it
+            with open(target, "wb") as fh:
+                write(fh)
+            return
         # Written to a temporary name and renamed, not fsynced: a killed process leaves
         # whole files either way (the kernel writes its page cache out), and a solve of
         # a few hundred layers would otherwise wait on the disk for each (a power cut
         # may lose the last layers, which a resumed solve redoes, since their done
         # record is written after their values and read only when both are there).
-        target = self.path / name
         tmp = target.with_name(f".{name}.{os.getpid()}.tmp")
         try:
             with open(tmp, "wb") as fh:
@@ -155,5 +242,7 @@ class Workdir:
             raise
 
     def _write_json(self, name: str, data: dict[str, Any]) -> None:
+        if self.private:  # kept by the caller (the header, the done records)
+            return
         text = json.dumps(data, indent=1).encode()
         self._write(name, lambda fh: fh.write(text))

@@ -1,0 +1,95 @@
+"""The compiled solve's files and explorer: what a work directory keeps open, reads
+without numpy's header parser, leaves unwritten when private; the explorer's kernel
+whatever its hash set's size and its seeds' repeats."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from perfectplay.compiled import load_compiled, solve_compiled
+from perfectplay.compiled import workdir as workdir_module
+from perfectplay.compiled.kernels import kernels_for
+from perfectplay.compiled.workdir import Workdir
+from perfectplay.errors import InputError
+from perfectplay.examples.pig_compiled import CompiledPig
+from perfectplay.examples.ur import Ur
+
+
+def test_arrays_are_read_once_read_only_and_equal(tmp_path):
+    wd = Workdir(tmp_path).create()
+    keys = np.array([3, 8, 21], np.int64)
+    wd.write_keys(4, keys)
+    wd.finish(4, np.array([0.25, 0.5, 1.0]), {"bound": 0.0})
+    assert wd.keys(4) is wd.keys(4)  # kept as written
+    other = Workdir(tmp_path)
+    got = other.keys(4)
+    assert got.tolist() == [3, 8, 21] and got.dtype == np.int64
+    assert other.keys(4) is got and not got.flags.writeable
+    assert other.values(4).tolist() == [0.25, 0.5, 1.0]
+    assert other.finished(4) == {"bound": 0.0}
+
+
+def test_large_arrays_are_memory_mapped(tmp_path, monkeypatch):
+    monkeypatch.setattr(workdir_module, "SMALL_BYTES", 16)
+    Workdir(tmp_path).create().write_keys(0, np.arange(100, dtype=np.int64))
+    got = Workdir(tmp_path).keys(0)
+    assert isinstance(got, np.memmap) and np.array_equal(got, np.arange(100))
+
+
+def test_a_header_numpy_wrote_otherwise_is_read_by_numpy(tmp_path):
+    np.save(tmp_path / "keys-0.npy", np.asfortranarray(np.arange(6).reshape(2, 3)))
+    assert Workdir(tmp_path).keys(0).tolist() == [[0, 1, 2], [3, 4, 5]]
+
+
+def test_a_truncated_array_is_one_line(tmp_path):
+    Workdir(tmp_path).create().write_keys(0, np.arange(50, dtype=np.int64))
+    path = tmp_path / "keys-0.npy"
+    path.write_bytes(path.read_bytes()[:-8])
+    with pytest.raises(InputError, match="keys-0.npy: corrupt array"):
+        Workdir(tmp_path).keys(0)
+    with pytest.raises(InputError, match="keys-1.npy is missing"):
+        Workdir(tmp_path).keys(1)
+
+
+def test_a_private_solve_writes_nothing_it_holds(monkeypatch):
+    sol = solve_compiled(CompiledPig(goal=20))
+    # Only the tier runner's own record of the job is there.
+    assert sol.workdir.private
+    assert [p.name for p in sol.workdir.path.iterdir()] == ["tiers.json"]
+    # Nothing held (a memory budget of 0): every array goes to the files, and the
+    # values are the same.
+    monkeypatch.setattr(workdir_module, "HOLD_BYTES", 0)
+    spilled = solve_compiled(CompiledPig(goal=20))
+    names = {p.name for p in spilled.workdir.path.iterdir()}
+    assert {f"keys-{lid}.npy" for lid in spilled.layers} <= names
+    assert "table.json" not in names  # records stay in memory
+    assert spilled.value() == sol.value()
+    assert [spilled.value(s) for s in spilled.states()] == [sol.value(s) for s in sol.states()]
+
+
+def test_a_user_workdir_is_a_table(tmp_path):
+    sol = solve_compiled(CompiledPig(goal=20), workdir=tmp_path)
+    assert not sol.workdir.private
+    table = load_compiled(tmp_path)
+    assert table.value() == sol.value() and table.n_positions == sol.n_positions
+    assert table.head["start_value"] == sol.value()
+
+
+@pytest.mark.parametrize("model", [Ur(pieces=2), CompiledPig(goal=30)], ids=["ur2", "pig30"])
+def test_a_layer_is_the_same_whatever_its_set_size_and_seed_repeats(model):
+    # A size guess far above the layer's makes the kernel prefetch from the start (a set
+    # past its prefetch threshold); seeds given twice are taken once.
+    k = kernels_for(model)
+    p = np.ascontiguousarray(model.params, dtype=np.int64)
+    start = np.array([int(k.start(p))], np.int64)
+    lid = int(k.layer(start, p)[0])
+    found = []
+    for seeds, size in ((start, 0), (np.concatenate([start, start]), 1 << 20)):
+        err = np.zeros(4, np.int64)
+        got = k.close_layer(seeds, lid, p, model.max_rolls, model.max_moves, size, err)
+        assert not err.any()
+        found.append([np.sort(got[0]), *(a[np.lexsort((got[1], got[2]))] for a in got[1:])])
+    assert found[0][0].size > 1 and np.unique(found[0][0]).size == found[0][0].size
+    for a, b in zip(found[0], found[1], strict=True):
+        assert np.array_equal(a, b)
