@@ -37,7 +37,7 @@ fixed point is unique, and the solver need not carry two bounds down from ``0`` 
 with in-place sweeps, accelerated by extrapolating their geometric tail (Aitken:
 ``v + (v - v_prev) * rho / (1 - rho)``, ``rho`` the steady shrink factor of the
 changes), which proves nothing and need not. Then it *checks* the box
-``B = [v - d, v + d]`` (``d`` half the target gap): one bound update of every position in
+``B = [v - d, v + d]`` (``d`` the target gap): one bound update of every position in
 order, from ``B``, must land inside the position's own interval. If so, the sweep ``G``
 (a continuous map, with the exits' true values anywhere in their proven bounds, by
 monotony) maps ``B`` into itself, so it has a fixed point in ``B`` (Brouwer), which is
@@ -46,7 +46,7 @@ are proven bounds, tightened further by ordinary bound sweeps where needed. A bo
 fails is widened to hold what the check found and checked again, a few times; if it
 still fails the component starts over from ``0`` and ``1`` with bound sweeps alone (the
 box never replaces proven bounds unchecked). On the largest component of the 4-piece
-Royal Game of Ur this took 58 sweeps (one of bounds, 47 of values, 2 checks, 8 of
+Royal Game of Ur this took 60 sweeps (one of bounds, 49 of values, 2 checks, 8 of
 bounds) where bounds from ``0`` and ``1`` took 67, and a sweep of values carries one
 number a position instead of two.
 
@@ -270,8 +270,9 @@ def _values(
     extrapolate = True
     before = 0.0  # the change of the sweep before the last extrapolation
     for count in range(1, most + 1):
-        for q in range(a, b):
-            prev[q - a] = v[q]
+        if extrapolate and wait <= 1:  # an extrapolation may follow this sweep
+            for q in range(a, b):
+                prev[q - a] = v[q]
         if parallel:
             d = _value_sweep_par(v, table, a, b)
         else:
