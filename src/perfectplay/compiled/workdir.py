@@ -21,9 +21,9 @@ Every file is written to a temporary name and renamed into place, so a killed so
 leaves whole files only: a layer with its ``done-L.json`` is finished and a solve
 started again in the same directory resumes after it.
 
-A :class:`Workdir` opens each file once: the arrays and records it has read or written
-are kept (small arrays in memory, read in one go, larger ones memory-mapped), since a
-solve reads each finished layer many times. A *private* work directory (the temporary
+A :class:`Workdir` reads each small file once: the records and the small arrays it has
+read or written are kept in memory, since a solve reads each finished layer many times;
+larger arrays are memory-mapped when asked for and not kept mapped. A *private* work directory (the temporary
 one of a solve in one process, which nothing else reads and which is removed with its
 solution) is not written at all while what it holds fits in memory
 (:data:`HOLD_BYTES`): only larger arrays go to its files.
@@ -175,7 +175,11 @@ class Workdir:
             raise InputError(f"{self.path}: {name} is missing") from None
         except ValueError as exc:
             raise InputError(f"{path}: corrupt array ({exc})") from None
-        self._arrays[name] = arr
+        if not isinstance(arr, np.memmap):
+            # A mapped array is not kept: the pages a reader touched would stay in this
+            # process's memory (its resident size) for as long as the map lives, and a
+            # big solve reads every finished layer once; mapping again is cheap.
+            self._arrays[name] = arr
         return arr
 
     def _read(self, fh: Any, path: Path) -> np.ndarray:
