@@ -8,11 +8,12 @@ its machine code beside it, so only the first solve of a model (or of an edited 
 compiles. A model whose functions cannot be imported by name (defined in ``__main__`` or
 a notebook) gets the same kernels compiled in memory, once per process.
 
-numba itself is made ready as the rest of perfectplay makes it
-(:func:`perfectplay._util.jit._import_numba`: the collector paused while it loads, SciPy
-not imported behind it, and on AVX-512 machines code without AVX-512, which LLVM
-miscompiles); a model's module that imports numba through :func:`njit` gets all of
-that, one that imports numba itself gets the first two before its kernels load.
+numba itself is made ready by :mod:`perfectplay.compiled` as the rest of perfectplay
+makes it (:func:`perfectplay._util.jit._import_numba`: the collector paused while it
+loads, SciPy not imported behind it, on AVX-512 machines code without AVX-512, which
+LLVM miscompiles), which works only before anything else imports numba: a model's
+module takes its decorator from here (:func:`njit`) rather than from numba, whose
+import a formatter sorts before perfectplay's.
 """
 
 from __future__ import annotations
@@ -61,10 +62,9 @@ _OF_MODEL: weakref.WeakKeyDictionary[CompiledModel, Kernels] = weakref.WeakKeyDi
 
 
 def njit(**options: Any) -> Callable[[_F], _F]:
-    """``numba.njit(**options)``, numba imported the way perfectplay imports it (see the module
-    docstring): a model's module that takes its decorator from here before anything
-    else imports numba starts faster and compiles for the same CPU features as every
-    other kernel of perfectplay.
+    """``numba.njit(**options)``, numba imported the way perfectplay imports it (see the
+    module docstring): a model's module that takes its decorator from here starts faster
+    and compiles for the same CPU features as every other kernel of perfectplay.
 
     >>> @njit(cache=False)
     ... def twice(x):
@@ -82,7 +82,6 @@ def kernels_for(model: CompiledModel) -> Kernels:
         return _OF_MODEL[model]
     except (KeyError, TypeError):  # TypeError: a model that cannot be a key
         pass
-    _import_numba()  # before the first kernel loads: that is when numba imports the rest
     kernels = _kernels_of(model.functions())
     with contextlib.suppress(TypeError):
         _OF_MODEL[model] = kernels

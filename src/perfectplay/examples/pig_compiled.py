@@ -23,9 +23,9 @@ from typing import Any
 
 import numpy as np
 
-# numba the way perfectplay imports it (before anything else here imports numba).
-from perfectplay.compiled.kernels import njit
-from perfectplay.compiled.model import CompiledModel
+# numba's njit, numba imported the way perfectplay imports it (not from numba: the first
+# import of numba decides how it compiles).
+from perfectplay.compiled import CompiledModel, njit
 
 __all__ = ["CompiledPig", "CompiledPiglet"]
 
