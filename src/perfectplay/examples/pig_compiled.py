@@ -134,8 +134,17 @@ class CompiledPig(CompiledModel):
         return state >> (1 + 2 * b), (state >> (1 + b)) & mask, (state >> 1) & mask, bool(state & 1)
 
     def pack(self, mine: int, theirs: int, turn: int, pending: bool = False) -> int:
-        """The position of the fields (the inverse of :meth:`unpack`)."""
+        """The position of the fields (the inverse of :meth:`unpack`); a field its bits
+        do not hold is a :class:`ValueError` (it would read as another position).
+
+        >>> CompiledPig(goal=100).pack(0, 0, 200)
+        Traceback (most recent call last):
+        ValueError: a Pig score or turn total is 0..127, not 200
+        """
         b = int(self.params[2])
+        for field in (mine, theirs, turn):
+            if not 0 <= field < 1 << b:
+                raise ValueError(f"a Pig score or turn total is 0..{(1 << b) - 1}, not {field}")
         return (((((mine << b) | theirs) << b) | turn) << 1) | int(pending)
 
     def describe(self, state: int) -> str:
@@ -147,11 +156,12 @@ class CompiledPig(CompiledModel):
 
         try:
             mine, theirs, turn = ast.literal_eval(text)
-            return self.pack(int(mine), int(theirs), int(turn))
+            fields = int(mine), int(theirs), int(turn)
         except (ValueError, SyntaxError, TypeError):
             raise ValueError(
                 f"a Pig position is (my score, opponent's score, turn total), not {text!r}"
             ) from None
+        return self.pack(*fields)
 
     def roll_label(self, roll: int) -> str:
         return f"face {roll + 1}"
