@@ -241,6 +241,18 @@ def test_directories_find_what_a_binary_search_finds():
 # -- published values ---------------------------------------------------------------------
 
 
+def test_pig_positions_are_fields_of_bits_and_a_field_too_wide_is_refused():
+    pig = CompiledPig(goal=100)  # 106 needs 7 bits a field
+    state = pig.parse("(99, 3, 27)")
+    assert state == (((99 << 7 | 3) << 7 | 27) << 1) and pig.unpack(state) == (99, 3, 27, False)
+    assert pig.describe(state | 1) == "(99, 3, 27) rolling"
+    # 128 would spill into the opponent's score and name another position.
+    with pytest.raises(ValueError, match=r"0\.\.127, not 128"):
+        pig.parse("(0, 0, 128)")
+    with pytest.raises(ValueError, match="a Pig position is"):
+        pig.parse("(0, 0)")
+
+
 def test_pig_100_published():
     sol = perfectplay.solve(CompiledPig())
     assert abs(sol.value() - 0.5305927252737465) <= 1e-10

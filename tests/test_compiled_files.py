@@ -54,16 +54,16 @@ def test_a_truncated_array_is_one_line(tmp_path):
 
 def test_a_private_solve_writes_nothing_it_holds(monkeypatch):
     sol = solve_compiled(CompiledPig(goal=20))
-    # Only the tier runner's own record of the job is there.
+    # Not even the tier runner's record of the job: nothing resumes a private solve.
     assert sol.workdir.private
-    assert [p.name for p in sol.workdir.path.iterdir()] == ["tiers.json"]
+    assert [p.name for p in sol.workdir.path.iterdir()] == []
     # Nothing held (a memory budget of 0): every array goes to the files, and the
     # values are the same.
     monkeypatch.setattr(workdir_module, "HOLD_BYTES", 0)
     spilled = solve_compiled(CompiledPig(goal=20))
     names = {p.name for p in spilled.workdir.path.iterdir()}
     assert {f"keys-{lid}.npy" for lid in spilled.layers} <= names
-    assert "table.json" not in names  # records stay in memory
+    assert "table.json" not in names and "tiers.json" not in names  # records stay in memory
     assert spilled.value() == sol.value()
     assert [spilled.value(s) for s in spilled.states()] == [sol.value(s) for s in sol.states()]
 

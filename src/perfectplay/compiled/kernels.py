@@ -7,6 +7,13 @@ hashed from the template and the model's source files, and imported; numba then 
 its machine code beside it, so only the first solve of a model (or of an edited one)
 compiles. A model whose functions cannot be imported by name (defined in ``__main__`` or
 a notebook) gets the same kernels compiled in memory, once per process.
+
+numba itself is made ready by :mod:`perfectplay.compiled` as the rest of perfectplay
+makes it (:func:`perfectplay._util.jit._import_numba`: the collector paused while it
+loads, SciPy not imported behind it, on AVX-512 machines code without AVX-512, which
+LLVM miscompiles), which works only before anything else imports numba: a model's
+module takes its decorator from here (:func:`njit`) rather than from numba, whose
+import a formatter sorts before perfectplay's.
 """
 
 from __future__ import annotations
@@ -18,15 +25,18 @@ import inspect
 import os
 import sys
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
+from perfectplay._util.jit import _import_numba
 from perfectplay.compiled.model import CompiledModel
 
-__all__ = ["Kernels", "kernel_dir", "kernels_for"]
+__all__ = ["Kernels", "kernel_dir", "kernels_for", "njit"]
 
+_F = TypeVar("_F", bound=Callable[..., Any])
 _NAMES = ("start", "outcome", "rolls", "moves", "layer")
 _TEMPLATE = Path(__file__).with_name("_kernel_template.py")
 _MARK = "start = outcome = rolls = moves = layer = None  # MODEL FUNCTIONS"
@@ -49,6 +59,21 @@ _MADE: dict[tuple[int, ...], tuple[tuple[Any, ...], Kernels]] = {}
 # Per model object: a layered solve asks once per layer, and finding a model's functions
 # inspects its class.
 _OF_MODEL: weakref.WeakKeyDictionary[CompiledModel, Kernels] = weakref.WeakKeyDictionary()
+
+
+def njit(**options: Any) -> Callable[[_F], _F]:
+    """``numba.njit(**options)``, numba imported the way perfectplay imports it (see the
+    module docstring): a model's module that takes its decorator from here starts faster
+    and compiles for the same CPU features as every other kernel of perfectplay.
+
+    >>> @njit(cache=False)
+    ... def twice(x):
+    ...     return 2 * x
+    >>> twice(21), hasattr(twice, "py_func")
+    (42, True)
+    """
+    decorate: Callable[[_F], _F] = _import_numba().njit(**options)
+    return decorate
 
 
 def kernels_for(model: CompiledModel) -> Kernels:

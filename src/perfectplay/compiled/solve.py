@@ -109,7 +109,9 @@ def solve_compiled(
             plan,
             job,
             engine,
-            workdir=path,
+            # The layers keep their own records (LayerJob): a private directory, which
+            # nothing resumes, needs no record of the runner's in it either.
+            workdir=None if wd.private else path,
             scheduler=scheduler,
             workers=workers,
             on_tier=report if progress else silent,

@@ -2,10 +2,13 @@
 written for speed (``docs/models.md``, "Big games").
 
 A position packs ``(my score, opponent's score, turn total, dice pending)`` into one
-integer. Pig decides before it throws (roll or hold, then the die), while a compiled
-model throws first, so rolling leads to a position of its own whose chance outcomes
-are the die's faces (``pending``), each with its one forced move. The layer is the sum
-of both scores: holding raises it, busting keeps it.
+integer, a field of ``p[2]`` bits for each score and the turn total and one bit for the
+dice: fields read by shifts and masks, since the kernels decode a position for every
+move (a division by a field's size costs some twenty times as much). Pig decides
+before it throws (roll or hold, then the die), while a compiled model throws first, so
+rolling leads to a position of its own whose chance outcomes are the die's faces
+(``pending``), each with its one forced move. The layer is the sum of both scores:
+holding raises it, busting keeps it.
 
 >>> from perfectplay.compiled import solve_compiled
 >>> round(solve_compiled(CompiledPig(goal=10)).value(), 10)     # published 0.7094243225983
@@ -19,20 +22,30 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
 
-from perfectplay.compiled.model import CompiledModel
+# numba's njit, numba imported the way perfectplay imports it (not from numba: the first
+# import of numba decides how it compiles).
+from perfectplay.compiled import CompiledModel, njit
 
 __all__ = ["CompiledPig", "CompiledPiglet"]
 
-# p = [goal, faces, base (goal + faces: no field reaches it), hold_at_zero, what outcome r
-# adds to the turn total beyond r (Pig: the die shows r + 1; Piglet: heads adds 1)]
+# p = [goal, faces, bits (of a field: goal + faces does not fit it), hold_at_zero, what
+# outcome r adds to the turn total beyond r (Pig: the die shows r + 1; Piglet: heads adds
+# 1)]
 
 
 @njit(cache=True)
 def _pack(mine: int, theirs: int, turn: int, pending: int, p: Any) -> int:
     b: int = p[2]
-    return ((mine * b + theirs) * b + turn) * 2 + pending
+    return (((((mine << b) | theirs) << b) | turn) << 1) | pending
+
+
+@njit(cache=True)
+def _fields(s: int, p: Any) -> tuple[int, int, int]:
+    # (my score, opponent's score, turn total)
+    b: int = p[2]
+    mask = (1 << b) - 1
+    return s >> (1 + 2 * b), (s >> (1 + b)) & mask, (s >> 1) & mask
 
 
 @njit(cache=True)
@@ -42,10 +55,7 @@ def pig_start(p: Any) -> int:
 
 @njit(cache=True)
 def pig_outcome(s: int, p: Any) -> float:
-    b = p[2]
-    turn = (s // 2) % b
-    theirs = (s // 2 // b) % b
-    mine = s // 2 // b // b
+    mine, theirs, turn = _fields(s, p)
     if mine + turn >= p[0]:
         return 1.0
     if theirs >= p[0]:
@@ -55,7 +65,7 @@ def pig_outcome(s: int, p: Any) -> float:
 
 @njit(cache=True)
 def pig_rolls(s: int, p: Any, weights: Any) -> int:
-    if s % 2 == 0:  # deciding: no dice yet
+    if s & 1 == 0:  # deciding: no dice yet
         weights[0] = 1
         return 1
     for f in range(p[1]):
@@ -65,11 +75,8 @@ def pig_rolls(s: int, p: Any, weights: Any) -> int:
 
 @njit(cache=True)
 def pig_moves(s: int, roll: int, p: Any, nexts: Any, flips: Any) -> int:
-    b = p[2]
-    turn = (s // 2) % b
-    theirs = (s // 2 // b) % b
-    mine = s // 2 // b // b
-    if s % 2 == 1:  # the die shows roll + 1
+    mine, theirs, turn = _fields(s, p)
+    if s & 1:  # the die shows roll + 1
         if roll == 0:
             nexts[0] = _pack(theirs, mine, 0, 0, p)
             flips[0] = 1
@@ -77,7 +84,7 @@ def pig_moves(s: int, roll: int, p: Any, nexts: Any, flips: Any) -> int:
             nexts[0] = _pack(mine, theirs, turn + roll + p[4], 0, p)
             flips[0] = 0
         return 1
-    nexts[0] = _pack(mine, theirs, turn, 1, p)  # roll
+    nexts[0] = s | 1  # roll
     flips[0] = 0
     if turn == 0 and p[3] == 0:
         return 1
@@ -88,8 +95,8 @@ def pig_moves(s: int, roll: int, p: Any, nexts: Any, flips: Any) -> int:
 
 @njit(cache=True)
 def pig_layer(s: int, p: Any) -> int:
-    b: int = p[2]
-    return (s // 2 // b) % b + s // 2 // b // b
+    mine, theirs, _ = _fields(s, p)
+    return mine + theirs
 
 
 class CompiledPig(CompiledModel):
@@ -109,21 +116,36 @@ class CompiledPig(CompiledModel):
         if not (isinstance(faces, int) and 2 <= faces <= 100):
             raise ValueError(f"faces must be an integer 2..100, not {faces!r}")
         self.goal, self.faces, self.hold_at_zero = goal, faces, bool(hold_at_zero)
-        self.params = np.array([goal, faces, goal + faces, int(hold_at_zero), 1], np.int64)
+        bits = (goal + faces).bit_length()
+        self.params = np.array([goal, faces, bits, int(hold_at_zero), 1], np.int64)
 
     def parameters(self) -> dict[str, Any]:
         return {"goal": self.goal, "faces": self.faces, "hold_at_zero": self.hold_at_zero}
 
     def unpack(self, state: int) -> tuple[int, int, int, bool]:
-        """``(my score, opponent's score, turn total, dice pending)`` of a position."""
-        b = self.faces + self.goal
-        half = state // 2
-        return half // b // b, (half // b) % b, half % b, bool(state % 2)
+        """``(my score, opponent's score, turn total, dice pending)`` of a position.
+
+        >>> pig = CompiledPig(goal=100)
+        >>> pig.unpack(pig.pack(7, 93, 12, True))
+        (7, 93, 12, True)
+        """
+        b = int(self.params[2])
+        mask = (1 << b) - 1
+        return state >> (1 + 2 * b), (state >> (1 + b)) & mask, (state >> 1) & mask, bool(state & 1)
 
     def pack(self, mine: int, theirs: int, turn: int, pending: bool = False) -> int:
-        """The position of the fields (the inverse of :meth:`unpack`)."""
-        b = self.faces + self.goal
-        return ((mine * b + theirs) * b + turn) * 2 + int(pending)
+        """The position of the fields (the inverse of :meth:`unpack`); a field its bits
+        do not hold is a :class:`ValueError` (it would read as another position).
+
+        >>> CompiledPig(goal=100).pack(0, 0, 200)
+        Traceback (most recent call last):
+        ValueError: a Pig score or turn total is 0..127, not 200
+        """
+        b = int(self.params[2])
+        for field in (mine, theirs, turn):
+            if not 0 <= field < 1 << b:
+                raise ValueError(f"a Pig score or turn total is 0..{(1 << b) - 1}, not {field}")
+        return (((((mine << b) | theirs) << b) | turn) << 1) | int(pending)
 
     def describe(self, state: int) -> str:
         mine, theirs, turn, pending = self.unpack(state)
@@ -134,11 +156,12 @@ class CompiledPig(CompiledModel):
 
         try:
             mine, theirs, turn = ast.literal_eval(text)
-            return self.pack(int(mine), int(theirs), int(turn))
+            fields = int(mine), int(theirs), int(turn)
         except (ValueError, SyntaxError, TypeError):
             raise ValueError(
                 f"a Pig position is (my score, opponent's score, turn total), not {text!r}"
             ) from None
+        return self.pack(*fields)
 
     def roll_label(self, roll: int) -> str:
         return f"face {roll + 1}"
