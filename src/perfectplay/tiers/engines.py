@@ -1,13 +1,18 @@
 """Where batches run: in this process, in a local process pool, or on Dask.
 
-Every engine runs :func:`~perfectplay.tiers.job.execute` (a batch, given by ids) on a
-worker that received the job and the store once, and returns futures the runner waits
-on. ``overhead`` is what one batch costs an engine beyond its work (seconds): the figure
-``benchmarks/bench_tiers.py`` measured on the 2-core development machine under heavy
-load (about 14 ms a batch for the pool, 50 ms for a two-worker ``LocalCluster``; an idle
-machine does better), which the runner starts from and replaces by what it measures
-while running when that is more; it sizes batches so that it stays under 5% of their
-work (:func:`perfectplay.tiers.runner.batch_bounds`).
+Every engine runs :func:`~perfectplay.tiers.job.execute_steps` (a task: a batch, or the
+batches of a chain of fused tiers, given by ids) on a worker that received the job and
+the store once, and returns futures the runner waits on. ``overhead`` is what one batch
+costs an engine beyond its work (seconds): the figure ``benchmarks/bench_tiers.py``
+measured on the 2-core development machine under heavy load (about 14 ms a batch for
+the pool, 50 ms for a two-worker ``LocalCluster``; an idle machine does better), which
+the runner starts from and replaces by what it measures while running when that is
+more; it sizes batches so that it stays under 5% of their work
+(:func:`perfectplay.tiers.runner.batch_bounds`). ``handoff`` is what passing from a tier
+to the next costs each worker (the benchmark's tiers of no work: about 4 ms a tier on
+the pool, 17 to 28 ms on a two-worker ``LocalCluster``, loaded): a tier whose work would
+leave the other workers idle for less than that runs whole on one worker, fused with the
+small tiers after it (:mod:`perfectplay.tiers.runner`).
 
 - ``threads``: in the calling thread, one batch per tier; the kernels run their own
   threads over it (numba's parallel loops), which is the fastest way on one machine.

@@ -7,9 +7,13 @@ slices that make up each tier it reads. When its last batch is done the tier is
 finished: the driver reports it and releases the tiers that waited on it. Nothing is
 merged between two tiers (a tier is its slices, :mod:`.store`), and on Dask a tier's
 batches are sent before the tier they read is finished, to start on the workers as soon
-as it is (:class:`_Run`). A batch whose worker died is sent again (the pool engine;
-Dask's scheduler does this itself); any other error stops the solve, and what is on
-disk stays whole for the next run.
+as it is (:class:`_Run`). A tier whose work is too small to be worth a hand-off between
+workers (the engine's :attr:`~perfectplay.tiers.engines.Engine.handoff`) is *fused*:
+it runs whole, on one worker, in one task with the small tiers that follow it (a chain;
+each tier is still written as its own slice, so resuming and the bytes are unchanged).
+A task whose worker died is sent again (the pool engine; Dask's scheduler does this
+itself); any other error stops the solve, and what is on disk stays whole for the next
+run.
 
 >>> from perfectplay.tiers.synthetic import SyntheticJob
 >>> job = SyntheticJob(tiers=4, items=6)
@@ -166,9 +170,11 @@ class _Run:
     step earlier: once every tier it reads is finished or released with its own reads
     finished, its batches are sent to wait for theirs on the engine's side, so that no
     round trip through the driver separates two tiers (one tier ahead only: a tier's
-    batch sizes still come from tiers measured before it). A tier *finishes* when its
-    batches are done and the tiers it reads are finished: reported, and counted down
-    in its readers."""
+    batch sizes still come from tiers measured before it). A small tier is released
+    with the chain of small tiers that follow it (:meth:`_fuse`), as one task; the
+    chain's other tiers count as released with their reads finished once its first tier
+    is. A tier *finishes* when its batches are done and the tiers it reads are
+    finished: reported, and counted down in its readers."""
 
     def __init__(
         self,
@@ -194,7 +200,8 @@ class _Run:
         self.flying: dict[Any, Task] = {}  # future -> the batches of its task
         self.inflight: dict[int, set[Any]] = {}  # tier -> its futures not collected yet
         self.tries: dict[tuple[int, int, int], int] = {}  # a task's first batch -> its tries
-        # Fused tiers: each one's chain (the tiers that run as one task, in order).
+        # Each released tier's chain: the tiers that run as one task with it, in order
+        # (itself alone when it is not fused).
         self.chain: dict[int, tuple[int, ...]] = {}
         self.todo: list[int] = []  # released tiers that may have finished
         self.done_tiers = 0
