@@ -305,11 +305,10 @@ def _cut_row(
         wall = statistics.median(r["wall"] for r in runs)
         if case in EMPTY:
             return f"{wall / EMPTY_TIERS * 1e3:.1f} ms a tier"
-        over = statistics.median(_overhead(r) for r in runs)
-        verdict = f" (under 5%: {'yes' if over < SHARE else 'no'})" if case == "pick" else ""
-        return (
-            f"{wall:.2f} s in {runs[0]['batches']:,} batches, overhead {over * 100:.1f}%{verdict}"
-        )
+        overs = [_overhead(r) * 100 for r in runs]
+        text = f"{wall:.2f} s in {runs[0]['batches']:,} batches, overhead "
+        text += f"{statistics.median(overs):.1f}% ({min(overs):.1f} to {max(overs):.1f})"
+        return text + (f", {_verdict(overs)}" if case == "pick" else "")
 
     what = f"{EMPTY_TIERS} tiers of no work, {EMPTY[case]}" if case in EMPTY else CUTS[case]
     ratio = ""
@@ -324,6 +323,20 @@ def _cut_row(
         ratio=ratio,
         target="overhead < 5%" if case == "pick" else "",
     )
+
+
+def _verdict(overs: list[float]) -> str:
+    """Whether the runs' overheads (percent) are under the target: all of them, none,
+    or some (the machine's load then hides the answer).
+
+    >>> _verdict([3.0, 4.9]), _verdict([5.0, 9.0]), _verdict([4.0, 6.0])
+    ('under 5%', 'not under 5%', 'cannot tell under this load (runs on both sides of 5%)')
+    """
+    if max(overs) < SHARE * 100:
+        return "under 5%"
+    if min(overs) >= SHARE * 100:
+        return "not under 5%"
+    return "cannot tell under this load (runs on both sides of 5%)"
 
 
 def _maxi_rows() -> list[Row]:
