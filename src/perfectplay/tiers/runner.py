@@ -146,7 +146,8 @@ def run(
     the in-process engine allows). ``on_tier`` hears of each finished tier (default: a
     line on stderr when progress reports are on); ``batch`` fixes the items per batch, a
     number or a function of a tier's items (default: :func:`batch_bounds` decides, with
-    the bounds on multiples of the job's :meth:`~perfectplay.tiers.job.Job.align`);
+    the bounds on multiples of the job's :meth:`~perfectplay.tiers.job.Job.align`, and
+    small tiers are fused into chains; a ``batch`` given fuses nothing);
     ``tiers`` runs only the first that many tiers of the plan's order (what they read
     included: :meth:`Plan.first`), to measure the start of a long solve."""
     eng = (
