@@ -1,12 +1,13 @@
 """How tiers pass from one to the next: a tier is its slices (nothing merged), readers
 are told which slices make up the tiers they read, an engine that chains batches gets a
-tier's batches one tier early, and a work directory of the version that merged tiers
-still resumes."""
+tier's batches one tier early, small tiers are fused into one task, and a work
+directory of the version that merged tiers still resumes."""
 
 from __future__ import annotations
 
 import concurrent.futures as cf
 import shutil
+import time
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ import pytest
 
 from perfectplay.errors import InputError
 from perfectplay.tiers import Engine, Plan, Store, Tier, run
-from perfectplay.tiers.job import Layout, execute
+from perfectplay.tiers.job import Layout, Step, execute_steps
 from perfectplay.tiers.synthetic import SyntheticJob
 
 
@@ -27,26 +28,26 @@ class Chaining(Engine):
 
     chains = True
 
-    def __init__(self, workers: int = 2) -> None:
+    def __init__(self, workers: int = 2, handoff: float = 0.0) -> None:
         super().__init__()
-        self.workers = workers
-        self.pending: list[tuple[cf.Future[float], tuple[int, int, int, Layout], list[Any]]] = []
+        self.workers, self.handoff = workers, handoff
+        self.tasks: list[tuple[int, ...]] = []  # the tiers of each task sent
+        self.pending: list[tuple[cf.Future[tuple[float, ...]], tuple[Step, ...], list[Any]]] = []
         self.sent: list[tuple[int, int, int, Layout, int]] = []  # ..., futures waited for
 
-    def submit(
-        self, tier: int, start: int, stop: int, layout: Layout = (), after: list[Any] | None = None
-    ) -> Any:
-        fut: cf.Future[float] = cf.Future()
-        self.pending.append((fut, (tier, start, stop, layout), list(after or ())))
-        self.sent.append((tier, start, stop, layout, len(after or ())))
+    def submit(self, steps: tuple[Step, ...], after: list[Any] | None = None) -> Any:
+        fut: cf.Future[tuple[float, ...]] = cf.Future()
+        self.pending.append((fut, steps, list(after or ())))
+        self.sent.extend((*step, len(after or ())) for step in steps)
+        self.tasks.append(tuple(step[0] for step in steps))
         return fut
 
     def wait(self, futures: Any) -> set[Any]:
         assert self._work is not None
-        for k, (fut, batch, after) in enumerate(self.pending):
+        for k, (fut, steps, after) in enumerate(self.pending):
             if all(f.done() for f in after):
                 del self.pending[k]
-                fut.set_result(execute(self._work, *batch))
+                fut.set_result(execute_steps(self._work, steps))
                 return {fut}
         raise AssertionError("every pending batch waits for another: a deadlock")
 
@@ -142,19 +143,22 @@ def test_a_work_directory_with_merged_tiers_resumes(tmp_path: Path) -> None:
     assert store.has_tier(2) and not store.slices(2)
 
 
+class Diamond(SyntheticJob):
+    """Tiers 1 and 2 both read 3; 0 reads both."""
+
+    def plan(self) -> Plan:
+        return Plan((Tier(3, 4), Tier(1, 4, (3,)), Tier(2, 4, (3,)), Tier(0, 4, (1, 2))))
+
+    def compute(self, tier: int, start: int, stop: int, store: Store) -> np.ndarray:
+        reads = {3: [], 1: [3], 2: [3], 0: [1, 2]}[tier]
+        got = np.arange(start, stop, dtype=np.float64) + tier
+        for r in reads:
+            got += store.read(r)[start:stop]
+        return got
+
+
 def test_tiers_that_do_not_read_each_other_run_together(tmp_path: Path) -> None:
     # A diamond on a chaining engine: 1 and 2 both read 3 and go out with it; 0 reads both.
-    class Diamond(SyntheticJob):
-        def plan(self) -> Plan:
-            return Plan((Tier(3, 4), Tier(1, 4, (3,)), Tier(2, 4, (3,)), Tier(0, 4, (1, 2))))
-
-        def compute(self, tier: int, start: int, stop: int, store: Store) -> np.ndarray:
-            reads = {3: [], 1: [3], 2: [3], 0: [1, 2]}[tier]
-            got = np.arange(start, stop, dtype=np.float64) + tier
-            for r in reads:
-                got += store.read(r)[start:stop]
-            return got
-
     job = Diamond(tiers=4, items=4)
     eng = Chaining()
     store = run(job.plan(), job, eng, workdir=tmp_path)
@@ -162,3 +166,81 @@ def test_tiers_that_do_not_read_each_other_run_together(tmp_path: Path) -> None:
     assert store.read(0).tolist() == [9.0, 14.0, 19.0, 24.0]
     shutil.rmtree(tmp_path)
     assert run(job.plan(), job).read(0).tolist() == [9.0, 14.0, 19.0, 24.0]
+
+
+# -- small tiers fused into chains -----------------------------------------------------------
+
+
+class Uneven(SyntheticJob):
+    """Tiers 4 and 3 of 2,000 items, 2 to 0 of 4, at ``busy`` CPU-seconds an item."""
+
+    def plan(self) -> Plan:
+        sizes = {4: 2000, 3: 2000, 2: 4, 1: 4, 0: 4}
+        return Plan(tuple(Tier(t, n, () if t == 4 else (t + 1,)) for t, n in sizes.items()))
+
+    def identity(self) -> str:
+        return "uneven"
+
+    def compute(self, tier: int, start: int, stop: int, store: Store) -> np.ndarray:
+        got = np.arange(start, stop, dtype=np.float64) * (tier + 1)
+        if tier < 4:
+            got += store.read(tier + 1)[:1].sum()  # reads the tier above
+        end = time.thread_time() + self.busy * (stop - start)
+        while time.thread_time() < end:
+            pass
+        return got
+
+
+def test_small_tiers_run_as_one_task_each_written_as_its_own_slice(tmp_path: Path) -> None:
+    # 20 ms of work a big tier: more than the 2 x 5 ms that spreading it costs in
+    # hand-offs; 40 us a small one, far less: tiers 2, 1 and 0 run as one chain, sent
+    # with tier 3's batches (it waits for them) and written tier by tier.
+    job = Uneven(tiers=5, items=4, busy=1e-5)
+    eng = Chaining(handoff=0.005)
+    finished: list[tuple[int, int]] = []
+    store = run(
+        job.plan(),
+        job,
+        eng,
+        workdir=tmp_path,
+        on_tier=lambda d: finished.append((d.tier, d.batches)),
+    )
+    assert eng.tasks == [(4,), (4,), (3,), (3,), (2, 1, 0)]
+    assert eng.sent[-3][4] == 2  # the chain waited for tier 3's two batches
+    assert finished == [(4, 2), (3, 2), (2, 1), (1, 1), (0, 1)]
+    assert store.read(0).tobytes() == run(job.plan(), job).read(0).tobytes()
+    assert [store.slices(t) for t in (2, 1, 0)] == [[(0, 4)]] * 3
+    # Resumed: a tier on disk is skipped, and what follows it fused again.
+    (tmp_path / "tier-1" / "0-4.npy").unlink()
+    (tmp_path / "tier-0" / "0-4.npy").unlink()
+    eng = Chaining(handoff=0.005)
+    again = run(job.plan(), job, eng, workdir=tmp_path)
+    assert eng.tasks == [(1, 0)]
+    assert again.read(0).tobytes() == store.read(0).tobytes()
+
+
+def test_fusing_follows_the_engine_and_the_cut(tmp_path: Path) -> None:
+    job = SyntheticJob(tiers=4, items=6)  # no work at all: every tier is small
+    expected = run(job.plan(), job).read(0).tobytes()
+    cases: list[tuple[Chaining, int | None, list[tuple[int, ...]] | None]] = [
+        (Chaining(handoff=0.02), None, [(3, 2, 1, 0)]),  # one chain, the whole plan
+        (Chaining(handoff=0.0), None, None),  # a free hand-off: no task of two tiers
+        (Chaining(handoff=0.02), 3, [(t,) for t in (3, 3, 2, 2, 1, 1, 0, 0)]),  # a batch given
+        (Chaining(workers=1, handoff=0.02), None, [(3,), (2,), (1,), (0,)]),  # one worker
+    ]
+    for k, (eng, batch, tasks) in enumerate(cases):
+        store = run(job.plan(), job, eng, workdir=tmp_path / str(k), batch=batch)
+        assert eng.tasks == tasks if tasks else all(len(t) == 1 for t in eng.tasks), k
+        assert store.read(0).tobytes() == expected
+
+
+def test_a_chain_follows_one_path_of_the_tier_graph(tmp_path: Path) -> None:
+    # A diamond of small tiers: a chain takes one of the two that read 3; the other,
+    # sent with it, cannot take 0, which reads both: 0 goes once the chain is done,
+    # after the other's task.
+    job = Diamond(tiers=4, items=4)
+    eng = Chaining(handoff=0.02)
+    store = run(job.plan(), job, eng, workdir=tmp_path)
+    assert eng.tasks == [(3, 1), (2,), (0,)]
+    assert eng.sent[-1][4] == 1
+    assert store.read(0).tobytes() == run(job.plan(), job).read(0).tobytes()

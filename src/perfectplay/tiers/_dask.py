@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from distributed import WorkerPlugin
 
-from perfectplay.tiers.job import Layout, execute
+from perfectplay.tiers.job import Step, execute_steps
 
 if TYPE_CHECKING:
     from perfectplay.tiers.job import Job
@@ -37,8 +37,8 @@ class Install(WorkerPlugin):
 
 
 def run_installed(
-    name: str, tier: int, start: int, stop: int, layout: Layout, *after: float
-) -> float:
-    """Run a batch of the work installed as ``name`` (on a worker); ``after``, the
-    results of the batches it waited for, is not read."""
-    return execute(_WORK[name], tier, start, stop, layout)
+    name: str, steps: tuple[Step, ...], *after: tuple[float, ...]
+) -> tuple[float, ...]:
+    """Run a task's batches of the work installed as ``name`` (on a worker); ``after``,
+    the results of the tasks it waited for, is not read."""
+    return execute_steps(_WORK[name], steps)

@@ -1,13 +1,18 @@
 """Where batches run: in this process, in a local process pool, or on Dask.
 
-Every engine runs :func:`~perfectplay.tiers.job.execute` (a batch, given by ids) on a
-worker that received the job and the store once, and returns futures the runner waits
-on. ``overhead`` is what one batch costs an engine beyond its work (seconds): the figure
-``benchmarks/bench_tiers.py`` measured on the 2-core development machine under heavy
-load (about 14 ms a batch for the pool, 50 ms for a two-worker ``LocalCluster``; an idle
-machine does better), which the runner starts from and replaces by what it measures
-while running when that is more; it sizes batches so that it stays under 5% of their
-work (:func:`perfectplay.tiers.runner.batch_bounds`).
+Every engine runs :func:`~perfectplay.tiers.job.execute_steps` (a task: a batch, or the
+batches of a chain of fused tiers, given by ids) on a worker that received the job and
+the store once, and returns futures the runner waits on. ``overhead`` is what one batch
+costs an engine beyond its work (seconds): the figure ``benchmarks/bench_tiers.py``
+measured on the 2-core development machine under heavy load (about 14 ms a batch for
+the pool, 50 ms for a two-worker ``LocalCluster``; an idle machine does better), which
+the runner starts from and replaces by what it measures while running when that is
+more; it sizes batches so that it stays under 5% of their work
+(:func:`perfectplay.tiers.runner.batch_bounds`). ``handoff`` is what passing from a tier
+to the next costs each worker (the benchmark's tiers of no work: about 4 ms a tier on
+the pool, 17 to 28 ms on a two-worker ``LocalCluster``, loaded): a tier whose work would
+leave the other workers idle for less than that runs whole on one worker, fused with the
+small tiers after it (:mod:`perfectplay.tiers.runner`).
 
 - ``threads``: in the calling thread, one batch per tier; the kernels run their own
   threads over it (numba's parallel loops), which is the fastest way on one machine.
@@ -35,7 +40,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from perfectplay.errors import InputError, PerfectplayError
-from perfectplay.tiers.job import Layout, execute
+from perfectplay.tiers.job import Step, execute_steps
 from perfectplay.tiers.options import ENGINES
 
 if TYPE_CHECKING:
@@ -50,6 +55,10 @@ class Engine:
 
     name = "threads"
     overhead = 0.0
+    #: Seconds from a tier's last batch ending to the batches of the tier that reads it
+    #: starting (every worker waits that long): what fusing a small tier into a chain
+    #: of tiers on one worker saves (:mod:`.runner`). None in this process.
+    handoff = 0.0
     retries = 0  # lost workers survived per batch (the engine's own retries aside)
     #: Whether a batch may be sent before the batches it waits for are done (``after``):
     #: the engine starts it when they are, without a round trip through the driver.
@@ -63,16 +72,15 @@ class Engine:
         job.prepare()
         self._work = (job, store)
 
-    def submit(
-        self, tier: int, start: int, stop: int, layout: Layout = (), after: list[Any] | None = None
-    ) -> Any:
-        """Run a batch (items ``start`` to ``stop`` of ``tier``, reading the tiers of
-        ``layout``; once the futures ``after`` are done, on an engine that
-        :attr:`chains`); a future of its seconds."""
+    def submit(self, steps: tuple[Step, ...], after: list[Any] | None = None) -> Any:
+        """Run a task: batches (each a tier, its items ``start`` to ``stop`` and the
+        tiers it reads, :data:`~perfectplay.tiers.job.Step`) one after another on one
+        worker, once the futures ``after`` are done on an engine that :attr:`chains`; a
+        future of each batch's seconds."""
         assert self._work is not None
-        fut: cf.Future[float] = cf.Future()
+        fut: cf.Future[tuple[float, ...]] = cf.Future()
         try:
-            fut.set_result(execute(self._work, tier, start, stop, layout))
+            fut.set_result(execute_steps(self._work, steps))
         except BaseException as exc:
             if not isinstance(exc, Exception):
                 raise
@@ -98,6 +106,7 @@ class Engine:
 class ProcessEngine(Engine):
     name = "processes"
     overhead = 0.015
+    handoff = 0.004
     retries = 3
 
     def __init__(self, workers: int | None = None) -> None:
@@ -131,11 +140,9 @@ class ProcessEngine(Engine):
         # first tiers' batches too, while the others still loaded).
         cf.wait([self._pool.submit(_meet) for _ in range(self.workers)])
 
-    def submit(
-        self, tier: int, start: int, stop: int, layout: Layout = (), after: list[Any] | None = None
-    ) -> Any:
+    def submit(self, steps: tuple[Step, ...], after: list[Any] | None = None) -> Any:
         assert self._pool is not None
-        return self._pool.submit(_execute_here, tier, start, stop, layout)
+        return self._pool.submit(_execute_here, steps)
 
     def lost(self, exc: BaseException) -> bool:
         from concurrent.futures.process import BrokenProcessPool
@@ -151,6 +158,7 @@ class ProcessEngine(Engine):
 class DaskEngine(Engine):
     name = "dask"
     overhead = 0.050
+    handoff = 0.025
     chains = True
 
     def __init__(self, workers: int | None = None, scheduler: str | None = None) -> None:
@@ -190,21 +198,17 @@ class DaskEngine(Engine):
         self._name = f"perfectplay-tiers-{uuid.uuid4().hex}"
         self._client.register_plugin(Install(self._name, job, store), name=self._name)
 
-    def submit(
-        self, tier: int, start: int, stop: int, layout: Layout = (), after: list[Any] | None = None
-    ) -> Any:
+    def submit(self, steps: tuple[Step, ...], after: list[Any] | None = None) -> Any:
         from perfectplay.tiers._dask import run_installed
 
+        tier, start, stop, _ = steps[0]  # a task's name: its first batch's
         # The futures ``after`` are arguments: the scheduler starts the batch when they
         # are done, from the worker that finished the last of them, without asking the
         # driver (their results, a float each, are all that travels).
         return self._client.submit(
             run_installed,
             self._name,
-            tier,
-            start,
-            stop,
-            layout,
+            steps,
             *(after or ()),
             pure=False,
             key=f"{self._name}-{tier}-{start}-{stop}",
@@ -297,8 +301,8 @@ def _meet() -> None:
         _MEET.wait(timeout=300)
 
 
-def _execute_here(tier: int, start: int, stop: int, layout: Layout) -> float:
+def _execute_here(steps: tuple[Step, ...]) -> tuple[float, ...]:
     if _BROKEN is not None:
         raise PerfectplayError(f"a worker of the process pool cannot load the work ({_BROKEN})")
     assert _WORK is not None
-    return execute(_WORK, tier, start, stop, layout)
+    return execute_steps(_WORK, steps)

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
     from perfectplay.tiers.store import Ranges, Store
 
-__all__ = ["Job", "Layout", "execute"]
+__all__ = ["Job", "Layout", "Step", "execute", "execute_steps"]
 
 
 class Job:
@@ -81,6 +81,12 @@ class Job:
         """Build what every batch needs, once, when a worker receives the job (so that
         the first batches' times, which price the rest, do not carry it)."""
 
+    def cost(self, tier: int) -> float | None:
+        """An estimate of a batch's seconds per item of ``tier``, for the runner's first
+        tiers, before it has measured any (``None``, the default: no estimate; the
+        runner then cuts the first tier one batch a worker and fuses nothing)."""
+        return None
+
     def align(self, tier: int) -> int:
         """Batch bounds of ``tier`` fall on multiples of this (items that one
         computation gives together stay in one batch); 1 by default."""
@@ -124,3 +130,22 @@ def execute(
     if not job.batch_done(tier, start, stop, store):
         job.run_batch(tier, start, stop, store)
     return time.perf_counter() - t0
+
+
+#: One batch as a worker receives it: a tier, its items ``[start, stop)`` and the
+#: :data:`Layout` of the tiers it reads.
+Step = tuple[int, int, int, Layout]
+
+
+def execute_steps(work: tuple[Job, Store], steps: tuple[Step, ...]) -> tuple[float, ...]:
+    """Run batches one after another on one worker (a chain of fused tiers, each
+    batch reading the one before it: :mod:`.runner`); the seconds of each.
+
+    >>> from perfectplay.tiers.synthetic import SyntheticJob
+    >>> from perfectplay.tiers.store import Store
+    >>> work = (SyntheticJob(tiers=2, items=3), Store(None))
+    >>> steps = ((1, 0, 3, ()), (0, 0, 3, ((1, ((0, 3),)),)))
+    >>> len(execute_steps(work, steps)), work[1].read(0).tolist()
+    (2, [1.0, 3.0, 2.0])
+    """
+    return tuple(execute(work, *step) for step in steps)

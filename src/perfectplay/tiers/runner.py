@@ -7,9 +7,13 @@ slices that make up each tier it reads. When its last batch is done the tier is
 finished: the driver reports it and releases the tiers that waited on it. Nothing is
 merged between two tiers (a tier is its slices, :mod:`.store`), and on Dask a tier's
 batches are sent before the tier they read is finished, to start on the workers as soon
-as it is (:class:`_Run`). A batch whose worker died is sent again (the pool engine;
-Dask's scheduler does this itself); any other error stops the solve, and what is on
-disk stays whole for the next run.
+as it is (:class:`_Run`). A tier whose work is too small to be worth a hand-off between
+workers (the engine's :attr:`~perfectplay.tiers.engines.Engine.handoff`) is *fused*:
+it runs whole, on one worker, in one task with the small tiers that follow it (a chain;
+each tier is still written as its own slice, so resuming and the bytes are unchanged).
+A task whose worker died is sent again (the pool engine; Dask's scheduler does this
+itself); any other error stops the solve, and what is on disk stays whole for the next
+run.
 
 >>> from perfectplay.tiers.synthetic import SyntheticJob
 >>> job = SyntheticJob(tiers=4, items=6)
@@ -32,7 +36,7 @@ from perfectplay._util.memory import format_bytes
 from perfectplay._util.progress import notice
 from perfectplay.errors import PerfectplayError
 from perfectplay.tiers.engines import Engine, make_engine
-from perfectplay.tiers.job import Job
+from perfectplay.tiers.job import Job, Step
 from perfectplay.tiers.plan import Plan
 from perfectplay.tiers.store import Ranges, Store, gaps
 
@@ -48,6 +52,10 @@ SHARE = 0.05
 #: a tier of hundreds of tiny batches chained that way ran twice as slowly as sent
 #: when the tier above finished.
 CHAIN_EDGES = 4096
+
+#: A task: batches ``(tier, start, stop)`` that run in turn on one worker (one batch,
+#: or a chain of fused tiers, each whole).
+Task = tuple[tuple[int, int, int], ...]
 
 
 @dataclass(frozen=True)
@@ -138,7 +146,8 @@ def run(
     the in-process engine allows). ``on_tier`` hears of each finished tier (default: a
     line on stderr when progress reports are on); ``batch`` fixes the items per batch, a
     number or a function of a tier's items (default: :func:`batch_bounds` decides, with
-    the bounds on multiples of the job's :meth:`~perfectplay.tiers.job.Job.align`);
+    the bounds on multiples of the job's :meth:`~perfectplay.tiers.job.Job.align`, and
+    small tiers are fused into chains; a ``batch`` given fuses nothing);
     ``tiers`` runs only the first that many tiers of the plan's order (what they read
     included: :meth:`Plan.first`), to measure the start of a long solve."""
     eng = (
@@ -162,9 +171,11 @@ class _Run:
     step earlier: once every tier it reads is finished or released with its own reads
     finished, its batches are sent to wait for theirs on the engine's side, so that no
     round trip through the driver separates two tiers (one tier ahead only: a tier's
-    batch sizes still come from tiers measured before it). A tier *finishes* when its
-    batches are done and the tiers it reads are finished: reported, and counted down
-    in its readers."""
+    batch sizes still come from tiers measured before it). A small tier is released
+    with the chain of small tiers that follow it (:meth:`_fuse`), as one task; the
+    chain's other tiers count as released with their reads finished once its first tier
+    is. A tier *finishes* when its batches are done and the tiers it reads are
+    finished: reported, and counted down in its readers."""
 
     def __init__(
         self,
@@ -187,9 +198,12 @@ class _Run:
         self.layout: dict[int, Ranges | None] = {}
         self.open: dict[int, int] = {}  # tier -> batches not done yet
         self.sent: dict[int, int] = {}  # tier -> batches sent
-        self.flying: dict[Any, tuple[int, int, int]] = {}
+        self.flying: dict[Any, Task] = {}  # future -> the batches of its task
         self.inflight: dict[int, set[Any]] = {}  # tier -> its futures not collected yet
-        self.tries: dict[tuple[int, int, int], int] = {}
+        self.tries: dict[tuple[int, int, int], int] = {}  # a task's first batch -> its tries
+        # Each released tier's chain: the tiers that run as one task with it, in order
+        # (itself alone when it is not fused).
+        self.chain: dict[int, tuple[int, ...]] = {}
         self.todo: list[int] = []  # released tiers that may have finished
         self.done_tiers = 0
         # Per tier: the batches' own seconds and items, and its wall time from the moment
@@ -227,7 +241,44 @@ class _Run:
             self.todo.append(tid)
             self._release_readers(tid)
         else:
-            self._release(tid, self._batches(tid))
+            chain = self._fuse(tid)
+            self._release(tid, None if chain else self._batches(tid), chain)
+
+    def _small(self, tid: int) -> bool:
+        """Whether ``tid`` costs less run whole on one worker, as part of a chain of
+        fused tiers, than spread over every worker: its work, ``w`` seconds (its items
+        at the cost per item measured, or before any is the job's estimate), leaves
+        the other ``W - 1`` workers idle ``(W - 1) w``, while a tier of its own costs
+        every worker the engine's hand-off between two tiers (``W x handoff``). Only
+        the runner's own cuts fuse (a ``batch`` given is kept), and only a tier that has
+        nothing on disk yet."""
+        workers, tier = self.eng.workers, self.plan.tier(tid)
+        if self.batch is not None or workers < 2 or self.eng.handoff <= 0 or tier.items < 1:
+            return False
+        per = self._per_item()
+        per = self.job.cost(tid) if per is None else per
+        if per is None or (workers - 1) * tier.items * per >= workers * self.eng.handoff:
+            return False
+        return not self.job.tier_done(tid, self.store) and not self.store.slices(tid)
+
+    def _fuse(self, tid: int) -> tuple[int, ...]:
+        """The chain that starts at ``tid`` (empty when ``tid`` is not :meth:`_small`):
+        ``tid``, then, while the tier last added has a small reader that reads nothing
+        unfinished outside the chain, that reader."""
+        if not self._small(tid):
+            return ()
+        chain = [tid]
+        while True:
+            nxt = [
+                r
+                for r in self.readers[chain[-1]]
+                if r not in self.released
+                and all(y in self.finished or y in chain for y in self.plan.tier(r).reads)
+                and self._small(r)
+            ]
+            if not nxt:
+                return tuple(chain)
+            chain.append(nxt[0])
 
     def _batches(self, tid: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]]] | None:
         """The slices of ``tid`` on disk and the batches to send for what they miss
@@ -242,42 +293,63 @@ class _Run:
         return have, cut
 
     def _release(
-        self, tid: int, found: tuple[list[tuple[int, int]], list[tuple[int, int]]] | None
+        self,
+        tid: int,
+        found: tuple[list[tuple[int, int]], list[tuple[int, int]]] | None,
+        chain: tuple[int, ...] = (),
     ) -> None:
-        """Send ``tid``'s batches (``found``: :meth:`_batches`)."""
-        self.released.add(tid)
-        self.open[tid] = self.sent[tid] = 0
-        self.inflight[tid] = set()
-        self.todo.append(tid)
-        if found is None:
+        """Send ``tid``'s batches (``found``: :meth:`_batches`), or, given a ``chain``
+        (:meth:`_fuse`, which starts at ``tid``), one task of each of its tiers whole."""
+        for t in chain or (tid,):
+            self.released.add(t)
+            self.open[t] = self.sent[t] = 0
+            self.inflight[t] = set()
+            self.todo.append(t)
+            self.chain[t] = chain or (tid,)
+        if chain:
+            for t in chain:
+                self._know(t, [(0, self.plan.tier(t).items)])
+            self._send(tuple((t, 0, self.plan.tier(t).items) for t in chain))
+        elif found is None:
             self.layout[tid] = None
         else:
             have, new = found
-            ranges = self.layout[tid] = tuple(sorted(have + new))
-            self.store.know(tid, ranges)  # for the driver's own reads
+            self._know(tid, have + new)
             for start, stop in new:
-                self._send(tid, start, stop)
+                self._send(((tid, start, stop),))
         if self.unfinished[tid] == 0:
             self._release_readers(tid)
 
+    def _know(self, tid: int, ranges: list[tuple[int, int]]) -> None:
+        """``tid`` is made of the slices ``ranges`` (told to its readers' batches)."""
+        self.layout[tid] = layout = tuple(sorted(ranges))
+        self.store.know(tid, layout)  # for the driver's own reads
+
     def _release_readers(self, tid: int) -> None:
-        """``tid`` is released and the tiers it reads are finished: on an engine that
-        chains batches, release each reader whose reads are all that far, unless its
-        batches times the batches they would wait for pass :data:`CHAIN_EDGES` (it then
-        waits for the tiers it reads to finish, as on other engines)."""
+        """``tid`` is released and the tiers it reads are finished (those outside its
+        chain): on an engine that chains batches, release each reader of its chain's
+        tiers whose reads are all that far, unless its batches times the tasks they
+        would wait for pass :data:`CHAIN_EDGES` (it then waits for the tiers it reads to
+        finish, as on other engines)."""
         if not self.eng.chains:
             return
-        for r in self.readers[tid]:
+        for r in (r for t in self.chain[tid] for r in self.readers[t]):
             reads = set(self.plan.tier(r).reads)
-            if r in self.released or not all(
-                y in self.finished or (y in self.released and self.unfinished[y] == 0)
-                for y in reads
-            ):
+            if r in self.released or not all(self._out(y) for y in reads):
                 continue
-            found = self._batches(r)
-            waits = sum(len(self.inflight[y]) for y in reads if y not in self.finished)
-            if found is None or len(found[1]) * waits <= CHAIN_EDGES:
-                self._release(r, found)
+            chain = self._fuse(r)
+            found = None if chain else self._batches(r)
+            count = 1 if chain else 0 if found is None else len(found[1])
+            waits = {f for y in reads if y not in self.finished for f in self.inflight[y]}
+            if count * len(waits) <= CHAIN_EDGES:
+                self._release(r, found, chain)
+
+    def _out(self, tid: int) -> bool:
+        """Whether ``tid`` is finished, or released with the tiers its chain reads
+        finished (its tasks wait for nothing the driver has not sent)."""
+        return tid in self.finished or (
+            tid in self.released and self.unfinished[self.chain[tid][0]] == 0
+        )
 
     def _cut(self, tid: int, items: int) -> list[tuple[int, int]]:
         """The batches of ``items`` of tier ``tid`` (all of it, or a part that a killed
@@ -289,54 +361,66 @@ class _Run:
         size = max(align, -(-size // align) * align)  # up to a multiple of the alignment
         return [(a, min(items, a + size)) for a in range(0, max(items, 1), size)]
 
-    def _send(self, tid: int, start: int, stop: int) -> None:
-        if self.job.batch_done(tid, start, stop, self.store):
+    def _send(self, task: Task) -> None:
+        """Send one task: its batches run in turn on one worker (several: a chain),
+        after the tasks of the tiers they read outside it (on an engine that chains)."""
+        if all(self.job.batch_done(*b, self.store) for b in task):
             return
-        reads = sorted(set(self.plan.tier(tid).reads))
-        after = [f for r in reads if r not in self.finished for f in self.inflight[r]]
-        layout = tuple((r, self.layout[r]) for r in reads)
-        fut = self.eng.submit(tid, start, stop, layout, after)
-        self.flying[fut] = (tid, start, stop)
-        self.inflight[tid].add(fut)
-        self.open[tid] += 1
-        self.sent[tid] += 1
+        tiers = {b[0] for b in task}
+        steps: list[Step] = []
+        after: dict[Any, None] = {}  # each future once, in order
+        for tid, start, stop in task:
+            reads = sorted(set(self.plan.tier(tid).reads))
+            steps.append((tid, start, stop, tuple((r, self.layout[r]) for r in reads)))
+            for r in reads:
+                if r not in self.finished and r not in tiers:
+                    after.update(dict.fromkeys(self.inflight[r]))
+        fut = self.eng.submit(tuple(steps), list(after))
+        self.flying[fut] = task
+        for tid, _, _ in task:
+            self.inflight[tid].add(fut)
+            self.open[tid] += 1
+            self.sent[tid] += 1
 
     def _collect(self) -> None:
         """Wait for some batches and count them done."""
         for fut in self.eng.wait(self.flying):
-            batch = self.flying.pop(fut)
-            tid = batch[0]
-            self.inflight[tid].discard(fut)
+            task = self.flying.pop(fut)
+            for tid, _, _ in task:
+                self.inflight[tid].discard(fut)
             try:
                 seconds = fut.result()
             except Exception as exc:
                 if not self.eng.lost(exc):
                     raise
-                self._resend_all(batch, exc)
+                self._resend_all(task, exc)
                 return
-            self.open[tid] -= 1
-            if not self.open[tid]:
-                self.todo.append(tid)
-            spent, count = self.work.get(tid, (0.0, 0))
-            self.work[tid] = (spent + seconds, count + batch[2] - batch[1])
+            for (tid, start, stop), took in zip(task, seconds, strict=True):
+                self.open[tid] -= 1
+                if not self.open[tid]:
+                    self.todo.append(tid)
+                spent, count = self.work.get(tid, (0.0, 0))
+                self.work[tid] = (spent + took, count + stop - start)
 
-    def _resend_all(self, batch: tuple[int, int, int], exc: BaseException) -> None:
-        """A worker died: every batch in flight is lost with the pool; start again."""
-        lost = [batch, *self.flying.values()]
+    def _resend_all(self, task: Task, exc: BaseException) -> None:
+        """A worker died: every task in flight is lost with the pool; start again."""
+        lost = [task, *self.flying.values()]
         self.flying.clear()
         for futures in self.inflight.values():
             futures.clear()
         self.eng.restart()
-        for b in lost:
+        for t in lost:
+            b = t[0]
             self.tries[b] = self.tries.get(b, 0) + 1
             if self.tries[b] > self.eng.retries:
                 raise PerfectplayError(
                     f"tier {b[0]} batch {b[1]}-{b[2]}: its worker died {self.tries[b]} times "
                     f"({exc})"
                 )
-            self.open[b[0]] -= 1
-            self.sent[b[0]] -= 1
-            self._send(*b)
+            for tid, _, _ in t:
+                self.open[tid] -= 1
+                self.sent[tid] -= 1
+            self._send(t)
 
     def _settle(self) -> None:
         """Finish every released tier whose batches are done and whose reads are

@@ -57,6 +57,9 @@ class SyntheticJob(Job):
             )
         )
 
+    def cost(self, tier: int) -> float | None:
+        return self.busy
+
     def compute(self, tier: int, start: int, stop: int, store: Store) -> np.ndarray:
         if self.die_once and tier == self.die_tier and start == 0:
             marker = Path(self.die_once)
