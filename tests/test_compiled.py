@@ -453,6 +453,10 @@ def test_command_line(capsys):
         == 0
     )
     assert "Ur(blitz+pieces=1)" in capsys.readouterr().out
+    assert (
+        main(["solve", "perfectplay.examples.ur:Ur", "-p", "pieces=2", "-q", "--digits", "13"]) == 0
+    )
+    assert "start value: 0.5185729074957 for the player" in capsys.readouterr().out
 
 
 def test_docs_big_games_example():

@@ -229,3 +229,13 @@ def test_a_user_s_rules_file_solves_on_other_processes(
         sys.modules.pop("perfectplay_user_mine", None)
     assert tables[engine] == tables["threads"]
     assert list((tmp_path / engine).glob("tier-0/*.npy"))  # solved on that engine
+
+
+def test_the_time_left_is_not_estimated_from_the_first_tier() -> None:
+    """The first tier computed carries the kernels' compiling or loading: the estimate
+    of the time left waits for a second."""
+    job = SyntheticJob(tiers=3, items=50, busy=1e-4)
+    seen: list[float | None] = []
+    run(job.plan(), job, on_tier=lambda d: seen.append(d.left_seconds))
+    assert seen[0] is None
+    assert seen[1] is not None and seen[1] >= 0.0

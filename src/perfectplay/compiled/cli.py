@@ -14,6 +14,7 @@ from typing import Any
 
 from perfectplay.compiled.model import CompiledModel
 from perfectplay.errors import InputError
+from perfectplay.text.numbers import decimal_text
 
 __all__ = ["query_lines", "solve_command"]
 
@@ -65,7 +66,7 @@ def solve_command(model: CompiledModel, args: Any) -> int:
         print(f"model: {sol.name} (compiled, two players with dice; solver: {sol.solver})")
         print(f"positions: {sol.n_positions:,} in {len(sol.layers):,} layers")
         print(
-            f"start value: {sol.value():.9f} for the player to move first "
+            f"start value: {decimal_text(sol.value(), args.digits)} for the player to move first "
             f"(certified to {sol.bound:.1e})"
         )
         for text in args.query:

@@ -43,9 +43,10 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import numpy as np
-from numba import njit
 
-from perfectplay.compiled.model import CompiledModel
+# perfectplay's njit (numba's, made ready as for every kernel of perfectplay): importing
+# numba first would let it build AVX-512 code, which LLVM miscompiles.
+from perfectplay.compiled import CompiledModel, njit
 
 __all__ = ["HAND_BITS", "PATHS", "RULES", "Ur", "UrRules"]
 

@@ -209,10 +209,15 @@ class _Run:
         # Per tier: the batches' own seconds and items, and its wall time from the moment
         # the tiers it reads were finished to its own finish. Rates come from the largest
         # tier finished so far: small tiers carry the workers' start-up, and their
-        # per-item cost misleads.
+        # per-item cost misleads. The time left is never estimated from the first tier
+        # computed (``timed``: the largest of the others): its batches compiled or
+        # loaded the kernels (Ur's first, of 217 positions, took 8 s, which promised
+        # 1,361 hours for the rest).
         self.work: dict[int, tuple[float, int]] = {}
         self.wall: dict[int, float] = {}
         self.largest: int | None = None
+        self.first: int | None = None
+        self.timed: int | None = None
         # The engine's cost per batch as measured: a tier's worker-seconds beyond its
         # batches' own work, per batch (idle tails included, so it errs high).
         self.overhead = eng.overhead
@@ -442,10 +447,13 @@ class _Run:
         del self.left_items[tid]
         self.wall[tid] = time.perf_counter() - self.wall[tid]
         self._measure_overhead(tid)
-        if tid in self.work and (
-            self.largest is None or self.work[tid][1] > self.work[self.largest][1]
-        ):
-            self.largest = tid
+        if tid in self.work:
+            if self.largest is None or self.work[tid][1] > self.work[self.largest][1]:
+                self.largest = tid
+            if self.first is None:
+                self.first = tid
+            elif self.timed is None or self.work[tid][1] > self.work[self.timed][1]:
+                self.timed = tid
         self.report(self._done(tid))
         for r in self.readers[tid]:
             self.unfinished[r] -= 1
@@ -468,9 +476,9 @@ class _Run:
 
     def _wall_per_item(self) -> float | None:
         """Wall seconds per item of a whole tier (all workers together)."""
-        if self.largest is None:
+        if self.timed is None:
             return None
-        return self.wall[self.largest] / max(1, self.plan.tier(self.largest).items)
+        return self.wall[self.timed] / max(1, self.plan.tier(self.timed).items)
 
     def _done(self, tid: int) -> TierDone:
         tier = self.plan.tier(tid)
