@@ -23,7 +23,9 @@
   re-solve's figures for the full games beside them (JeroenOlieslagers/game_of_ur, 16
   cores of a Xeon 8592+: Finkel 200.5 s, Blitz 31.5 s, Masters 884.1 s), and the full
   Finkel game extrapolated from the largest measured one by positions (say so: it is
-  an extrapolation).
+  an extrapolation). ``PERFECTPLAY_BENCH_UR=finkel,blitz`` (or ``masters``) adds the
+  whole games, measured (Finkel: 25 minutes on the 2-core development machine; Blitz
+  longer; Masters needs more memory than it has).
 
     python benchmarks/run.py compiled
 """
@@ -31,6 +33,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -269,6 +272,12 @@ def ur_rows(quick: bool) -> list[Row]:
     )
     cases = [("finkel", k) for k in ((2, 3) if quick else (2, 3, 4))]
     cases += [("blitz", 2), ("masters", 2)]
+    # The whole games, on request (minutes to an hour each): PERFECTPLAY_BENCH_UR=finkel,blitz
+    full = {"finkel": 7, "blitz": 5, "masters": 7}
+    for rules in filter(None, os.environ.get("PERFECTPLAY_BENCH_UR", "").split(",")):
+        if rules not in full:
+            raise SystemExit(f"PERFECTPLAY_BENCH_UR: {rules!r} is not one of {sorted(full)}")
+        cases.append((rules, full[rules]))
     largest = None
     for rules, pieces in cases:
         got = json.loads(_child(SOLVE_UR, rules, str(pieces)))
@@ -283,7 +292,7 @@ def ur_rows(quick: bool) -> list[Row]:
                 "Finkel 7: <= 30 min, 8 GB" if rules == "finkel" else "",
             )
         )
-        if rules == "finkel":
+        if rules == "finkel" and pieces < 7:
             largest = (pieces, got)
     if largest is not None:
         pieces, got = largest
