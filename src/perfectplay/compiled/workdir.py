@@ -23,9 +23,10 @@ started again in the same directory resumes after it.
 
 A :class:`Workdir` reads each small file once: the records and the small arrays it has
 read or written are kept in memory, since a solve reads each finished layer many times;
-larger arrays are memory-mapped when asked for and not kept mapped. A *private* work directory (the temporary
-one of a solve in one process, which nothing else reads and which is removed with its
-solution) is not written at all while what it holds fits in memory
+larger arrays are memory-mapped when asked for and not kept mapped. A *private* work
+directory (the temporary one of a solve in one process, which nothing else reads and
+which is removed with its solution) is not written at all while what it holds fits in
+memory
 (:data:`HOLD_BYTES`): only larger arrays go to its files.
 
 >>> import tempfile
