@@ -26,8 +26,7 @@ read or written are kept in memory, since a solve reads each finished layer many
 larger arrays are memory-mapped when asked for and not kept mapped. A *private* work
 directory (the temporary one of a solve in one process, which nothing else reads and
 which is removed with its solution) is not written at all while what it holds fits in
-memory
-(:data:`HOLD_BYTES`): only larger arrays go to its files.
+memory (:data:`HOLD_BYTES`): only larger arrays go to its files.
 
 >>> import tempfile
 >>> wd = Workdir(tempfile.mkdtemp()).create()

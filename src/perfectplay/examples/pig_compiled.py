@@ -129,9 +129,8 @@ class CompiledPig(CompiledModel):
         >>> pig.unpack(pig.pack(7, 93, 12, True))
         (7, 93, 12, True)
         """
-        b = int(self.params[2])
-        mask = (1 << b) - 1
-        return state >> (1 + 2 * b), (state >> (1 + b)) & mask, (state >> 1) & mask, bool(state & 1)
+        mine, theirs, turn = _fields(state, self.params)  # the kernels' own decoding
+        return mine, theirs, turn, bool(state & 1)
 
     def pack(self, mine: int, theirs: int, turn: int, pending: bool = False) -> int:
         """The position of the fields (the inverse of :meth:`unpack`); a field its bits
@@ -145,7 +144,7 @@ class CompiledPig(CompiledModel):
         for field in (mine, theirs, turn):
             if not 0 <= field < 1 << b:
                 raise ValueError(f"a Pig score or turn total is 0..{(1 << b) - 1}, not {field}")
-        return (((((mine << b) | theirs) << b) | turn) << 1) | int(pending)
+        return _pack(mine, theirs, turn, int(pending), self.params)
 
     def describe(self, state: int) -> str:
         mine, theirs, turn, pending = self.unpack(state)

@@ -57,7 +57,7 @@ class Engine:
     overhead = 0.0
     #: Seconds from a tier's last batch ending to the batches of the tier that reads it
     #: starting (every worker waits that long): what fusing a small tier into a chain
-    #: of tiers on one worker saves (:mod:`.runner`). None in this process.
+    #: of tiers on one worker saves (:mod:`.runner`). Nothing in this process (0).
     handoff = 0.0
     retries = 0  # lost workers survived per batch (the engine's own retries aside)
     #: Whether a batch may be sent before the batches it waits for are done (``after``):
@@ -204,7 +204,7 @@ class DaskEngine(Engine):
         tier, start, stop, _ = steps[0]  # a task's name: its first batch's
         # The futures ``after`` are arguments: the scheduler starts the batch when they
         # are done, from the worker that finished the last of them, without asking the
-        # driver (their results, a float each, are all that travels).
+        # driver (their results, a few floats each, are all that travels).
         return self._client.submit(
             run_installed,
             self._name,
