@@ -200,8 +200,9 @@ def test_components_and_the_proof_that_play_ends():
         assert comp_ptr.size == 2  # one component
         # The rows in slot order, the moves naming slots, as the sweeps read them.
         new_roll, new_move = slot_layout(order, roll_ptr, move_ptr)
-        prob, const = slot_rolls(order, roll_ptr, prob), slot_rolls(order, roll_ptr, const)
-        codes = slot_moves(order, roll_ptr, move_ptr, codes)
+        prob = slot_rolls(order, roll_ptr, new_roll, prob)
+        const = slot_rolls(order, roll_ptr, new_roll, const)
+        codes = slot_moves(order, roll_ptr, move_ptr, new_roll, new_move, codes)
         table = (new_roll, prob, const, eps, new_move, codes)
         return _ends(table, 0, len(rolls), np.zeros(len(rolls), bool))
 
@@ -212,6 +213,32 @@ def test_components_and_the_proof_that_play_ends():
     assert ends([[[1], [1]], [[0], []]])
     # A choice that stays is enough: every outcome of 0 and 1 has a move within {0, 1}.
     assert not ends([[[1], [1]], [[0], [0, 2]], [[1], [0]]])
+
+
+def test_rows_in_slot_order_match_a_plain_reordering():
+    # Large enough for the parallel copies, against numpy's own gather.
+    from perfectplay.compiled.components import slot_layout, slot_moves, slot_rolls
+
+    rng = np.random.default_rng(3)
+    for n in (7, 60_000):
+        n_rolls = rng.integers(1, 4, n)
+        roll_ptr = np.concatenate([[0], np.cumsum(n_rolls)]).astype(np.int32)
+        n_moves = rng.integers(0, 3, int(roll_ptr[-1]))
+        move_ptr = np.concatenate([[0], np.cumsum(n_moves)]).astype(np.int32)
+        codes = rng.integers(0, 2 * n, int(move_ptr[-1])).astype(np.int32)
+        const = rng.random(int(roll_ptr[-1]))
+        order = rng.permutation(n).astype(np.int32)
+        new_roll, new_move = slot_layout(order, roll_ptr, move_ptr)
+        got_const = slot_rolls(order, roll_ptr, new_roll, const)
+        got_codes = slot_moves(order, roll_ptr, move_ptr, new_roll, new_move, codes)
+        slot = np.argsort(order)
+        rolls = [np.arange(roll_ptr[i], roll_ptr[i + 1]) for i in order]
+        flat = np.concatenate(rolls)
+        assert np.array_equal(np.diff(new_roll), n_rolls[order])
+        assert np.array_equal(np.diff(new_move), n_moves[flat])
+        assert np.array_equal(got_const, const[flat])
+        moves = np.concatenate([np.arange(move_ptr[r], move_ptr[r + 1]) for r in flat])
+        assert np.array_equal(got_codes, 2 * slot[codes[moves] >> 1] + (codes[moves] & 1))
 
 
 def test_directories_find_what_a_binary_search_finds():

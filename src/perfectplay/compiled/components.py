@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 __all__ = ["components", "slot_layout", "slot_moves", "slot_rolls"]
 
@@ -109,6 +109,55 @@ def components(roll_ptr: Any, move_ptr: Any, move_code: Any) -> Any:
     return order, comp_ptr
 
 
+# A layer this large has its rows put in slot order by all threads (a smaller one in
+# the calling thread: waking the pool costs more than the copy). Each chunk of slots
+# writes only its own slots' entries, so the result is the serial one.
+_PARALLEL_ROWS = 50_000
+_CHUNKS = 64
+
+
+@njit(cache=True)
+def _count_rolls(order: Any, roll_ptr: Any, out: Any, a: int, b: int) -> None:
+    for q in range(a, b):
+        i = order[q]
+        out[q + 1] = roll_ptr[i + 1] - roll_ptr[i]
+
+
+@njit(cache=True, parallel=True)
+def _count_rolls_par(order: Any, roll_ptr: Any, out: Any) -> None:
+    n = len(order)
+    for c in prange(_CHUNKS):
+        _count_rolls(order, roll_ptr, out, c * n // _CHUNKS, (c + 1) * n // _CHUNKS)
+
+
+@njit(cache=True)
+def _count_moves(
+    order: Any, roll_ptr: Any, move_ptr: Any, new_roll: Any, out: Any, a: int, b: int
+) -> None:
+    for q in range(a, b):
+        i = order[q]
+        r2 = new_roll[q]
+        for r in range(roll_ptr[i], roll_ptr[i + 1]):
+            out[r2 + 1] = move_ptr[r + 1] - move_ptr[r]
+            r2 += 1
+
+
+@njit(cache=True, parallel=True)
+def _count_moves_par(order: Any, roll_ptr: Any, move_ptr: Any, new_roll: Any, out: Any) -> None:
+    n = len(order)
+    for c in prange(_CHUNKS):
+        _count_moves(
+            order, roll_ptr, move_ptr, new_roll, out, c * n // _CHUNKS, (c + 1) * n // _CHUNKS
+        )
+
+
+@njit(cache=True)
+def _prefix_sums(x: Any) -> None:
+    # x[0] stays; x[k] += x[k - 1] after it (counts into pointers, in place).
+    for k in range(1, len(x)):
+        x[k] += x[k - 1]
+
+
 @njit(cache=True)
 def slot_layout(order: Any, roll_ptr: Any, move_ptr: Any) -> Any:
     """The pointers ``(roll_ptr, move_ptr)`` of the table with its rows in slot order
@@ -120,46 +169,122 @@ def slot_layout(order: Any, roll_ptr: Any, move_ptr: Any) -> Any:
     n = len(order)
     new_roll = np.empty(n + 1, roll_ptr.dtype)
     new_roll[0] = 0
-    for q in range(n):
-        i = order[q]
-        new_roll[q + 1] = new_roll[q] + roll_ptr[i + 1] - roll_ptr[i]
+    if n >= _PARALLEL_ROWS:
+        _count_rolls_par(order, roll_ptr, new_roll)
+    else:
+        _count_rolls(order, roll_ptr, new_roll, 0, n)
+    _prefix_sums(new_roll)
     new_move = np.empty(len(move_ptr), move_ptr.dtype)
     new_move[0] = 0
-    r2 = 0
-    for q in range(n):
-        i = order[q]
-        for r in range(roll_ptr[i], roll_ptr[i + 1]):
-            new_move[r2 + 1] = new_move[r2] + move_ptr[r + 1] - move_ptr[r]
-            r2 += 1
+    if n >= _PARALLEL_ROWS:
+        _count_moves_par(order, roll_ptr, move_ptr, new_roll, new_move)
+    else:
+        _count_moves(order, roll_ptr, move_ptr, new_roll, new_move, 0, n)
+    _prefix_sums(new_move)
     return new_roll, new_move
 
 
 @njit(cache=True)
-def slot_rolls(order: Any, roll_ptr: Any, values: Any) -> Any:
-    """A per-outcome array ``values`` in the outcome order of :func:`slot_layout`."""
-    out = np.empty_like(values)
-    r2 = 0
-    for q in range(len(order)):
+def _copy_rolls(
+    order: Any, roll_ptr: Any, new_roll: Any, values: Any, out: Any, a: int, b: int
+) -> None:
+    for q in range(a, b):
         i = order[q]
+        r2 = new_roll[q]
         for r in range(roll_ptr[i], roll_ptr[i + 1]):
             out[r2] = values[r]
             r2 += 1
+
+
+@njit(cache=True, parallel=True)
+def _copy_rolls_par(order: Any, roll_ptr: Any, new_roll: Any, values: Any, out: Any) -> None:
+    n = len(order)
+    for c in prange(_CHUNKS):
+        _copy_rolls(
+            order, roll_ptr, new_roll, values, out, c * n // _CHUNKS, (c + 1) * n // _CHUNKS
+        )
+
+
+@njit(cache=True)
+def slot_rolls(order: Any, roll_ptr: Any, new_roll: Any, values: Any) -> Any:
+    """A per-outcome array ``values`` in the outcome order of :func:`slot_layout`
+    (``new_roll`` its outcome pointers)."""
+    out = np.empty_like(values)
+    n = len(order)
+    if n >= _PARALLEL_ROWS:
+        _copy_rolls_par(order, roll_ptr, new_roll, values, out)
+    else:
+        _copy_rolls(order, roll_ptr, new_roll, values, out, 0, n)
     return out
 
 
 @njit(cache=True)
-def slot_moves(order: Any, roll_ptr: Any, move_ptr: Any, move_code: Any) -> Any:
-    """The moves ``move_code`` (``2 * position + flip``) in the order of
-    :func:`slot_layout`, each naming its target by slot (``2 * slot + flip``)."""
-    slot = np.empty(len(order), order.dtype)
-    for q in range(len(order)):
+def _slots(order: Any, slot: Any, a: int, b: int) -> None:
+    for q in range(a, b):
         slot[order[q]] = q
-    out = np.empty_like(move_code)
-    j2 = 0
-    for q in range(len(order)):
+
+
+@njit(cache=True)
+def _copy_moves(
+    order: Any,
+    roll_ptr: Any,
+    move_ptr: Any,
+    new_roll: Any,
+    new_move: Any,
+    codes: Any,
+    slot: Any,
+    out: Any,
+    a: int,
+    b: int,
+) -> None:
+    # Slot q's moves, renamed by slot, where the new pointers put them.
+    for q in range(a, b):
         i = order[q]
+        j2 = new_move[new_roll[q]]
         for j in range(move_ptr[roll_ptr[i]], move_ptr[roll_ptr[i + 1]]):
-            c = move_code[j]
+            c = codes[j]
             out[j2] = 2 * slot[c >> 1] + (c & 1)
             j2 += 1
+
+
+@njit(cache=True, parallel=True)
+def _copy_moves_par(
+    order: Any,
+    roll_ptr: Any,
+    move_ptr: Any,
+    new_roll: Any,
+    new_move: Any,
+    codes: Any,
+    slot: Any,
+    out: Any,
+) -> None:
+    n = len(order)
+    for c in prange(_CHUNKS):
+        a, b = c * n // _CHUNKS, (c + 1) * n // _CHUNKS
+        _copy_moves(order, roll_ptr, move_ptr, new_roll, new_move, codes, slot, out, a, b)
+
+
+@njit(cache=True, parallel=True)
+def _slots_par(order: Any, slot: Any) -> None:
+    n = len(order)
+    for c in prange(_CHUNKS):
+        _slots(order, slot, c * n // _CHUNKS, (c + 1) * n // _CHUNKS)
+
+
+@njit(cache=True)
+def slot_moves(
+    order: Any, roll_ptr: Any, move_ptr: Any, new_roll: Any, new_move: Any, move_code: Any
+) -> Any:
+    """The moves ``move_code`` (``2 * position + flip``) in the order of
+    :func:`slot_layout` (``new_roll``, ``new_move`` its pointers), each naming its
+    target by slot (``2 * slot + flip``)."""
+    n = len(order)
+    slot = np.empty(n, order.dtype)
+    out = np.empty_like(move_code)
+    if n >= _PARALLEL_ROWS:
+        _slots_par(order, slot)
+        _copy_moves_par(order, roll_ptr, move_ptr, new_roll, new_move, move_code, slot, out)
+    else:
+        _slots(order, slot, 0, n)
+        _copy_moves(order, roll_ptr, move_ptr, new_roll, new_move, move_code, slot, out, 0, n)
     return out

@@ -25,41 +25,14 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import njit
+
+from perfectplay.compiled.prefetch import prefetch_item
 
 __all__ = ["EMPTY", "home", "new_set", "prefetch", "rehash", "set_add"]
 
 EMPTY = np.iinfo(np.int64).min
-_cg: Any = cgutils  # untyped
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-
-
-def _prefetch_typed(typingctx: Any, arr: Any, index: Any) -> Any:
-    """LLVM's ``prefetch`` of ``arr[index]`` (read, keep in all cache levels), as a
-    numba intrinsic (numba has no prefetch of its own)."""
-    if not isinstance(arr, types.Array) or not isinstance(index, types.Integer):
-        return None
-    sig = types.void(arr, index)
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        aryty = signature.args[0]
-        ary = context.make_array(aryty)(context, builder, args[0])
-        ptr = _cg.get_item_pointer(context, builder, aryty, ary, [args[1]])
-        byte_ptr = ir.IntType(8).as_pointer()
-        i32 = ir.IntType(32)
-        fnty = ir.FunctionType(ir.VoidType(), [byte_ptr, i32, i32, i32])
-        fn = _cg.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0i8")
-        # rw = 0 (read), locality = 3 (keep), cache type = 1 (data)
-        builder.call(fn, [builder.bitcast(ptr, byte_ptr), i32(0), i32(3), i32(1)])
-        return context.get_dummy_value()
-
-    return sig, codegen
-
-
-_prefetch_item: Any = intrinsic(_prefetch_typed)
 
 
 @njit(cache=True)
@@ -83,7 +56,7 @@ def home(table: Any, key: int) -> Any:
 def prefetch(table: Any, key: int) -> None:
     """Ask the processor for ``key``'s home slot ahead of :func:`set_add` (a hint: it
     changes nothing and never waits)."""
-    _prefetch_item(table, home(table, key))
+    prefetch_item(table, home(table, key))
 
 
 @njit(cache=True)

@@ -154,9 +154,9 @@ def solve_layer(
     # the table's rows (one array at a time: the copy of the largest is the peak).
     order, comp_ptr = _components(roll_ptr, move_ptr, move_code)
     new_roll, new_move = _slot_layout(order, roll_ptr, move_ptr)
-    roll_prob = _slot_rolls(order, roll_ptr, roll_prob)
-    roll_const = _slot_rolls(order, roll_ptr, roll_const)
-    move_code = _slot_moves(order, roll_ptr, move_ptr, move_code)
+    roll_prob = _slot_rolls(order, roll_ptr, new_roll, roll_prob)
+    roll_const = _slot_rolls(order, roll_ptr, new_roll, roll_const)
+    move_code = _slot_moves(order, roll_ptr, move_ptr, new_roll, new_move, move_code)
     roll_ptr, move_ptr = new_roll, new_move
     del new_roll, new_move
     lo = np.zeros(n, np.float64)

@@ -69,6 +69,8 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
+from perfectplay.compiled.prefetch import prefetch_item
+
 __all__ = ["MAXED", "OK", "STALLED", "solve_big", "solve_run"]
 
 #: How a component ended: certified, out of sweeps, or its gap stopped shrinking.
@@ -87,6 +89,19 @@ _RHO_EVERY = 4
 _SETTLED = 0.01
 _CHECKS = 4
 _BOXES = 2
+# A sweep asks for the bounds (or values) that the moves of the position this many
+# slots ahead name, while it updates this one (:mod:`perfectplay.compiled.prefetch`):
+# the reads of a big layer miss the caches, and overlapping them made a sweep of the
+# Royal Game of Ur 1.7 times as fast (2 to 16 ahead measured; 4 was best).
+_AHEAD = 4
+
+
+@njit(cache=True)
+def _fetch(x: Any, table: Any, q: int) -> None:
+    """Ask for the entries of ``x`` that the moves of row ``q`` name (a hint)."""
+    roll_ptr, _, _, _, move_ptr, move_code = table
+    for j in range(move_ptr[roll_ptr[q]], move_ptr[roll_ptr[q + 1]]):
+        prefetch_item(x, move_code[j] >> 1)
 
 
 @njit(cache=True)
@@ -143,6 +158,9 @@ def _sweep(lo: Any, hi: Any, table: Any, a: int, b: int) -> float:
     after."""
     g = 0.0
     for q in range(a, b):
+        if q + _AHEAD < b:
+            _fetch(lo, table, q + _AHEAD)
+            _fetch(hi, table, q + _AHEAD)
         g = max(g, _update(lo, hi, table, q))
     return g
 
@@ -235,6 +253,8 @@ def _value_sweep(v: Any, table: Any, a: int, b: int) -> float:
     """Update the values of slots ``a .. b - 1`` in order; returns the largest change."""
     d = 0.0
     for q in range(a, b):
+        if q + _AHEAD < b:
+            _fetch(v, table, q + _AHEAD)
         x = _value(v, table, q)
         d = max(d, abs(x - v[q]))
         v[q] = x
@@ -311,6 +331,9 @@ def _check_box(lo: Any, hi: Any, table: Any, a: int, b: int) -> bool:
     as much again beyond (the next box to check)."""
     ok = True
     for q in range(a, b):
+        if q + _AHEAD < b:
+            _fetch(lo, table, q + _AHEAD)
+            _fetch(hi, table, q + _AHEAD)
         low, high = _bounds(lo, hi, table, q)
         if low >= lo[q] and high <= hi[q]:
             lo[q], hi[q] = low, high
