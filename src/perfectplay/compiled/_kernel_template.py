@@ -244,13 +244,13 @@ def count(keys, lid, p, max_rolls, max_moves, fin_layers, used, n_rolls, n_moves
 
 
 @njit(cache=True)
-def find_by_index(keys, at, a, b, t, p):
-    """The position of ``t`` in ``keys`` by its perfect index: ``at[a + index(t)]``
-    (``at[a:b]`` numbers the layer's positions by index, -1 where none), or -1."""
+def find_by_index(keys, where, t, p):
+    """The position of ``t`` in ``keys`` by its perfect index (``where``: the positions
+    by index, -1 where none), or -1."""
     i = index(t, p)
-    if i < 0 or i >= b - a:
+    if i < 0 or i >= len(where):
         return -1
-    g = at[a + i]
+    g = where[i]
     if g < 0 or keys[g] != t:
         return -1
     return g
@@ -263,9 +263,13 @@ def fill(keys, kdir, where, lid, p, max_rolls, max_moves, finished, table, err):
     the best value of its moves that leave the layer (``roll_const``; -1: none) and its
     moves within the layer, as ``2 * index + flip``. ``finished`` is the finished layers
     it reaches ``(ids, pointers, keys, values, directory offsets, directories, index
-    offsets, positions by index)`` (a layer with an empty index range is found by its
-    directory); ``table`` the arrays to fill."""
-    fin_layers, fin_ptr, fin_keys, fin_value, fin_dptr, fin_dirs, fin_iptr, fin_at = finished
+    offsets, pairs by index)``, the last the key and the value (its bits) side by side
+    at twice a number of the layer's perfect index (one cache line for both; ``EMPTY``
+    where no position has the number), which ``fin_pair_values`` reads as floats; a
+    layer with an empty index range is found by its directory. ``table`` is the arrays
+    to fill."""
+    fin_layers, fin_ptr, fin_keys, fin_value, fin_dptr, fin_dirs, fin_iptr, fin_pairs = finished
+    fin_pair_values = fin_pairs.view(np.float64)
     roll_ptr, roll_prob, roll_const, move_ptr, move_code = table
     n = len(keys)
     chunks = min(n, 64)
@@ -295,7 +299,7 @@ def fill(keys, kdir, where, lid, p, max_rolls, max_moves, finished, table, err):
                     lt = layer(t, p)
                     if lt == lid:
                         if len(where):
-                            idx = find_by_index(keys, where, 0, len(where), t, p)
+                            idx = find_by_index(keys, where, t, p)
                         else:
                             idx = find_in(keys, kdir, 0, t)
                         if idx < 0:
@@ -306,14 +310,18 @@ def fill(keys, kdir, where, lid, p, max_rolls, max_moves, finished, table, err):
                     else:
                         pos = find_layer(fin_layers, lt)
                         a, b = fin_iptr[pos], fin_iptr[pos + 1]
+                        v = -1.0
                         if b > a:
-                            idx = find_by_index(fin_keys, fin_at, a, b, t, p)
+                            i = index(t, p)
+                            if 0 <= i < b - a and fin_pairs[2 * (a + i)] == t:
+                                v = fin_pair_values[2 * (a + i) + 1]
                         else:
                             idx = find_in(fin_keys, fin_dirs, fin_dptr[pos], t)
-                        if idx < 0:
+                            if idx >= 0:
+                                v = fin_value[idx]
+                        if v < 0.0:
                             e[0], e[1], e[2], e[3] = ERR_UNKNOWN_STATE, s, r, t
                             break
-                        v = fin_value[idx]
                         if flips[j]:
                             v = 1.0 - v
                         if v > best:

@@ -26,6 +26,7 @@ import numpy as np
 from perfectplay._util.memory import format_bytes, require
 from perfectplay.compiled import sweep as _sweep
 from perfectplay.compiled.components import components, slot_layout, slot_moves, slot_rolls
+from perfectplay.compiled.hashset import EMPTY
 from perfectplay.compiled.kernels import Kernels, kernels_for
 from perfectplay.compiled.model import (
     ERR_BAD_INDEX,
@@ -202,9 +203,10 @@ def _finished(
     wd: Workdir, model: CompiledModel, k: Kernels, layer: int, reach: np.ndarray
 ) -> tuple[tuple[np.ndarray, ...], float]:
     """The finished layers ``reach`` as the fill kernel reads them, ``(layer ids,
-    pointers, keys, values, directory offsets, directories, index offsets, positions by
-    index)`` side by side (a directory per layer: :mod:`perfectplay.compiled.search`;
-    the positions by the model's perfect index where it has one, see :func:`_by_index`),
+    pointers, keys, values, directory offsets, directories, index offsets, key and value
+    pairs by index)`` side by side (a directory per layer:
+    :mod:`perfectplay.compiled.search`; the pairs by the model's perfect index where it
+    has one, one cache line a lookup: see the fill kernel),
     and the largest bound among them
     (values read from them are known to that much). A game small enough
     (:data:`_STORE_BYTES`) keeps every layer it has read in one store on the work
@@ -219,7 +221,7 @@ def _finished(
             ids = np.array(head["layers"], np.int64)
             sizes = [int(x) for x in head["sizes"]]
             spans = _spans(model, k, ids, sizes)
-            need = _FINISHED_BYTES * total + 8 * sum(spans)
+            need = _FINISHED_BYTES * total + 16 * sum(spans)
             require(need, f"{model.name}: the values of its finished layers")
             # The bounds of the layers read so far (NaN: not yet read).
             wd.cache["finished"] = (_slices(ids, sizes, spans), np.full(len(ids), np.nan))
@@ -233,7 +235,7 @@ def _finished(
     eps = max((_bound(wd, model, layer, int(lid)) for lid in reach), default=0.0)
     sizes = [wd.keys(int(lid)).size for lid in reach]
     spans = _spans(model, k, reach, sizes)
-    need = _FINISHED_BYTES * sum(sizes) + 8 * sum(spans)
+    need = _FINISHED_BYTES * sum(sizes) + 16 * sum(spans)
     require(need, f"{model.name}: the finished layers layer {layer} reads")
     found = _slices(reach, sizes, spans)
     for i, lid in enumerate(reach):
@@ -264,7 +266,7 @@ _FINISHED_BYTES = 8 + 8 + 4
 def _slices(ids: np.ndarray, sizes: list[int], spans: list[int]) -> tuple[np.ndarray, ...]:
     """Room for the finished layers ``ids`` of ``sizes`` positions and ``spans`` numbers
     of their perfect indexes (0: none), side by side: ``(ids, pointers, keys, values,
-    directory offsets, directories, index offsets, positions by index)``."""
+    directory offsets, directories, index offsets, key and value pairs by index)``."""
     ptr = np.zeros(len(sizes) + 1, np.int64)
     np.cumsum(sizes, out=ptr[1:])
     dptr = np.zeros(len(sizes) + 1, np.int64)
@@ -282,7 +284,7 @@ def _slices(ids: np.ndarray, sizes: list[int], spans: list[int]) -> tuple[np.nda
         dptr,
         np.zeros(int(dptr[-1]), np.int64),
         iptr,
-        np.empty(int(iptr[-1]), np.int64),
+        np.empty(2 * int(iptr[-1]), np.int64),
     )
 
 
@@ -290,14 +292,17 @@ def _load(
     wd: Workdir, model: CompiledModel, k: Kernels, lid: int, i: int, found: tuple[Any, ...]
 ) -> None:
     """Copy finished layer ``lid`` into slice ``i`` of ``found`` (:func:`_slices`) and
-    write its directory or its positions by index."""
-    _, ptr, keys, values, dptr, dirs, iptr, at = found
+    write its directory, or its keys and values by index."""
+    _, ptr, keys, values, dptr, dirs, iptr, pairs = found
     a, b = int(ptr[i]), int(ptr[i + 1])
     keys[a:b] = wd.keys(lid)
     values[a:b] = wd.values(lid)
     if iptr[i + 1] > iptr[i]:
         mine = _by_index(model, k, lid, keys[a:b], int(iptr[i + 1] - iptr[i]))
-        at[iptr[i] : iptr[i + 1]] = np.where(mine >= 0, mine + a, -1)
+        held = mine >= 0
+        two = pairs[2 * iptr[i] : 2 * iptr[i + 1]].reshape(-1, 2)
+        two[:, 0] = np.where(held, keys[a:b][np.maximum(mine, 0)], EMPTY)
+        two[:, 1] = values[a:b][np.maximum(mine, 0)].view(np.int64)
     else:
         _fill_directory(keys, a, b, dirs, int(dptr[i]))
 
