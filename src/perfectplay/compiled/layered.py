@@ -26,15 +26,15 @@ import numpy as np
 from perfectplay._util.memory import format_bytes, require
 from perfectplay.compiled import sweep as _sweep
 from perfectplay.compiled.components import components, slot_layout, slot_moves, slot_rolls
-from perfectplay.compiled.hashset import EMPTY
 from perfectplay.compiled.kernels import Kernels, kernels_for
-from perfectplay.compiled.model import (
-    ERR_BAD_INDEX,
-    ERR_SAME_INDEX,
-    CompiledModel,
-    raise_model_error,
+from perfectplay.compiled.model import CompiledModel, raise_model_error
+from perfectplay.compiled.search import (
+    dense_span,
+    directory_size,
+    fill_directory,
+    number_by_index,
+    pair_by_index,
 )
-from perfectplay.compiled.search import dense_span, directory_size, fill_directory
 from perfectplay.compiled.workdir import Workdir
 from perfectplay.errors import ModelError
 
@@ -48,6 +48,8 @@ _slot_layout: Any = slot_layout
 _slot_rolls: Any = slot_rolls
 _slot_moves: Any = slot_moves
 _fill_directory: Any = fill_directory
+_number_by_index: Any = number_by_index
+_pair_by_index: Any = pair_by_index
 
 # A component this large is swept in parallel (smaller ones run one after the other in
 # one serial call: waking the threads costs more than their sweep).
@@ -146,7 +148,7 @@ def solve_layer(
     table = (roll_ptr, roll_prob, roll_const, move_ptr, move_code)
     kdir = np.empty(directory_size(n), np.int64)
     _fill_directory(keys, 0, n, kdir, 0)
-    where = _by_index(model, k, layer, keys, dense_span(int(k.layer_size(layer, p)), n))
+    where = _by_index(model, k, keys, dense_span(int(k.layer_size(layer, p)), n))
     k.fill(keys, kdir, where, layer, p, model.max_rolls, model.max_moves, finished, table, err)
     few.restore()
     raise_model_error(model, err)
@@ -298,35 +300,22 @@ def _load(
     keys[a:b] = wd.keys(lid)
     values[a:b] = wd.values(lid)
     if iptr[i + 1] > iptr[i]:
-        mine = _by_index(model, k, lid, keys[a:b], int(iptr[i + 1] - iptr[i]))
-        held = mine >= 0
-        two = pairs[2 * iptr[i] : 2 * iptr[i + 1]].reshape(-1, 2)
-        two[:, 0] = np.where(held, keys[a:b][np.maximum(mine, 0)], EMPTY)
-        two[:, 1] = values[a:b][np.maximum(mine, 0)].view(np.int64)
+        mine = _by_index(model, k, keys[a:b], int(iptr[i + 1] - iptr[i]))
+        _pair_by_index(keys[a:b], values[a:b], mine, pairs, int(iptr[i]))
     else:
         _fill_directory(keys, a, b, dirs, int(dptr[i]))
 
 
-def _by_index(
-    model: CompiledModel, k: Kernels, lid: int, keys: np.ndarray, span: int
-) -> np.ndarray:
-    """The positions of layer ``lid`` (``keys``) by the model's perfect index, -1 at a
-    number no position has (an empty array when ``span``, the index's size, is 0); an
-    index out of range or numbering two positions alike is a :class:`ModelError`."""
-    at = np.full(span, -1, np.int64)
-    if not span:
-        return at
-    idx = k.index(keys, model.params)
-    bad = np.flatnonzero((idx < 0) | (idx >= span))
-    if bad.size:
-        raise_model_error(model, np.array([ERR_BAD_INDEX, keys[bad[0]], 0, idx[bad[0]]]))
-    at[idx] = np.arange(keys.size)
-    if keys.size and np.count_nonzero(at >= 0) < keys.size:
-        order = np.argsort(idx, kind="stable")
-        twin = int(np.flatnonzero(np.diff(idx[order]) == 0)[0])
-        first, second = keys[order[twin]], keys[order[twin + 1]]
-        raise_model_error(model, np.array([ERR_SAME_INDEX, second, 0, first]))
-    return at
+def _by_index(model: CompiledModel, k: Kernels, keys: np.ndarray, span: int) -> np.ndarray:
+    """The positions of a layer (``keys``) by the model's perfect index, -1 at a number
+    no position has (an empty array when ``span``, the index's size, is 0); an index out
+    of range or numbering two positions alike is a :class:`ModelError`."""
+    where = np.empty(span, np.int64)
+    if span:
+        err = np.zeros(4, np.int64)
+        _number_by_index(keys, k.index(keys, model.params), where, err)
+        raise_model_error(model, err)
+    return where
 
 
 class _few_threads:

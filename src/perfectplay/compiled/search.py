@@ -23,6 +23,9 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from perfectplay.compiled.hashset import EMPTY
+from perfectplay.compiled.model import ERR_BAD_INDEX, ERR_SAME_INDEX
+
 __all__ = [
     "dense_span",
     "directory_size",
@@ -31,6 +34,8 @@ __all__ = [
     "find_key",
     "find_layer",
     "grow",
+    "number_by_index",
+    "pair_by_index",
 ]
 
 
@@ -127,8 +132,53 @@ def find_in(keys: Any, d: Any, off: int, key: int) -> int:
 
 
 @njit(cache=True)
+def number_by_index(keys: Any, idx: Any, where: Any, err: Any) -> None:
+    """``where[idx[i]] = i`` for the positions ``i`` of a layer (``keys``, ``idx`` their
+    perfect index), -1 at a number no position has; an index out of range or a number
+    given twice is written to ``err`` as the kernels write errors (and stops).
+
+    >>> where, err = np.empty(4, np.int64), np.zeros(4, np.int64)
+    >>> number_by_index(np.array([10, 20]), np.array([3, 0]), where, err)
+    >>> where.tolist(), err.tolist()
+    ([1, -1, -1, 0], [0, 0, 0, 0])
+    """
+    where[:] = -1
+    for i in range(len(idx)):
+        x = idx[i]
+        if x < 0 or x >= len(where):
+            err[0], err[1], err[2], err[3] = ERR_BAD_INDEX, keys[i], 0, x
+            return
+        if where[x] >= 0:
+            err[0], err[1], err[2], err[3] = ERR_SAME_INDEX, keys[i], 0, keys[where[x]]
+            return
+        where[x] = i
+
+
+@njit(cache=True)
+def pair_by_index(keys: Any, values: Any, where: Any, pairs: Any, off: int) -> None:
+    """Write each position's key and value (its bits) side by side at twice its number
+    from ``off`` (``where``: :func:`number_by_index`), :data:`EMPTY` where none."""
+    bits = values.view(np.int64)
+    for x in range(len(where)):
+        g = where[x]
+        j = 2 * (off + x)
+        if g < 0:
+            pairs[j] = EMPTY
+            pairs[j + 1] = 0
+        else:
+            pairs[j] = keys[g]
+            pairs[j + 1] = bits[g]
+
+
+@njit(cache=True)
 def find_layer(layers: Any, layer: int) -> int:
-    """The position of ``layer`` in the sorted array ``layers``, or -1."""
+    """The position of ``layer`` in the sorted array ``layers``, or -1: read at once
+    where the layers are numbered without gaps (Pig's: a lookup per move that leaves a
+    layer), else searched."""
+    if len(layers):
+        guess = layer - layers[0]
+        if 0 <= guess < len(layers) and layers[guess] == layer:
+            return guess
     return find_key(layers, 0, len(layers), layer)
 
 

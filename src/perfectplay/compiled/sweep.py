@@ -86,7 +86,7 @@ OK, MAXED, STALLED = 0, 1, 2
 # many sweeps.
 _RHO_MAX = 0.9995
 _RHO_STEADY = 0.1
-_RHO_EVERY = 4
+_RHO_EVERY = 3
 # Values are converged for the box check when a sweep changes none by more than this
 # share of the target; a box is checked (and widened where it failed) this many times,
 # then boxes this many times wider, in turn.
@@ -281,6 +281,7 @@ def _values(
     at = a  # the slot that changed most in the last sweep, by ``last_at``
     last_at = 0.0
     rho_last = 2.0
+    rho_used = 2.0  # the factor of the last extrapolation
     wait = 0
     best = np.inf
     since = 0
@@ -312,9 +313,13 @@ def _values(
             rho = -rho
         at, last_at = top, signed
         wait -= 1
-        steady = abs(rho - rho_last) < min(0.01, _RHO_STEADY * (1.0 - rho))
+        # Steady: the same factor twice running, or once the factor of the last
+        # extrapolation (the same tail: one ratio confirms it).
+        near = min(0.01, _RHO_STEADY * (1.0 - rho))
+        steady = abs(rho - rho_last) < near or abs(rho - rho_used) < near
         if extrapolate and wait <= 0 and count >= 3 and rho < _RHO_MAX and steady:
             before = d
+            rho_used = rho
             f = rho / (1.0 - rho)
             for q in range(a, b):
                 v[q] = min(max(v[q] + (v[q] - prev[q - a]) * f, 0.0), 1.0)
