@@ -176,7 +176,7 @@ def find_layer(layers: Any, layer: int) -> int:
     where the layers are numbered without gaps (Pig's: a lookup per move that leaves a
     layer), else searched."""
     if len(layers):
-        guess = layer - layers[0]
+        guess: int = layer - layers[0]
         if 0 <= guess < len(layers) and layers[guess] == layer:
             return guess
     return find_key(layers, 0, len(layers), layer)
