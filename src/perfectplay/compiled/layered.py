@@ -126,7 +126,10 @@ def solve_layer(
     k.count(keys, layer, p, model.max_rolls, model.max_moves, later, used, n_rolls, n_moves, err)
     raise_model_error(model, err)
     n_in = int(n_moves.sum())
-    need = layer_memory(model, n, n_in)
+    # The positions by the model's perfect index, if any, are held while the table is
+    # filled (counted as if at the peak).
+    span = dense_span(int(k.layer_size(layer, p)), n)
+    need = layer_memory(model, n, n_in) + 8 * span
     require(need, f"{model.name}: the successor table of layer {layer} ({n:,} positions)")
     reach = later[used.astype(bool)]
     finished, eps = _finished(wd, model, k, layer, reach)
@@ -146,9 +149,10 @@ def solve_layer(
     # of every sweep.
     move_code = np.empty(n_in, np.int32 if n < 1 << 30 else np.int64)
     table = (roll_ptr, roll_prob, roll_const, move_ptr, move_code)
-    kdir = np.empty(directory_size(n), np.int64)
-    _fill_directory(keys, 0, n, kdir, 0)
-    where = _by_index(model, k, keys, dense_span(int(k.layer_size(layer, p)), n))
+    where = _by_index(model, k, keys, span)
+    kdir = np.empty(0 if span else directory_size(n), np.int64)
+    if not span:
+        _fill_directory(keys, 0, n, kdir, 0)
     k.fill(keys, kdir, where, layer, p, model.max_rolls, model.max_moves, finished, table, err)
     few.restore()
     raise_model_error(model, err)

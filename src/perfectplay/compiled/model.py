@@ -37,16 +37,17 @@ compilation serves every parameter value):
                                        more than its positions; a negative size: none)
 =====================================  ==================================================
 
-A perfect index is a speed-up only: the explorer and the successor table find a
-position by it (one array read) instead of a hash set and a binary search, so that
-games of small cheap layers (Pig) spend their time on the game. A layer whose size is
-far above its positions is found the usual way; an index out of range or one number
-for two positions is refused in one line.
-
 and whose attributes :attr:`~CompiledModel.max_rolls` and :attr:`~CompiledModel.max_moves`
 size the buffers the functions write. :meth:`~CompiledModel.describe`,
 :meth:`~CompiledModel.parse`, :meth:`~CompiledModel.move_label` and
 :meth:`~CompiledModel.roll_label` are plain Python, for people (queries, tables, errors).
+
+A perfect index is a speed-up only: building a layer's successor table finds a position
+by it (one array read, the key and the value of a finished layer's position side by
+side) instead of a directory and a binary search, so that games of small cheap layers
+(Pig) spend less of their time looking up. A layer whose size is far above its
+positions is searched as usual; an index out of range or one number for two positions
+is refused in one line.
 
 A wrong model is refused in one line naming the state (decoded by ``describe``), never
 a numba traceback: the kernels return an error code and the offending state, and

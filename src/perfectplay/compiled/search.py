@@ -54,24 +54,22 @@ def find_key(keys: Any, lo: int, hi: int, key: int) -> int:
     return -1
 
 
-#: The most numbers a perfect index's array may hold while a layer is explored (its
-#: positions not known yet: 128 MiB), and per position once they are.
-DENSE_MOST = 1 << 24
+#: The most numbers of a layer's perfect index held in an array (128 MiB of pairs), and
+#: per position of the layer.
+DENSE_MOST = 1 << 23
 DENSE_PER_POSITION = 4
 
 
-def dense_span(size: int, n: int | None = None) -> int:
-    """How many numbers of a layer's perfect index (``size``: the model's
-    ``layer_size``, negative when it has none) to hold in an array, 0 for none: a layer
-    found by its index instead of a hash set or a directory, unless its index is far
-    sparser than its ``n`` positions (when known) or too large.
+def dense_span(size: int, n: int) -> int:
+    """How many numbers of a layer's perfect index to hold in an array, 0 for none
+    (``size``: the model's ``layer_size``, negative when it has none; ``n``: the
+    layer's positions): a layer found by its index instead of a directory, unless its
+    index is far sparser than its positions or too large.
 
-    >>> dense_span(-1), dense_span(1000), dense_span(1000, n=10), dense_span(1000, n=400)
-    (0, 1000, 0, 1000)
+    >>> dense_span(-1, 10), dense_span(1000, 400), dense_span(1000, 10)
+    (0, 1000, 0)
     """
-    if size < 0 or size > DENSE_MOST:
-        return 0
-    if n is not None and size > DENSE_PER_POSITION * n + 64:
+    if size < 0 or size > DENSE_MOST or size > DENSE_PER_POSITION * n + 64:
         return 0
     return size
 
