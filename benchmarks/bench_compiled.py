@@ -16,8 +16,8 @@
   connected components one at a time, with the certified extrapolation).
 * Positions explored per second, compiled and Python-object, on Pig 100 (in a child), and
   compiled on Ur Finkel with 4 pieces (3 with ``--quick``).
-* Sweeps: positions updated per second by the certified sweeps (both bounds) on Pig 100
-  and on Ur.
+* Sweeps: positions updated per second by the certified sweeps (values, box checks and
+  bounds) on Pig 100 and on Ur.
 * Ur: Finkel with 2..4 pieces (2..3 with ``--quick``), Blitz and Masters with 2: wall
   time, CPU time and peak memory of one solve in a child process, with the Rust
   re-solve's figures for the full games beside them (JeroenOlieslagers/game_of_ur, 16
@@ -242,7 +242,7 @@ def pig_rows(quick: bool) -> list[Row]:
             "compiled",
             "sweeps on Pig 100",
             f"{warm['updates'] / warm['sweep_seconds'] / 1e6:.1f} M position updates/s "
-            f"(both bounds; {warm['updates'] / warm['positions']:.1f} per position)",
+            f"(values, checks and bounds; {warm['updates'] / warm['positions']:.1f} a position)",
         )
     )
     n_c, t_c, n_p, t_p = _child(EXPLORE_RATE).split()

@@ -1,5 +1,5 @@
 """The kernels of a compiled model, as a template: :mod:`perfectplay.compiled.kernels`
-writes a copy of this file with the five names below bound to the model's functions.
+writes a copy of this file with the seven names below bound to the model's functions.
 
 Why a generated file: numba caches a compiled function on disk only when it is a
 module-level function of a real file, and a kernel that calls the model's functions as
@@ -28,7 +28,7 @@ from perfectplay.compiled.model import (
 from perfectplay.compiled.hashset import new_set, prefetch, rehash, set_add
 from perfectplay.compiled.search import find_in, find_layer, grow
 
-start = outcome = rolls = moves = layer = None  # MODEL FUNCTIONS
+start = outcome = rolls = moves = layer = index = layer_size = None  # MODEL FUNCTIONS
 
 # The buffers the model writes hold twice the sizes it declares and some more: a model
 # that writes a few entries too many is refused by the count it returns (one line)
@@ -243,14 +243,33 @@ def count(keys, lid, p, max_rolls, max_moves, fin_layers, used, n_rolls, n_moves
                 err[q] = e[q]
 
 
+@njit(cache=True)
+def find_by_index(keys, where, t, p):
+    """The position of ``t`` in ``keys`` by its perfect index (``where``: the positions
+    by index, -1 where none), or -1."""
+    i = index(t, p)
+    if i < 0 or i >= len(where):
+        return -1
+    g = where[i]
+    if g < 0 or keys[g] != t:
+        return -1
+    return g
+
+
 @njit(cache=True, parallel=True)
-def fill(keys, kdir, lid, p, max_rolls, max_moves, finished, table, err):
-    """The successor table of the layer ``keys`` (``kdir`` its directory): per outcome
-    its probability, the best value of its moves that leave the layer (``roll_const``;
-    -1: none) and its moves within the layer, as ``2 * index + flip``. ``finished`` is
-    the finished layers it reaches ``(ids, pointers, keys, values, directory offsets,
-    directories)``; ``table`` the arrays to fill."""
-    fin_layers, fin_ptr, fin_keys, fin_value, fin_dptr, fin_dirs = finished
+def fill(keys, kdir, where, lid, p, max_rolls, max_moves, finished, table, err):
+    """The successor table of the layer ``keys`` (``kdir`` its directory, or ``where``
+    its positions by perfect index when it is not empty): per outcome its probability,
+    the best value of its moves that leave the layer (``roll_const``; -1: none) and its
+    moves within the layer, as ``2 * index + flip``. ``finished`` is the finished layers
+    it reaches ``(ids, pointers, keys, values, directory offsets, directories, index
+    offsets, pairs by index)``, the last the key and the value (its bits) side by side
+    at twice a number of the layer's perfect index (one cache line for both; ``EMPTY``
+    where no position has the number), which ``fin_pair_values`` reads as floats; a
+    layer with an empty index range is found by its directory. ``table`` is the arrays
+    to fill."""
+    fin_layers, fin_ptr, fin_keys, fin_value, fin_dptr, fin_dirs, fin_iptr, fin_pairs = finished
+    fin_pair_values = fin_pairs.view(np.float64)
     roll_ptr, roll_prob, roll_const, move_ptr, move_code = table
     n = len(keys)
     chunks = min(n, 64)
@@ -279,7 +298,10 @@ def fill(keys, kdir, lid, p, max_rolls, max_moves, finished, table, err):
                         continue
                     lt = layer(t, p)
                     if lt == lid:
-                        idx = find_in(keys, kdir, 0, t)
+                        if len(where):
+                            idx = find_by_index(keys, where, t, p)
+                        else:
+                            idx = find_in(keys, kdir, 0, t)
                         if idx < 0:
                             e[0], e[1], e[2], e[3] = ERR_UNKNOWN_STATE, s, r, t
                             break
@@ -287,11 +309,19 @@ def fill(keys, kdir, lid, p, max_rolls, max_moves, finished, table, err):
                         k += 1
                     else:
                         pos = find_layer(fin_layers, lt)
-                        idx = find_in(fin_keys, fin_dirs, fin_dptr[pos], t)
-                        if idx < 0:
+                        a, b = fin_iptr[pos], fin_iptr[pos + 1]
+                        v = -1.0
+                        if b > a:
+                            i = index(t, p)
+                            if 0 <= i < b - a and fin_pairs[2 * (a + i)] == t:
+                                v = fin_pair_values[2 * (a + i) + 1]
+                        else:
+                            idx = find_in(fin_keys, fin_dirs, fin_dptr[pos], t)
+                            if idx >= 0:
+                                v = fin_value[idx]
+                        if v < 0.0:
                             e[0], e[1], e[2], e[3] = ERR_UNKNOWN_STATE, s, r, t
                             break
-                        v = fin_value[idx]
                         if flips[j]:
                             v = 1.0 - v
                         if v > best:
@@ -347,3 +377,16 @@ def layer_of(states, p):
     for i in range(len(states)):
         out[i] = layer(states[i], p)
     return out
+
+
+@njit(cache=True)
+def index_of(states, p):
+    out = np.empty(len(states), np.int64)
+    for i in range(len(states)):
+        out[i] = index(states[i], p)
+    return out
+
+
+@njit(cache=True)
+def layer_size_of(lid, p):
+    return layer_size(lid, p)

@@ -1,4 +1,5 @@
-"""The functions a compiled model may leave out: one chance outcome, one layer."""
+"""The functions a compiled model may leave out: one chance outcome, one layer, no
+perfect index."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from typing import Any
 
 from numba import njit
 
-__all__ = ["default_layer", "default_rolls"]
+__all__ = ["default_index", "default_layer", "default_layer_size", "default_rolls"]
 
 
 @njit(cache=True)
@@ -20,3 +21,15 @@ def default_rolls(s: int, p: Any, weights: Any) -> int:
 def default_layer(s: int, p: Any) -> int:
     """No layer promise: every state in layer 0."""
     return 0
+
+
+@njit(cache=True)
+def default_index(s: int, p: Any) -> int:
+    """No perfect index (never asked: the layer size says there is none)."""
+    return -1
+
+
+@njit(cache=True)
+def default_layer_size(layer: int, p: Any) -> int:
+    """No perfect index: a negative size."""
+    return -1

@@ -1,7 +1,7 @@
 """The compiled kernels of one compiled model: exploration and the successor table.
 
 The kernels (:mod:`perfectplay.compiled._kernel_template`) call the model's own njit
-functions, so they are made per model: a copy of the template whose five model names
+functions, so they are made per model: a copy of the template whose seven model names
 are imported from the model's modules is written to a cache directory, under a name
 hashed from the template and the model's source files, and imported; numba then caches
 its machine code beside it, so only the first solve of a model (or of an edited one)
@@ -37,9 +37,9 @@ from perfectplay.compiled.model import CompiledModel
 __all__ = ["Kernels", "kernel_dir", "kernels_for", "njit"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
-_NAMES = ("start", "outcome", "rolls", "moves", "layer")
+_NAMES = ("start", "outcome", "rolls", "moves", "layer", "index", "layer_size")
 _TEMPLATE = Path(__file__).with_name("_kernel_template.py")
-_MARK = "start = outcome = rolls = moves = layer = None  # MODEL FUNCTIONS"
+_MARK = "start = outcome = rolls = moves = layer = index = layer_size = None  # MODEL FUNCTIONS"
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,8 @@ class Kernels:
     count: Any
     fill: Any
     turn: Any
+    index: Any
+    layer_size: Any
 
 
 _MADE: dict[tuple[int, ...], tuple[tuple[Any, ...], Kernels]] = {}
@@ -82,7 +84,7 @@ def kernels_for(model: CompiledModel) -> Kernels:
         return _OF_MODEL[model]
     except (KeyError, TypeError):  # TypeError: a model that cannot be a key
         pass
-    kernels = _kernels_of(model.functions())
+    kernels = _kernels_of(model.functions() + model.index_functions())
     with contextlib.suppress(TypeError):
         _OF_MODEL[model] = kernels
     return kernels
@@ -101,6 +103,8 @@ def _kernels_of(fns: tuple[Any, ...]) -> Kernels:
             module.count,
             module.fill,
             module.turn,
+            module.index_of,
+            module.layer_size_of,
         )
         made = (fns, kernels)  # the functions are kept so that their ids stay theirs
         _MADE[key] = made

@@ -26,9 +26,15 @@ import numpy as np
 from perfectplay._util.memory import format_bytes, require
 from perfectplay.compiled import sweep as _sweep
 from perfectplay.compiled.components import components, slot_layout, slot_moves, slot_rolls
-from perfectplay.compiled.kernels import kernels_for
+from perfectplay.compiled.kernels import Kernels, kernels_for
 from perfectplay.compiled.model import CompiledModel, raise_model_error
-from perfectplay.compiled.search import directory_size, fill_directory
+from perfectplay.compiled.search import (
+    dense_span,
+    directory_size,
+    fill_directory,
+    number_by_index,
+    pair_by_index,
+)
 from perfectplay.compiled.workdir import Workdir
 from perfectplay.errors import ModelError
 
@@ -42,6 +48,8 @@ _slot_layout: Any = slot_layout
 _slot_rolls: Any = slot_rolls
 _slot_moves: Any = slot_moves
 _fill_directory: Any = fill_directory
+_number_by_index: Any = number_by_index
+_pair_by_index: Any = pair_by_index
 
 # A component this large is swept in parallel (smaller ones run one after the other in
 # one serial call: waking the threads costs more than their sweep).
@@ -118,10 +126,13 @@ def solve_layer(
     k.count(keys, layer, p, model.max_rolls, model.max_moves, later, used, n_rolls, n_moves, err)
     raise_model_error(model, err)
     n_in = int(n_moves.sum())
-    need = layer_memory(model, n, n_in)
+    # The positions by the model's perfect index, if any, are held while the table is
+    # filled (counted as if at the peak).
+    span = dense_span(int(k.layer_size(layer, p)), n)
+    need = layer_memory(model, n, n_in) + 8 * span
     require(need, f"{model.name}: the successor table of layer {layer} ({n:,} positions)")
     reach = later[used.astype(bool)]
-    finished, eps = _finished(wd, model, layer, reach)
+    finished, eps = _finished(wd, model, k, layer, reach)
     # Pointers of 32 bits while they fit: a third less memory for the table.
     n_r = int(n_rolls.sum())
     ptr_type = np.int32 if max(n_r, n_in) < (1 << 31) - 1 else np.int64
@@ -138,12 +149,14 @@ def solve_layer(
     # of every sweep.
     move_code = np.empty(n_in, np.int32 if n < 1 << 30 else np.int64)
     table = (roll_ptr, roll_prob, roll_const, move_ptr, move_code)
-    kdir = np.empty(directory_size(n), np.int64)
-    _fill_directory(keys, 0, n, kdir, 0)
-    k.fill(keys, kdir, layer, p, model.max_rolls, model.max_moves, finished, table, err)
+    where = _by_index(model, k, keys, span)
+    kdir = np.empty(0 if span else directory_size(n), np.int64)
+    if not span:
+        _fill_directory(keys, 0, n, kdir, 0)
+    k.fill(keys, kdir, where, layer, p, model.max_rolls, model.max_moves, finished, table, err)
     few.restore()
     raise_model_error(model, err)
-    del finished, table, kdir
+    del finished, table, kdir, where
     # Chances that 32 bits hold exactly (a few coins or binary dice: k / 2^m) are kept
     # so: the same numbers in half the memory.
     narrow = roll_prob.astype(np.float32)
@@ -193,43 +206,62 @@ def solve_layer(
 
 
 def _finished(
-    wd: Workdir, model: CompiledModel, layer: int, reach: np.ndarray
+    wd: Workdir, model: CompiledModel, k: Kernels, layer: int, reach: np.ndarray
 ) -> tuple[tuple[np.ndarray, ...], float]:
     """The finished layers ``reach`` as the fill kernel reads them, ``(layer ids,
-    pointers, keys, values, directory offsets, directories)`` side by side (a directory
-    per layer: :mod:`perfectplay.compiled.search`), and the largest bound among them
+    pointers, keys, values, directory offsets, directories, index offsets, key and value
+    pairs by index)`` side by side (a directory per layer:
+    :mod:`perfectplay.compiled.search`; the pairs by the model's perfect index where it
+    has one, one cache line a lookup: see the fill kernel),
+    and the largest bound among them
     (values read from them are known to that much). A game small enough
     (:data:`_STORE_BYTES`) keeps every layer it has read in one store on the work
     directory, so that the many layers of a game like Pig, each of which reaches a
     hundred others, copy each finished layer once instead of once per layer that reads
-    it."""
-    eps = 0.0
-    for lid in reach:
-        done = wd.finished(int(lid))
-        if done is None:
-            raise ModelError(f"{model.name}: layer {layer} reaches layer {lid}, not yet solved")
-        eps = max(eps, float(done["bound"]))
+    it (with their bounds, so that a layer asks for the records of the new ones only)."""
     head = wd.header()
     assert head is not None
     total = int(sum(head["sizes"]))
     if _FINISHED_BYTES * total <= _STORE_BYTES:
-        ids = np.array(head["layers"], np.int64)
-        sizes = [int(x) for x in head["sizes"]]
         if wd.cache.get("finished") is None:
-            require(_FINISHED_BYTES * total, f"{model.name}: the values of its finished layers")
-            wd.cache["finished"] = _slices(ids, sizes) + (set(),)
-        ids, ptr, keys, values, dptr, dirs, loaded = wd.cache["finished"]
-        for lid in reach:
-            if int(lid) not in loaded:
-                _load(wd, int(lid), int(np.searchsorted(ids, lid)), ptr, keys, values, dptr, dirs)
-                loaded.add(int(lid))
-        return (ids, ptr, keys, values, dptr, dirs), eps
+            ids = np.array(head["layers"], np.int64)
+            sizes = [int(x) for x in head["sizes"]]
+            spans = _spans(model, k, ids, sizes)
+            need = _FINISHED_BYTES * total + 16 * sum(spans)
+            require(need, f"{model.name}: the values of its finished layers")
+            # The bounds of the layers read so far (NaN: not yet read).
+            wd.cache["finished"] = (_slices(ids, sizes, spans), np.full(len(ids), np.nan))
+        found, bounds = wd.cache["finished"]
+        at = np.searchsorted(found[0], reach)
+        for i in at[np.isnan(bounds[at])].tolist():
+            lid = int(found[0][i])
+            bounds[i] = _bound(wd, model, layer, lid)
+            _load(wd, model, k, lid, i, found)
+        return found, float(bounds[at].max()) if at.size else 0.0
+    eps = max((_bound(wd, model, layer, int(lid)) for lid in reach), default=0.0)
     sizes = [wd.keys(int(lid)).size for lid in reach]
-    require(_FINISHED_BYTES * sum(sizes), f"{model.name}: the finished layers layer {layer} reads")
-    found = _slices(reach, sizes)
+    spans = _spans(model, k, reach, sizes)
+    need = _FINISHED_BYTES * sum(sizes) + 16 * sum(spans)
+    require(need, f"{model.name}: the finished layers layer {layer} reads")
+    found = _slices(reach, sizes, spans)
     for i, lid in enumerate(reach):
-        _load(wd, int(lid), i, *found[1:])
+        _load(wd, model, k, int(lid), i, found)
     return found, eps
+
+
+def _spans(model: CompiledModel, k: Kernels, ids: np.ndarray, sizes: list[int]) -> list[int]:
+    """How many numbers of each layer's perfect index to hold (0: found by directory)."""
+    p = model.params
+    return [dense_span(int(k.layer_size(lid, p)), n) for lid, n in zip(ids, sizes, strict=True)]
+
+
+def _bound(wd: Workdir, model: CompiledModel, layer: int, lid: int) -> float:
+    """The bound of finished layer ``lid``, which ``layer`` reaches (a layer not yet
+    solved is a :class:`ModelError`)."""
+    done = wd.finished(lid)
+    if done is None:
+        raise ModelError(f"{model.name}: layer {layer} reaches layer {lid}, not yet solved")
+    return float(done["bound"])
 
 
 # Bytes per position of a finished layer held for the fill kernel: its key, its value and
@@ -237,13 +269,18 @@ def _finished(
 _FINISHED_BYTES = 8 + 8 + 4
 
 
-def _slices(ids: np.ndarray, sizes: list[int]) -> tuple[np.ndarray, ...]:
-    """Room for the finished layers ``ids`` of ``sizes`` positions, side by side:
-    ``(ids, pointers, keys, values, directory offsets, directories)``."""
+def _slices(ids: np.ndarray, sizes: list[int], spans: list[int]) -> tuple[np.ndarray, ...]:
+    """Room for the finished layers ``ids`` of ``sizes`` positions and ``spans`` numbers
+    of their perfect indexes (0: none), side by side: ``(ids, pointers, keys, values,
+    directory offsets, directories, index offsets, key and value pairs by index)``."""
     ptr = np.zeros(len(sizes) + 1, np.int64)
     np.cumsum(sizes, out=ptr[1:])
     dptr = np.zeros(len(sizes) + 1, np.int64)
-    np.cumsum([directory_size(n) for n in sizes], out=dptr[1:])
+    np.cumsum(
+        [0 if m else directory_size(n) for n, m in zip(sizes, spans, strict=True)], out=dptr[1:]
+    )
+    iptr = np.zeros(len(sizes) + 1, np.int64)
+    np.cumsum(spans, out=iptr[1:])
     total = int(ptr[-1])
     return (
         ids,
@@ -252,24 +289,37 @@ def _slices(ids: np.ndarray, sizes: list[int]) -> tuple[np.ndarray, ...]:
         np.empty(total, np.float64),
         dptr,
         np.zeros(int(dptr[-1]), np.int64),
+        iptr,
+        np.empty(2 * int(iptr[-1]), np.int64),
     )
 
 
 def _load(
-    wd: Workdir,
-    lid: int,
-    i: int,
-    ptr: np.ndarray,
-    keys: np.ndarray,
-    values: np.ndarray,
-    dptr: np.ndarray,
-    dirs: np.ndarray,
+    wd: Workdir, model: CompiledModel, k: Kernels, lid: int, i: int, found: tuple[Any, ...]
 ) -> None:
-    """Copy finished layer ``lid`` into slice ``i`` and write its directory."""
+    """Copy finished layer ``lid`` into slice ``i`` of ``found`` (:func:`_slices`) and
+    write its directory, or its keys and values by index."""
+    _, ptr, keys, values, dptr, dirs, iptr, pairs = found
     a, b = int(ptr[i]), int(ptr[i + 1])
     keys[a:b] = wd.keys(lid)
     values[a:b] = wd.values(lid)
-    _fill_directory(keys, a, b, dirs, int(dptr[i]))
+    if iptr[i + 1] > iptr[i]:
+        mine = _by_index(model, k, keys[a:b], int(iptr[i + 1] - iptr[i]))
+        _pair_by_index(keys[a:b], values[a:b], mine, pairs, int(iptr[i]))
+    else:
+        _fill_directory(keys, a, b, dirs, int(dptr[i]))
+
+
+def _by_index(model: CompiledModel, k: Kernels, keys: np.ndarray, span: int) -> np.ndarray:
+    """The positions of a layer (``keys``) by the model's perfect index, -1 at a number
+    no position has (an empty array when ``span``, the index's size, is 0); an index out
+    of range or numbering two positions alike is a :class:`ModelError`."""
+    where = np.empty(span, np.int64)
+    if span:
+        err = np.zeros(4, np.int64)
+        _number_by_index(keys, k.index(keys, model.params), where, err)
+        raise_model_error(model, err)
+    return where
 
 
 class _few_threads:

@@ -30,12 +30,24 @@ compilation serves every parameter value):
                                        ``flips[:m]``, returns ``m >= 1`` (a pass is a move)
 ``layer(s, p) -> int``                 optional: the layer promise, play never moves to a
                                        lower layer (default: one layer)
+``index(s, p) -> int``                 optional, with ``layer_size``: a perfect index,
+                                       ``s``'s number within its layer, ``0 <= index <
+                                       layer_size``, different for different positions
+``layer_size(layer, p) -> int``        the numbers the index uses in ``layer`` (a few
+                                       more than its positions; a negative size: none)
 =====================================  ==================================================
 
 and whose attributes :attr:`~CompiledModel.max_rolls` and :attr:`~CompiledModel.max_moves`
 size the buffers the functions write. :meth:`~CompiledModel.describe`,
 :meth:`~CompiledModel.parse`, :meth:`~CompiledModel.move_label` and
 :meth:`~CompiledModel.roll_label` are plain Python, for people (queries, tables, errors).
+
+A perfect index is a speed-up only: building a layer's successor table finds a position
+by it (one array read, the key and the value of a finished layer's position side by
+side) instead of a directory and a binary search, so that games of small cheap layers
+(Pig) spend less of their time looking up. A layer whose size is far above its
+positions is searched as usual; an index out of range or one number for two positions
+is refused in one line.
 
 A wrong model is refused in one line naming the state (decoded by ``describe``), never
 a numba traceback: the kernels return an error code and the offending state, and
@@ -61,6 +73,8 @@ __all__ = [
     "ERR_UNKNOWN_STATE",
     "ERR_BAD_FLIP",
     "ERR_BAD_OUTCOME",
+    "ERR_BAD_INDEX",
+    "ERR_SAME_INDEX",
     "is_compiled_model",
     "raise_model_error",
 ]
@@ -74,10 +88,13 @@ ERR_LOWER_LAYER = 5
 ERR_UNKNOWN_STATE = 6
 ERR_BAD_FLIP = 7
 ERR_BAD_OUTCOME = 8
+ERR_BAD_INDEX = 9
+ERR_SAME_INDEX = 10
 
 _REQUIRED = ("start", "outcome", "moves")
-_OPTIONAL = ("rolls", "layer")
+_OPTIONAL = ("rolls", "layer", "index", "layer_size")
 _ORDER = ("start", "outcome", "rolls", "moves", "layer")
+_INDEX = ("index", "layer_size")
 
 
 class CompiledModel:
@@ -155,26 +172,44 @@ class CompiledModel:
     def functions(self) -> tuple[Any, ...]:
         """``(start, outcome, rolls, moves, layer)``: the njit functions, defaults filled in;
         a missing or uncompiled one is a :class:`ModelError` naming it."""
+        return tuple(self._function(name) for name in _ORDER)
+
+    def index_functions(self) -> tuple[Any, ...]:
+        """``(index, layer_size)``: the perfect index's njit functions, or defaults that
+        say there is none (a size of -1); one without the other is a
+        :class:`ModelError`."""
+        if self.has_index() != all(self._declared(name) for name in _INDEX):
+            raise ModelError(f"{self.name}: a perfect index needs both index and layer_size")
+        return tuple(self._function(name) for name in _INDEX)
+
+    def has_index(self) -> bool:
+        """Whether the model declares a perfect index (``index`` and ``layer_size``)."""
+        return any(self._declared(name) for name in _INDEX)
+
+    def _declared(self, name: str) -> bool:
+        try:
+            return inspect.getattr_static(self, name) is not None
+        except AttributeError:
+            return False
+
+    def _function(self, name: str) -> Any:
         from perfectplay.compiled import defaults
 
-        found: list[Any] = []
-        for name in _ORDER:
-            try:
-                fn = inspect.getattr_static(self, name)
-            except AttributeError:
-                fn = None
-            if isinstance(fn, staticmethod):
-                fn = fn.__func__
-            if fn is None:
-                if name in _REQUIRED:
-                    raise ModelError(f"{self.name}: a compiled model needs a function {name!r}")
-                fn = getattr(defaults, f"default_{name}")
-            if not hasattr(fn, "py_func"):
-                raise ModelError(
-                    f"{self.name}.{name} is not numba-compiled: decorate it with @numba.njit"
-                )
-            found.append(fn)
-        return tuple(found)
+        try:
+            fn = inspect.getattr_static(self, name)
+        except AttributeError:
+            fn = None
+        if isinstance(fn, staticmethod):
+            fn = fn.__func__
+        if fn is None:
+            if name in _REQUIRED:
+                raise ModelError(f"{self.name}: a compiled model needs a function {name!r}")
+            fn = getattr(defaults, f"default_{name}")
+        if not hasattr(fn, "py_func"):
+            raise ModelError(
+                f"{self.name}.{name} is not numba-compiled: decorate it with @numba.njit"
+            )
+        return fn
 
     def checked(self) -> CompiledModel:
         """Itself, after checking the sizes and the parameters (a :class:`ModelError`
@@ -187,6 +222,7 @@ class CompiledModel:
         if p.dtype != np.int64 or p.ndim != 1:
             raise ModelError(f"{self.name}.params must be a 1-d int64 array")
         self.functions()
+        self.index_functions()
         return self
 
 
@@ -220,6 +256,9 @@ def raise_model_error(model: CompiledModel, err: np.ndarray) -> None:
         "which the exploration never reached (the model is not deterministic)",
         ERR_BAD_FLIP: f"a move after outcome {roll} has flip {detail}; flips are 0 or 1",
         ERR_BAD_OUTCOME: f"outcome() is {detail / 1e6:g}, above 1 (a value is a winning chance)",
+        ERR_BAD_INDEX: f"index() is {detail}, outside its layer's 0..layer_size - 1",
+        ERR_SAME_INDEX: f"index() gives it the number of {_describe(model, detail)} (an "
+        "index numbers each position of a layer once)",
     }
     message = messages.get(code, f"kernel error {code} (detail {detail})")
     raise ModelError(f"{model.name}: state {where}: {message}")

@@ -23,13 +23,19 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from perfectplay.compiled.hashset import EMPTY
+from perfectplay.compiled.model import ERR_BAD_INDEX, ERR_SAME_INDEX
+
 __all__ = [
+    "dense_span",
     "directory_size",
     "fill_directory",
     "find_in",
     "find_key",
     "find_layer",
     "grow",
+    "number_by_index",
+    "pair_by_index",
 ]
 
 
@@ -46,6 +52,26 @@ def find_key(keys: Any, lo: int, hi: int, key: int) -> int:
     if lo < end and keys[lo] == key:
         return lo
     return -1
+
+
+#: The most numbers of a layer's perfect index held in an array (128 MiB of pairs), and
+#: per position of the layer.
+DENSE_MOST = 1 << 23
+DENSE_PER_POSITION = 4
+
+
+def dense_span(size: int, n: int) -> int:
+    """How many numbers of a layer's perfect index to hold in an array, 0 for none
+    (``size``: the model's ``layer_size``, negative when it has none; ``n``: the
+    layer's positions): a layer found by its index instead of a directory, unless its
+    index is far sparser than its positions or too large.
+
+    >>> dense_span(-1, 10), dense_span(1000, 400), dense_span(1000, 10)
+    (0, 1000, 0)
+    """
+    if size < 0 or size > DENSE_MOST or size > DENSE_PER_POSITION * n + 64:
+        return 0
+    return size
 
 
 def _bucket_bits(n: int) -> int:
@@ -104,8 +130,53 @@ def find_in(keys: Any, d: Any, off: int, key: int) -> int:
 
 
 @njit(cache=True)
+def number_by_index(keys: Any, idx: Any, where: Any, err: Any) -> None:
+    """``where[idx[i]] = i`` for the positions ``i`` of a layer (``keys``, ``idx`` their
+    perfect index), -1 at a number no position has; an index out of range or a number
+    given twice is written to ``err`` as the kernels write errors (and stops).
+
+    >>> where, err = np.empty(4, np.int64), np.zeros(4, np.int64)
+    >>> number_by_index(np.array([10, 20]), np.array([3, 0]), where, err)
+    >>> where.tolist(), err.tolist()
+    ([1, -1, -1, 0], [0, 0, 0, 0])
+    """
+    where[:] = -1
+    for i in range(len(idx)):
+        x = idx[i]
+        if x < 0 or x >= len(where):
+            err[0], err[1], err[2], err[3] = ERR_BAD_INDEX, keys[i], 0, x
+            return
+        if where[x] >= 0:
+            err[0], err[1], err[2], err[3] = ERR_SAME_INDEX, keys[i], 0, keys[where[x]]
+            return
+        where[x] = i
+
+
+@njit(cache=True)
+def pair_by_index(keys: Any, values: Any, where: Any, pairs: Any, off: int) -> None:
+    """Write each position's key and value (its bits) side by side at twice its number
+    from ``off`` (``where``: :func:`number_by_index`), :data:`EMPTY` where none."""
+    bits = values.view(np.int64)
+    for x in range(len(where)):
+        g = where[x]
+        j = 2 * (off + x)
+        if g < 0:
+            pairs[j] = EMPTY
+            pairs[j + 1] = 0
+        else:
+            pairs[j] = keys[g]
+            pairs[j + 1] = bits[g]
+
+
+@njit(cache=True)
 def find_layer(layers: Any, layer: int) -> int:
-    """The position of ``layer`` in the sorted array ``layers``, or -1."""
+    """The position of ``layer`` in the sorted array ``layers``, or -1: read at once
+    where the layers are numbered without gaps (Pig's: a lookup per move that leaves a
+    layer), else searched."""
+    if len(layers):
+        guess: int = layer - layers[0]
+        if 0 <= guess < len(layers) and layers[guess] == layer:
+            return guess
     return find_key(layers, 0, len(layers), layer)
 
 

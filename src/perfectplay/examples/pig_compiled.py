@@ -8,7 +8,9 @@ move (a division by a field's size costs some twenty times as much). Pig decides
 before it throws (roll or hold, then the die), while a compiled model throws first, so
 rolling leads to a position of its own whose chance outcomes are the die's faces
 (``pending``), each with its one forced move. The layer is the sum of both scores:
-holding raises it, busting keeps it.
+holding raises it, busting keeps it. A layer's positions are numbered by a perfect
+index (my score, turn total, dice bit), which the explorer and the solver use instead of
+searching.
 
 >>> from perfectplay.compiled import solve_compiled
 >>> round(solve_compiled(CompiledPig(goal=10)).value(), 10)     # published 0.7094243225983
@@ -99,6 +101,33 @@ def pig_layer(s: int, p: Any) -> int:
     return mine + theirs
 
 
+# The perfect index: within layer S = mine + theirs, by my score from the least a layer
+# allows (the opponent's is below the goal), then the turn total (below goal - mine:
+# more has won) and the dice bit; my score m holds 2 * (goal - m) numbers.
+
+
+@njit(cache=True)
+def _before(mine: int, layer: int, goal: int) -> int:
+    # The numbers of my scores below ``mine`` in ``layer``.
+    low = max(0, layer - goal + 1)
+    k = mine - low
+    return 2 * k * goal - k * (low + mine - 1)
+
+
+@njit(cache=True)
+def pig_index(s: int, p: Any) -> int:
+    mine, theirs, turn = _fields(s, p)
+    return _before(mine, mine + theirs, p[0]) + 2 * turn + (s & 1)
+
+
+@njit(cache=True)
+def pig_layer_size(layer: int, p: Any) -> int:
+    top = min(layer, p[0] - 1)
+    if top < max(0, layer - p[0] + 1):
+        return 0
+    return _before(top + 1, layer, p[0])
+
+
 class CompiledPig(CompiledModel):
     """Pig to ``goal`` with a ``faces``-sided die, compiled (a 1 busts)."""
 
@@ -109,6 +138,8 @@ class CompiledPig(CompiledModel):
     rolls = pig_rolls
     moves = pig_moves
     layer = pig_layer
+    index = pig_index
+    layer_size = pig_layer_size
 
     def __init__(self, goal: int = 100, faces: int = 6, hold_at_zero: bool = False) -> None:
         if not (isinstance(goal, int) and 1 <= goal <= 1000):
