@@ -48,9 +48,10 @@ SHARE = 0.05
 #: The most dependencies (a tier's batches times the batches of the tiers it reads
 #: still running) with which a tier is sent early to an engine that chains batches:
 #: the runner's own cuts on 16 workers (64 by 64). Every batch of a tier waits for
-#: every batch of the tier it reads, and Dask's scheduler pays for each such edge:
-#: a tier of hundreds of tiny batches chained that way ran twice as slowly as sent
-#: when the tier above finished.
+#: every batch of the tier it reads, and the engine pays for each such edge (on Dask,
+#: a wait on a slice's event; when they were Dask dependencies, a tier of hundreds of
+#: tiny batches chained that way ran twice as slowly as sent when the tier above
+#: finished).
 CHAIN_EDGES = 4096
 
 #: A task: batches ``(tier, start, stop)`` that run in turn on one worker (one batch,
