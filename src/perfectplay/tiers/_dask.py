@@ -4,15 +4,16 @@ The work (the job and the store) reaches every worker through a worker plugin, a
 each worker that joins or restarts later (after one was killed), so that a batch names
 the work by ids only; data scattered to workers would be lost with a worker.
 
-A task waits for the slices it reads through Dask events, not as a Dask dependency: the
-worker that writes a slice sets the slice's event once the file is in place, and a task
-sent ahead of the tier it reads (:attr:`~perfectplay.tiers.engines.Engine.chains`) waits
-on the events of the slices still being computed when it was sent. A dependency would
-make the scheduler start the task only once told the tasks it waits for are done, and
-its worker then fetch their results from the workers that ran them (the hand-off
-between two tiers, 10 to 50 ms a worker on a two-worker ``LocalCluster``); an event
-wakes a task that is already on its worker, with its thread, after one message to the
-scheduler and one back. A task that waits longer than :data:`PATIENCE` gives its worker
+A task waits for the slices it reads on its worker, not as a Dask dependency: a task
+sent ahead of the tier it reads (:attr:`~perfectplay.tiers.engines.Engine.chains`) is
+told the slices still being computed when it was sent, and waits until it sees them on
+disk or their Dask events are set (the worker that writes a slice sets its event once
+the file is in place). A dependency would make the scheduler start the task only once
+told the tasks it waits for are done, and its worker then fetch their results from the
+workers that ran them (the hand-off between two tiers, 10 to 50 ms a worker on a
+two-worker ``LocalCluster``); a task already on its worker, with its thread, starts
+as soon as it sees the slice (on a shared disk, within :data:`POLL`), or after one
+message to the scheduler and one back. A task that waits longer than :data:`PATIENCE` gives its worker
 back to the scheduler (:class:`distributed.Reschedule`) and is sent again, so that a
 batch it waits for, sent again to that worker after another worker died, is not stuck
 behind it.
