@@ -13,10 +13,10 @@ told the tasks it waits for are done, and its worker then fetch their results fr
 workers that ran them (the hand-off between two tiers, 10 to 50 ms a worker on a
 two-worker ``LocalCluster``); a task already on its worker, with its thread, starts
 as soon as it sees the slice (on a shared disk, within :data:`POLL`), or after one
-message to the scheduler and one back. A task that waits longer than :data:`PATIENCE` gives its worker
-back to the scheduler (:class:`distributed.Reschedule`) and is sent again, so that a
-batch it waits for, sent again to that worker after another worker died, is not stuck
-behind it.
+message to the scheduler and one back. A task that waits longer than :data:`PATIENCE`
+gives its worker back to the scheduler (:class:`distributed.Reschedule`) and is sent
+again, so that a batch it waits for, sent again to that worker after another worker
+died, is not stuck behind it.
 """
 
 from __future__ import annotations
