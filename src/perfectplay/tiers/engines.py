@@ -234,20 +234,21 @@ class DaskEngine(Engine):
         self._slices[fut.key] = tuple(step[:3] for step in steps)
         return fut
 
-    def _place(self, tier: int) -> list[str]:
+    def _place(self, tier: int) -> list[str] | None:
         """The worker for a task of ``tier``: its batches in turn on each worker thread
         of the cluster (as the scheduler lists them when the tier's first batch goes).
         A task that waits for its slices holds its worker's thread: left to the
-        scheduler, a tier's two tasks could go to one worker, whose first one then
-        waits for the tier above, which the other worker, holding the tier below's
-        waiting task, ran alone; a tier at a time on one worker (measured: overhead
-        +107%). Dask still sends a task elsewhere when its worker is gone or idle
-        workers take it (``allow_other_workers``)."""
+        scheduler (which sends a task to the least busy worker), both tasks of a tier
+        went to the worker that had just finished the tier before while the other still
+        ran it alone, its thread then held by the next tier's waiting task, and so on:
+        the two workers took turns, a tier each (overhead +107%, one run in ten). Dask
+        still sends a task elsewhere when its worker is gone or idle
+        workers take it (``allow_other_workers``); ``None`` (no worker yet): anywhere."""
         k = self._placed[tier] = self._placed.get(tier, -1) + 1
         if k == 0:
             threads = sorted(self._client.nthreads().items())
             self._threads = [addr for addr, n in threads for _ in range(n)]
-        return [self._threads[k % len(self._threads)]] if self._threads else []
+        return [self._threads[k % len(self._threads)]] if self._threads else None
 
     def wait(self, futures: Iterable[Any]) -> set[Any]:
         distributed: Any = importlib.import_module("distributed")
