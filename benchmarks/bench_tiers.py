@@ -290,7 +290,8 @@ def _batch_rows(quick: bool, vs: Path | None = None) -> list[Row]:
             mine = got[(case, trees[0])]
             theirs = got[(case, trees[-1])] if vs else None
             rows.append(_cut_row(engine, case, mine, theirs))
-    return [*rows, _load("after the batch rows")]
+        rows.append(_load(f"after the {engine} rows"))
+    return rows
 
 
 def _load(when: str) -> Row:

@@ -35,7 +35,9 @@ class Chaining(Engine):
         self.pending: list[tuple[cf.Future[tuple[float, ...]], tuple[Step, ...], list[Any]]] = []
         self.sent: list[tuple[int, int, int, Layout, int]] = []  # ..., futures waited for
 
-    def submit(self, steps: tuple[Step, ...], after: list[Any] | None = None) -> Any:
+    def submit(
+        self, steps: tuple[Step, ...], after: list[Any] | None = None, priority: int = 0
+    ) -> Any:
         fut: cf.Future[tuple[float, ...]] = cf.Future()
         self.pending.append((fut, steps, list(after or ())))
         self.sent.extend((*step, len(after or ())) for step in steps)

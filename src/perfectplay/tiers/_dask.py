@@ -3,23 +3,52 @@
 The work (the job and the store) reaches every worker through a worker plugin, also
 each worker that joins or restarts later (after one was killed), so that a batch names
 the work by ids only; data scattered to workers would be lost with a worker.
+
+A task waits for the slices it reads on its worker, not as a Dask dependency: a task
+sent ahead of the tier it reads (:attr:`~perfectplay.tiers.engines.Engine.chains`) is
+told the slices still being computed when it was sent, and waits until it sees them on
+disk or their Dask events are set (the worker that writes a slice sets its event once
+the file is in place). A dependency would make the scheduler start the task only once
+told the tasks it waits for are done, and its worker then fetch their results from the
+workers that ran them (the hand-off between two tiers, 10 to 50 ms a worker on a
+two-worker ``LocalCluster``); a task already on its worker, with its thread, starts
+as soon as it sees the slice (on a shared disk, within :data:`POLL`), or after one
+message to the scheduler and one back. A task that waits longer than :data:`PATIENCE`
+gives its worker back to the scheduler (:class:`distributed.Reschedule`) and is sent
+again, so that a batch it waits for, sent again to that worker after another worker
+died, is not stuck behind it.
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures as cf
+import threading
+import time
 from typing import TYPE_CHECKING, Any
 
-from distributed import WorkerPlugin
+from distributed import Reschedule, WorkerPlugin, get_client
 
-from perfectplay.tiers.job import Step, execute_steps
+from perfectplay.tiers.job import Step, execute
 
 if TYPE_CHECKING:
     from perfectplay.tiers.job import Job
     from perfectplay.tiers.store import Store
 
-__all__ = ["Install", "run_installed"]
+__all__ = ["PATIENCE", "POLL", "Install", "clear", "event", "run_installed", "wait"]
+
+#: Seconds a task waits for the slices it reads before it gives its worker back.
+PATIENCE = 2.0
+
+#: Seconds between two looks on disk for the slices a task waits for: a slice written
+#: on this machine's disk is seen sooner than its event comes (one message to the
+#: scheduler and one back, 5 to 30 ms on a loaded two-core machine).
+POLL = 0.002
 
 _WORK: dict[str, tuple[Job, Store]] = {}
+
+#: A slice: a tier and its items ``[start, stop)``.
+Slice = tuple[int, int, int]
 
 
 class Install(WorkerPlugin):
@@ -36,9 +65,84 @@ class Install(WorkerPlugin):
         _WORK.pop(self.name, None)
 
 
+def event(name: str, piece: Slice) -> str:
+    """The name of the event set when the slice ``piece`` of the work ``name`` is on disk.
+
+    >>> event("w", (3, 0, 10))
+    'w-3-0-10-written'
+    """
+    return f"{name}-{piece[0]}-{piece[1]}-{piece[2]}-written"
+
+
 def run_installed(
-    name: str, steps: tuple[Step, ...], *after: tuple[float, ...]
+    name: str, steps: tuple[Step, ...], waits: tuple[Slice, ...] = ()
 ) -> tuple[float, ...]:
-    """Run a task's batches of the work installed as ``name`` (on a worker); ``after``,
-    the results of the tasks it waited for, is not read."""
-    return execute_steps(_WORK[name], steps)
+    """Run a task's batches of the work installed as ``name`` (on a worker), once the
+    slices ``waits`` are written (:func:`wait`), and announce each batch's slice; each
+    batch's seconds."""
+    client = get_client()
+    work = _WORK[name]
+    wait(client, name, work, waits)
+    seconds = []
+    for step in steps:  # each slice announced as soon as it is written (a chain's too)
+        seconds.append(execute(work, *step))
+        _announce(client, name, step[:3])
+    return tuple(seconds)
+
+
+def wait(client: Any, name: str, work: tuple[Job, Store], waits: tuple[Slice, ...]) -> None:
+    """Return once every slice of ``waits`` is done: those on disk at once (no message),
+    the others when they appear on disk (looked for every :data:`POLL` seconds) or their
+    events are set, whichever this worker learns first; after :data:`PATIENCE` seconds,
+    or when every event is set but a slice is not seen yet (a network filesystem's
+    cache), give the worker back (:class:`distributed.Reschedule`): the task is sent
+    again, and looks again (also what an event lost on the way would need)."""
+    job, store = work
+    missing = [p for p in waits if not job.batch_done(*p, store)]
+    if not missing:
+        return
+    told: cf.Future[list[Any]] = cf.Future()
+
+    def ask() -> None:  # the events, on a thread of its own while this one looks
+        try:
+            told.set_result(_each(client, "event_wait", name, tuple(missing), timeout=PATIENCE))
+        except BaseException as exc:
+            told.set_exception(exc)
+
+    threading.Thread(target=ask, daemon=True).start()
+    while missing:
+        if told.done():  # every event set (or the wait over): one last look
+            missing = [p for p in missing if not job.batch_done(*p, store)]
+            if missing:
+                time.sleep(0.05)  # not a loop through the scheduler as fast as it goes
+                raise Reschedule()
+            return
+        time.sleep(POLL)
+        missing = [p for p in missing if not job.batch_done(*p, store)]
+
+
+def _announce(client: Any, name: str, piece: Slice) -> None:
+    """Set the event of ``piece``, without waiting for the scheduler's answer: the next
+    task starts meanwhile, and a reader that misses the event finds the slice on disk
+    when it is sent again (:func:`wait`)."""
+    handler = client.scheduler.event_set
+    client.loop.add_callback(handler, name=event(name, piece))
+
+
+def clear(client: Any, name: str, pieces: tuple[Slice, ...]) -> None:
+    """Forget the events of ``pieces`` on the scheduler (at the end of a solve: a
+    scheduler that outlives it keeps no trace)."""
+    if pieces:
+        _each(client, "event_clear", name, pieces)
+
+
+def _each(client: Any, call: str, name: str, pieces: tuple[Slice, ...], **kw: Any) -> list[Any]:
+    """The scheduler's event ``call`` (what :class:`distributed.Event` sends) on the
+    event of each slice of ``pieces``, all at once: one round trip, not one a slice."""
+    handler = getattr(client.scheduler, call)
+
+    async def each() -> list[Any]:
+        return list(await asyncio.gather(*(handler(name=event(name, p), **kw) for p in pieces)))
+
+    result: list[Any] = client.sync(each)
+    return result

@@ -23,8 +23,11 @@ small tiers after it (:mod:`perfectplay.tiers.runner`).
   processes when no ``scheduler`` address is given, else the cluster at
   ``tcp://HOST:PORT``. The scheduler sends a batch whose worker died to another worker.
   It :attr:`~Engine.chains`: a tier's batches are sent while the tier they read still
-  runs, as tasks that depend on its batches, so that Dask starts them from the worker
-  that finishes the last of those, without a round trip through the driver.
+  runs, and wait on their workers for the slices they read (a Dask event a slice,
+  :mod:`._dask`), not as tasks that depend on other tasks: the scheduler hands them to
+  the workers ahead of time, each starts as soon as the last slice it reads is written,
+  and no result travels between workers or through the driver. Where several tasks
+  wait for a worker, the one with the most work left on its path of tiers goes first.
 """
 
 from __future__ import annotations
@@ -72,11 +75,15 @@ class Engine:
         job.prepare()
         self._work = (job, store)
 
-    def submit(self, steps: tuple[Step, ...], after: list[Any] | None = None) -> Any:
+    def submit(
+        self, steps: tuple[Step, ...], after: list[Any] | None = None, priority: int = 0
+    ) -> Any:
         """Run a task: batches (each a tier, its items ``start`` to ``stop`` and the
         tiers it reads, :data:`~perfectplay.tiers.job.Step`) one after another on one
         worker, once the futures ``after`` are done on an engine that :attr:`chains`; a
-        future of each batch's seconds."""
+        future of each batch's seconds. Where several tasks wait for a worker, one of
+        higher ``priority`` goes first (the runner gives the tiers on the longest path
+        of work left the highest), on an engine that orders its tasks."""
         assert self._work is not None
         fut: cf.Future[tuple[float, ...]] = cf.Future()
         try:
@@ -140,7 +147,9 @@ class ProcessEngine(Engine):
         # first tiers' batches too, while the others still loaded).
         cf.wait([self._pool.submit(_meet) for _ in range(self.workers)])
 
-    def submit(self, steps: tuple[Step, ...], after: list[Any] | None = None) -> Any:
+    def submit(
+        self, steps: tuple[Step, ...], after: list[Any] | None = None, priority: int = 0
+    ) -> Any:
         assert self._pool is not None
         return self._pool.submit(_execute_here, steps)
 
@@ -171,6 +180,9 @@ class DaskEngine(Engine):
         self._client: Any = None
         self._cluster: Any = None
         self._name = ""
+        self._slices: dict[str, tuple[tuple[int, int, int], ...]] = {}  # task -> its slices
+        self._placed: dict[int, int] = {}  # tier -> its tasks placed so far
+        self._threads: list[str] = []  # each worker's address, once a thread
 
     def start(self, job: Job, store: Store) -> None:
         distributed: Any = importlib.import_module("distributed")
@@ -198,21 +210,45 @@ class DaskEngine(Engine):
         self._name = f"perfectplay-tiers-{uuid.uuid4().hex}"
         self._client.register_plugin(Install(self._name, job, store), name=self._name)
 
-    def submit(self, steps: tuple[Step, ...], after: list[Any] | None = None) -> Any:
+    def submit(
+        self, steps: tuple[Step, ...], after: list[Any] | None = None, priority: int = 0
+    ) -> Any:
         from perfectplay.tiers._dask import run_installed
 
         tier, start, stop, _ = steps[0]  # a task's name: its first batch's
-        # The futures ``after`` are arguments: the scheduler starts the batch when they
-        # are done, from the worker that finished the last of them, without asking the
-        # driver (their results, a few floats each, are all that travels).
-        return self._client.submit(
+        # The task waits on its worker for the slices that the tasks ``after`` write
+        # (their events, :mod:`._dask`), not as a Dask dependency: nothing travels
+        # between workers, and the scheduler may hand it to a worker ahead of time.
+        waits = tuple(s for f in after or () for s in self._slices[f.key])
+        fut = self._client.submit(
             run_installed,
             self._name,
             steps,
-            *(after or ()),
+            waits,
             pure=False,
             key=f"{self._name}-{tier}-{start}-{stop}",
+            priority=priority,
+            workers=self._place(tier),
+            allow_other_workers=True,
         )
+        self._slices[fut.key] = tuple(step[:3] for step in steps)
+        return fut
+
+    def _place(self, tier: int) -> list[str] | None:
+        """The worker for a task of ``tier``: its batches in turn on each worker thread
+        of the cluster (as the scheduler lists them when the tier's first batch goes).
+        A task that waits for its slices holds its worker's thread: left to the
+        scheduler (which sends a task to the least busy worker), both tasks of a tier
+        went to the worker that had just finished the tier before while the other still
+        ran it alone, its thread then held by the next tier's waiting task, and so on:
+        the two workers took turns, a tier each (overhead +107%, one run in ten). Dask
+        still sends a task elsewhere when its worker is gone or idle
+        workers take it (``allow_other_workers``); ``None`` (no worker yet): anywhere."""
+        k = self._placed[tier] = self._placed.get(tier, -1) + 1
+        if k == 0:
+            threads = sorted(self._client.nthreads().items())
+            self._threads = [addr for addr, n in threads for _ in range(n)]
+        return [self._threads[k % len(self._threads)]] if self._threads else None
 
     def wait(self, futures: Iterable[Any]) -> set[Any]:
         distributed: Any = importlib.import_module("distributed")
@@ -221,8 +257,12 @@ class DaskEngine(Engine):
 
     def close(self) -> None:
         if self._client is not None:
+            from perfectplay.tiers._dask import clear
+
             with contextlib.suppress(Exception):  # the cluster may be gone already
+                clear(self._client, self._name, tuple(s for v in self._slices.values() for s in v))
                 self._client.unregister_worker_plugin(self._name)
+            self._slices.clear()
             self._client.close()
         if self._cluster is not None:
             self._cluster.close()

@@ -48,9 +48,10 @@ SHARE = 0.05
 #: The most dependencies (a tier's batches times the batches of the tiers it reads
 #: still running) with which a tier is sent early to an engine that chains batches:
 #: the runner's own cuts on 16 workers (64 by 64). Every batch of a tier waits for
-#: every batch of the tier it reads, and Dask's scheduler pays for each such edge:
-#: a tier of hundreds of tiny batches chained that way ran twice as slowly as sent
-#: when the tier above finished.
+#: every batch of the tier it reads, and the engine pays for each such edge (on Dask,
+#: a wait on a slice's event; when they were Dask dependencies, a tier of hundreds of
+#: tiny batches chained that way ran twice as slowly as sent when the tier above
+#: finished).
 CHAIN_EDGES = 4096
 
 #: A task: batches ``(tier, start, stop)`` that run in turn on one worker (one batch,
@@ -221,6 +222,7 @@ class _Run:
         # The engine's cost per batch as measured: a tier's worker-seconds beyond its
         # batches' own work, per batch (idle tails included, so it errs high).
         self.overhead = eng.overhead
+        self.rank = _critical(plan)
         self.t0 = time.perf_counter()
 
     def go(self) -> Store:
@@ -380,7 +382,7 @@ class _Run:
             for r in reads:
                 if r not in self.finished and r not in tiers:
                     after.update(dict.fromkeys(self.inflight[r]))
-        fut = self.eng.submit(tuple(steps), list(after))
+        fut = self.eng.submit(tuple(steps), list(after), self.rank[task[0][0]])
         self.flying[fut] = task
         for tid, _, _ in task:
             self.inflight[tid].add(fut)
@@ -499,6 +501,22 @@ class _Run:
             ),
             work=self.work.get(tid, (0.0, 0))[0],
         )
+
+
+def _critical(plan: Plan) -> dict[int, int]:
+    """For each tier, the items on the longest path of the tier graph from it to a tier
+    that nothing reads, its own included: its task's priority, so that where tasks of
+    several tiers wait for a worker, the one on the critical path goes first (and a tier
+    always before the tiers that read it).
+
+    >>> from perfectplay.tiers.plan import Tier
+    >>> _critical(Plan((Tier(2, 5), Tier(1, 4, reads=(2,)), Tier(3, 1), Tier(0, 1, reads=(1, 3)))))
+    {0: 1, 1: 5, 2: 10, 3: 2}
+    """
+    readers, out = plan.readers(), dict[int, int]()
+    for tid in reversed(plan.order()):
+        out[tid] = plan.tier(tid).items + max((out[r] for r in readers[tid]), default=0)
+    return dict(sorted(out.items()))
 
 
 def _report(d: TierDone) -> None:
