@@ -400,9 +400,12 @@ def _boxed(
     if count > 0:
         for q in range(a, b):
             prev[q - a] = lo[q]
-        half = 0.5 * target
-        checks = 1
-        for _ in range(_BOXES + 1):
+        # The narrow box only where a check that fails is cheap: a big component's
+        # check is a serial sweep of both bounds, and on the Royal Game of Ur the
+        # narrow box fails.
+        half = target if parallel else 0.5 * target
+        checks = _CHECKS if parallel else 1
+        for _ in range(_BOXES if parallel else _BOXES + 1):
             for q in range(a, b):
                 lo[q] = max(prev[q - a] - half, 0.0)
                 hi[q] = min(prev[q - a] + half, 1.0)
