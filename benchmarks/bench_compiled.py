@@ -24,7 +24,7 @@
   cores of a Xeon 8592+: Finkel 200.5 s, Blitz 31.5 s, Masters 884.1 s), and the full
   Finkel game extrapolated from the largest measured one by positions (say so: it is
   an extrapolation). ``PERFECTPLAY_BENCH_UR=finkel,blitz`` (or ``masters``) adds the
-  whole games, measured (Finkel: 25 to 30 minutes on the 2-core development machine;
+  whole games, measured (Finkel: about 17 minutes on the 2-core development machine;
   Blitz longer; Masters needs more memory than it has).
 
     python benchmarks/run.py compiled
