@@ -131,27 +131,6 @@ def _count_rolls_par(order: Any, roll_ptr: Any, out: Any) -> None:
 
 
 @njit(cache=True)
-def _count_moves(
-    order: Any, roll_ptr: Any, move_ptr: Any, new_roll: Any, out: Any, a: int, b: int
-) -> None:
-    for q in range(a, b):
-        i = order[q]
-        r2 = new_roll[q]
-        for r in range(roll_ptr[i], roll_ptr[i + 1]):
-            out[r2 + 1] = move_ptr[r + 1] - move_ptr[r]
-            r2 += 1
-
-
-@njit(cache=True, parallel=True)
-def _count_moves_par(order: Any, roll_ptr: Any, move_ptr: Any, new_roll: Any, out: Any) -> None:
-    n = len(order)
-    for c in prange(_CHUNKS):
-        _count_moves(
-            order, roll_ptr, move_ptr, new_roll, out, c * n // _CHUNKS, (c + 1) * n // _CHUNKS
-        )
-
-
-@njit(cache=True)
 def _prefix_sums(x: Any) -> None:
     # x[0] stays; x[k] += x[k - 1] after it (counts into pointers, in place).
     for k in range(1, len(x)):
@@ -176,10 +155,8 @@ def slot_layout(order: Any, roll_ptr: Any, move_ptr: Any) -> Any:
     _prefix_sums(new_roll)
     new_move = np.empty(len(move_ptr), move_ptr.dtype)
     new_move[0] = 0
-    if n >= _PARALLEL_ROWS:
-        _count_moves_par(order, roll_ptr, move_ptr, new_roll, new_move)
-    else:
-        _count_moves(order, roll_ptr, move_ptr, new_roll, new_move, 0, n)
+    # The moves of each outcome are a per-outcome array like any other.
+    _rolls_into(order, roll_ptr, new_roll, move_ptr[1:] - move_ptr[:-1], new_move[1:])
     _prefix_sums(new_move)
     return new_roll, new_move
 
@@ -210,12 +187,18 @@ def slot_rolls(order: Any, roll_ptr: Any, new_roll: Any, values: Any) -> Any:
     """A per-outcome array ``values`` in the outcome order of :func:`slot_layout`
     (``new_roll`` its outcome pointers)."""
     out = np.empty_like(values)
+    _rolls_into(order, roll_ptr, new_roll, values, out)
+    return out
+
+
+@njit(cache=True)
+def _rolls_into(order: Any, roll_ptr: Any, new_roll: Any, values: Any, out: Any) -> None:
+    # slot_rolls into a given array (all threads for a big layer).
     n = len(order)
     if n >= _PARALLEL_ROWS:
         _copy_rolls_par(order, roll_ptr, new_roll, values, out)
     else:
         _copy_rolls(order, roll_ptr, new_roll, values, out, 0, n)
-    return out
 
 
 @njit(cache=True)
