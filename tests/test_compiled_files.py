@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from perfectplay.compiled import load_compiled, solve_compiled
+from perfectplay.compiled import layered, load_compiled, solve_compiled
 from perfectplay.compiled import workdir as workdir_module
 from perfectplay.compiled.kernels import kernels_for
 from perfectplay.compiled.workdir import Workdir
-from perfectplay.errors import InputError
+from perfectplay.errors import InputError, ResourceLimitError
 from perfectplay.examples.pig_compiled import CompiledPig
 from perfectplay.examples.ur import Ur
 
@@ -93,3 +93,37 @@ def test_a_layer_is_the_same_whatever_its_set_size_and_seed_repeats(model):
     assert found[0][0].size > 1 and np.unique(found[0][0]).size == found[0][0].size
     for a, b in zip(found[0], found[1], strict=True):
         assert np.array_equal(a, b)
+
+
+def test_a_layer_relaid_through_a_file_is_the_same(tmp_path, monkeypatch):
+    # Where the copies of the relayout would not fit, the arrays copied wait in a file
+    # (removed at once); the values come out bit for bit the same.
+    model = Ur(pieces=2)
+    sol = solve_compiled(model)
+    monkeypatch.setattr(layered, "available_bytes", lambda: 0)
+    written: list[str] = []
+    real = layered._spilled
+
+    def spy(wd: Workdir, arr: np.ndarray, spill: bool) -> np.ndarray:
+        out = real(wd, arr, spill)
+        written.append(str(spill))
+        assert isinstance(out, np.memmap) and np.array_equal(out, arr)
+        return out
+
+    monkeypatch.setattr(layered, "_spilled", spy)
+    spilled = solve_compiled(model, workdir=tmp_path)
+    assert written and set(written) == {"True"}
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+    for lid in sol.layers:
+        assert sol.workdir.values(lid).tobytes() == spilled.workdir.values(lid).tobytes()
+
+
+def test_a_spill_that_cannot_be_written_is_one_line(tmp_path, monkeypatch):
+    def full(*args: object, **kwargs: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(layered, "available_bytes", lambda: 0)
+    monkeypatch.setattr(np, "memmap", full)
+    with pytest.raises(ResourceLimitError, match=r"\.spill\..*No space left on device"):
+        solve_compiled(Ur(pieces=1), workdir=tmp_path)
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".spill")]

@@ -17,13 +17,14 @@ will not fit (:func:`perfectplay._util.memory.require`).
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from perfectplay._util.memory import format_bytes, require
+from perfectplay._util.memory import available_bytes, format_bytes, require
 from perfectplay.compiled import sweep as _sweep
 from perfectplay.compiled.components import components, slot_layout, slot_moves, slot_rolls
 from perfectplay.compiled.kernels import Kernels, kernels_for
@@ -36,7 +37,7 @@ from perfectplay.compiled.search import (
     pair_by_index,
 )
 from perfectplay.compiled.workdir import Workdir
-from perfectplay.errors import ModelError
+from perfectplay.errors import ModelError, ResourceLimitError
 
 __all__ = ["LayerReport", "Settings", "layer_memory", "solve_layer"]
 
@@ -94,13 +95,45 @@ class LayerReport:
     seconds: float
 
 
-def layer_memory(model: CompiledModel, positions: int, moves: int | None = None) -> int:
+def layer_memory(
+    model: CompiledModel, positions: int, moves: int | None = None, *, spill: bool = False
+) -> int:
     """Bytes the successor table of a layer of ``positions`` needs (``moves`` within the
-    layer when known, else the most the model's sizes allow)."""
+    layer when known, else the most the model's sizes allow); with ``spill``, when the
+    arrays put in slot order wait in a file while they are copied (no second copy of the
+    moves in memory).
+
+    >>> from perfectplay.examples.ur import Ur
+    >>> full = layer_memory(Ur(), 1000, 13_000)
+    >>> full - layer_memory(Ur(), 1000, 13_000, spill=True) == 4 * 13_000
+    True
+    """
     rolls = positions * model.max_rolls
     if moves is None:
         moves = rolls * model.max_moves
-    return positions * _PER_STATE + rolls * _PER_ROLL + moves * _PER_MOVE
+    per_move = _PER_MOVE - 4 if spill else _PER_MOVE
+    return positions * _PER_STATE + rolls * _PER_ROLL + moves * per_move
+
+
+def _spilled(wd: Workdir, arr: np.ndarray, spill: bool) -> np.ndarray:
+    """``arr``, or with ``spill`` the same numbers in a file of ``wd`` mapped into memory
+    (the caller drops ``arr``: its memory is then the page cache's, which the kernel may
+    reclaim). The file is removed at once: the mapping outlives its name, and a killed
+    solve leaves nothing behind."""
+    if not spill:
+        return arr
+    path = wd.path / f".spill.{os.getpid()}.tmp"
+    try:
+        arr.tofile(path)
+        # Copy-on-write: the same array type as in memory, so the kernels compiled for
+        # it serve (nothing is ever written).
+        return np.memmap(path, dtype=arr.dtype, mode="c", shape=arr.shape)
+    except OSError as exc:
+        raise ResourceLimitError(
+            f"{path}: cannot hold {format_bytes(arr.nbytes)} while a layer is relaid: {exc}"
+        ) from None
+    finally:
+        path.unlink(missing_ok=True)
 
 
 def solve_layer(
@@ -129,7 +162,9 @@ def solve_layer(
     # The positions by the model's perfect index, if any, are held while the table is
     # filled (counted as if at the peak).
     span = dense_span(int(k.layer_size(layer, p)), n)
-    need = layer_memory(model, n, n_in) + 8 * span
+    # Where the copies of the relayout do not fit, the arrays copied wait in a file.
+    spill = layer_memory(model, n, n_in) + 8 * span > available_bytes()
+    need = layer_memory(model, n, n_in, spill=spill) + 8 * span
     require(need, f"{model.name}: the successor table of layer {layer} ({n:,} positions)")
     reach = later[used.astype(bool)]
     finished, eps = _finished(wd, model, k, layer, reach)
@@ -167,9 +202,16 @@ def solve_layer(
     # the table's rows (one array at a time: the copy of the largest is the peak).
     order, comp_ptr = _components(roll_ptr, move_ptr, move_code)
     new_roll, new_move = _slot_layout(order, roll_ptr, move_ptr)
-    roll_prob = _slot_rolls(order, roll_ptr, new_roll, roll_prob)
-    roll_const = _slot_rolls(order, roll_ptr, new_roll, roll_const)
-    move_code = _slot_moves(order, roll_ptr, move_ptr, new_roll, new_move, move_code)
+    old = _spilled(wd, roll_prob, spill)
+    del roll_prob
+    roll_prob = _slot_rolls(order, roll_ptr, new_roll, old)
+    old = _spilled(wd, roll_const, spill)
+    del roll_const
+    roll_const = _slot_rolls(order, roll_ptr, new_roll, old)
+    old = _spilled(wd, move_code, spill)
+    del move_code
+    move_code = _slot_moves(order, roll_ptr, move_ptr, new_roll, new_move, old)
+    del old
     roll_ptr, move_ptr = new_roll, new_move
     del new_roll, new_move
     lo = np.zeros(n, np.float64)
