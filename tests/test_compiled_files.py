@@ -127,3 +127,12 @@ def test_a_spill_that_cannot_be_written_is_one_line(tmp_path, monkeypatch):
     with pytest.raises(ResourceLimitError, match=r"\.spill\..*No space left on device"):
         solve_compiled(Ur(pieces=1), workdir=tmp_path)
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".spill")]
+
+
+def test_a_largest_layer_that_cannot_fit_is_refused_before_any_layer_runs(tmp_path, monkeypatch):
+    # Ur with 2 pieces: its largest layer (9,696 positions) needs about 1.6 MiB at least.
+    monkeypatch.setenv("PERFECTPLAY_MEMORY_LIMIT", "200K")
+    with pytest.raises(ResourceLimitError, match=r"layer \d+ \(9,696 positions, the largest\)"):
+        solve_compiled(Ur(pieces=2), workdir=tmp_path)
+    names = [p.name for p in tmp_path.iterdir()]
+    assert "table.json" in names and not [n for n in names if n.startswith("done-")]

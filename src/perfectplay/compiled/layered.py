@@ -39,7 +39,7 @@ from perfectplay.compiled.search import (
 from perfectplay.compiled.workdir import Workdir
 from perfectplay.errors import ModelError, ResourceLimitError
 
-__all__ = ["LayerReport", "Settings", "layer_memory", "solve_layer"]
+__all__ = ["LayerReport", "Settings", "check_largest", "layer_memory", "solve_layer"]
 
 # numba dispatchers, typed loosely (their stubs do not know the kernels' arguments).
 _solve_run: Any = _sweep.solve_run
@@ -113,6 +113,25 @@ def layer_memory(
         moves = rolls * model.max_moves
     per_move = _PER_MOVE - 4 if spill else _PER_MOVE
     return positions * _PER_STATE + rolls * _PER_ROLL + moves * per_move
+
+
+def check_largest(wd: Workdir, model: CompiledModel) -> None:
+    """Refuse at once, in one line, a solve whose largest unfinished layer cannot fit even
+    the least its table needs (:func:`solve_layer` checks the same before it counts the
+    layer's moves): a user learns it now, not after the smaller layers ran for hours."""
+    head = wd.header()
+    assert head is not None, "explore first"
+    left = [
+        (int(n), int(lid))
+        for lid, n in zip(head["layers"], head["sizes"], strict=True)
+        if wd.finished(int(lid)) is None
+    ]
+    if left:
+        n, lid = max(left)
+        require(
+            n * (_PER_STATE + model.max_rolls * _PER_ROLL),
+            f"{model.name}: layer {lid} ({n:,} positions, the largest)",
+        )
 
 
 def _spilled(wd: Workdir, arr: np.ndarray, spill: bool) -> np.ndarray:

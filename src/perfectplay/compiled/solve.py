@@ -29,7 +29,7 @@ from perfectplay._util.atomic import write_bytes
 from perfectplay._util.progress import Progress
 from perfectplay.compiled.explore import explore
 from perfectplay.compiled.kernels import Kernels, kernels_for
-from perfectplay.compiled.layered import Settings, solve_layer
+from perfectplay.compiled.layered import Settings, check_largest, solve_layer
 from perfectplay.compiled.model import CompiledModel, raise_model_error
 from perfectplay.compiled.solution import CompiledSolution
 from perfectplay.compiled.workdir import Workdir
@@ -81,6 +81,8 @@ def solve_compiled(
         if head is None:
             head = explore(model, k, wd, progress)
         explored = time.perf_counter()
+        if engine != "dask":  # a cluster's workers have their own memory
+            check_largest(wd, model)
         settings = Settings(tolerance=tolerance, max_sweeps=max_sweeps)
         bar = Progress("solving layers", enabled=progress)
         layers = list(head["layers"])
