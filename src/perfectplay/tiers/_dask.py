@@ -23,11 +23,13 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures as cf
+import contextlib
 import threading
 import time
 from typing import TYPE_CHECKING, Any
 
 from distributed import Reschedule, WorkerPlugin, get_client
+from distributed import wait as distributed_wait
 
 from perfectplay.tiers.job import Step, execute
 
@@ -89,15 +91,18 @@ class Install(WorkerPlugin):
         _WORK.pop(self.name, None)
 
 
-def warm(client: Any) -> None:
+def warm(client: Any, timeout: float = 60.0) -> None:
     """Have each worker connect its own client to the scheduler now (what a task's
     :func:`get_client` does the first time, 20 to 60 ms on a loaded two-core machine),
-    so that the first tier's tasks do not wait for it."""
+    so that the first tier's tasks do not wait for it. A worker that leaves meanwhile,
+    or one too slow to answer within ``timeout`` seconds, connects in its first task."""
     tasks = [
         client.submit(_connect, pure=False, workers=[addr], allow_other_workers=False)
         for addr in client.nthreads()
     ]
-    client.gather(tasks)
+    with contextlib.suppress(TimeoutError):
+        distributed_wait(tasks, timeout=timeout)
+    client.cancel(tasks)
 
 
 def _connect() -> None:

@@ -28,6 +28,9 @@ small tiers after it (:mod:`perfectplay.tiers.runner`).
   the workers ahead of time, each starts as soon as the last slice it reads is written,
   and no result travels between workers or through the driver. Where several tasks
   wait for a worker, the one with the most work left on its path of tiers goes first.
+  The local cluster runs with its servers' periodic work made rare
+  (:data:`._dask.QUIET`), and every worker connects to the scheduler while the engine
+  starts (:func:`._dask.warm`), not in the first tier's tasks.
 """
 
 from __future__ import annotations
