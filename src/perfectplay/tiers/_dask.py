@@ -26,7 +26,7 @@ import concurrent.futures as cf
 import contextlib
 import threading
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from distributed import Reschedule, WorkerPlugin, get_client
 from distributed import wait as distributed_wait
@@ -101,7 +101,7 @@ def warm(client: Any, timeout: float = 60.0) -> None:
         for addr in client.nthreads()
     ]
     with contextlib.suppress(TimeoutError):
-        distributed_wait(tasks, timeout=timeout)
+        cast(Any, distributed_wait)(tasks, timeout=timeout)  # untyped in distributed
     client.cancel(tasks)
 
 
