@@ -22,7 +22,10 @@ every engine beside the solve as it was before the runner.
   the engine's cost per batch and per tier, the driver's work between tiers, and workers
   idle while a tier's last batch runs (and, where the runner fuses small tiers into one
   task, the other workers idle while it runs). Target: the runner's pick under 5%; each
-  pick row says whether it is. Then the cost of passing from a tier to the next:
+  pick row says whether it is; on Dask the pick's runs also time each batch on its
+  worker, and a row splits the overhead: workers idle within a tier (waiting for a
+  slice that another worker still computes), hand-offs between tiers, the start and the
+  end (``_where``). Then the cost of passing from a tier to the next:
   ``EMPTY_TIERS`` tiers of next to no work, a batch a worker (each tier its own hand-off
   between workers), and the same tiers as the runner picks (fused into one task), their
   wall time per tier. The load average is printed before and after (the machine's other
@@ -220,12 +223,13 @@ CUTS = {
 EMPTY = {"empty": "a batch a worker", "empty-pick": "the runner's pick"}
 
 
-def _cut_in_child(engine: str, case: str) -> dict[str, Any]:
+def _cut_in_child(engine: str, case: str, traced: bool = False) -> dict[str, Any]:
     """In a child process (``--cut``): American Yahtzee's tiers on ``engine`` cut as
     ``case`` says, or (``case`` in :data:`EMPTY`) :data:`EMPTY_TIERS` tiers of two
     items, a batch an item or as the runner picks; the runner's wall time after the
     engine started, the batches' own seconds (reading the tier above, computing, writing
-    the slice), the batches and a digest of the last tier."""
+    the slice), the batches and a digest of the last tier; ``traced`` (the dask engine):
+    also where the workers' time that no batch used went (:func:`_where`)."""
     from perfectplay.tiers import run
     from perfectplay.tiers.synthetic import SyntheticJob
     from perfectplay.yahtzee.game import ScorecardGame
@@ -240,23 +244,99 @@ def _cut_in_child(engine: str, case: str) -> dict[str, Any]:
         plan, job = tier_plan(game), ScorecardJob(game.rules, game)
         batch = {"tiny": TINY, "one": lambda items: -(-items // WORKERS), "pick": None}[case]
     seen: list[Any] = []
+    starts: list[float] = []  # the runner's clock's start, as each report gives it
     with tempfile.TemporaryDirectory() as work:
+        trace = Path(work) / "trace.jsonl"
+        if traced:
+            _trace_batches(trace)
+
+        def report(d: Any) -> None:
+            seen.append(d)
+            starts.append(time.perf_counter() - d.seconds)
+
         store = run(
-            plan, job, engine, workdir=work, workers=WORKERS, batch=batch, on_tier=seen.append
-        )
+            plan, job, engine, workdir=work + "/tiers", workers=WORKERS, batch=batch,
+            on_tier=report,
+        )  # fmt: skip
         last = hashlib.sha256(np.asarray(store.read(0)).tobytes()).hexdigest()
-    return {
+        spans = [json.loads(line) for line in trace.read_text().splitlines()] if traced else []
+    out = {
         "wall": seen[-1].seconds,
         "work": sum(d.work for d in seen),
         "batches": sum(d.batches for d in seen),
         "last": last,
     }
+    if traced:
+        reads = {t.id: t.reads for t in plan.tiers}
+        out["where"] = _where(spans, reads, min(starts), seen[-1].seconds)
+    return out
+
+
+def _trace_batches(trace: Path) -> None:
+    """Have each Dask worker log its batches' start and end to ``trace`` (the dask
+    engine's task, :func:`perfectplay.tiers._dask.run_installed`, sent wrapped)."""
+    import functools
+
+    from perfectplay.tiers import _dask
+
+    _dask.run_installed = functools.partial(_traced_task, str(trace))
+
+
+def _traced_task(trace: str, name: str, steps: Any, waits: Any = ()) -> Any:
+    """On a worker: the engine's task, each batch timed (the batch's own run,
+    :func:`perfectplay.tiers.job.execute`, wrapped once in this worker)."""
+    from perfectplay.tiers import _dask
+
+    names = vars(_dask)  # what the task calls by these names, in this worker
+    real = names["execute"]
+    if not getattr(real, "traced", False):
+
+        def timed(work: Any, tier: int, start: int, stop: int, layout: Any = ()) -> float:
+            t0 = time.perf_counter()
+            seconds: float = real(work, tier, start, stop, layout)
+            span = [os.getpid(), tier, t0, time.perf_counter()]
+            with open(trace, "a") as fh:  # one short line: written whole
+                fh.write(json.dumps(span) + "\n")
+            return seconds
+
+        timed.traced = True  # type: ignore[attr-defined]
+        names["execute"] = timed
+    return _dask.run_installed(name, steps, waits)
+
+
+def _where(spans: list[Any], reads: dict[int, tuple[int, ...]], t0: float, wall: float) -> Any:
+    """Where the workers' time that no batch used went, in worker-seconds, from each
+    batch's ``[pid, tier, start, end]``: ``start`` (the release of the first tier to a
+    worker's first batch), ``end`` (its last batch's end to the last tier's finish), and
+    between two batches of a worker, ``idle`` (waiting for a slice that another worker
+    still computed: a tier's uneven end) and ``handoff`` (the rest: from the last slice
+    it reads being written to the batch starting).
+
+    >>> spans = [[1, 1, 0.1, 1.0], [2, 1, 0.1, 1.2], [1, 0, 1.25, 2.0], [2, 0, 1.21, 1.9]]
+    >>> {k: round(v, 2) for k, v in _where(spans, {1: (), 0: (1,)}, 0.0, 2.0).items()}
+    {'start': 0.2, 'idle': 0.2, 'handoff': 0.06, 'end': 0.1}
+    """
+    written: dict[int, float] = {}
+    for _, tier, _, end in spans:
+        written[tier] = max(written.get(tier, end), end)
+    out = {"start": 0.0, "idle": 0.0, "handoff": 0.0, "end": 0.0}
+    for pid in {s[0] for s in spans}:
+        mine = sorted((s[2], s[3], s[1]) for s in spans if s[0] == pid)
+        out["start"] += mine[0][0] - t0
+        out["end"] += t0 + wall - mine[-1][1]
+        for (_, end, _), (start, _, tier) in zip(mine, mine[1:], strict=False):
+            ready = max([end] + [written[r] for r in reads[tier]])
+            out["idle"] += ready - end
+            out["handoff"] += max(0.0, start - ready)
+    return out
 
 
 def _cut(engine: str, case: str, src: Path) -> dict[str, Any]:
     """:func:`_cut_in_child` in a new process, on the tier runner of the checkout whose
     ``src`` is given (this one, or the one ``--vs`` names)."""
     cmd = [sys.executable, __file__, "--cut", engine, case]
+    if engine == "dask" and case == "pick":  # where its overhead goes, batch by batch
+        cmd.append("--trace")
     env = {**os.environ, "PERFECTPLAY_BENCH_SRC": str(src)}
     return dict(json.loads(run_once(cmd, env=env)[2]))
 
@@ -290,6 +370,8 @@ def _batch_rows(quick: bool, vs: Path | None = None) -> list[Row]:
             mine = got[(case, trees[0])]
             theirs = got[(case, trees[-1])] if vs else None
             rows.append(_cut_row(engine, case, mine, theirs))
+            if "where" in mine[0]:
+                rows.append(_where_row(engine, mine, theirs))
         rows.append(_load(f"after the {engine} rows"))
     return rows
 
@@ -323,6 +405,26 @@ def _cut_row(
         reference=f"{figure(theirs)} (--vs)" if theirs else "",
         ratio=ratio,
         target="overhead < 5%" if case == "pick" else "",
+    )
+
+
+def _where_row(engine: str, mine: list[dict[str, Any]], theirs: list[dict[str, Any]] | None) -> Row:
+    """The runner's pick's overhead split by :func:`_where`: each part's median share of
+    the batches' work, in percent."""
+
+    def figure(runs: list[dict[str, Any]]) -> str:
+        parts = []
+        for part, what in [("idle", "idle within tiers"), ("handoff", "hand-offs"),
+                           ("start", "start"), ("end", "end")]:  # fmt: skip
+            share = statistics.median(r["where"][part] / r["work"] * 100 for r in runs)
+            parts.append(f"{what} {share:.1f}%")
+        return ", ".join(parts)
+
+    return Row(
+        "tiers",
+        f"american on {engine}, the runner's pick: where the overhead went",
+        figure(mine),
+        reference=f"{figure(theirs)} (--vs)" if theirs and "where" in theirs[0] else "",
     )
 
 
@@ -393,7 +495,7 @@ def main(argv: list[str]) -> None:
     ``SRC`` (another checkout's ``src``: before and after a change, in one run); else
     every row."""
     if argv[:1] == ["--cut"]:
-        print(json.dumps(_cut_in_child(argv[1], argv[2])))
+        print(json.dumps(_cut_in_child(argv[1], argv[2], "--trace" in argv)))
         return
     quick = "--quick" in argv
     if argv[:1] == ["--vs"]:

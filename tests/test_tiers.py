@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from perfectplay.errors import InputError, ModelError, PerfectplayError
-from perfectplay.tiers import Plan, Store, Tier, run
+from perfectplay.tiers import Job, Plan, Store, Tier, TierDone, run
 from perfectplay.tiers.synthetic import SyntheticJob
 from perfectplay.yahtzee.game import ScorecardGame
 from perfectplay.yahtzee.ruleset import Category, Rules
@@ -81,6 +81,38 @@ def test_released_tiers_report_in_a_valid_order(tmp_path: Path) -> None:
         "tiers.json"
     ]
     assert all(store.slices(t) == [(0, 30)] for t in range(5))
+
+
+class CountingJob(Job):
+    """Each item of each tier is one more than the tier above's first item (or 0): every
+    tier reads the one it names, and a count at the end shows that each ran once."""
+
+    def identity(self) -> str:
+        return "counting"
+
+    def compute(self, tier: int, start: int, stop: int, store: Store) -> np.ndarray:
+        above = store.read(tier + 1) if store.slices(tier + 1) else np.zeros(1) - 1
+        return np.full(stop - start, above[0] + 1.0)
+
+
+@pytest.mark.parametrize("shape", ["a chain", "side by side"])
+def test_a_plan_of_many_tiers_runs_in_linear_time(shape: str) -> None:
+    # 5,000 tiers: a report per tier that rescanned the plan (the tiers left, their
+    # disk) made this quadratic, 2.4 s here; linear, it is 0.05 s (the bound leaves
+    # room for a loaded machine).
+    n = 5000
+    chain = shape == "a chain"
+    plan = Plan(tuple(Tier(t, 1, reads=(t + 1,) if chain and t < n - 1 else ()) for t in range(n)))
+    seen: list[TierDone] = []
+    t0 = time.perf_counter()
+    store = run(plan, CountingJob(), on_tier=seen.append)
+    assert time.perf_counter() - t0 < 1.0
+    assert len(seen) == n and seen[-1].left_bytes == 0 and seen[0].left_bytes == (n - 1) * 8
+    assert store.read(0).tolist() == [n - 1.0 if chain else 0.0]
+    empty = Plan(tuple(Tier(t, 0, reads=(t + 1,) if chain and t < n - 1 else ()) for t in range(n)))
+    t0 = time.perf_counter()
+    run(empty, CountingJob(), on_tier=seen.append)
+    assert time.perf_counter() - t0 < 1.0
 
 
 def test_a_slice_on_disk_is_skipped_and_a_rerun_writes_the_same_bytes(tmp_path: Path) -> None:
@@ -211,35 +243,35 @@ def _env() -> dict[str, str]:
     return env
 
 
-@pytest.mark.slow
-def test_a_driver_killed_mid_solve_resumes_from_its_tiers(tmp_path: Path) -> None:
-    work = tmp_path / "work"
-    args = ["--rules", "american", "--workdir", str(work)]
+def _solve_until(args: list[str], tmp_path: Path, found: str) -> subprocess.Popen[bytes]:
+    """American Yahtzee solving with ``args`` (``--workdir`` among them), still running
+    once a file matches ``found`` in its work directory (a glob)."""
+    work = Path(args[args.index("--workdir") + 1])
     proc = subprocess.Popen(
-        _command(*args, "--save", str(tmp_path / "killed.table")),
+        _command("--rules", "american", *args, "--save", str(tmp_path / "killed.table")),
         env=_env(),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 300
-    # In process, a tier is one batch: its one slice on disk means it is finished.
-    while not list(work.glob("tier-9/*.npy")) and proc.poll() is None:
+    while not list(work.glob(found)):
+        assert proc.poll() is None, "the solve ended before it could be killed"
         assert time.monotonic() < deadline
-        time.sleep(0.01)
-    proc.kill()  # SIGKILL: no clean-up runs
-    proc.wait()
-    finished = sorted(p.parent.name for p in work.glob("tier-*/*.npy"))
-    assert "tier-13" in finished
+        time.sleep(0.005)
+    return proc
+
+
+def _resume(args: list[str], tmp_path: Path) -> str:
+    """Run the solve of :func:`_solve_until` again; check that it saves the table that a
+    solve never stopped saves, byte for byte; its progress lines."""
     again = subprocess.run(
-        _command(*args, "--save", str(tmp_path / "resumed.table")),
+        _command("--rules", "american", *args, "--save", str(tmp_path / "resumed.table")),
         env=_env(),
         capture_output=True,
         text=True,
         check=True,
     )
     assert again.stdout.strip() == "254.5896095"
-    skipped = again.stderr.count("on disk already")
-    assert skipped >= len(finished) - 1 >= 4, again.stderr
     subprocess.run(
         _command("--rules", "american", "--save", str(tmp_path / "clean.table"), "-q"),
         env=_env(),
@@ -248,6 +280,53 @@ def test_a_driver_killed_mid_solve_resumes_from_its_tiers(tmp_path: Path) -> Non
     )
     clean = (tmp_path / "clean.table").read_bytes()
     assert (tmp_path / "resumed.table").read_bytes() == clean
+    return again.stderr
+
+
+@pytest.mark.slow
+def test_a_driver_killed_mid_solve_resumes_from_its_tiers(tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    args = ["--workdir", str(work)]
+    # In process, a tier is one batch: its one slice on disk means it is finished.
+    proc = _solve_until(args, tmp_path, "tier-9/*.npy")
+    proc.kill()  # SIGKILL: no clean-up runs
+    proc.wait()
+    finished = sorted(p.parent.name for p in work.glob("tier-*/*.npy"))
+    assert "tier-13" in finished
+    skipped = _resume(args, tmp_path).count("on disk already")
+    assert skipped >= len(finished) - 1 >= 4
+
+
+def _slices(work: Path) -> dict[Path, tuple[int, int]]:
+    """Each slice file on disk, with what a rewrite would change (its inode: a slice is
+    written to a temporary file and renamed into place; its modification time)."""
+    return {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in work.glob("tier-*/*.npy")}
+
+
+@pytest.mark.slow
+def test_a_driver_on_dask_killed_mid_solve_resumes_slice_by_slice(tmp_path: Path) -> None:
+    # Killed once tier 9 has a slice on disk: the tiers above are finished, tier 9 is
+    # not (its other batch still runs). The local cluster goes with the driver, and the
+    # rerun skips every slice on disk, each file untouched.
+    needs_dask()
+    psutil = pytest.importorskip("psutil", reason="the dask extra is not installed")
+    work = tmp_path / "work"
+    args = ["--engine", "dask", "--workers", "2", "--workdir", str(work)]
+    proc = _solve_until(args, tmp_path, "tier-9/*.npy")
+    family = psutil.Process(proc.pid).children(recursive=True)
+    assert len(family) >= 2  # the cluster's two workers at least
+    proc.kill()  # SIGKILL: no clean-up runs in the driver
+    proc.wait()
+    # The cluster's processes watch their parent and end with it: none is left behind.
+    _, alive = psutil.wait_procs(family, timeout=30)
+    assert not alive, [p.cmdline() for p in alive]
+    before = _slices(work)
+    assert any(p.parent.name == "tier-13" for p in before)
+    stderr = _resume(args, tmp_path)
+    assert stderr.count("on disk already") >= 4, stderr  # tiers 13 to 10 at least
+    after = _slices(work)
+    assert {p: after.get(p) for p in before} == before  # no finished slice ran again
+    assert len(after) > len(before)
 
 
 def test_an_unwritable_directory_is_one_line_naming_it(tmp_path: Path) -> None:

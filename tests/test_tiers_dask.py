@@ -8,6 +8,7 @@ installed."""
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +89,8 @@ def test_no_result_travels_between_workers(tmp_path: Path, monkeypatch: pytest.M
 
     def submit(self: Any, fn: Any, *args: Any, **kw: Any) -> Any:
         assert not any(isinstance(a, distributed.Future) for a in args)
+        if fn is not _dask.run_installed:  # the engine's start (each worker connecting)
+            return real(self, fn, *args, **kw)
         _, steps, waits = args
         sent.append((steps[0][0], len(waits), kw["priority"]))
         return real(self, fn, *args, **kw)
@@ -122,3 +125,20 @@ def test_a_resumed_solve_waits_for_no_slice_on_disk(tmp_path: Path) -> None:
         on_tier=lambda d: seen.append((d.tier, d.batches)))  # fmt: skip
     assert seen[0] == (2, 0)  # on disk already
     assert Store(tmp_path).read(0).tobytes() == clean.read(0).tobytes()
+
+
+def test_connecting_the_workers_at_the_start_waits_for_none_that_left() -> None:
+    # The engine has each worker connect to the scheduler while it starts; a worker
+    # listed then but gone by the time its task is sent holds the start one timeout
+    # at most, and the others are connected.
+    with (
+        distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        listed = {**client.nthreads(), "tcp://127.0.0.1:9": 1}  # no worker there
+        client.nthreads = lambda: listed  # type: ignore[method-assign]
+        t0 = time.perf_counter()
+        _dask.warm(client, timeout=1.0)
+        assert time.perf_counter() - t0 < 30
+        (worker,) = cluster.workers.values()
+        assert worker._client is not None  # its own client, connected

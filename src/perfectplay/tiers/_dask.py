@@ -23,11 +23,13 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures as cf
+import contextlib
 import threading
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from distributed import Reschedule, WorkerPlugin, get_client
+from distributed import wait as distributed_wait
 
 from perfectplay.tiers.job import Step, execute
 
@@ -35,7 +37,17 @@ if TYPE_CHECKING:
     from perfectplay.tiers.job import Job
     from perfectplay.tiers.store import Store
 
-__all__ = ["PATIENCE", "POLL", "Install", "clear", "event", "run_installed", "wait"]
+__all__ = [
+    "PATIENCE",
+    "POLL",
+    "QUIET",
+    "Install",
+    "clear",
+    "event",
+    "run_installed",
+    "wait",
+    "warm",
+]
 
 #: Seconds a task waits for the slices it reads before it gives its worker back.
 PATIENCE = 2.0
@@ -44,6 +56,20 @@ PATIENCE = 2.0
 #: on this machine's disk is seen sooner than its event comes (one message to the
 #: scheduler and one back, 5 to 30 ms on a loaded two-core machine).
 POLL = 0.002
+
+#: Dask settings for the local cluster that the engine starts: its servers' periodic
+#: work that a solve has no use for, made rare. Every process of a two-worker
+#: ``LocalCluster`` woke every 20 ms to check that its event loop was not blocked, the
+#: workers sampled their running tasks every 10 ms for the dashboard's profile, and each
+#: process read its CPU and memory every 500 ms: 12% of a core with nothing to do (the
+#: driver, which runs the scheduler, 5%), taken from the workers at random moments on a
+#: machine whose cores they fill; 3% with these. (A cluster of one's own, given by its
+#: address, keeps its own settings: docs/cluster.md.)
+QUIET = {
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "5s",
+    "distributed.worker.profile.enabled": False,
+}
 
 _WORK: dict[str, tuple[Job, Store]] = {}
 
@@ -63,6 +89,24 @@ class Install(WorkerPlugin):
 
     def teardown(self, worker: Any) -> None:
         _WORK.pop(self.name, None)
+
+
+def warm(client: Any, timeout: float = 60.0) -> None:
+    """Have each worker connect its own client to the scheduler now (what a task's
+    :func:`get_client` does the first time, 20 to 60 ms on a loaded two-core machine),
+    so that the first tier's tasks do not wait for it. A worker that leaves meanwhile,
+    or one too slow to answer within ``timeout`` seconds, connects in its first task."""
+    tasks = [
+        client.submit(_connect, pure=False, workers=[addr], allow_other_workers=False)
+        for addr in client.nthreads()
+    ]
+    with contextlib.suppress(TimeoutError):
+        cast(Any, distributed_wait)(tasks, timeout=timeout)  # untyped in distributed
+    client.cancel(tasks)
+
+
+def _connect() -> None:
+    get_client()
 
 
 def event(name: str, piece: Slice) -> str:

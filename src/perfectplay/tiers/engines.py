@@ -28,6 +28,9 @@ small tiers after it (:mod:`perfectplay.tiers.runner`).
   the workers ahead of time, each starts as soon as the last slice it reads is written,
   and no result travels between workers or through the driver. Where several tasks
   wait for a worker, the one with the most work left on its path of tiers goes first.
+  The local cluster runs with its servers' periodic work made rare
+  (:data:`._dask.QUIET`), and every worker connects to the scheduler while the engine
+  starts (:func:`._dask.warm`), not in the first tier's tasks.
 """
 
 from __future__ import annotations
@@ -187,15 +190,18 @@ class DaskEngine(Engine):
     def start(self, job: Job, store: Store) -> None:
         distributed: Any = importlib.import_module("distributed")
         Client, LocalCluster = distributed.Client, distributed.LocalCluster
+        from perfectplay.tiers import _dask
+
         if self.scheduler is None:
             threads = max(1, (os.cpu_count() or 1) // self.workers)
-            self._cluster = LocalCluster(
-                n_workers=self.workers,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-                env={"NUMBA_NUM_THREADS": str(threads)},
-            )
+            with importlib.import_module("dask").config.set(_dask.QUIET):
+                self._cluster = LocalCluster(
+                    n_workers=self.workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    env={"NUMBA_NUM_THREADS": str(threads)},
+                )
             self._client = Client(self._cluster)
         else:
             try:
@@ -205,10 +211,9 @@ class DaskEngine(Engine):
             self.workers = max(1, sum(self._client.nthreads().values()))
         # Installed once on every worker (and on any that joins later); each batch then
         # names the work by ids only.
-        from perfectplay.tiers._dask import Install
-
         self._name = f"perfectplay-tiers-{uuid.uuid4().hex}"
-        self._client.register_plugin(Install(self._name, job, store), name=self._name)
+        self._client.register_plugin(_dask.Install(self._name, job, store), name=self._name)
+        _dask.warm(self._client)
 
     def submit(
         self, steps: tuple[Step, ...], after: list[Any] | None = None, priority: int = 0

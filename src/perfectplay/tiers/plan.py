@@ -18,6 +18,7 @@ perfectplay.errors.ModelError: the tiers 0, 1 read each other (a cycle): no orde
 from __future__ import annotations
 
 import functools
+from collections import deque
 from dataclasses import dataclass
 
 from perfectplay.errors import ModelError
@@ -76,10 +77,10 @@ class Plan:
         """The tiers in one order that runs each after every tier it reads (Kahn)."""
         waiting = {t.id: len(set(t.reads)) for t in self.tiers}
         readers = self.readers()
-        ready = [t.id for t in self.tiers if waiting[t.id] == 0]
+        ready = deque(t.id for t in self.tiers if waiting[t.id] == 0)
         out: list[int] = []
         while ready:
-            tid = ready.pop(0)
+            tid = ready.popleft()
             out.append(tid)
             for r in readers[tid]:
                 waiting[r] -= 1

@@ -191,7 +191,10 @@ class _Run:
         self.batch = batch
         self.unfinished = {t.id: len(set(t.reads)) for t in plan.tiers}
         self.readers = plan.readers()
-        self.left_items = {t.id: t.items for t in plan.tiers}
+        # Totals of the tiers not finished, kept as they finish: a report never rescans
+        # the plan (which made a solve of many tiers quadratic).
+        self.left_items = plan.items
+        self.left_bytes = sum(t.items * t.item_bytes for t in plan.tiers)
         self.released: set[int] = set()
         self.finished: set[int] = set()
         # The slices each released tier is made of (None: the job keeps the tier its
@@ -446,7 +449,8 @@ class _Run:
         if not self.job.tier_done(tid, self.store):
             self.job.finish_tier(tid, tier.items, self.store)
         self.done_tiers += 1
-        del self.left_items[tid]
+        self.left_items -= tier.items
+        self.left_bytes -= tier.items * tier.item_bytes
         self.wall[tid] = time.perf_counter() - self.wall[tid]
         self._measure_overhead(tid)
         if tid in self.work:
@@ -486,7 +490,6 @@ class _Run:
         tier = self.plan.tier(tid)
         elapsed = time.perf_counter() - self.t0
         per = self._wall_per_item()
-        left = sum(self.left_items.values())
         return TierDone(
             tier=tid,
             finished=self.done_tiers,
@@ -495,10 +498,8 @@ class _Run:
             batches=self.sent.pop(tid, 0),
             nbytes=tier.items * tier.item_bytes,
             seconds=elapsed,
-            left_seconds=None if per is None else per * left,
-            left_bytes=sum(
-                self.plan.tier(t).items * self.plan.tier(t).item_bytes for t in self.left_items
-            ),
+            left_seconds=None if per is None else per * self.left_items,
+            left_bytes=self.left_bytes,
             work=self.work.get(tid, (0.0, 0))[0],
         )
 

@@ -36,7 +36,6 @@ in-process engine's default, which writes nothing.
 
 from __future__ import annotations
 
-import contextlib
 import json
 from collections.abc import Iterable
 from pathlib import Path
@@ -61,8 +60,10 @@ class Store:
 
     def __init__(self, root: str | Path | None) -> None:
         self.root = None if root is None else Path(root)
-        self._memory: dict[tuple[int, int, int], np.ndarray] = {}
-        self._open: dict[tuple[int, int, int], np.ndarray] = {}  # memory-mapped, by slice
+        # By tier, then by range: a tier's slices are found without a scan of every
+        # tier's (a plan of many tiers would be quadratic).
+        self._memory: dict[int, dict[tuple[int, int], np.ndarray]] = {}
+        self._open: dict[int, dict[tuple[int, int], np.ndarray]] = {}  # memory-mapped
         self._known: dict[int, Ranges] = {}
 
     def __getstate__(self) -> dict[str, object]:
@@ -110,14 +111,14 @@ class Store:
 
     def has_slice(self, tier: int, start: int, stop: int) -> bool:
         if self.root is None:
-            return (tier, start, stop) in self._memory
+            return (start, stop) in self._memory.get(tier, {})
         return self._slice_path(tier, start, stop).is_file()
 
     def slices(self, tier: int) -> list[tuple[int, int]]:
         """The item ranges of ``tier`` on disk, in order (a directory listing: the
         driver's view when it releases a tier)."""
         if self.root is None:
-            return sorted((a, b) for t, a, b in self._memory if t == tier)
+            return sorted(self._memory.get(tier, {}))
         found = []
         folder = self.root / f"tier-{tier}"
         if folder.is_dir():
@@ -132,7 +133,7 @@ class Store:
         if values.shape != (stop - start,):
             raise ValueError(f"tier {tier} batch {start}-{stop}: {values.shape} values")
         if self.root is None:
-            self._memory[(tier, start, stop)] = values
+            self._memory.setdefault(tier, {})[(start, stop)] = values
             return
         path = self._slice_path(tier, start, stop)
         try:
@@ -174,17 +175,17 @@ class Store:
             where = "memory" if self.root is None else self.root / f"tier-{tier}"
             raise InputError(f"{where}: tier {tier} is not finished (its slices: {ranges})")
         if self.root is None:
-            return [(a, b, self._memory[(tier, a, b)]) for a, b in ranges]
+            return [(a, b, self._memory[tier][(a, b)]) for a, b in ranges]
         return [(a, b, self._load(tier, a, b, self._slice_path(tier, a, b))) for a, b in ranges]
 
     def _load(self, tier: int, start: int, stop: int, path: Path) -> np.ndarray:
-        key = (tier, start, stop)
-        if key not in self._open:
+        opened = self._open.setdefault(tier, {})
+        if (start, stop) not in opened:
             try:
-                self._open[key] = np.load(path, mmap_mode="r", allow_pickle=False)
+                opened[(start, stop)] = np.load(path, mmap_mode="r", allow_pickle=False)
             except (OSError, ValueError) as exc:
                 raise InputError(f"{path}: cannot read a finished slice ({exc})") from None
-        return self._open[key]
+        return opened[(start, stop)]
 
     def read(self, tier: int) -> np.ndarray:
         """Finished tier ``tier``'s values, in item order: memory-mapped when it is one
@@ -202,11 +203,9 @@ class Store:
     def forget(self, tier: int) -> None:
         """Drop what is open of ``tier`` (in memory: its values too, for a tier no later
         one reads)."""
-        for key in [k for k in (*self._open, *self._memory) if k[0] == tier]:
-            self._open.pop(key, None)
-            self._memory.pop(key, None)
-        with contextlib.suppress(KeyError):
-            del self._known[tier]
+        self._open.pop(tier, None)
+        self._memory.pop(tier, None)
+        self._known.pop(tier, None)
 
 
 def gaps(ranges: list[tuple[int, int]], items: int) -> list[tuple[int, int]]:
