@@ -4,9 +4,11 @@ The layers run on the tier runner (:mod:`perfectplay.tiers`): each layer is one 
 (:func:`~perfectplay.compiled.layered.solve_layer`, which sweeps the whole layer and
 writes its own files in the work directory), released once every layer it reaches is
 finished. In process (``engine="threads"``) the layers run one after another, from the
-last, each with the kernels' threads; the ``processes`` and ``dask`` engines first find
-which layers each layer reaches (one counting pass per layer, kept in ``reads.json``),
-so that layers that do not reach each other run at once on different workers.
+last, each with the kernels' threads (a small game in its temporary directory runs its
+layers in compiled runs instead: :func:`~perfectplay.compiled.layered.solve_layers`);
+the ``processes`` and ``dask`` engines first find which layers each layer reaches (one
+counting pass per layer, kept in ``reads.json``), so that layers that do not reach each
+other run at once on different workers.
 
 >>> from perfectplay.examples.pig_compiled import CompiledPig
 >>> sol = solve_compiled(CompiledPig(goal=10))
