@@ -35,7 +35,10 @@ from perfectplay.compiled.sweep import OK, solve_run
 __all__ = ["OK", "solve_table"]
 
 
-@njit(cache=True)
+# Not cached on its own: it is compiled into the kernels' ``solve_layers`` (cached under
+# a name that hashes this file and the modules it calls), and numba checks a cached
+# function against its own file only, so a cache of it could hold an older sweep.
+@njit
 def solve_table(
     roll_ptr: Any,
     roll_prob: Any,

@@ -311,8 +311,8 @@ def solve_layers(
         n = int(sizes[small].max())
         need = layer_memory(model, n) + 8 * n
         require(need, f"{model.name}: the successor table of a layer ({n:,} positions)")
-    for i, lid in enumerate(ids.tolist()):  # every key, for the layers' own lookups
-        found[2][ptr[i] : ptr[i + 1]] = wd.keys(lid)
+    for i in np.flatnonzero(small).tolist():  # their own keys, for their own lookups
+        found[2][ptr[i] : ptr[i + 1]] = wd.keys(int(ids[i]))
     p = np.ascontiguousarray(model.params, dtype=np.int64)
     run = (float(settings.tolerance), float(settings.stall), int(settings.max_sweeps))
     stats = np.zeros((ids.size, 4))
