@@ -322,13 +322,16 @@ def solve_layers(
     while last >= 0:
         if not small[last]:
             solve_layer(wd, model, int(ids[last]), settings)
-            bounds[last] = _bound(wd, model, int(ids[last]), int(ids[last]))
-            _load(wd, model, k, int(ids[last]), last, found)
             last -= 1
         else:
             first = last
             while first > 0 and small[first - 1]:
                 first -= 1
+            # The layers solve_layer finished that the store does not hold yet (it loads
+            # only what a layer reaches, as the run now may).
+            for j in (last + 1 + np.flatnonzero(np.isnan(bounds[last + 1 :]))).tolist():
+                bounds[j] = _bound(wd, model, int(ids[first]), int(ids[j]))
+                _load(wd, model, k, int(ids[j]), j, found)
             t0 = time.perf_counter()
             at, status = k.solve_layers(
                 found, bounds, first, last, p, model.max_rolls, model.max_moves, run,
