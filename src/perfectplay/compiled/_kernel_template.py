@@ -25,9 +25,9 @@ from perfectplay.compiled.model import (
     ERR_TOO_MANY_ROLLS,
     ERR_UNKNOWN_STATE,
 )
+from perfectplay.compiled.components import components, slot_layout, slot_moves, slot_rolls
 from perfectplay.compiled.cycles import cycles
 from perfectplay.compiled.hashset import new_set, prefetch, rehash, set_add
-from perfectplay.compiled.layer_table import OK, solve_table
 from perfectplay.compiled.search import (
     bucket_bits,
     fill_directory,
@@ -37,6 +37,7 @@ from perfectplay.compiled.search import (
     number_by_index,
     pair_by_index,
 )
+from perfectplay.compiled.sweep import OK, solve_run
 
 start = outcome = rolls = moves = layer = index = layer_size = None  # MODEL FUNCTIONS
 
@@ -359,7 +360,61 @@ def fill(keys, kdir, where, lid, p, max_rolls, max_moves, finished, table, err):
                 err[q] = e[q]
 
 
+# solve_table and solve_layers run in the calling thread, yet are compiled with
+# parallel=True: a cached function that is not, loaded in a later process, crashed in the
+# parallel kernels it reaches (the relayout's and the sweeps' for big layers, never run
+# here; numba issues 4807 and 8578), and so did Ur after Pig in three processes here.
+# Their arrays come from the helpers below, so that parallel=True makes nothing of theirs
+# run on threads.
 @njit(cache=True)
+def zeros(n, like):
+    # n zeros of the type of ``like``
+    out = np.empty(n, type(like))
+    for i in range(n):
+        out[i] = 0
+    return out
+
+
+@njit(cache=True)
+def full(n, x):
+    out = np.empty(n)
+    for i in range(n):
+        out[i] = x
+    return out
+
+
+@njit(cache=True, parallel=True)
+def solve_table(roll_ptr, roll_prob, roll_const, move_ptr, move_code, eps, limits, values):
+    """Solve one layer whose table is ``(roll_ptr, roll_prob, roll_const, move_ptr,
+    move_code)`` (moves name positions; the exits known to ``eps``) as ``solve_layer``
+    does step by step from Python: its components, its rows in slot order
+    (:mod:`perfectplay.compiled.components`), then all of its components one after the
+    other to the ``limits`` of :func:`perfectplay.compiled.sweep.solve_run`; the
+    midpoints of the bounds go into ``values`` (position order). Returns ``(status, most
+    sweeps of a component, position updates, largest gap)``; ``values`` is written only
+    when the status is ``OK``."""
+    order, comp_ptr = components(roll_ptr, move_ptr, move_code)
+    new_roll, new_move = slot_layout(order, roll_ptr, move_ptr)
+    prob = slot_rolls(order, roll_ptr, new_roll, roll_prob)
+    const = slot_rolls(order, roll_ptr, new_roll, roll_const)
+    codes = slot_moves(order, roll_ptr, move_ptr, new_roll, new_move, move_code)
+    n = len(order)
+    lo = full(n, 0.0)
+    hi = full(n, 1.0)
+    table = (new_roll, prob, const, eps, new_move, codes)
+    status, _, sweeps, updates, worst = solve_run(
+        lo, hi, table, comp_ptr, 0, len(comp_ptr) - 1, limits
+    )
+    if status != OK:
+        return status, sweeps, updates, worst
+    gap = 0.0
+    for q in range(n):
+        values[order[q]] = (lo[q] + hi[q]) * 0.5
+        gap = max(gap, hi[q] - lo[q])
+    return OK, sweeps, updates, gap
+
+
+@njit(cache=True, parallel=True)
 def solve_layers(found, bounds, first, last, p, max_rolls, max_moves, settings, stats, ticks, err):
     """Solve the layers ``last`` down to ``first`` of the store ``found`` (the layers
     ``(ids, pointers, keys, values, directory offsets, directories, index offsets, pairs
@@ -380,9 +435,9 @@ def solve_layers(found, bounds, first, last, p, max_rolls, max_moves, settings, 
         n = b - a
         keys = keys_all[a:b]
         later = ids[li + 1 :]
-        used = np.zeros(len(later), np.int64)
-        n_rolls = np.zeros(n, np.int64)
-        n_moves = np.zeros(n, np.int64)
+        used = zeros(len(later), 0)
+        n_rolls = zeros(n, 0)
+        n_moves = zeros(n, 0)
         count_range(keys, lid, p, max_rolls, max_moves, later, used, n_rolls, n_moves, err, 0, n)
         if err[0] != 0:
             return li, OK
@@ -390,13 +445,13 @@ def solve_layers(found, bounds, first, last, p, max_rolls, max_moves, settings, 
         for j in range(len(later)):
             if used[j]:
                 eps = max(eps, bounds[li + 1 + j])
-        roll_ptr = np.zeros(n + 1, np.int32)
-        starts = np.zeros(n + 1, np.int64)
+        roll_ptr = zeros(n + 1, np.int32(0))
+        starts = zeros(n + 1, 0)
         for i in range(n):
             roll_ptr[i + 1] = roll_ptr[i] + n_rolls[i]
             starts[i + 1] = starts[i] + n_moves[i]
         n_r = roll_ptr[n]
-        move_ptr = np.zeros(n_r + 1, np.int32)
+        move_ptr = zeros(n_r + 1, np.int32(0))
         for i in range(n + 1):
             move_ptr[roll_ptr[i]] = starts[i]
         table = (roll_ptr, np.empty(n_r), np.empty(n_r), move_ptr, np.empty(starts[n], np.int32))

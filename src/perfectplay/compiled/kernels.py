@@ -45,7 +45,6 @@ _DEPENDS = (
     "components.py",
     "cycles.py",
     "hashset.py",
-    "layer_table.py",
     "model.py",
     "prefetch.py",
     "search.py",

@@ -15,8 +15,8 @@ A small game solved in one process (:func:`solve_layers`: Pig's 198 layers of a 
 thousand positions each) spends more time between its layers than in them when each is
 a call from Python (the table's arrays, a dozen kernel calls, the records): its layers
 run instead in one compiled loop (the kernels' ``solve_layers``) that calls, per layer,
-the same kernels in the same order (count, fill, :func:`perfectplay.compiled.layer_table.
-solve_table`), its finished values held in the store that the fill reads.
+the same kernels in the same order (count, fill, components, slot order, sweeps), its
+finished values held in the store that the fill reads.
 
 Memory is estimated before the table is allocated and refused in one line when it
 will not fit (:func:`perfectplay._util.memory.require`).
@@ -26,11 +26,13 @@ from __future__ import annotations
 
 import os
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numba.core.errors import NumbaPerformanceWarning
 
 from perfectplay._util.memory import available_bytes, format_bytes, require
 from perfectplay.compiled import sweep as _sweep
@@ -333,10 +335,14 @@ def solve_layers(
                 bounds[j] = _bound(wd, model, int(ids[first]), int(ids[j]))
                 _load(wd, model, k, int(ids[j]), j, found)
             t0 = time.perf_counter()
-            at, status = k.solve_layers(
-                found, bounds, first, last, p, model.max_rolls, model.max_moves, run,
-                stats, ticks, err,
-            )  # fmt: skip
+            with warnings.catch_warnings():
+                # Compiled with parallel=True for its cache's sake, not to run on threads
+                # (see the kernels): numba's note that nothing became parallel is expected.
+                warnings.simplefilter("ignore", NumbaPerformanceWarning)
+                at, status = k.solve_layers(
+                    found, bounds, first, last, p, model.max_rolls, model.max_moves, run,
+                    stats, ticks, err,
+                )  # fmt: skip
             seconds = time.perf_counter() - t0
             if at >= 0:
                 raise_model_error(model, err)
