@@ -25,8 +25,19 @@ from perfectplay.compiled.model import (
     ERR_TOO_MANY_ROLLS,
     ERR_UNKNOWN_STATE,
 )
+from perfectplay.compiled.components import components, slot_layout, slot_moves, slot_rolls
+from perfectplay.compiled.cycles import cycles
 from perfectplay.compiled.hashset import new_set, prefetch, rehash, set_add
-from perfectplay.compiled.search import find_in, find_layer, grow
+from perfectplay.compiled.search import (
+    bucket_bits,
+    fill_directory,
+    find_in,
+    find_layer,
+    grow,
+    number_by_index,
+    pair_by_index,
+)
+from perfectplay.compiled.sweep import OK, solve_run
 
 start = outcome = rolls = moves = layer = index = layer_size = None  # MODEL FUNCTIONS
 
@@ -194,6 +205,44 @@ def push(queue, n, s, inside):
     return queue, inside
 
 
+@njit(cache=True)
+def count_range(keys, lid, p, max_rolls, max_moves, fin_layers, used, n_rolls, n_moves, e, a, b):
+    """:func:`count` of the states ``keys[a:b]`` (in the calling thread), its error in
+    ``e``."""
+    w, nexts, flips = buffers(max_rolls, max_moves)
+    for i in range(a, b):
+        s = keys[i]
+        nr = check_rolls(s, p, w, e)
+        if nr < 0:
+            return
+        inner = 0
+        for r in range(nr):
+            m = check_turn(s, p, w, nexts, flips, r, e)
+            if m < 0:
+                return
+            for j in range(m):
+                t = nexts[j]
+                o = over(t, p, s, r, e)
+                if o == -2.0:
+                    return
+                if o >= 0.0:
+                    continue
+                lt = layer(t, p)
+                if lt == lid:
+                    inner += 1
+                elif lt < lid:
+                    e[0], e[1], e[2], e[3] = ERR_LOWER_LAYER, s, r, t
+                    return
+                else:
+                    pos = find_layer(fin_layers, lt)
+                    if pos < 0:
+                        e[0], e[1], e[2], e[3] = ERR_UNKNOWN_STATE, s, r, t
+                        return
+                    used[pos] = 1
+        n_rolls[i] = nr
+        n_moves[i] = inner
+
+
 @njit(cache=True, parallel=True)
 def count(keys, lid, p, max_rolls, max_moves, fin_layers, used, n_rolls, n_moves, err):
     """Per state of the layer ``keys`` (layer id ``lid``): its outcomes and its moves
@@ -201,43 +250,9 @@ def count(keys, lid, p, max_rolls, max_moves, fin_layers, used, n_rolls, n_moves
     n = len(keys)
     chunks = min(n, 64)
     for c in prange(chunks):
-        w, nexts, flips = buffers(max_rolls, max_moves)
         e = np.zeros(4, np.int64)
-        for i in range(c * n // chunks, (c + 1) * n // chunks):
-            s = keys[i]
-            nr = check_rolls(s, p, w, e)
-            if nr < 0:
-                break
-            inner = 0
-            for r in range(nr):
-                m = check_turn(s, p, w, nexts, flips, r, e)
-                if m < 0:
-                    break
-                for j in range(m):
-                    t = nexts[j]
-                    o = over(t, p, s, r, e)
-                    if o == -2.0:
-                        break
-                    if o >= 0.0:
-                        continue
-                    lt = layer(t, p)
-                    if lt == lid:
-                        inner += 1
-                    elif lt < lid:
-                        e[0], e[1], e[2], e[3] = ERR_LOWER_LAYER, s, r, t
-                        break
-                    else:
-                        pos = find_layer(fin_layers, lt)
-                        if pos < 0:
-                            e[0], e[1], e[2], e[3] = ERR_UNKNOWN_STATE, s, r, t
-                            break
-                        used[pos] = 1
-                if e[0] != 0:
-                    break
-            if e[0] != 0:
-                break
-            n_rolls[i] = nr
-            n_moves[i] = inner
+        a, b = c * n // chunks, (c + 1) * n // chunks
+        count_range(keys, lid, p, max_rolls, max_moves, fin_layers, used, n_rolls, n_moves, e, a, b)
         if e[0] != 0:
             for q in range(4):
                 err[q] = e[q]
@@ -256,6 +271,72 @@ def find_by_index(keys, where, t, p):
     return g
 
 
+@njit(cache=True)
+def fill_range(keys, kdir, where, lid, p, max_rolls, max_moves, finished, table, e, a, b):
+    """:func:`fill` of the states ``keys[a:b]`` (in the calling thread), its error in
+    ``e``."""
+    fin_layers, fin_ptr, fin_keys, fin_value, fin_dptr, fin_dirs, fin_iptr, fin_pairs = finished
+    fin_pair_values = fin_pairs.view(np.float64)
+    roll_ptr, roll_prob, roll_const, move_ptr, move_code = table
+    w, nexts, flips = buffers(max_rolls, max_moves)
+    for i in range(a, b):
+        s = keys[i]
+        nr = check_rolls(s, p, w, e)
+        if nr < 0:
+            return
+        total = 0.0
+        for r in range(nr):
+            total += w[r]
+        k = move_ptr[roll_ptr[i]]
+        for r in range(nr):
+            q = roll_ptr[i] + r
+            roll_prob[q] = w[r] / total
+            m = check_turn(s, p, w, nexts, flips, r, e)
+            if m < 0:
+                return
+            best = -1.0
+            for j in range(m):
+                t = nexts[j]
+                o = over(t, p, s, r, e)
+                if o >= 0.0:
+                    v = 1.0 - o if flips[j] else o
+                    if v > best:
+                        best = v
+                    continue
+                lt = layer(t, p)
+                if lt == lid:
+                    if len(where):
+                        idx = find_by_index(keys, where, t, p)
+                    else:
+                        idx = find_in(keys, kdir, 0, t)
+                    if idx < 0:
+                        e[0], e[1], e[2], e[3] = ERR_UNKNOWN_STATE, s, r, t
+                        return
+                    move_code[k] = 2 * idx + flips[j]
+                    k += 1
+                else:
+                    pos = find_layer(fin_layers, lt)
+                    lo, hi = fin_iptr[pos], fin_iptr[pos + 1]
+                    v = -1.0
+                    if hi > lo:
+                        x = index(t, p)
+                        if 0 <= x < hi - lo and fin_pairs[2 * (lo + x)] == t:
+                            v = fin_pair_values[2 * (lo + x) + 1]
+                    else:
+                        idx = find_in(fin_keys, fin_dirs, fin_dptr[pos], t)
+                        if idx >= 0:
+                            v = fin_value[idx]
+                    if v < 0.0:
+                        e[0], e[1], e[2], e[3] = ERR_UNKNOWN_STATE, s, r, t
+                        return
+                    if flips[j]:
+                        v = 1.0 - v
+                    if v > best:
+                        best = v
+            roll_const[q] = best
+            move_ptr[q + 1] = k
+
+
 @njit(cache=True, parallel=True)
 def fill(keys, kdir, where, lid, p, max_rolls, max_moves, finished, table, err):
     """The successor table of the layer ``keys`` (``kdir`` its directory, or ``where``
@@ -268,73 +349,142 @@ def fill(keys, kdir, where, lid, p, max_rolls, max_moves, finished, table, err):
     where no position has the number), which ``fin_pair_values`` reads as floats; a
     layer with an empty index range is found by its directory. ``table`` is the arrays
     to fill."""
-    fin_layers, fin_ptr, fin_keys, fin_value, fin_dptr, fin_dirs, fin_iptr, fin_pairs = finished
-    fin_pair_values = fin_pairs.view(np.float64)
-    roll_ptr, roll_prob, roll_const, move_ptr, move_code = table
     n = len(keys)
     chunks = min(n, 64)
     for c in prange(chunks):
-        w, nexts, flips = buffers(max_rolls, max_moves)
         e = np.zeros(4, np.int64)
-        for i in range(c * n // chunks, (c + 1) * n // chunks):
-            s = keys[i]
-            nr = check_rolls(s, p, w, e)
-            total = 0.0
-            for r in range(nr):
-                total += w[r]
-            k = move_ptr[roll_ptr[i]]
-            for r in range(nr):
-                q = roll_ptr[i] + r
-                roll_prob[q] = w[r] / total
-                m = check_turn(s, p, w, nexts, flips, r, e)
-                best = -1.0
-                for j in range(m):
-                    t = nexts[j]
-                    o = over(t, p, s, r, e)
-                    if o >= 0.0:
-                        v = 1.0 - o if flips[j] else o
-                        if v > best:
-                            best = v
-                        continue
-                    lt = layer(t, p)
-                    if lt == lid:
-                        if len(where):
-                            idx = find_by_index(keys, where, t, p)
-                        else:
-                            idx = find_in(keys, kdir, 0, t)
-                        if idx < 0:
-                            e[0], e[1], e[2], e[3] = ERR_UNKNOWN_STATE, s, r, t
-                            break
-                        move_code[k] = 2 * idx + flips[j]
-                        k += 1
-                    else:
-                        pos = find_layer(fin_layers, lt)
-                        a, b = fin_iptr[pos], fin_iptr[pos + 1]
-                        v = -1.0
-                        if b > a:
-                            i = index(t, p)
-                            if 0 <= i < b - a and fin_pairs[2 * (a + i)] == t:
-                                v = fin_pair_values[2 * (a + i) + 1]
-                        else:
-                            idx = find_in(fin_keys, fin_dirs, fin_dptr[pos], t)
-                            if idx >= 0:
-                                v = fin_value[idx]
-                        if v < 0.0:
-                            e[0], e[1], e[2], e[3] = ERR_UNKNOWN_STATE, s, r, t
-                            break
-                        if flips[j]:
-                            v = 1.0 - v
-                        if v > best:
-                            best = v
-                roll_const[q] = best
-                move_ptr[q + 1] = k
-                if e[0] != 0:
-                    break
-            if e[0] != 0:
-                break
+        a, b = c * n // chunks, (c + 1) * n // chunks
+        fill_range(keys, kdir, where, lid, p, max_rolls, max_moves, finished, table, e, a, b)
         if e[0] != 0:
             for q in range(4):
                 err[q] = e[q]
+
+
+# solve_table and solve_layers run in the calling thread, yet are compiled with
+# parallel=True: a cached function that is not, loaded in a later process, crashed in the
+# parallel kernels it reaches (the relayout's and the sweeps' for big layers, never run
+# here; numba issues 4807 and 8578), and so did Ur after Pig in three processes here.
+# Their arrays come from the helpers below, so that parallel=True makes nothing of theirs
+# run on threads.
+@njit(cache=True)
+def zeros(n, like):
+    # n zeros of the type of ``like``
+    out = np.empty(n, type(like))
+    for i in range(n):
+        out[i] = 0
+    return out
+
+
+@njit(cache=True)
+def full(n, x):
+    out = np.empty(n)
+    for i in range(n):
+        out[i] = x
+    return out
+
+
+@njit(cache=True, parallel=True)
+def solve_table(roll_ptr, roll_prob, roll_const, move_ptr, move_code, eps, limits, values):
+    """Solve one layer whose table is ``(roll_ptr, roll_prob, roll_const, move_ptr,
+    move_code)`` (moves name positions; the exits known to ``eps``) as ``solve_layer``
+    does step by step from Python: its components, its rows in slot order
+    (:mod:`perfectplay.compiled.components`), then all of its components one after the
+    other to the ``limits`` of :func:`perfectplay.compiled.sweep.solve_run`; the
+    midpoints of the bounds go into ``values`` (position order). Returns ``(status, most
+    sweeps of a component, position updates, largest gap)``; ``values`` is written only
+    when the status is ``OK``."""
+    order, comp_ptr = components(roll_ptr, move_ptr, move_code)
+    new_roll, new_move = slot_layout(order, roll_ptr, move_ptr)
+    prob = slot_rolls(order, roll_ptr, new_roll, roll_prob)
+    const = slot_rolls(order, roll_ptr, new_roll, roll_const)
+    codes = slot_moves(order, roll_ptr, move_ptr, new_roll, new_move, move_code)
+    n = len(order)
+    lo = full(n, 0.0)
+    hi = full(n, 1.0)
+    table = (new_roll, prob, const, eps, new_move, codes)
+    status, _, sweeps, updates, worst = solve_run(
+        lo, hi, table, comp_ptr, 0, len(comp_ptr) - 1, limits
+    )
+    if status != OK:
+        return status, sweeps, updates, worst
+    gap = 0.0
+    for q in range(n):
+        values[order[q]] = (lo[q] + hi[q]) * 0.5
+        gap = max(gap, hi[q] - lo[q])
+    return OK, sweeps, updates, gap
+
+
+@njit(cache=True, parallel=True)
+def solve_layers(found, bounds, first, last, p, max_rolls, max_moves, settings, stats, ticks, err):
+    """Solve the layers ``last`` down to ``first`` of the store ``found`` (the layers
+    ``(ids, pointers, keys, values, directory offsets, directories, index offsets, pairs
+    by index)`` of :mod:`perfectplay.compiled.layered`, every key there, the layers after
+    ``last`` solved, with their bounds in ``bounds``), each as ``solve_layer`` does:
+    count, fill, :func:`solve_table`; each layer's values and bound go into the store
+    for the layers below it. ``settings`` is ``(tolerance, stall, max_sweeps)``;
+    ``stats[i]`` gets layer ``i``'s ``(sweeps, updates, gap, moves)`` and ``ticks[i]``
+    the cycle counts at its start, when its table was built and at its end. Returns ``(layer, status)``: the
+    layer where a model error (``err``) or a status other than ``OK`` stopped it, or
+    ``(-1, OK)``."""
+    ids, ptr, keys_all, values_all, dptr, dirs, iptr, pairs = found
+    tol, stall, most = settings
+    for li in range(last, first - 1, -1):
+        ticks[li, 0] = cycles()
+        lid = ids[li]
+        a, b = ptr[li], ptr[li + 1]
+        n = b - a
+        keys = keys_all[a:b]
+        later = ids[li + 1 :]
+        used = zeros(len(later), 0)
+        n_rolls = zeros(n, 0)
+        n_moves = zeros(n, 0)
+        count_range(keys, lid, p, max_rolls, max_moves, later, used, n_rolls, n_moves, err, 0, n)
+        if err[0] != 0:
+            return li, OK
+        eps = 0.0
+        for j in range(len(later)):
+            if used[j]:
+                eps = max(eps, bounds[li + 1 + j])
+        roll_ptr = zeros(n + 1, np.int32(0))
+        starts = zeros(n + 1, 0)
+        for i in range(n):
+            roll_ptr[i + 1] = roll_ptr[i] + n_rolls[i]
+            starts[i + 1] = starts[i] + n_moves[i]
+        n_r = roll_ptr[n]
+        move_ptr = zeros(n_r + 1, np.int32(0))
+        for i in range(n + 1):
+            move_ptr[roll_ptr[i]] = starts[i]
+        table = (roll_ptr, np.empty(n_r), np.empty(n_r), move_ptr, np.empty(starts[n], np.int32))
+        span = iptr[li + 1] - iptr[li]
+        where = np.empty(span, np.int64)
+        kdir = np.empty(0, np.int64)
+        if span:
+            number_by_index(keys, index_of(keys, p), where, err)
+            if err[0] != 0:
+                return li, OK
+        else:
+            kdir = np.empty((1 << bucket_bits(n)) + 4, np.int64)
+            fill_directory(keys, 0, n, kdir, 0)
+        fill_range(keys, kdir, where, lid, p, max_rolls, max_moves, found, table, err, 0, n)
+        if err[0] != 0:
+            return li, OK
+        ticks[li, 1] = cycles()
+        inherited = 2.0 * eps
+        limits = (0.5 * tol + inherited, tol + inherited, stall, most)
+        vals = values_all[a:b]
+        status, sweeps, updates, gap = solve_table(
+            roll_ptr, table[1], table[2], move_ptr, table[4], eps, limits, vals
+        )
+        stats[li, 0], stats[li, 1], stats[li, 2], stats[li, 3] = sweeps, updates, gap, starts[n]
+        if status != OK:
+            return li, status
+        bounds[li] = 0.5 * gap
+        if span:
+            pair_by_index(keys, vals, where, pairs, iptr[li])
+        else:
+            fill_directory(keys_all, a, b, dirs, dptr[li])
+        ticks[li, 2] = cycles()
+    return -1, OK
 
 
 @njit(cache=True)

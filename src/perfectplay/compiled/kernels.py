@@ -39,6 +39,17 @@ __all__ = ["Kernels", "kernel_dir", "kernels_for", "njit"]
 _F = TypeVar("_F", bound=Callable[..., Any])
 _NAMES = ("start", "outcome", "rolls", "moves", "layer", "index", "layer_size")
 _TEMPLATE = Path(__file__).with_name("_kernel_template.py")
+# The modules of this package whose compiled functions the kernels call (directly or
+# through each other).
+_DEPENDS = (
+    "components.py",
+    "cycles.py",
+    "hashset.py",
+    "model.py",
+    "prefetch.py",
+    "search.py",
+    "sweep.py",
+)
 _MARK = "start = outcome = rolls = moves = layer = index = layer_size = None  # MODEL FUNCTIONS"
 
 
@@ -55,6 +66,7 @@ class Kernels:
     turn: Any
     index: Any
     layer_size: Any
+    solve_layers: Any
 
 
 _MADE: dict[tuple[int, ...], tuple[tuple[Any, ...], Kernels]] = {}
@@ -105,6 +117,7 @@ def _kernels_of(fns: tuple[Any, ...]) -> Kernels:
             module.turn,
             module.index_of,
             module.layer_size_of,
+            module.solve_layers,
         )
         made = (fns, kernels)  # the functions are kept so that their ids stay theirs
         _MADE[key] = made
@@ -138,6 +151,11 @@ def _generated(fns: tuple[Any, ...]) -> ModuleType | None:
         return None
     template = _TEMPLATE.read_text()
     digest = hashlib.sha256(template.encode())
+    # numba's cache of a kernel checks the kernel's own file only, not the files of the
+    # functions compiled into it: the compiled modules it calls are part of the name,
+    # so that a changed sweep is never loaded as the old machine code.
+    for dep in _DEPENDS:
+        digest.update(_TEMPLATE.with_name(dep).read_bytes())
     lines = []
     for alias, found in zip(_NAMES, names, strict=True):
         assert found is not None

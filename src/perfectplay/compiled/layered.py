@@ -11,6 +11,13 @@ drives is ``solve_layer(workdir, model, layer_id)``, which reads only finished l
 and writes only its own files, so layers that do not reach each other may run at once
 on different workers.
 
+A small game solved in one process (:func:`solve_layers`: Pig's 198 layers of a few
+thousand positions each) spends more time between its layers than in them when each is
+a call from Python (the table's arrays, a dozen kernel calls, the records): its layers
+run instead in one compiled loop (the kernels' ``solve_layers``) that calls, per layer,
+the same kernels in the same order (count, fill, components, slot order, sweeps), its
+finished values held in the store that the fill reads.
+
 Memory is estimated before the table is allocated and refused in one line when it
 will not fit (:func:`perfectplay._util.memory.require`).
 """
@@ -19,10 +26,13 @@ from __future__ import annotations
 
 import os
 import time
+import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numba.core.errors import NumbaPerformanceWarning
 
 from perfectplay._util.memory import available_bytes, format_bytes, require
 from perfectplay.compiled import sweep as _sweep
@@ -39,7 +49,14 @@ from perfectplay.compiled.search import (
 from perfectplay.compiled.workdir import Workdir
 from perfectplay.errors import ModelError, ResourceLimitError
 
-__all__ = ["LayerReport", "Settings", "check_largest", "layer_memory", "solve_layer"]
+__all__ = [
+    "LayerReport",
+    "Settings",
+    "check_largest",
+    "layer_memory",
+    "solve_layer",
+    "solve_layers",
+]
 
 # numba dispatchers, typed loosely (their stubs do not know the kernels' arguments).
 _solve_run: Any = _sweep.solve_run
@@ -266,6 +283,112 @@ def solve_layer(
     return LayerReport(layer, n, n_in, n_sweeps, bound, seconds)
 
 
+def solve_layers(
+    wd: Workdir,
+    model: CompiledModel,
+    settings: Settings = Settings(),
+    on_layers: Callable[[int], None] | None = None,
+) -> bool:
+    """Solve every layer of a small game (its store fits :data:`_STORE_BYTES`) in the
+    explored ``wd``, from the last, with no Python between layers: each run of layers
+    smaller than :data:`_BIG_COMPONENT` (none can hold a component that needs the
+    threads) is one compiled call (the kernels' ``solve_layers``: per layer the same
+    count, fill and sweeps as :func:`solve_layer`), its values held in the store that
+    the layers below it read; a larger layer is :func:`solve_layer`'s. Each layer ends
+    as :func:`solve_layer` ends it (its values and record in ``wd``), and
+    ``on_layers`` hears how many are finished after each step. Returns ``False``, having
+    done nothing, for a larger game (the layers are then one :func:`solve_layer` each).
+    """
+    k = kernels_for(model)
+    store = _store(wd, model, k)
+    if store is None:
+        return False
+    head = wd.header()
+    assert head is not None
+    found, bounds = store
+    ids, ptr = found[0], found[1]
+    sizes = np.diff(ptr)
+    small = sizes < _BIG_COMPONENT
+    if small.any():
+        n = int(sizes[small].max())
+        need = layer_memory(model, n) + 8 * n
+        require(need, f"{model.name}: the successor table of a layer ({n:,} positions)")
+    for i in np.flatnonzero(small).tolist():  # their own keys, for their own lookups
+        found[2][ptr[i] : ptr[i + 1]] = wd.keys(int(ids[i]))
+    p = np.ascontiguousarray(model.params, dtype=np.int64)
+    run = (float(settings.tolerance), float(settings.stall), int(settings.max_sweeps))
+    stats = np.zeros((ids.size, 4))
+    ticks = np.zeros((ids.size, 3), np.int64)
+    err = np.zeros(4, np.int64)
+    last = ids.size - 1
+    while last >= 0:
+        if not small[last]:
+            solve_layer(wd, model, int(ids[last]), settings)
+            last -= 1
+        else:
+            first = last
+            while first > 0 and small[first - 1]:
+                first -= 1
+            # The layers solve_layer finished that the store does not hold yet (it loads
+            # only what a layer reaches, as the run now may).
+            for j in (last + 1 + np.flatnonzero(np.isnan(bounds[last + 1 :]))).tolist():
+                bounds[j] = _bound(wd, model, int(ids[first]), int(ids[j]))
+                _load(wd, model, k, int(ids[j]), j, found)
+            t0 = time.perf_counter()
+            with warnings.catch_warnings():
+                # Compiled with parallel=True for its cache's sake, not to run on threads
+                # (see the kernels): numba's note that nothing became parallel is expected.
+                warnings.simplefilter("ignore", NumbaPerformanceWarning)
+                at, status = k.solve_layers(
+                    found, bounds, first, last, p, model.max_rolls, model.max_moves, run,
+                    stats, ticks, err,
+                )  # fmt: skip
+            seconds = time.perf_counter() - t0
+            if at >= 0:
+                raise_model_error(model, err)
+                _refuse(model, int(ids[at]), settings, status, stats[at, 2], int(stats[at, 0]))
+            _record(wd, found, stats, ticks, first, last, seconds)
+            last = first - 1
+        if on_layers is not None:
+            on_layers(ids.size - 1 - last)
+    return True
+
+
+def _record(
+    wd: Workdir,
+    found: tuple[np.ndarray, ...],
+    stats: np.ndarray,
+    ticks: np.ndarray,
+    first: int,
+    last: int,
+    seconds: float,
+) -> None:
+    """Finish the layers ``first .. last`` that one compiled call solved (their values
+    in the store ``found``) as :func:`solve_layer` finishes a layer, the call's
+    ``seconds`` shared out by the cycles each layer took (by positions where the
+    processor has no cycle counter)."""
+    ids, ptr, values = found[0], found[1], found[3]
+    span = int(ticks[first, 2] - ticks[last, 0])
+    share = np.diff(ptr)[first : last + 1].astype(np.float64)
+    per_cycle = seconds / span if span > 0 else 0.0
+    for i in range(last, first - 1, -1):
+        n = int(ptr[i + 1] - ptr[i])
+        took = (ticks[i, 2] - ticks[i, 0]) * per_cycle if span > 0 else seconds * n / share.sum()
+        wd.finish(
+            int(ids[i]),
+            values[ptr[i] : ptr[i + 1]],
+            {
+                "bound": 0.5 * float(stats[i, 2]),
+                "sweeps": int(stats[i, 0]),
+                "updates": int(stats[i, 1]),
+                "seconds": float(took),
+                "table_seconds": float((ticks[i, 1] - ticks[i, 0]) * per_cycle),
+                "positions": n,
+                "moves": int(stats[i, 3]),
+            },
+        )
+
+
 def _finished(
     wd: Workdir, model: CompiledModel, k: Kernels, layer: int, reach: np.ndarray
 ) -> tuple[tuple[np.ndarray, ...], float]:
@@ -280,19 +403,9 @@ def _finished(
     directory, so that the many layers of a game like Pig, each of which reaches a
     hundred others, copy each finished layer once instead of once per layer that reads
     it (with their bounds, so that a layer asks for the records of the new ones only)."""
-    head = wd.header()
-    assert head is not None
-    total = int(sum(head["sizes"]))
-    if _FINISHED_BYTES * total <= _STORE_BYTES:
-        if wd.cache.get("finished") is None:
-            ids = np.array(head["layers"], np.int64)
-            sizes = [int(x) for x in head["sizes"]]
-            spans = _spans(model, k, ids, sizes)
-            need = _FINISHED_BYTES * total + 16 * sum(spans)
-            require(need, f"{model.name}: the values of its finished layers")
-            # The bounds of the layers read so far (NaN: not yet read).
-            wd.cache["finished"] = (_slices(ids, sizes, spans), np.full(len(ids), np.nan))
-        found, bounds = wd.cache["finished"]
+    store = _store(wd, model, k)
+    if store is not None:
+        found, bounds = store
         at = np.searchsorted(found[0], reach)
         for i in at[np.isnan(bounds[at])].tolist():
             lid = int(found[0][i])
@@ -308,6 +421,29 @@ def _finished(
     for i, lid in enumerate(reach):
         _load(wd, model, k, int(lid), i, found)
     return found, eps
+
+
+def _store(
+    wd: Workdir, model: CompiledModel, k: Kernels
+) -> tuple[tuple[np.ndarray, ...], np.ndarray] | None:
+    """The store of every layer of a game small enough (:data:`_STORE_BYTES`), made
+    on first use and kept on the work directory: ``(room, bounds)``, the room of
+    :func:`_slices` for all the layers and the bound of each layer read into it so far
+    (NaN: not yet read); ``None`` for a larger game."""
+    head = wd.header()
+    assert head is not None
+    total = int(sum(head["sizes"]))
+    if _FINISHED_BYTES * total > _STORE_BYTES:
+        return None
+    if wd.cache.get("finished") is None:
+        ids = np.array(head["layers"], np.int64)
+        sizes = [int(x) for x in head["sizes"]]
+        spans = _spans(model, k, ids, sizes)
+        need = _FINISHED_BYTES * total + 16 * sum(spans)
+        require(need, f"{model.name}: the values of its finished layers")
+        wd.cache["finished"] = (_slices(ids, sizes, spans), np.full(len(ids), np.nan))
+    store: tuple[tuple[np.ndarray, ...], np.ndarray] = wd.cache["finished"]
+    return store
 
 
 def _spans(model: CompiledModel, k: Kernels, ids: np.ndarray, sizes: list[int]) -> list[int]:
@@ -449,18 +585,26 @@ def _sweep_to_bound(
             most, updates = max(most, int(sw)), updates + int(up)
             if status == _sweep.OK:
                 c += 1
-        if status == _sweep.STALLED:
-            raise ModelError(
-                f"{model.name}: layer {layer} does not contract: the bounds stay {g:.3g} "
-                f"apart after {int(sw):,} sweeps (play can go on for ever with some "
-                "probability, so the value is not unique)"
-            )
-        if status == _sweep.MAXED:
-            raise ModelError(
-                f"{model.name}: layer {layer} was not certified within "
-                f"{settings.max_sweeps:,} sweeps (bounds {g:.3g} apart; raise max_sweeps)"
-            )
+        _refuse(model, layer, settings, status, g, int(sw))
     return most, updates, float((hi - lo).max())
+
+
+def _refuse(
+    model: CompiledModel, layer: int, settings: Settings, status: int, gap: float, sweeps: int
+) -> None:
+    """The :class:`ModelError` of a layer whose sweeps ended with ``status`` (the gap
+    they left and the most sweeps a component took); nothing when it is OK."""
+    if status == _sweep.STALLED:
+        raise ModelError(
+            f"{model.name}: layer {layer} does not contract: the bounds stay {gap:.3g} "
+            f"apart after {sweeps:,} sweeps (play can go on for ever with some "
+            "probability, so the value is not unique)"
+        )
+    if status == _sweep.MAXED:
+        raise ModelError(
+            f"{model.name}: layer {layer} was not certified within "
+            f"{settings.max_sweeps:,} sweeps (bounds {gap:.3g} apart; raise max_sweeps)"
+        )
 
 
 def describe_memory(nbytes: int) -> str:

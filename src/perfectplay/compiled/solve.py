@@ -4,9 +4,11 @@ The layers run on the tier runner (:mod:`perfectplay.tiers`): each layer is one 
 (:func:`~perfectplay.compiled.layered.solve_layer`, which sweeps the whole layer and
 writes its own files in the work directory), released once every layer it reaches is
 finished. In process (``engine="threads"``) the layers run one after another, from the
-last, each with the kernels' threads; the ``processes`` and ``dask`` engines first find
-which layers each layer reaches (one counting pass per layer, kept in ``reads.json``),
-so that layers that do not reach each other run at once on different workers.
+last, each with the kernels' threads (a small game in its temporary directory runs its
+layers in compiled runs instead: :func:`~perfectplay.compiled.layered.solve_layers`);
+the ``processes`` and ``dask`` engines first find which layers each layer reaches (one
+counting pass per layer, kept in ``reads.json``), so that layers that do not reach each
+other run at once on different workers.
 
 >>> from perfectplay.examples.pig_compiled import CompiledPig
 >>> sol = solve_compiled(CompiledPig(goal=10))
@@ -29,7 +31,7 @@ from perfectplay._util.atomic import write_bytes
 from perfectplay._util.progress import Progress
 from perfectplay.compiled.explore import explore
 from perfectplay.compiled.kernels import Kernels, kernels_for
-from perfectplay.compiled.layered import Settings, check_largest, solve_layer
+from perfectplay.compiled.layered import Settings, check_largest, solve_layer, solve_layers
 from perfectplay.compiled.model import CompiledModel, raise_model_error
 from perfectplay.compiled.solution import CompiledSolution
 from perfectplay.compiled.workdir import Workdir
@@ -105,19 +107,26 @@ def solve_compiled(
         # time left (the runner's lines).
         report = on_tier if owned and engine == "threads" else None
 
-        job = LayerJob(model, path, settings)
-        job.share(wd)
-        run(
-            plan,
-            job,
-            engine,
-            # The layers keep their own records (LayerJob): a private directory, which
-            # nothing resumes, needs no record of the runner's in it either.
-            workdir=None if wd.private else path,
-            scheduler=scheduler,
-            workers=workers,
-            on_tier=report if progress else silent,
-        )
+        def on_layers(finished: int) -> None:
+            bar.update(finished, "layers", total=len(layers))
+
+        # A small game in this process's own directory: its layers in runs of one
+        # compiled call each (layered.solve_layers), no runner between them.
+        small = engine == "threads" and wd.private and solve_layers(wd, model, settings, on_layers)
+        if not small:
+            job = LayerJob(model, path, settings)
+            job.share(wd)
+            run(
+                plan,
+                job,
+                engine,
+                # The layers keep their own records (LayerJob): a private directory,
+                # which nothing resumes, needs no record of the runner's in it either.
+                workdir=None if wd.private else path,
+                scheduler=scheduler,
+                workers=workers,
+                on_tier=report if progress else silent,
+            )
         bar.done()
         _write_start_value(wd, head)
     except BaseException:

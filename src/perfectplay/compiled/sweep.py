@@ -100,6 +100,11 @@ _BOXES = 2
 # the reads of a big layer miss the caches, and overlapping them made a sweep of the
 # Royal Game of Ur 1.7 times as fast (2 to 16 ahead measured; 4 was best).
 _AHEAD = 4
+# ... but only in a layer this large: the bounds of a smaller one stay in the caches,
+# and the hint rereads each row's moves for nothing (a third of the time of a sweep of
+# Pig's layers). A small component of a large layer still asks: its moves out of it
+# read the bounds of other components anywhere in the layer.
+_FETCH_FROM = 1 << 14
 
 
 @njit(cache=True)
@@ -163,8 +168,9 @@ def _sweep(lo: Any, hi: Any, table: Any, a: int, b: int) -> float:
     """Update the positions in slots ``a .. b - 1`` in order; returns the largest gap
     after."""
     g = 0.0
+    ahead = b - _AHEAD if len(lo) >= _FETCH_FROM else a
     for q in range(a, b):
-        if q + _AHEAD < b:
+        if q < ahead:
             _fetch(lo, table, q + _AHEAD)
             _fetch(hi, table, q + _AHEAD)
         g = max(g, _update(lo, hi, table, q))
@@ -260,8 +266,9 @@ def _value_sweep(v: Any, table: Any, a: int, b: int) -> Any:
     (signed) and the slot that had it."""
     d = 0.0
     at = a
+    ahead = b - _AHEAD if len(v) >= _FETCH_FROM else a
     for q in range(a, b):
-        if q + _AHEAD < b:
+        if q < ahead:
             _fetch(v, table, q + _AHEAD)
         x = _value(v, table, q)
         if abs(x - v[q]) > abs(d):
@@ -358,8 +365,9 @@ def _check_box(lo: Any, hi: Any, table: Any, a: int, b: int) -> bool:
     then replaces; where one does not, the interval is widened to hold the update and
     as much again beyond (the next box to check)."""
     ok = True
+    ahead = b - _AHEAD if len(lo) >= _FETCH_FROM else a
     for q in range(a, b):
-        if q + _AHEAD < b:
+        if q < ahead:
             _fetch(lo, table, q + _AHEAD)
             _fetch(hi, table, q + _AHEAD)
         low, high = _bounds(lo, hi, table, q)
