@@ -23,7 +23,9 @@ def _values(sol) -> np.ndarray:
 
 
 @pytest.mark.parametrize(
-    "model", [Ur(pieces=2), CompiledPig(goal=30), CompiledPiglet(goal=12)], ids=str
+    "model",
+    [Ur(pieces=2), CompiledPig(goal=30), CompiledPiglet(goal=12)],
+    ids=["ur2", "pig30", "piglet12"],
 )
 def test_one_call_gives_the_values_and_records_of_a_layer_at_a_time(model, tmp_path):
     fused = solve_compiled(model)  # a private directory: the small-game path
