@@ -146,7 +146,7 @@ def check_largest(wd: Workdir, model: CompiledModel) -> None:
     if left:
         n, lid = max(left)
         require(
-            n * (_PER_STATE + model.max_rolls * _PER_ROLL),
+            layer_memory(model, n, 0),  # the least: no moves within it yet
             f"{model.name}: layer {lid} ({n:,} positions, the largest)",
         )
 
@@ -186,7 +186,7 @@ def solve_layer(
     n = keys.size
     all_layers = np.array(head["layers"], np.int64)
     later = all_layers[all_layers > layer]
-    require(n * (_PER_STATE + model.max_rolls * _PER_ROLL), f"{model.name}: layer {layer}")
+    require(layer_memory(model, n, 0), f"{model.name}: layer {layer}")
     n_rolls = np.zeros(n, np.int64)
     n_moves = np.zeros(n, np.int64)
     used = np.zeros(later.size, np.int64)

@@ -108,6 +108,13 @@ _FETCH_FROM = 1 << 14
 
 
 @njit(cache=True)
+def _fetch_until(n: int, a: int, b: int) -> int:
+    """The first slot of ``a .. b - 1`` whose sweep asks for nothing ahead, in a layer of
+    ``n`` positions (:data:`_AHEAD`, :data:`_FETCH_FROM`)."""
+    return b - _AHEAD if n >= _FETCH_FROM else a
+
+
+@njit(cache=True)
 def _fetch(x: Any, table: Any, q: int) -> None:
     """Ask for the entries of ``x`` that the moves of row ``q`` name (a hint)."""
     roll_ptr, _, _, _, move_ptr, move_code = table
@@ -168,7 +175,7 @@ def _sweep(lo: Any, hi: Any, table: Any, a: int, b: int) -> float:
     """Update the positions in slots ``a .. b - 1`` in order; returns the largest gap
     after."""
     g = 0.0
-    ahead = b - _AHEAD if len(lo) >= _FETCH_FROM else a
+    ahead = _fetch_until(len(lo), a, b)
     for q in range(a, b):
         if q < ahead:
             _fetch(lo, table, q + _AHEAD)
@@ -266,7 +273,7 @@ def _value_sweep(v: Any, table: Any, a: int, b: int) -> Any:
     (signed) and the slot that had it."""
     d = 0.0
     at = a
-    ahead = b - _AHEAD if len(v) >= _FETCH_FROM else a
+    ahead = _fetch_until(len(v), a, b)
     for q in range(a, b):
         if q < ahead:
             _fetch(v, table, q + _AHEAD)
@@ -365,7 +372,7 @@ def _check_box(lo: Any, hi: Any, table: Any, a: int, b: int) -> bool:
     then replaces; where one does not, the interval is widened to hold the update and
     as much again beyond (the next box to check)."""
     ok = True
-    ahead = b - _AHEAD if len(lo) >= _FETCH_FROM else a
+    ahead = _fetch_until(len(lo), a, b)
     for q in range(a, b):
         if q < ahead:
             _fetch(lo, table, q + _AHEAD)
