@@ -58,9 +58,12 @@ def test_a_hang_stops_at_the_limit_with_its_children(tmp_path):
             os.kill(pid, 0)
         except ProcessLookupError:
             break
-        with open(f"/proc/{pid}/stat") as stat:
-            if stat.read().split()[2] == "Z":
-                break
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                if stat.read().split()[2] == "Z":
+                    break
+        except FileNotFoundError:  # reaped between the signal and the read
+            break
         time.sleep(0.05)
     else:
         raise AssertionError("the child of a timed-out run is still running")
