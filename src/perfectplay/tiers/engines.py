@@ -41,6 +41,7 @@ import importlib
 import os
 import pickle
 import threading
+import time
 import uuid
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
@@ -53,7 +54,12 @@ if TYPE_CHECKING:
     from perfectplay.tiers.job import Job
     from perfectplay.tiers.store import Store
 
-__all__ = ["Engine", "make_engine"]
+__all__ = ["RELIST", "Engine", "make_engine"]
+
+#: Seconds the dask engine keeps the list of workers it places tasks on before asking
+#: the scheduler again (a worker that joined meanwhile gets tasks from then on; one that
+#: left gets none, and Dask moves those it had).
+RELIST = 1.0
 
 
 class Engine:
@@ -65,6 +71,13 @@ class Engine:
     #: starting (every worker waits that long): what fusing a small tier into a chain
     #: of tiers on one worker saves (:mod:`.runner`). Nothing in this process (0).
     handoff = 0.0
+    #: On an engine that :attr:`chains`, the seconds from a batch's end to a task that
+    #: the driver sends on hearing of it starting on a worker (the round trip through
+    #: the driver): a tier's readers are sent when the tier before it finishes, so a
+    #: tier shorter than this leaves its workers waiting for the rest, beyond the
+    #: ``handoff`` (:mod:`.runner` fuses it). 0 where every hand-off is that round trip
+    #: (``handoff`` then counts it).
+    latency = 0.0
     retries = 0  # lost workers survived per batch (the engine's own retries aside)
     #: Whether a batch may be sent before the batches it waits for are done (``after``):
     #: the engine starts it when they are, without a round trip through the driver.
@@ -170,7 +183,11 @@ class ProcessEngine(Engine):
 class DaskEngine(Engine):
     name = "dask"
     overhead = 0.050
-    handoff = 0.025
+    # Measured on a two-worker LocalCluster (docs/cluster.md): a task that waits on its
+    # worker starts 1.5 to 3 ms after the last slice it reads is written; a task sent by
+    # the driver on hearing of a batch's end starts 15 to 25 ms after that end.
+    handoff = 0.003
+    latency = 0.020
     chains = True
 
     def __init__(self, workers: int | None = None, scheduler: str | None = None) -> None:
@@ -186,6 +203,8 @@ class DaskEngine(Engine):
         self._slices: dict[str, tuple[tuple[int, int, int], ...]] = {}  # task -> its slices
         self._placed: dict[int, int] = {}  # tier -> its tasks placed so far
         self._threads: list[str] = []  # each worker's address, once a thread
+        self._listed = 0.0  # when (time.monotonic) the scheduler last listed them
+        self._events = True  # whether slices are announced by Dask events (_dask.Install)
 
     def start(self, job: Job, store: Store) -> None:
         distributed: Any = importlib.import_module("distributed")
@@ -212,7 +231,10 @@ class DaskEngine(Engine):
         # Installed once on every worker (and on any that joins later); each batch then
         # names the work by ids only.
         self._name = f"perfectplay-tiers-{uuid.uuid4().hex}"
-        self._client.register_plugin(_dask.Install(self._name, job, store), name=self._name)
+        events = self.scheduler is not None  # a LocalCluster's workers share this disk
+        self._events = events
+        install = _dask.Install(self._name, job, store, events)
+        self._client.register_plugin(install, name=self._name)
         _dask.warm(self._client)
 
     def submit(
@@ -248,11 +270,15 @@ class DaskEngine(Engine):
         ran it alone, its thread then held by the next tier's waiting task, and so on:
         the two workers took turns, a tier each (overhead +107%, one run in ten). Dask
         still sends a task elsewhere when its worker is gone or idle
-        workers take it (``allow_other_workers``); ``None`` (no worker yet): anywhere."""
+        workers take it (``allow_other_workers``); ``None`` (no worker yet): anywhere.
+        The list is asked of the scheduler again at most every :data:`RELIST` seconds
+        (each time a round trip of the driver's, 1 to 3 ms, which every tier paid)."""
         k = self._placed[tier] = self._placed.get(tier, -1) + 1
-        if k == 0:
+        now = time.monotonic()
+        if k == 0 and (not self._threads or now - self._listed > RELIST):
             threads = sorted(self._client.nthreads().items())
             self._threads = [addr for addr, n in threads for _ in range(n)]
+            self._listed = now
         return [self._threads[k % len(self._threads)]] if self._threads else None
 
     def wait(self, futures: Iterable[Any]) -> set[Any]:
@@ -265,7 +291,9 @@ class DaskEngine(Engine):
             from perfectplay.tiers._dask import clear
 
             with contextlib.suppress(Exception):  # the cluster may be gone already
-                clear(self._client, self._name, tuple(s for v in self._slices.values() for s in v))
+                if self._events:
+                    pieces = tuple(s for v in self._slices.values() for s in v)
+                    clear(self._client, self._name, pieces)
                 self._client.unregister_worker_plugin(self._name)
             self._slices.clear()
             self._client.close()
