@@ -55,7 +55,7 @@ PATIENCE = 2.0
 #: Seconds between two looks on disk for the slices a task waits for: a slice written
 #: on this machine's disk is seen sooner than its event comes (one message to the
 #: scheduler and one back, 5 to 30 ms on a loaded two-core machine).
-POLL = 0.002
+POLL = 0.001
 
 #: Dask settings for the local cluster that the engine starts: its servers' periodic
 #: work that a solve has no use for, made rare. Every process of a two-worker
@@ -63,12 +63,16 @@ POLL = 0.002
 #: workers sampled their running tasks every 10 ms for the dashboard's profile, and each
 #: process read its CPU and memory every 500 ms: 12% of a core with nothing to do (the
 #: driver, which runs the scheduler, 5%), taken from the workers at random moments on a
-#: machine whose cores they fill; 3% with these. (A cluster of one's own, given by its
-#: address, keeps its own settings: docs/cluster.md.)
+#: machine whose cores they fill; 3% with these. Each nanny (in the driver's process)
+#: and each worker also read its worker's memory every 100 ms (to stop one that passes
+#: its limit, which a solve, whose data is on disk, nears only by a bug): every second
+#: here. (A cluster of one's own, given by its address, keeps its own settings:
+#: docs/cluster.md.)
 QUIET = {
     "distributed.admin.tick.interval": "1s",
     "distributed.admin.system-monitor.interval": "5s",
     "distributed.worker.profile.enabled": False,
+    "distributed.worker.memory.monitor-interval": "1s",
 }
 
 _WORK: dict[str, tuple[Job, Store]] = {}

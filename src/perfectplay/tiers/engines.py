@@ -236,6 +236,7 @@ class DaskEngine(Engine):
         install = _dask.Install(self._name, job, store, events)
         self._client.register_plugin(install, name=self._name)
         _dask.warm(self._client)
+        self._list()  # now, not in the first tier's release
 
     def submit(
         self, steps: tuple[Step, ...], after: list[Any] | None = None, priority: int = 0
@@ -263,7 +264,8 @@ class DaskEngine(Engine):
 
     def _place(self, tier: int) -> list[str] | None:
         """The worker for a task of ``tier``: its batches in turn on each worker thread
-        of the cluster (as the scheduler lists them when the tier's first batch goes).
+        of the cluster (as the scheduler listed them last: when the engine started,
+        then at most every :data:`RELIST` seconds, when a tier's first batch goes).
         A task that waits for its slices holds its worker's thread: left to the
         scheduler (which sends a task to the least busy worker), both tasks of a tier
         went to the worker that had just finished the tier before while the other still
@@ -271,15 +273,18 @@ class DaskEngine(Engine):
         the two workers took turns, a tier each (overhead +107%, one run in ten). Dask
         still sends a task elsewhere when its worker is gone or idle
         workers take it (``allow_other_workers``); ``None`` (no worker yet): anywhere.
-        The list is asked of the scheduler again at most every :data:`RELIST` seconds
-        (each time a round trip of the driver's, 1 to 3 ms, which every tier paid)."""
+        (Listing them is a round trip of the driver's, 1 to 3 ms, which every tier paid
+        when they were listed for each.)"""
         k = self._placed[tier] = self._placed.get(tier, -1) + 1
-        now = time.monotonic()
-        if k == 0 and (not self._threads or now - self._listed > RELIST):
-            threads = sorted(self._client.nthreads().items())
-            self._threads = [addr for addr, n in threads for _ in range(n)]
-            self._listed = now
+        if k == 0 and (not self._threads or time.monotonic() - self._listed > RELIST):
+            self._list()
         return [self._threads[k % len(self._threads)]] if self._threads else None
+
+    def _list(self) -> None:
+        """Ask the scheduler for the workers' threads (for :meth:`_place`)."""
+        threads = sorted(self._client.nthreads().items())
+        self._threads = [addr for addr, n in threads for _ in range(n)]
+        self._listed = time.monotonic()
 
     def wait(self, futures: Iterable[Any]) -> set[Any]:
         distributed: Any = importlib.import_module("distributed")
