@@ -7,7 +7,8 @@ the work by ids only; data scattered to workers would be lost with a worker.
 A task waits for the slices it reads on its worker, not as a Dask dependency: a task
 sent ahead of the tier it reads (:attr:`~perfectplay.tiers.engines.Engine.chains`) is
 told the slices still being computed when it was sent, and waits until it sees them on
-disk or their Dask events are set (the worker that writes a slice sets its event once
+disk or, for a work that uses them (:data:`_EVENTS`: on a cluster given by its
+address), their Dask events are set (the worker that writes a slice sets its event once
 the file is in place). A dependency would make the scheduler start the task only once
 told the tasks it waits for are done, and its worker then fetch their results from the
 workers that ran them (the hand-off between two tiers, 10 to 50 ms a worker on a
@@ -54,7 +55,8 @@ PATIENCE = 2.0
 
 #: Seconds between two looks on disk for the slices a task waits for: a slice written
 #: on this machine's disk is seen sooner than its event comes (one message to the
-#: scheduler and one back, 5 to 30 ms on a loaded two-core machine).
+#: scheduler and one back, 5 to 30 ms on a loaded two-core machine). A look is a
+#: ``stat`` a slice, made only by a worker that has nothing else to do.
 POLL = 0.001
 
 #: Dask settings for the local cluster that the engine starts: its servers' periodic

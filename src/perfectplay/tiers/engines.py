@@ -9,10 +9,13 @@ the pool, 50 ms for a two-worker ``LocalCluster``; an idle machine does better),
 the runner starts from and replaces by what it measures while running when that is
 more; it sizes batches so that it stays under 5% of their work
 (:func:`perfectplay.tiers.runner.batch_bounds`). ``handoff`` is what passing from a tier
-to the next costs each worker (the benchmark's tiers of no work: about 4 ms a tier on
-the pool, 17 to 28 ms on a two-worker ``LocalCluster``, loaded): a tier whose work would
-leave the other workers idle for less than that runs whole on one worker, fused with the
-small tiers after it (:mod:`perfectplay.tiers.runner`).
+to the next costs each worker (on the pool a round trip through the driver, the
+benchmark's tiers of no work: about 4 ms a tier; on Dask, whose tasks wait on their
+workers, 1.5 to 3.5 ms), and ``latency`` the round trip through the driver on an engine
+that chains (the tiers of no work on a two-worker ``LocalCluster``: 13 to 24 ms a tier,
+loaded): a tier whose work would leave the other workers idle for less than spreading
+it costs them runs whole on one worker, fused with the small tiers after it
+(:mod:`perfectplay.tiers.runner`).
 
 - ``threads``: in the calling thread, one batch per tier; the kernels run their own
   threads over it (numba's parallel loops), which is the fastest way on one machine.
@@ -23,14 +26,16 @@ small tiers after it (:mod:`perfectplay.tiers.runner`).
   processes when no ``scheduler`` address is given, else the cluster at
   ``tcp://HOST:PORT``. The scheduler sends a batch whose worker died to another worker.
   It :attr:`~Engine.chains`: a tier's batches are sent while the tier they read still
-  runs, and wait on their workers for the slices they read (a Dask event a slice,
-  :mod:`._dask`), not as tasks that depend on other tasks: the scheduler hands them to
+  runs, and wait on their workers for the slices they read (on disk, and on a cluster
+  given by its address also a Dask event a slice, :mod:`._dask`), not as tasks that
+  depend on other tasks: the scheduler hands them to
   the workers ahead of time, each starts as soon as the last slice it reads is written,
   and no result travels between workers or through the driver. Where several tasks
   wait for a worker, the one with the most work left on its path of tiers goes first.
   The local cluster runs with its servers' periodic work made rare
   (:data:`._dask.QUIET`), and every worker connects to the scheduler while the engine
-  starts (:func:`._dask.warm`), not in the first tier's tasks.
+  starts (:func:`._dask.warm`), not in the first tier's tasks; the engine lists the
+  workers then too.
 """
 
 from __future__ import annotations
