@@ -46,6 +46,8 @@ every engine beside the solve as it was before the runner.
     python benchmarks/run.py tiers            # every row
     python benchmarks/run.py tiers --quick    # once each, no maxi
     python benchmarks/bench_tiers.py --vs ../before/src   # the batch rows, before/after
+    python benchmarks/bench_tiers.py --pick 6             # the pick's overhead, 6 runs
+    python benchmarks/bench_tiers.py --pick 6 --vs ../before/src  # ... before/after
 """
 
 from __future__ import annotations
@@ -294,7 +296,7 @@ def _traced_task(trace: str, name: str, steps: Any, waits: Any = ()) -> Any:
         def timed(work: Any, tier: int, start: int, stop: int, layout: Any = ()) -> float:
             t0 = time.perf_counter()
             seconds: float = real(work, tier, start, stop, layout)
-            span = [os.getpid(), tier, t0, time.perf_counter()]
+            span = [os.getpid(), tier, t0, time.perf_counter(), start]
             with open(trace, "a") as fh:  # one short line: written whole
                 fh.write(json.dumps(span) + "\n")
             return seconds
@@ -317,7 +319,7 @@ def _where(spans: list[Any], reads: dict[int, tuple[int, ...]], t0: float, wall:
     {'start': 0.2, 'idle': 0.2, 'handoff': 0.06, 'end': 0.1}
     """
     written: dict[int, float] = {}
-    for _, tier, _, end in spans:
+    for _, tier, _, end, *_ in spans:
         written[tier] = max(written.get(tier, end), end)
     out = {"start": 0.0, "idle": 0.0, "handoff": 0.0, "end": 0.0}
     for pid in {s[0] for s in spans}:
@@ -442,6 +444,42 @@ def _verdict(overs: list[float]) -> str:
     return "cannot tell under this load (runs on both sides of 5%)"
 
 
+def _pick_runs(runs: int, vs: Path | None = None) -> None:
+    """The runner's pick on American Yahtzee, ``runs`` times on ``dask`` and on
+    ``processes``, alternated (with ``vs``, each also on that checkout's runner, next
+    to it): each run's overhead, wall and work, the split of Dask's (:func:`_where`)
+    and the load average, then each engine's median, lowest and highest, and whether
+    they are under the target. What the lead runs on a quiet machine."""
+    trees = [ROOT / "src"] + ([vs] if vs else [])
+    for src in trees:  # untimed: each checkout's kernels compiled or loaded once
+        _cut("processes", "one", src)
+    got: dict[tuple[str, Path], list[float]] = {}
+    for k in range(runs):
+        for engine in ["dask", "processes"] if _has_dask() else ["processes"]:
+            for src in trees:
+                r = _cut(engine, "pick", src)
+                over = _overhead(r) * 100
+                got.setdefault((engine, src), []).append(over)
+                split = " ".join(
+                    f"{part} {value / r['work'] * 100:.1f}%"
+                    for part, value in r.get("where", {}).items()
+                )
+                tree = f" [{src}]" if vs else ""
+                print(
+                    f"{k + 1} {engine}{tree}: overhead {over:.1f}%, wall {r['wall']:.3f} s, "
+                    f"work {r['work']:.3f} s, {r['batches']} batches"
+                    + (f" ({split})" if split else "")
+                    + f", load {os.getloadavg()[0]:.2f}",
+                    flush=True,
+                )
+    for (engine, src), overs in got.items():
+        tree = f" [{src}]" if vs else ""
+        print(
+            f"{engine}{tree}: median {statistics.median(overs):.1f}% "
+            f"({min(overs):.1f} to {max(overs):.1f}), {_verdict(overs)}"
+        )
+
+
 def _maxi_rows() -> list[Row]:
     from perfectplay.yahtzee.game import ScorecardGame
     from perfectplay.yahtzee.ruleset import rules
@@ -491,11 +529,15 @@ def run(quick: bool) -> list[Row]:
 
 def main(argv: list[str]) -> None:
     """``--cut ENGINE CASE``: one run of :func:`_cut_in_child` (JSON on stdout);
-    ``--vs SRC [--quick]``: the batch rows, each beside the same run on the runner in
-    ``SRC`` (another checkout's ``src``: before and after a change, in one run); else
-    every row."""
+    ``--pick N [--vs SRC]``: :func:`_pick_runs`; ``--vs SRC [--quick]``: the batch
+    rows, each beside the same run on the runner in ``SRC`` (another checkout's
+    ``src``: before and after a change, in one run); else every row."""
     if argv[:1] == ["--cut"]:
         print(json.dumps(_cut_in_child(argv[1], argv[2], "--trace" in argv)))
+        return
+    if argv[:1] == ["--pick"]:
+        vs = Path(argv[3]).resolve() if argv[2:3] == ["--vs"] else None
+        _pick_runs(int(argv[1]), vs)
         return
     quick = "--quick" in argv
     if argv[:1] == ["--vs"]:

@@ -8,6 +8,7 @@ installed."""
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -77,6 +78,41 @@ def test_a_long_wait_gives_the_worker_back(tmp_path: Path, event_set: bool) -> N
     sched = Scheduler({_dask.event("w", (1, 0, 8))} if event_set else set())
     with pytest.raises(distributed.Reschedule):
         _dask.wait(Client(sched), "w", (job, store), ((1, 0, 8),))
+
+
+def test_without_events_the_disk_alone_is_waited_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The engine's own LocalCluster shares this disk: no client, no message; a slice
+    # written meanwhile is seen there, one never written gives the worker back after
+    # PATIENCE, as an event never set does.
+    job, store = _work(tmp_path)
+    store.write_slice(1, 0, 4, np.zeros(4))
+    later = threading.Timer(0.05, store.write_slice, (1, 4, 8, np.zeros(4)))
+    later.start()
+    _dask.wait(None, "w", (job, store), ((1, 0, 4), (1, 4, 8)))
+    assert store.has_slice(1, 4, 8)
+    monkeypatch.setattr(_dask, "PATIENCE", 0.05)
+    t0 = time.perf_counter()
+    with pytest.raises(distributed.Reschedule):
+        _dask.wait(None, "w", (job, store), ((0, 0, 8),))
+    assert time.perf_counter() - t0 < 1.0
+
+
+def test_only_a_cluster_of_ones_own_uses_events(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Installed for the engine's LocalCluster, the work announces no slice (a task
+    # never asks for its worker's client); for a cluster given by its address, it does.
+    job = SyntheticJob(tiers=1, items=2)
+    announced: list[Any] = []
+    monkeypatch.setattr(_dask, "get_client", lambda: "client")
+    monkeypatch.setattr(_dask, "_announce", lambda *a: announced.append(a[2]))
+    for events in (False, True):
+        plugin = _dask.Install(f"w{events}", job, Store(None), events)
+        plugin.setup(None)
+        _dask.run_installed(f"w{events}", ((0, 0, 2, ()),))
+        plugin.teardown(None)
+    assert announced == [(0, 0, 2)]
+    assert not _dask._EVENTS
 
 
 def test_no_result_travels_between_workers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

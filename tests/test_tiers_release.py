@@ -221,6 +221,37 @@ def test_small_tiers_run_as_one_task_each_written_as_its_own_slice(tmp_path: Pat
     assert again.read(0).tobytes() == store.read(0).tobytes()
 
 
+class Longer(Uneven):
+    """Tiers 5 and 4 of 4,000 items, 3 of 300, 2 to 0 of 4."""
+
+    def plan(self) -> Plan:
+        sizes = {5: 4000, 4: 4000, 3: 300, 2: 4, 1: 4, 0: 4}
+        return Plan(tuple(Tier(t, n, () if t == 5 else (t + 1,)) for t, n in sizes.items()))
+
+    def identity(self) -> str:
+        return "longer"
+
+
+def test_a_tier_shorter_than_the_round_trip_is_fused(tmp_path: Path) -> None:
+    # Tier 3 is 15 ms of work: spread over two workers, more than the 2 x 2 ms of
+    # hand-offs it costs them; but its readers are sent when tier 4 finishes, and
+    # reach the workers an engine's latency (100 ms) after it, longer than tier 3's
+    # 7.5 ms spread: it runs whole on one worker, in the chain of the tiers after it.
+    # Tiers 5 and 4 (200 ms of work, 100 ms spread) outlast the round trip.
+    job = Longer(tiers=6, items=4, busy=5e-5)
+    expected = run(job.plan(), job).read(0).tobytes()
+    tasks = []
+    for k, latency in enumerate((0.0, 0.1)):
+        eng = Chaining(handoff=0.002)
+        eng.latency = latency
+        store = run(job.plan(), job, eng, workdir=tmp_path / str(k))
+        assert store.read(0).tobytes() == expected
+        tasks.append(eng.tasks)
+    spread = tasks[0][4:-1]  # the runner's cut of tier 3
+    assert len(spread) >= 2 and set(spread) == {(3,)} and tasks[0][-1] == (2, 1, 0)
+    assert tasks[1] == [(5,), (5,), (4,), (4,), (3, 2, 1, 0)]
+
+
 def test_fusing_follows_the_engine_and_the_cut(tmp_path: Path) -> None:
     job = SyntheticJob(tiers=4, items=6)  # no work at all: every tier is small
     expected = run(job.plan(), job).read(0).tobytes()

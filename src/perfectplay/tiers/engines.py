@@ -9,10 +9,13 @@ the pool, 50 ms for a two-worker ``LocalCluster``; an idle machine does better),
 the runner starts from and replaces by what it measures while running when that is
 more; it sizes batches so that it stays under 5% of their work
 (:func:`perfectplay.tiers.runner.batch_bounds`). ``handoff`` is what passing from a tier
-to the next costs each worker (the benchmark's tiers of no work: about 4 ms a tier on
-the pool, 17 to 28 ms on a two-worker ``LocalCluster``, loaded): a tier whose work would
-leave the other workers idle for less than that runs whole on one worker, fused with the
-small tiers after it (:mod:`perfectplay.tiers.runner`).
+to the next costs each worker (on the pool a round trip through the driver, the
+benchmark's tiers of no work: about 4 ms a tier; on Dask, whose tasks wait on their
+workers, 1.5 to 3.5 ms), and ``latency`` the round trip through the driver on an engine
+that chains (the tiers of no work on a two-worker ``LocalCluster``: 13 to 24 ms a tier,
+loaded): a tier whose work would leave the other workers idle for less than spreading
+it costs them runs whole on one worker, fused with the small tiers after it
+(:mod:`perfectplay.tiers.runner`).
 
 - ``threads``: in the calling thread, one batch per tier; the kernels run their own
   threads over it (numba's parallel loops), which is the fastest way on one machine.
@@ -23,14 +26,16 @@ small tiers after it (:mod:`perfectplay.tiers.runner`).
   processes when no ``scheduler`` address is given, else the cluster at
   ``tcp://HOST:PORT``. The scheduler sends a batch whose worker died to another worker.
   It :attr:`~Engine.chains`: a tier's batches are sent while the tier they read still
-  runs, and wait on their workers for the slices they read (a Dask event a slice,
-  :mod:`._dask`), not as tasks that depend on other tasks: the scheduler hands them to
+  runs, and wait on their workers for the slices they read (on disk, and on a cluster
+  given by its address also a Dask event a slice, :mod:`._dask`), not as tasks that
+  depend on other tasks: the scheduler hands them to
   the workers ahead of time, each starts as soon as the last slice it reads is written,
   and no result travels between workers or through the driver. Where several tasks
   wait for a worker, the one with the most work left on its path of tiers goes first.
   The local cluster runs with its servers' periodic work made rare
   (:data:`._dask.QUIET`), and every worker connects to the scheduler while the engine
-  starts (:func:`._dask.warm`), not in the first tier's tasks.
+  starts (:func:`._dask.warm`), not in the first tier's tasks; the engine lists the
+  workers then too.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ import importlib
 import os
 import pickle
 import threading
+import time
 import uuid
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
@@ -53,7 +59,12 @@ if TYPE_CHECKING:
     from perfectplay.tiers.job import Job
     from perfectplay.tiers.store import Store
 
-__all__ = ["Engine", "make_engine"]
+__all__ = ["RELIST", "Engine", "make_engine"]
+
+#: Seconds the dask engine keeps the list of workers it places tasks on before asking
+#: the scheduler again (a worker that joined meanwhile gets tasks from then on; one that
+#: left gets none, and Dask moves those it had).
+RELIST = 1.0
 
 
 class Engine:
@@ -65,6 +76,13 @@ class Engine:
     #: starting (every worker waits that long): what fusing a small tier into a chain
     #: of tiers on one worker saves (:mod:`.runner`). Nothing in this process (0).
     handoff = 0.0
+    #: On an engine that :attr:`chains`, the seconds from a batch's end to a task that
+    #: the driver sends on hearing of it starting on a worker (the round trip through
+    #: the driver): a tier's readers are sent when the tier before it finishes, so a
+    #: tier shorter than this leaves its workers waiting for the rest, beyond the
+    #: ``handoff`` (:mod:`.runner` fuses it). 0 where every hand-off is that round trip
+    #: (``handoff`` then counts it).
+    latency = 0.0
     retries = 0  # lost workers survived per batch (the engine's own retries aside)
     #: Whether a batch may be sent before the batches it waits for are done (``after``):
     #: the engine starts it when they are, without a round trip through the driver.
@@ -170,7 +188,11 @@ class ProcessEngine(Engine):
 class DaskEngine(Engine):
     name = "dask"
     overhead = 0.050
-    handoff = 0.025
+    # Measured on a two-worker LocalCluster (docs/cluster.md): a task that waits on its
+    # worker starts 1.5 to 3 ms after the last slice it reads is written; a task sent by
+    # the driver on hearing of a batch's end starts 15 to 25 ms after that end.
+    handoff = 0.003
+    latency = 0.020
     chains = True
 
     def __init__(self, workers: int | None = None, scheduler: str | None = None) -> None:
@@ -186,6 +208,8 @@ class DaskEngine(Engine):
         self._slices: dict[str, tuple[tuple[int, int, int], ...]] = {}  # task -> its slices
         self._placed: dict[int, int] = {}  # tier -> its tasks placed so far
         self._threads: list[str] = []  # each worker's address, once a thread
+        self._listed = 0.0  # when (time.monotonic) the scheduler last listed them
+        self._events = True  # whether slices are announced by Dask events (_dask.Install)
 
     def start(self, job: Job, store: Store) -> None:
         distributed: Any = importlib.import_module("distributed")
@@ -212,8 +236,12 @@ class DaskEngine(Engine):
         # Installed once on every worker (and on any that joins later); each batch then
         # names the work by ids only.
         self._name = f"perfectplay-tiers-{uuid.uuid4().hex}"
-        self._client.register_plugin(_dask.Install(self._name, job, store), name=self._name)
+        events = self.scheduler is not None  # a LocalCluster's workers share this disk
+        self._events = events
+        install = _dask.Install(self._name, job, store, events)
+        self._client.register_plugin(install, name=self._name)
         _dask.warm(self._client)
+        self._list()  # now, not in the first tier's release
 
     def submit(
         self, steps: tuple[Step, ...], after: list[Any] | None = None, priority: int = 0
@@ -241,19 +269,27 @@ class DaskEngine(Engine):
 
     def _place(self, tier: int) -> list[str] | None:
         """The worker for a task of ``tier``: its batches in turn on each worker thread
-        of the cluster (as the scheduler lists them when the tier's first batch goes).
+        of the cluster (as the scheduler listed them last: when the engine started,
+        then at most every :data:`RELIST` seconds, when a tier's first batch goes).
         A task that waits for its slices holds its worker's thread: left to the
         scheduler (which sends a task to the least busy worker), both tasks of a tier
         went to the worker that had just finished the tier before while the other still
         ran it alone, its thread then held by the next tier's waiting task, and so on:
         the two workers took turns, a tier each (overhead +107%, one run in ten). Dask
         still sends a task elsewhere when its worker is gone or idle
-        workers take it (``allow_other_workers``); ``None`` (no worker yet): anywhere."""
+        workers take it (``allow_other_workers``); ``None`` (no worker yet): anywhere.
+        (Listing them is a round trip of the driver's, 1 to 3 ms, which every tier paid
+        when they were listed for each.)"""
         k = self._placed[tier] = self._placed.get(tier, -1) + 1
-        if k == 0:
-            threads = sorted(self._client.nthreads().items())
-            self._threads = [addr for addr, n in threads for _ in range(n)]
+        if k == 0 and (not self._threads or time.monotonic() - self._listed > RELIST):
+            self._list()
         return [self._threads[k % len(self._threads)]] if self._threads else None
+
+    def _list(self) -> None:
+        """Ask the scheduler for the workers' threads (for :meth:`_place`)."""
+        threads = sorted(self._client.nthreads().items())
+        self._threads = [addr for addr, n in threads for _ in range(n)]
+        self._listed = time.monotonic()
 
     def wait(self, futures: Iterable[Any]) -> set[Any]:
         distributed: Any = importlib.import_module("distributed")
@@ -265,7 +301,9 @@ class DaskEngine(Engine):
             from perfectplay.tiers._dask import clear
 
             with contextlib.suppress(Exception):  # the cluster may be gone already
-                clear(self._client, self._name, tuple(s for v in self._slices.values() for s in v))
+                if self._events:
+                    pieces = tuple(s for v in self._slices.values() for s in v)
+                    clear(self._client, self._name, pieces)
                 self._client.unregister_worker_plugin(self._name)
             self._slices.clear()
             self._client.close()

@@ -259,15 +259,22 @@ class _Run:
         fused tiers, than spread over every worker: its work, ``w`` seconds (its items
         at the cost per item measured, or before any is the job's estimate), leaves
         the other ``W - 1`` workers idle ``(W - 1) w``, while a tier of its own costs
-        every worker the engine's hand-off between two tiers (``W x handoff``). Only
-        the runner's own cuts fuse (a ``batch`` given is kept), and only a tier that has
-        nothing on disk yet."""
-        workers, tier = self.eng.workers, self.plan.tier(tid)
-        if self.batch is not None or workers < 2 or self.eng.handoff <= 0 or tier.items < 1:
+        every worker the engine's hand-off between two tiers, and, where the tier is
+        shorter than the engine's :attr:`~perfectplay.tiers.engines.Engine.latency`,
+        the rest of that round trip: its readers' tasks, sent when the tier before it
+        finishes, reach the workers only that long after (``W x (handoff +
+        max(0, latency - w / W))``). Only the runner's own cuts fuse (a ``batch`` given
+        is kept), and only a tier that has nothing on disk yet."""
+        workers, tier, eng = self.eng.workers, self.plan.tier(tid), self.eng
+        if self.batch is not None or workers < 2 or eng.handoff <= 0 or tier.items < 1:
             return False
         per = self._per_item()
         per = self.job.cost(tid) if per is None else per
-        if per is None or (workers - 1) * tier.items * per >= workers * self.eng.handoff:
+        if per is None:
+            return False
+        work = tier.items * per
+        spread = workers * (eng.handoff + max(0.0, eng.latency - work / workers))
+        if (workers - 1) * work >= spread:
             return False
         return not self.job.tier_done(tid, self.store) and not self.store.slices(tid)
 
