@@ -75,7 +75,8 @@ def njit(**options: Any) -> Callable[[_F], _F]:
 def reroll(cur: Any, E: Any, M: Any, lat: LatticeArrays) -> None:
     """One reroll for a batch: ``cur[h, b]`` (hand values of scorecard ``b`` with ``r``
     rolls left) becomes the values with ``r + 1`` rolls left; ``E[k, b]`` receives every
-    keep's value (``M`` is scratch). The batch is the inner loop, so it vectorises."""
+    keep's value (``M`` is scratch: the best keeps smaller than a hand). The batch is the
+    inner loop, so it vectorises."""
     add, remove, face_prob = lat.add, lat.remove, lat.face_prob
     n_keeps, n_faces = add.shape
     n_hands, nb = cur.shape
@@ -91,7 +92,7 @@ def reroll(cur: Any, E: Any, M: Any, lat: LatticeArrays) -> None:
             p = face_prob[f]
             for b in range(nb):
                 E[k, b] += p * E[a, b]
-    for k in range(n_keeps):
+    for k in range(base):
         for b in range(nb):
             M[k, b] = E[k, b]
         for f in range(n_faces):
@@ -100,9 +101,15 @@ def reroll(cur: Any, E: Any, M: Any, lat: LatticeArrays) -> None:
                 for b in range(nb):
                     if M[r, b] > M[k, b]:
                         M[k, b] = M[r, b]
+    # A hand's best keep goes straight into ``cur``, which holds the hand's own value
+    # (keeping every die): the removes of a hand are smaller keeps, done above.
     for h in range(n_hands):
-        for b in range(nb):
-            cur[h, b] = M[base + h, b]
+        for f in range(n_faces):
+            r = remove[base + h, f]
+            if r >= 0:
+                for b in range(nb):
+                    if M[r, b] > cur[h, b]:
+                        cur[h, b] = M[r, b]
 
 
 @njit(cache=True, boundscheck=False)
@@ -112,11 +119,13 @@ def turn_values(cur: Any, E: Any, M: Any, lat: LatticeArrays, out: Any) -> None:
     for _ in range(lat.rolls - 1):
         reroll(cur, E, M, lat)
     hand_prob = lat.hand_prob
+    # each column summed over the hands in order, the batch the inner loop (vectorised)
     for b in range(out.shape[0]):
-        s = 0.0
-        for h in range(cur.shape[0]):
-            s += hand_prob[h] * cur[h, b]
-        out[b] = s
+        out[b] = 0.0
+    for h in range(cur.shape[0]):
+        p = hand_prob[h]
+        for b in range(out.shape[0]):
+            out[b] += p * cur[h, b]
 
 
 @njit(cache=True, parallel=True, boundscheck=False)
