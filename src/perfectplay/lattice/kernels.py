@@ -92,24 +92,68 @@ def reroll(cur: Any, E: Any, M: Any, lat: LatticeArrays) -> None:
             p = face_prob[f]
             for b in range(nb):
                 E[k, b] += p * E[a, b]
+    found = np.empty(n_faces, dtype=np.int64)
     for k in range(base):
-        for b in range(nb):
-            M[k, b] = E[k, b]
-        for f in range(n_faces):
-            r = remove[k, f]
-            if r >= 0:
-                for b in range(nb):
-                    if M[r, b] > M[k, b]:
-                        M[k, b] = M[r, b]
+        _best_row(M, k, E, k, M, found, _removes(remove, k, found))
     # A hand's best keep goes straight into ``cur``, which holds the hand's own value
     # (keeping every die): the removes of a hand are smaller keeps, done above.
     for h in range(n_hands):
-        for f in range(n_faces):
-            r = remove[base + h, f]
-            if r >= 0:
-                for b in range(nb):
-                    if M[r, b] > cur[h, b]:
-                        cur[h, b] = M[r, b]
+        _best_row(cur, h, cur, h, M, found, _removes(remove, base + h, found))
+
+
+@njit(cache=True, boundscheck=False, inline="always")
+def _removes(remove: Any, k: int, found: Any) -> int:
+    """Put into ``found`` the keeps one die smaller than keep ``k`` (by face); how many."""
+    n = 0
+    for f in range(remove.shape[1]):
+        r = remove[k, f]
+        if r >= 0:
+            found[n] = r
+            n += 1
+    return n
+
+
+@njit(cache=True, boundscheck=False, inline="always")
+def _best_row(D: Any, d: int, S: Any, s: int, M: Any, found: Any, n: int) -> None:
+    """``D[d, b]``: the largest of ``S[s, b]`` and ``M[found[i], b]`` for ``i < n``, taken in
+    that order (the first of equals stays, as a running ``if x > m: m = x``). Two rows
+    of ``M`` a pass, the running best kept in registers and stored once a pass: one row
+    a pass was a read-modify-write of ``D`` per row, twice as slow."""
+    nb = D.shape[1]
+    i = n % 2
+    if n == 0:
+        for b in range(nb):
+            D[d, b] = S[s, b]
+    elif i == 1:
+        r0 = found[0]
+        for b in range(nb):
+            m = S[s, b]
+            x = M[r0, b]
+            D[d, b] = x if x > m else m
+    else:
+        r0, r1 = found[0], found[1]
+        for b in range(nb):
+            m = S[s, b]
+            x = M[r0, b]
+            if x > m:
+                m = x
+            x = M[r1, b]
+            if x > m:
+                m = x
+            D[d, b] = m
+        i = 2
+    while i < n:
+        r0, r1 = found[i], found[i + 1]
+        for b in range(nb):
+            m = D[d, b]
+            x = M[r0, b]
+            if x > m:
+                m = x
+            x = M[r1, b]
+            if x > m:
+                m = x
+            D[d, b] = m
+        i += 2
 
 
 @njit(cache=True, boundscheck=False)
