@@ -75,7 +75,8 @@ def njit(**options: Any) -> Callable[[_F], _F]:
 def reroll(cur: Any, E: Any, M: Any, lat: LatticeArrays) -> None:
     """One reroll for a batch: ``cur[h, b]`` (hand values of scorecard ``b`` with ``r``
     rolls left) becomes the values with ``r + 1`` rolls left; ``E[k, b]`` receives every
-    keep's value (``M`` is scratch). The batch is the inner loop, so it vectorises."""
+    keep's value (``M`` is scratch: the best keeps smaller than a hand). The batch is the
+    inner loop, so it vectorises."""
     add, remove, face_prob = lat.add, lat.remove, lat.face_prob
     n_keeps, n_faces = add.shape
     n_hands, nb = cur.shape
@@ -91,18 +92,70 @@ def reroll(cur: Any, E: Any, M: Any, lat: LatticeArrays) -> None:
             p = face_prob[f]
             for b in range(nb):
                 E[k, b] += p * E[a, b]
+    found = np.empty(n_faces, dtype=np.int64)
     for k in range(n_keeps):
+        # A hand's best keep goes straight into ``cur`` (the removes of a hand are
+        # smaller keeps, done before it). One call site: numba inlines the helper's
+        # loops into each, and compiling a second copy cost 0.7 s of a first run.
+        hand = k >= base
+        _best_row(
+            cur if hand else M, k - base if hand else k, E, k, M, found, _removes(remove, k, found)
+        )
+
+
+@njit(cache=True, boundscheck=False, inline="always")
+def _removes(remove: Any, k: int, found: Any) -> int:
+    """Put into ``found`` the keeps one die smaller than keep ``k`` (by face); how many."""
+    n = 0
+    for f in range(remove.shape[1]):
+        r = remove[k, f]
+        if r >= 0:
+            found[n] = r
+            n += 1
+    return n
+
+
+@njit(cache=True, boundscheck=False, inline="always")
+def _best_row(D: Any, d: int, S: Any, s: int, M: Any, found: Any, n: int) -> None:
+    """``D[d, b]``: the largest of ``S[s, b]`` and ``M[found[i], b]`` for ``i < n``, taken in
+    that order (the first of equals stays, as a running ``if x > m: m = x``). Two rows
+    of ``M`` a pass, the running best kept in registers and stored once a pass: one row
+    a pass was a read-modify-write of ``D`` per row, twice as slow."""
+    nb = D.shape[1]
+    i = n % 2
+    if n == 0:
         for b in range(nb):
-            M[k, b] = E[k, b]
-        for f in range(n_faces):
-            r = remove[k, f]
-            if r >= 0:
-                for b in range(nb):
-                    if M[r, b] > M[k, b]:
-                        M[k, b] = M[r, b]
-    for h in range(n_hands):
+            D[d, b] = S[s, b]
+    elif i == 1:
+        r0 = found[0]
         for b in range(nb):
-            cur[h, b] = M[base + h, b]
+            m = S[s, b]
+            x = M[r0, b]
+            D[d, b] = x if x > m else m
+    else:
+        r0, r1 = found[0], found[1]
+        for b in range(nb):
+            m = S[s, b]
+            x = M[r0, b]
+            if x > m:
+                m = x
+            x = M[r1, b]
+            if x > m:
+                m = x
+            D[d, b] = m
+        i = 2
+    while i < n:
+        r0, r1 = found[i], found[i + 1]
+        for b in range(nb):
+            m = D[d, b]
+            x = M[r0, b]
+            if x > m:
+                m = x
+            x = M[r1, b]
+            if x > m:
+                m = x
+            D[d, b] = m
+        i += 2
 
 
 @njit(cache=True, boundscheck=False)
@@ -112,11 +165,13 @@ def turn_values(cur: Any, E: Any, M: Any, lat: LatticeArrays, out: Any) -> None:
     for _ in range(lat.rolls - 1):
         reroll(cur, E, M, lat)
     hand_prob = lat.hand_prob
+    # each column summed over the hands in order, the batch the inner loop (vectorised)
     for b in range(out.shape[0]):
-        s = 0.0
-        for h in range(cur.shape[0]):
-            s += hand_prob[h] * cur[h, b]
-        out[b] = s
+        out[b] = 0.0
+    for h in range(cur.shape[0]):
+        p = hand_prob[h]
+        for b in range(out.shape[0]):
+            out[b] += p * cur[h, b]
 
 
 @njit(cache=True, parallel=True, boundscheck=False)

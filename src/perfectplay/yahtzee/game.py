@@ -273,11 +273,15 @@ class ScorecardGame:
             ms = masks[pop == t]
             mi, ui = np.nonzero(reach[ms])
             m, u = ms[mi], ui.astype(np.int64)
+            # masks ascending, then totals ascending: the cards come out sorted
             base = (m * self.n_upper_values + u) * self.n_kind_values
             if self.n_kind_values == 2:
+                # each card, then its twin with the kind flag where that box is filled:
+                # still sorted, without sorting (a sort was a third of a solve's set-up)
                 filled = ((m >> self.kind_box) & 1).astype(bool)
-                base = np.concatenate((base, base[filled] + 1))
-            tiers.append(np.sort(base))
+                pairs = np.stack((base, base + 1), axis=1)
+                base = pairs[np.stack((np.ones_like(filled), filled), axis=1)]
+            tiers.append(base)
         return tiers
 
     def tier_cards(self, filled: int) -> np.ndarray:

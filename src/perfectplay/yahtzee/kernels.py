@@ -76,8 +76,11 @@ __all__ = [
     "solve_states",
 ]
 
-BATCH = 16
-"""Scorecards whose rerolls are evaluated together (vectorised across the batch)."""
+BATCH = 32
+"""Scorecards whose rerolls are evaluated together (vectorised across the batch). Much of
+a reroll's cost is setting up a loop per keep and face, shared by the whole batch: 16
+took 27% more CPU to solve ``american``, 64 no less than 32 (and leaves fewer batches
+to share among cores)."""
 
 
 @njit(cache=True, boundscheck=False, inline="always")
@@ -123,8 +126,12 @@ def final_values(
     n_cls = g.n_cls
     kind_box = g.kind_box
     n_cat, n_hands = score.shape
+    # Each hand's best box is kept in ``row`` (contiguous) and written to ``out`` once:
+    # ``out``'s column is strided, and updating it box by box took a third longer.
+    # Allocating ``row`` here costs nothing measurable (one allocation a scorecard).
+    row = np.empty(n_hands)
     for h in range(n_hands):
-        out[h, col] = -math.inf
+        row[h] = -math.inf
     for c in range(n_cat):
         if (mask >> c) & 1:
             continue
@@ -133,8 +140,10 @@ def final_values(
             cv[k] = place(V, nm, u, y, c, cls_score[c, k], g)
         for h in range(n_hands):
             v = cv[cls[c, h]]
-            if v > out[h, col]:
-                out[h, col] = v
+            t = row[h]
+            row[h] = v if v > t else t
+    for h in range(n_hands):
+        out[h, col] = row[h]
     if kind_box < 0 or not (mask >> kind_box) & 1:
         return
     # An extra n-of-a-kind: the bonus, and where the rules say, joker values and placement.
