@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from perfectplay.compiled import sweep
+from perfectplay.compiled.components import slot_table
 
 
 def _self_flip(p_stay: float, exit_value: float):
@@ -17,7 +18,8 @@ def _self_flip(p_stay: float, exit_value: float):
     roll_const = np.array([-1.0, exit_value])  # the first outcome has no exit, the second
     move_ptr = np.array([0, 1, 1], np.int64)  # only the exit
     move_code = np.array([2 * 0 + 1], np.int32)  # to itself, flipped
-    table = (roll_ptr, roll_prob, roll_const, 0.0, move_ptr, move_code)
+    order = np.zeros(1, np.int32)  # one position, in its own slot
+    table = slot_table(order, roll_ptr, roll_prob, roll_const, move_ptr, move_code, 0.0)
     value = (p_stay + (1.0 - p_stay) * exit_value) / (1.0 + p_stay)
     return table, value
 

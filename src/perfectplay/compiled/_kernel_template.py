@@ -25,7 +25,7 @@ from perfectplay.compiled.model import (
     ERR_TOO_MANY_ROLLS,
     ERR_UNKNOWN_STATE,
 )
-from perfectplay.compiled.components import components, slot_layout, slot_moves, slot_rolls
+from perfectplay.compiled.components import components, slot_table
 from perfectplay.compiled.cycles import cycles
 from perfectplay.compiled.hashset import new_set, prefetch, rehash, set_add
 from perfectplay.compiled.search import (
@@ -37,7 +37,7 @@ from perfectplay.compiled.search import (
     number_by_index,
     pair_by_index,
 )
-from perfectplay.compiled.sweep import OK, solve_run
+from perfectplay.compiled.sweep import OK, solve_components
 
 start = outcome = rolls = moves = layer = index = layer_size = None  # MODEL FUNCTIONS
 
@@ -386,25 +386,20 @@ def full(n, x):
 @njit(cache=True, parallel=True)
 def solve_table(roll_ptr, roll_prob, roll_const, move_ptr, move_code, eps, limits, values):
     """Solve one layer whose table is ``(roll_ptr, roll_prob, roll_const, move_ptr,
-    move_code)`` (moves name positions; the exits known to ``eps``) as ``solve_layer``
-    does step by step from Python: its components, its rows in slot order
-    (:mod:`perfectplay.compiled.components`), then all of its components one after the
-    other to the ``limits`` of :func:`perfectplay.compiled.sweep.solve_run`; the
+    move_code)`` (moves name positions; the exits known to ``eps``) by the steps of
+    ``solve_layer``, the same kernels in the same order: its components, its rows in
+    slot order (:func:`perfectplay.compiled.components.slot_table`, which
+    ``solve_layer`` takes one array at a time), then its components one after the other
+    (:func:`perfectplay.compiled.sweep.solve_components`) to the ``limits``; the
     midpoints of the bounds go into ``values`` (position order). Returns ``(status, most
     sweeps of a component, position updates, largest gap)``; ``values`` is written only
     when the status is ``OK``."""
     order, comp_ptr = components(roll_ptr, move_ptr, move_code)
-    new_roll, new_move = slot_layout(order, roll_ptr, move_ptr)
-    prob = slot_rolls(order, roll_ptr, new_roll, roll_prob)
-    const = slot_rolls(order, roll_ptr, new_roll, roll_const)
-    codes = slot_moves(order, roll_ptr, move_ptr, new_roll, new_move, move_code)
+    table = slot_table(order, roll_ptr, roll_prob, roll_const, move_ptr, move_code, eps)
     n = len(order)
     lo = full(n, 0.0)
     hi = full(n, 1.0)
-    table = (new_roll, prob, const, eps, new_move, codes)
-    status, _, sweeps, updates, worst = solve_run(
-        lo, hi, table, comp_ptr, 0, len(comp_ptr) - 1, limits
-    )
+    status, _, sweeps, updates, worst = solve_components(lo, hi, table, comp_ptr, limits)
     if status != OK:
         return status, sweeps, updates, worst
     gap = 0.0
