@@ -199,7 +199,7 @@ def test_components_and_the_proof_that_play_ends():
         order, comp_ptr = components(roll_ptr, move_ptr, codes)
         assert comp_ptr.size == 2  # one component
         # The rows in slot order, the moves naming slots, as the sweeps read them.
-        table = slot_table(order, roll_ptr, prob, const, move_ptr, codes, eps)
+        table = slot_table(order, roll_ptr, prob, const, move_ptr, codes, eps, None)
         return _ends(table, 0, len(rolls), np.zeros(len(rolls), bool))
 
     # 0 <-> 1, each outcome with a move that stays: the players can go on for ever.
@@ -229,7 +229,7 @@ def test_rows_in_slot_order_match_a_plain_reordering():
         const = np.where(rng.random(int(roll_ptr[-1])) < 0.5, -1.0, rng.random(int(roll_ptr[-1])))
         prob = rng.random(int(roll_ptr[-1]))
         order = rng.permutation(n).astype(np.int32)
-        got = slot_table(order, roll_ptr, prob, const, move_ptr, codes, 0.25)
+        got = slot_table(order, roll_ptr, prob, const, move_ptr, codes, 0.25, True)
         lin_ptr, lin_prob, lin_code, new_roll, got_prob, got_const, eps, new_move, got_codes = got
         slot = np.argsort(order)
         flat = np.concatenate([np.arange(roll_ptr[i], roll_ptr[i + 1]) for i in order])

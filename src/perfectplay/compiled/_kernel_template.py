@@ -37,7 +37,7 @@ from perfectplay.compiled.search import (
     number_by_index,
     pair_by_index,
 )
-from perfectplay.compiled.sweep import OK, solve_components
+from perfectplay.compiled.sweep import OK, solve_run
 
 start = outcome = rolls = moves = layer = index = layer_size = None  # MODEL FUNCTIONS
 
@@ -390,16 +390,19 @@ def solve_table(roll_ptr, roll_prob, roll_const, move_ptr, move_code, eps, limit
     ``solve_layer``, the same kernels in the same order: its components, its rows in
     slot order (:func:`perfectplay.compiled.components.slot_table`, which
     ``solve_layer`` takes one array at a time), then its components one after the other
-    (:func:`perfectplay.compiled.sweep.solve_components`) to the ``limits``; the
+    to the ``limits``: :func:`perfectplay.compiled.sweep.solve_components`, which on a
+    layer as small as those given here (none holds a component for the threads) is one
+    :func:`perfectplay.compiled.sweep.solve_run` (called directly: compiling the
+    threads' sweeps for nothing would add a third to a cold start); the
     midpoints of the bounds go into ``values`` (position order). Returns ``(status, most
     sweeps of a component, position updates, largest gap)``; ``values`` is written only
     when the status is ``OK``."""
     order, comp_ptr = components(roll_ptr, move_ptr, move_code)
-    table = slot_table(order, roll_ptr, roll_prob, roll_const, move_ptr, move_code, eps)
+    table = slot_table(order, roll_ptr, roll_prob, roll_const, move_ptr, move_code, eps, None)
     n = len(order)
     lo = full(n, 0.0)
     hi = full(n, 1.0)
-    status, _, sweeps, updates, worst = solve_components(lo, hi, table, comp_ptr, limits)
+    status, _, sweeps, updates, worst = solve_run(lo, hi, table, comp_ptr, 0, len(comp_ptr) - 1, limits)
     if status != OK:
         return status, sweeps, updates, worst
     gap = 0.0

@@ -173,7 +173,7 @@ def _prefix_sums(x: Any) -> None:
 
 
 @njit(cache=True)
-def slot_layout(order: Any, roll_ptr: Any, move_ptr: Any, roll_const: Any) -> Any:
+def slot_layout(order: Any, roll_ptr: Any, move_ptr: Any, roll_const: Any, threads: Any) -> Any:
     """The pointers ``(lin_ptr, roll_ptr, move_ptr)`` of the table in slot order (slot
     ``q`` is position ``order[q]``), as the sweeps read it
     (:mod:`perfectplay.compiled.sweep`): slot ``q``'s linear outcomes (:func:`_linear`)
@@ -186,22 +186,29 @@ def slot_layout(order: Any, roll_ptr: Any, move_ptr: Any, roll_const: Any) -> An
     time of an outcome with a maximum. The arrays follow, one at a time
     (:func:`slot_rolls`, :func:`slot_moves`, each while ``roll_const`` is still in
     position order: it tells the outcomes apart), so that the copy of the largest is all
-    the memory the reordering adds."""
+    the memory the reordering adds. Each step puts a large layer's rows in order with
+    all threads, unless ``threads`` is ``None``: then the threads' code is not even
+    compiled (numba drops a branch on an argument's being ``None`` before it compiles),
+    for the layers too small for them (a cold start of Pig compiles seconds less)."""
     n = len(order)
     lin = np.empty(n + 1, roll_ptr.dtype)
     new_roll = np.empty(n + 1, roll_ptr.dtype)
     lin[0] = new_roll[0] = 0
-    if n >= _PARALLEL_ROWS:
-        _count_par(order, roll_ptr, move_ptr, roll_const, lin, new_roll, False)
-    else:
+    serial = True
+    if threads is not None:
+        if n >= _PARALLEL_ROWS:
+            _count_par(order, roll_ptr, move_ptr, roll_const, lin, new_roll, False)
+            serial = False
+    if serial:
         _count_rows(order, roll_ptr, move_ptr, roll_const, lin, new_roll, 0, n)
     _prefix_sums(lin)
     _prefix_sums(new_roll)
     new_move = np.empty(new_roll[n] + 1, move_ptr.dtype)
     new_move[0] = 0
-    if n >= _PARALLEL_ROWS:
-        _count_par(order, roll_ptr, move_ptr, roll_const, new_roll, new_move, True)
-    else:
+    if threads is not None:
+        if n >= _PARALLEL_ROWS:
+            _count_par(order, roll_ptr, move_ptr, roll_const, new_roll, new_move, True)
+    if serial:
         _count_moves(order, roll_ptr, move_ptr, roll_const, new_roll, new_move, 0, n)
     _prefix_sums(new_move)
     return lin, new_roll, new_move
@@ -268,15 +275,22 @@ def slot_rolls(
     new_roll: Any,
     values: Any,
     linear: bool,
+    threads: Any,
 ) -> Any:
     """A per-outcome array ``values`` in the order of :func:`slot_layout` (its pointers
-    ``lin_ptr``, ``new_roll``): ``(values of the linear outcomes, of the others)``, the
-    first empty unless ``linear`` (the exit values: a linear outcome has none)."""
+    ``lin_ptr``, ``new_roll``; ``threads`` as there): ``(values of the linear outcomes,
+    of the others)``, the first empty unless ``linear`` (the exit values: a linear
+    outcome has none)."""
     lin_out = np.empty(lin_ptr[len(order)] if linear else 0, values.dtype)
     out = np.empty(new_roll[len(order)], values.dtype)
-    if len(order) >= _PARALLEL_ROWS:
-        _copy_rolls_par(order, roll_ptr, move_ptr, roll_const, lin_ptr, new_roll, values, lin_out, out)
-    else:
+    serial = True
+    if threads is not None:
+        if len(order) >= _PARALLEL_ROWS:
+            _copy_rolls_par(
+                order, roll_ptr, move_ptr, roll_const, lin_ptr, new_roll, values, lin_out, out
+            )
+            serial = False
+    if serial:
         _copy_rolls(
             order, roll_ptr, move_ptr, roll_const, lin_ptr, new_roll, values, lin_out, out, 0, len(order)
         )
@@ -342,37 +356,54 @@ def _slots_par(order: Any, slot: Any) -> None:
 
 
 @njit(cache=True)
-def slot_moves(order: Any, old: Any, new: Any, move_code: Any) -> Any:
+def slot_moves(order: Any, old: Any, new: Any, move_code: Any, threads: Any) -> Any:
     """The moves ``move_code`` (``2 * position + flip``) in the order of
     :func:`slot_layout`, each naming its target by slot (``2 * slot + flip``):
     ``(the move of each linear outcome, the moves of the others)``. ``old`` is the
     table's ``(roll_ptr, move_ptr, roll_const)`` in position order, ``new`` the pointers
-    of :func:`slot_layout`."""
+    of :func:`slot_layout` (``threads`` as there)."""
     n = len(order)
     slot = np.empty(n, order.dtype)
     lin_out = np.empty(new[0][n], move_code.dtype)
     out = np.empty(new[2][len(new[2]) - 1], move_code.dtype)
-    if n >= _PARALLEL_ROWS:
-        _slots_par(order, slot)
-        _copy_moves_par(order, old, new, move_code, slot, lin_out, out)
-    else:
+    serial = True
+    if threads is not None:
+        if n >= _PARALLEL_ROWS:
+            _slots_par(order, slot)
+            _copy_moves_par(order, old, new, move_code, slot, lin_out, out)
+            serial = False
+    if serial:
         _slots(order, slot, 0, n)
         _copy_moves(order, old, new, move_code, slot, lin_out, out, 0, n)
     return lin_out, out
 
 
 @njit(cache=True)
-def slot_table(order: Any, roll_ptr: Any, roll_prob: Any, roll_const: Any, move_ptr: Any, move_code: Any, eps: float) -> Any:
+def slot_table(
+    order: Any,
+    roll_ptr: Any,
+    roll_prob: Any,
+    roll_const: Any,
+    move_ptr: Any,
+    move_code: Any,
+    eps: float,
+    threads: Any,
+) -> Any:
     """The whole table in slot order as the sweeps read it, ``(lin_ptr, lin_prob,
     lin_code, roll_ptr, roll_prob, roll_const, eps, move_ptr, move_code)``: the steps
     :func:`slot_layout`, :func:`slot_rolls` (probabilities), :func:`slot_moves`,
     :func:`slot_rolls` (exit values) in the order that
     :func:`perfectplay.compiled.layered.solve_layer` takes them one by one (where it
-    spills the arrays they copy to a file between them)."""
-    lin_ptr, new_roll, new_move = slot_layout(order, roll_ptr, move_ptr, roll_const)
-    lin_prob, prob = slot_rolls(order, roll_ptr, move_ptr, roll_const, lin_ptr, new_roll, roll_prob, True)
+    spills the arrays they copy to a file between them); ``threads`` as in
+    :func:`slot_layout`."""
+    lin_ptr, new_roll, new_move = slot_layout(order, roll_ptr, move_ptr, roll_const, threads)
+    lin_prob, prob = slot_rolls(
+        order, roll_ptr, move_ptr, roll_const, lin_ptr, new_roll, roll_prob, True, threads
+    )
     old = (roll_ptr, move_ptr, roll_const)
     new = (lin_ptr, new_roll, new_move)
-    lin_code, codes = slot_moves(order, old, new, move_code)
-    _, const = slot_rolls(order, roll_ptr, move_ptr, roll_const, lin_ptr, new_roll, roll_const, False)
+    lin_code, codes = slot_moves(order, old, new, move_code, threads)
+    _, const = slot_rolls(
+        order, roll_ptr, move_ptr, roll_const, lin_ptr, new_roll, roll_const, False, threads
+    )
     return lin_ptr, lin_prob, lin_code, new_roll, prob, const, eps, new_move, codes

@@ -239,17 +239,19 @@ def solve_layer(
     # copy of the largest is the peak; the exit values last: they tell the linear
     # outcomes apart while the others are copied).
     order, comp_ptr = _components(roll_ptr, move_ptr, move_code)
-    new = _slot_layout(order, roll_ptr, move_ptr, roll_const)
+    new = _slot_layout(order, roll_ptr, move_ptr, roll_const, True)
     lin_ptr, new_roll, new_move = new
     old = _spilled(wd, roll_prob, spill)
     del roll_prob
-    lin_prob, roll_prob = _slot_rolls(order, roll_ptr, move_ptr, roll_const, lin_ptr, new_roll, old, True)
+    lin_prob, roll_prob = _slot_rolls(
+        order, roll_ptr, move_ptr, roll_const, lin_ptr, new_roll, old, True, True
+    )
     old = _spilled(wd, move_code, spill)
     del move_code
-    lin_code, move_code = _slot_moves(order, (roll_ptr, move_ptr, roll_const), new, old)
+    lin_code, move_code = _slot_moves(order, (roll_ptr, move_ptr, roll_const), new, old, True)
     old = _spilled(wd, roll_const, spill)
     del roll_const
-    _, roll_const = _slot_rolls(order, roll_ptr, move_ptr, old, lin_ptr, new_roll, old, False)
+    _, roll_const = _slot_rolls(order, roll_ptr, move_ptr, old, lin_ptr, new_roll, old, False, True)
     del old, new
     roll_ptr, move_ptr = new_roll, new_move
     del new_roll, new_move

@@ -335,7 +335,7 @@ def _value_sweep_par(v: Any, table: Any, a: int, b: int) -> Any:
 
 @njit(cache=True)
 def _values(
-    v: Any, table: Any, a: int, b: int, settled: float, most: int, prev: Any, parallel: bool
+    v: Any, table: Any, a: int, b: int, settled: float, most: int, prev: Any, parallel: Any
 ) -> int:
     """Iterate the plain values ``v`` of slots ``a .. b - 1`` until a sweep changes none
     by more than ``settled``, extrapolating their tail (module docstring); returns the
@@ -361,7 +361,7 @@ def _values(
             for q in range(a, b):
                 prev[q - a] = v[q]
         before_at = v[at]
-        if parallel:
+        if parallel is not None:
             signed, top = _value_sweep_par(v, table, a, b)
         else:
             signed, top = _value_sweep(v, table, a, b)
@@ -434,7 +434,7 @@ def _boxed(
     target: float,
     most: int,
     prev: Any,
-    parallel: bool,
+    parallel: Any,
 ) -> int:
     """Values, then a checked box (module docstring): proven bounds of slots ``a .. b -
     1`` in ``lo``, ``hi`` and the sweeps it took, or ``-sweeps`` with the component back
@@ -453,9 +453,10 @@ def _boxed(
         # The narrow box only where a check that fails is cheap: a big component's
         # check is a serial sweep of both bounds, and on the Royal Game of Ur the
         # narrow box fails.
-        half = target if parallel else 0.5 * target
-        checks = _CHECKS if parallel else 1
-        for _ in range(_BOXES if parallel else _BOXES + 1):
+        wide = parallel is not None
+        half = target if wide else 0.5 * target
+        checks = _CHECKS if wide else 1
+        for _ in range(_BOXES if wide else _BOXES + 1):
             for q in range(a, b):
                 lo[q] = max(prev[q - a] - half, 0.0)
                 hi[q] = min(prev[q - a] + half, 1.0)
@@ -481,15 +482,17 @@ def _solve_component(
     limits: Any,
     inside: Any,
     prev: Any,
-    parallel: bool = False,
+    parallel: Any,
 ) -> Any:
     """Solve the component in slots ``a .. b - 1`` until its gap is within the target:
     where the component provably ends, values and a checked box first, then bound sweeps
     until the gap is within the target (one, on a position on no cycle) (module
     docstring); returns ``(status, sweeps)``. ``inside`` is a
     False flag per slot, ``prev`` a float per slot of the component; the sweeps run over
-    chunks at once when ``parallel``, the box check is one serial sweep (its proof is
-    about one map, the sweep in order)."""
+    chunks at once unless ``parallel`` is ``None`` (the box check is one serial sweep:
+    its proof is about one map, the sweep in order). ``None`` also keeps the threads'
+    sweeps out of the compiled code (numba drops a branch on an argument's being
+    ``None`` before it compiles): :func:`solve_run` never needs them."""
     target, accept, stall, most = limits
     best = np.array([np.inf, 0.0, stall])
     count = 0
@@ -506,7 +509,7 @@ def _solve_component(
             if status >= 0:
                 return status, count
     while True:
-        if parallel:
+        if parallel is not None:
             g = _sweep_par(lo, hi, table, a, b)
         else:
             g = _sweep(lo, hi, table, a, b)
@@ -535,7 +538,7 @@ def solve_run(lo: Any, hi: Any, table: Any, comp_ptr: Any, c0: int, c1: int, lim
     for c in range(c0, c1):
         a = comp_ptr[c]
         b = comp_ptr[c + 1]
-        status, count = _solve_component(lo, hi, table, a, b, limits, inside, prev)
+        status, count = _solve_component(lo, hi, table, a, b, limits, inside, prev, None)
         updates += count * (b - a)
         most_sweeps = max(most_sweeps, count)
         if status != OK:
