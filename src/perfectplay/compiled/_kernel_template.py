@@ -402,7 +402,8 @@ def solve_table(roll_ptr, roll_prob, roll_const, move_ptr, move_code, eps, limit
     n = len(order)
     lo = full(n, 0.0)
     hi = full(n, 1.0)
-    status, _, sweeps, updates, worst = solve_run(lo, hi, table, comp_ptr, 0, len(comp_ptr) - 1, limits)
+    last = len(comp_ptr) - 1
+    status, _, sweeps, updates, worst = solve_run(lo, hi, table, comp_ptr, 0, last, limits)
     if status != OK:
         return status, sweeps, updates, worst
     gap = 0.0

@@ -117,7 +117,7 @@ _CHUNKS = 64
 
 
 @njit(cache=True)
-def _linear(r: Any, move_ptr: Any, roll_const: Any) -> bool:
+def _linear(r: Any, move_ptr: Any, roll_const: Any) -> Any:
     """Whether outcome ``r`` is *linear*: one move, within the layer, and no way out of
     it, so that its value is that move's value (a sum term, no maximum)."""
     return move_ptr[r + 1] - move_ptr[r] == 1 and roll_const[r] < 0.0
@@ -140,7 +140,14 @@ def _count_rows(
 
 @njit(cache=True)
 def _count_moves(
-    order: Any, roll_ptr: Any, move_ptr: Any, roll_const: Any, new_roll: Any, out: Any, a: int, b: int
+    order: Any,
+    roll_ptr: Any,
+    move_ptr: Any,
+    roll_const: Any,
+    new_roll: Any,
+    out: Any,
+    a: int,
+    b: int,
 ) -> None:
     # The moves of slot q's other outcomes, each at its new index + 1.
     for q in range(a, b):
@@ -292,7 +299,17 @@ def slot_rolls(
             serial = False
     if serial:
         _copy_rolls(
-            order, roll_ptr, move_ptr, roll_const, lin_ptr, new_roll, values, lin_out, out, 0, len(order)
+            order,
+            roll_ptr,
+            move_ptr,
+            roll_const,
+            lin_ptr,
+            new_roll,
+            values,
+            lin_out,
+            out,
+            0,
+            len(order),
         )
     return lin_out, out
 

@@ -81,9 +81,9 @@ _STORE_BYTES = 256 << 20
 # move pointer (32 bits while they fit, old and new); per move within the layer: its
 # code (32 bits), twice while it is copied; per position: outcome pointer (old and
 # new), linear outcome pointer (components.slot_layout; a linear outcome takes less
-# than the outcome counted for it), its slot, its share of the layer's directory, and the larger of what the search
-# for components holds while it runs and the sweeps' arrays (both bounds, the values
-# before the last sweep, a flag, the values written).
+# than the outcome counted for it), its slot, its share of the layer's directory, and
+# the larger of what the search for components holds while it runs and the sweeps'
+# arrays (both bounds, the values before the last sweep, a flag, the values written).
 _PER_ROLL = 8 + 8 + 4 + 4
 _PER_MOVE = 4 + 4
 _PER_STATE = 4 + 4 + 4 + 4 + 4 + 41

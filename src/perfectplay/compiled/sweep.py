@@ -16,7 +16,10 @@ certain, and their gap is the error bound reported. The updates are in place
 order of such updates keeps the invariant (a chunk may read a neighbour's older bound,
 which is still a bound). A layer whose play can go on for ever with some probability
 under some pair of strategies has several fixed points: its gap stops shrinking and the
-solver says so instead of stopping early.
+solver says so instead of stopping early. (An outcome with one move within the layer
+and no move out of it, such as every throw of Pig's die, is kept apart as *linear*,
+:func:`perfectplay.compiled.components.slot_layout`: its term is that move's bound,
+the maximum over one move, written without the maximum.)
 
 **Components.** A layer is solved one strongly connected component at a time
 (:mod:`perfectplay.compiled.components`), in reverse topological order: every move of a
