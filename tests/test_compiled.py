@@ -191,7 +191,7 @@ def _table(rolls):
 
 
 def test_components_and_the_proof_that_play_ends():
-    from perfectplay.compiled.components import components, slot_layout, slot_moves, slot_rolls
+    from perfectplay.compiled.components import components, slot_table
     from perfectplay.compiled.sweep import _ends
 
     def ends(rolls):
@@ -199,11 +199,7 @@ def test_components_and_the_proof_that_play_ends():
         order, comp_ptr = components(roll_ptr, move_ptr, codes)
         assert comp_ptr.size == 2  # one component
         # The rows in slot order, the moves naming slots, as the sweeps read them.
-        new_roll, new_move = slot_layout(order, roll_ptr, move_ptr)
-        prob = slot_rolls(order, roll_ptr, new_roll, prob)
-        const = slot_rolls(order, roll_ptr, new_roll, const)
-        codes = slot_moves(order, roll_ptr, move_ptr, new_roll, new_move, codes)
-        table = (new_roll, prob, const, eps, new_move, codes)
+        table = slot_table(order, roll_ptr, prob, const, move_ptr, codes, eps, None)
         return _ends(table, 0, len(rolls), np.zeros(len(rolls), bool))
 
     # 0 <-> 1, each outcome with a move that stays: the players can go on for ever.
@@ -213,11 +209,15 @@ def test_components_and_the_proof_that_play_ends():
     assert ends([[[1], [1]], [[0], []]])
     # A choice that stays is enough: every outcome of 0 and 1 has a move within {0, 1}.
     assert not ends([[[1], [1]], [[0], [0, 2]], [[1], [0]]])
+    # Linear outcomes (one move, no exit) that leave the positions left: 2 goes, then 0
+    # (its second outcome moves only to 2), then 1.
+    assert ends([[[1], [2]], [[0]], [[0], []]])
 
 
 def test_rows_in_slot_order_match_a_plain_reordering():
-    # Large enough for the parallel copies, against numpy's own gather.
-    from perfectplay.compiled.components import slot_layout, slot_moves, slot_rolls
+    # Large enough for the parallel copies, against numpy's own gather: the outcomes of
+    # each slot split into the linear ones (one move, no exit) and the others.
+    from perfectplay.compiled.components import slot_table
 
     rng = np.random.default_rng(3)
     for n in (7, 60_000):
@@ -226,19 +226,26 @@ def test_rows_in_slot_order_match_a_plain_reordering():
         n_moves = rng.integers(0, 3, int(roll_ptr[-1]))
         move_ptr = np.concatenate([[0], np.cumsum(n_moves)]).astype(np.int32)
         codes = rng.integers(0, 2 * n, int(move_ptr[-1])).astype(np.int32)
-        const = rng.random(int(roll_ptr[-1]))
+        const = np.where(rng.random(int(roll_ptr[-1])) < 0.5, -1.0, rng.random(int(roll_ptr[-1])))
+        prob = rng.random(int(roll_ptr[-1]))
         order = rng.permutation(n).astype(np.int32)
-        new_roll, new_move = slot_layout(order, roll_ptr, move_ptr)
-        got_const = slot_rolls(order, roll_ptr, new_roll, const)
-        got_codes = slot_moves(order, roll_ptr, move_ptr, new_roll, new_move, codes)
+        got = slot_table(order, roll_ptr, prob, const, move_ptr, codes, 0.25, True)
+        lin_ptr, lin_prob, lin_code, new_roll, got_prob, got_const, eps, new_move, got_codes = got
         slot = np.argsort(order)
-        rolls = [np.arange(roll_ptr[i], roll_ptr[i + 1]) for i in order]
-        flat = np.concatenate(rolls)
-        assert np.array_equal(np.diff(new_roll), n_rolls[order])
-        assert np.array_equal(np.diff(new_move), n_moves[flat])
-        assert np.array_equal(got_const, const[flat])
-        moves = np.concatenate([np.arange(move_ptr[r], move_ptr[r + 1]) for r in flat])
-        assert np.array_equal(got_codes, 2 * slot[codes[moves] >> 1] + (codes[moves] & 1))
+        flat = np.concatenate([np.arange(roll_ptr[i], roll_ptr[i + 1]) for i in order])
+        linear = (n_moves[flat] == 1) & (const[flat] < 0.0)
+        lin, other = flat[linear], flat[~linear]
+        assert eps == 0.25
+        per_slot = np.repeat(np.arange(n), n_rolls[order])
+        assert np.array_equal(np.diff(lin_ptr), np.bincount(per_slot[linear], minlength=n))
+        assert np.array_equal(np.diff(new_roll), np.bincount(per_slot[~linear], minlength=n))
+        assert np.array_equal(np.diff(new_move), n_moves[other])
+        assert np.array_equal(lin_prob, prob[lin]) and np.array_equal(got_prob, prob[other])
+        assert np.array_equal(got_const, const[other])
+        renamed = 2 * slot[codes >> 1] + (codes & 1)
+        assert np.array_equal(lin_code, renamed[move_ptr[lin]])
+        moves = np.concatenate([np.arange(move_ptr[r], move_ptr[r + 1]) for r in other])
+        assert np.array_equal(got_codes, renamed[moves])
 
 
 def test_directories_find_what_a_binary_search_finds():

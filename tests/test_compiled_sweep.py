@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from perfectplay.compiled import sweep
+from perfectplay.compiled.components import slot_table
 
 
 def _self_flip(p_stay: float, exit_value: float):
@@ -17,7 +18,8 @@ def _self_flip(p_stay: float, exit_value: float):
     roll_const = np.array([-1.0, exit_value])  # the first outcome has no exit, the second
     move_ptr = np.array([0, 1, 1], np.int64)  # only the exit
     move_code = np.array([2 * 0 + 1], np.int32)  # to itself, flipped
-    table = (roll_ptr, roll_prob, roll_const, 0.0, move_ptr, move_code)
+    order = np.zeros(1, np.int32)  # one position, in its own slot
+    table = slot_table(order, roll_ptr, roll_prob, roll_const, move_ptr, move_code, 0.0, None)
     value = (p_stay + (1.0 - p_stay) * exit_value) / (1.0 + p_stay)
     return table, value
 
@@ -25,7 +27,7 @@ def _self_flip(p_stay: float, exit_value: float):
 def test_alternating_errors_are_extrapolated_the_right_way():
     table, value = _self_flip(0.9, 0.4)
     v = np.array([0.5])
-    count = sweep._values(v, table, 0, 1, 1e-15, 1000, np.empty(1), False)
+    count = sweep._values(v, table, 0, 1, 1e-15, 1000, np.empty(1), None)
     # Plain sweeps shrink the error by 0.9 a sweep: some 300 to 1e-15. Extrapolated
     # with the sign of the factor, a few.
     assert 0 < count <= 12
@@ -35,6 +37,6 @@ def test_alternating_errors_are_extrapolated_the_right_way():
 def test_the_checked_box_certifies_the_value():
     table, value = _self_flip(0.6, 0.25)
     lo, hi = np.zeros(1), np.ones(1)
-    count = sweep._boxed(lo, hi, table, 0, 1, 1e-12, 1000, np.empty(1), False)
+    count = sweep._boxed(lo, hi, table, 0, 1, 1e-12, 1000, np.empty(1), None)
     assert count > 0  # a box passed: lo and hi are proven bounds
     assert lo[0] <= value <= hi[0] and hi[0] - lo[0] <= 1e-12

@@ -25,7 +25,7 @@ from perfectplay.compiled.model import (
     ERR_TOO_MANY_ROLLS,
     ERR_UNKNOWN_STATE,
 )
-from perfectplay.compiled.components import components, slot_layout, slot_moves, slot_rolls
+from perfectplay.compiled.components import components, slot_table
 from perfectplay.compiled.cycles import cycles
 from perfectplay.compiled.hashset import new_set, prefetch, rehash, set_add
 from perfectplay.compiled.search import (
@@ -386,25 +386,24 @@ def full(n, x):
 @njit(cache=True, parallel=True)
 def solve_table(roll_ptr, roll_prob, roll_const, move_ptr, move_code, eps, limits, values):
     """Solve one layer whose table is ``(roll_ptr, roll_prob, roll_const, move_ptr,
-    move_code)`` (moves name positions; the exits known to ``eps``) as ``solve_layer``
-    does step by step from Python: its components, its rows in slot order
-    (:mod:`perfectplay.compiled.components`), then all of its components one after the
-    other to the ``limits`` of :func:`perfectplay.compiled.sweep.solve_run`; the
+    move_code)`` (moves name positions; the exits known to ``eps``) by the steps of
+    ``solve_layer``, the same kernels in the same order: its components, its rows in
+    slot order (:func:`perfectplay.compiled.components.slot_table`, which
+    ``solve_layer`` takes one array at a time), then its components one after the other
+    to the ``limits``: :func:`perfectplay.compiled.sweep.solve_components`, which on a
+    layer as small as those given here (none holds a component for the threads) is one
+    :func:`perfectplay.compiled.sweep.solve_run` (called directly: compiling the
+    threads' sweeps for nothing would add a third to a cold start); the
     midpoints of the bounds go into ``values`` (position order). Returns ``(status, most
     sweeps of a component, position updates, largest gap)``; ``values`` is written only
     when the status is ``OK``."""
     order, comp_ptr = components(roll_ptr, move_ptr, move_code)
-    new_roll, new_move = slot_layout(order, roll_ptr, move_ptr)
-    prob = slot_rolls(order, roll_ptr, new_roll, roll_prob)
-    const = slot_rolls(order, roll_ptr, new_roll, roll_const)
-    codes = slot_moves(order, roll_ptr, move_ptr, new_roll, new_move, move_code)
+    table = slot_table(order, roll_ptr, roll_prob, roll_const, move_ptr, move_code, eps, None)
     n = len(order)
     lo = full(n, 0.0)
     hi = full(n, 1.0)
-    table = (new_roll, prob, const, eps, new_move, codes)
-    status, _, sweeps, updates, worst = solve_run(
-        lo, hi, table, comp_ptr, 0, len(comp_ptr) - 1, limits
-    )
+    last = len(comp_ptr) - 1
+    status, _, sweeps, updates, worst = solve_run(lo, hi, table, comp_ptr, 0, last, limits)
     if status != OK:
         return status, sweeps, updates, worst
     gap = 0.0

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
-__all__ = ["components", "slot_layout", "slot_moves", "slot_rolls"]
+__all__ = ["components", "slot_layout", "slot_moves", "slot_rolls", "slot_table"]
 
 
 @njit(cache=True)
@@ -117,17 +117,59 @@ _CHUNKS = 64
 
 
 @njit(cache=True)
-def _count_rolls(order: Any, roll_ptr: Any, out: Any, a: int, b: int) -> None:
+def _linear(r: Any, move_ptr: Any, roll_const: Any) -> Any:
+    """Whether outcome ``r`` is *linear*: one move, within the layer, and no way out of
+    it, so that its value is that move's value (a sum term, no maximum)."""
+    return move_ptr[r + 1] - move_ptr[r] == 1 and roll_const[r] < 0.0
+
+
+@njit(cache=True)
+def _count_rows(
+    order: Any, roll_ptr: Any, move_ptr: Any, roll_const: Any, lin: Any, rolls: Any, a: int, b: int
+) -> None:
+    # Slot q's linear outcomes and other outcomes, at q + 1 (counts, for pointers).
     for q in range(a, b):
         i = order[q]
-        out[q + 1] = roll_ptr[i + 1] - roll_ptr[i]
+        k = 0
+        for r in range(roll_ptr[i], roll_ptr[i + 1]):
+            if _linear(r, move_ptr, roll_const):
+                k += 1
+        lin[q + 1] = k
+        rolls[q + 1] = roll_ptr[i + 1] - roll_ptr[i] - k
+
+
+@njit(cache=True)
+def _count_moves(
+    order: Any,
+    roll_ptr: Any,
+    move_ptr: Any,
+    roll_const: Any,
+    new_roll: Any,
+    out: Any,
+    a: int,
+    b: int,
+) -> None:
+    # The moves of slot q's other outcomes, each at its new index + 1.
+    for q in range(a, b):
+        i = order[q]
+        r2 = new_roll[q]
+        for r in range(roll_ptr[i], roll_ptr[i + 1]):
+            if not _linear(r, move_ptr, roll_const):
+                out[r2 + 1] = move_ptr[r + 1] - move_ptr[r]
+                r2 += 1
 
 
 @njit(cache=True, parallel=True)
-def _count_rolls_par(order: Any, roll_ptr: Any, out: Any) -> None:
+def _count_par(
+    order: Any, roll_ptr: Any, move_ptr: Any, roll_const: Any, x: Any, y: Any, moves: bool
+) -> None:
     n = len(order)
     for c in prange(_CHUNKS):
-        _count_rolls(order, roll_ptr, out, c * n // _CHUNKS, (c + 1) * n // _CHUNKS)
+        a, b = c * n // _CHUNKS, (c + 1) * n // _CHUNKS
+        if moves:
+            _count_moves(order, roll_ptr, move_ptr, roll_const, x, y, a, b)
+        else:
+            _count_rows(order, roll_ptr, move_ptr, roll_const, x, y, a, b)
 
 
 @njit(cache=True)
@@ -138,67 +180,138 @@ def _prefix_sums(x: Any) -> None:
 
 
 @njit(cache=True)
-def slot_layout(order: Any, roll_ptr: Any, move_ptr: Any) -> Any:
-    """The pointers ``(roll_ptr, move_ptr)`` of the table with its rows in slot order
-    (slot ``q`` is position ``order[q]``). The sweeps then read the table front to back,
-    a component's rows side by side, and only the bounds its moves name at random (on
-    the Royal Game of Ur a sweep runs two to three times faster than through ``order``).
-    The arrays follow, one at a time (:func:`slot_rolls`, :func:`slot_moves`), so that
-    the copy of the largest is all the memory the reordering adds."""
+def slot_layout(order: Any, roll_ptr: Any, move_ptr: Any, roll_const: Any, threads: Any) -> Any:
+    """The pointers ``(lin_ptr, roll_ptr, move_ptr)`` of the table in slot order (slot
+    ``q`` is position ``order[q]``), as the sweeps read it
+    (:mod:`perfectplay.compiled.sweep`): slot ``q``'s linear outcomes (:func:`_linear`)
+    are ``lin_ptr[q] .. lin_ptr[q + 1] - 1`` of their own arrays (a probability and a
+    move each: no pointer to the move, no exit value), its other outcomes ``roll_ptr[q]
+    .. roll_ptr[q + 1] - 1`` as before. The sweeps then read the table front to back, a
+    component's rows side by side, and only the bounds its moves name at random (on the
+    Royal Game of Ur a sweep runs two to three times faster than through ``order``);
+    a linear outcome (every throw of Pig's die) costs a multiply-add, a third of the
+    time of an outcome with a maximum. The arrays follow, one at a time
+    (:func:`slot_rolls`, :func:`slot_moves`, each while ``roll_const`` is still in
+    position order: it tells the outcomes apart), so that the copy of the largest is all
+    the memory the reordering adds. Each step puts a large layer's rows in order with
+    all threads, unless ``threads`` is ``None``: then the threads' code is not even
+    compiled (numba drops a branch on an argument's being ``None`` before it compiles),
+    for the layers too small for them (a cold start of Pig compiles seconds less)."""
     n = len(order)
+    lin = np.empty(n + 1, roll_ptr.dtype)
     new_roll = np.empty(n + 1, roll_ptr.dtype)
-    new_roll[0] = 0
-    if n >= _PARALLEL_ROWS:
-        _count_rolls_par(order, roll_ptr, new_roll)
-    else:
-        _count_rolls(order, roll_ptr, new_roll, 0, n)
+    lin[0] = new_roll[0] = 0
+    serial = True
+    if threads is not None:
+        if n >= _PARALLEL_ROWS:
+            _count_par(order, roll_ptr, move_ptr, roll_const, lin, new_roll, False)
+            serial = False
+    if serial:
+        _count_rows(order, roll_ptr, move_ptr, roll_const, lin, new_roll, 0, n)
+    _prefix_sums(lin)
     _prefix_sums(new_roll)
-    new_move = np.empty(len(move_ptr), move_ptr.dtype)
+    new_move = np.empty(new_roll[n] + 1, move_ptr.dtype)
     new_move[0] = 0
-    # The moves of each outcome are a per-outcome array like any other.
-    _rolls_into(order, roll_ptr, new_roll, move_ptr[1:] - move_ptr[:-1], new_move[1:])
+    if threads is not None:
+        if n >= _PARALLEL_ROWS:
+            _count_par(order, roll_ptr, move_ptr, roll_const, new_roll, new_move, True)
+    if serial:
+        _count_moves(order, roll_ptr, move_ptr, roll_const, new_roll, new_move, 0, n)
     _prefix_sums(new_move)
-    return new_roll, new_move
+    return lin, new_roll, new_move
 
 
 @njit(cache=True)
 def _copy_rolls(
-    order: Any, roll_ptr: Any, new_roll: Any, values: Any, out: Any, a: int, b: int
+    order: Any,
+    roll_ptr: Any,
+    move_ptr: Any,
+    roll_const: Any,
+    lin_ptr: Any,
+    new_roll: Any,
+    values: Any,
+    lin_out: Any,
+    out: Any,
+    a: int,
+    b: int,
 ) -> None:
+    # Slot q's per-outcome values: the linear outcomes' into lin_out (when it has room),
+    # the others' into out.
+    keep = len(lin_out) > 0
     for q in range(a, b):
         i = order[q]
+        k = lin_ptr[q]
         r2 = new_roll[q]
         for r in range(roll_ptr[i], roll_ptr[i + 1]):
-            out[r2] = values[r]
-            r2 += 1
+            if _linear(r, move_ptr, roll_const):
+                if keep:
+                    lin_out[k] = values[r]
+                k += 1
+            else:
+                out[r2] = values[r]
+                r2 += 1
 
 
 @njit(cache=True, parallel=True)
-def _copy_rolls_par(order: Any, roll_ptr: Any, new_roll: Any, values: Any, out: Any) -> None:
+def _copy_rolls_par(
+    order: Any,
+    roll_ptr: Any,
+    move_ptr: Any,
+    roll_const: Any,
+    lin_ptr: Any,
+    new_roll: Any,
+    values: Any,
+    lin_out: Any,
+    out: Any,
+) -> None:
     n = len(order)
     for c in prange(_CHUNKS):
+        a, b = c * n // _CHUNKS, (c + 1) * n // _CHUNKS
         _copy_rolls(
-            order, roll_ptr, new_roll, values, out, c * n // _CHUNKS, (c + 1) * n // _CHUNKS
+            order, roll_ptr, move_ptr, roll_const, lin_ptr, new_roll, values, lin_out, out, a, b
         )
 
 
 @njit(cache=True)
-def slot_rolls(order: Any, roll_ptr: Any, new_roll: Any, values: Any) -> Any:
-    """A per-outcome array ``values`` in the outcome order of :func:`slot_layout`
-    (``new_roll`` its outcome pointers)."""
-    out = np.empty_like(values)
-    _rolls_into(order, roll_ptr, new_roll, values, out)
-    return out
-
-
-@njit(cache=True)
-def _rolls_into(order: Any, roll_ptr: Any, new_roll: Any, values: Any, out: Any) -> None:
-    # slot_rolls into a given array (all threads for a big layer).
-    n = len(order)
-    if n >= _PARALLEL_ROWS:
-        _copy_rolls_par(order, roll_ptr, new_roll, values, out)
-    else:
-        _copy_rolls(order, roll_ptr, new_roll, values, out, 0, n)
+def slot_rolls(
+    order: Any,
+    roll_ptr: Any,
+    move_ptr: Any,
+    roll_const: Any,
+    lin_ptr: Any,
+    new_roll: Any,
+    values: Any,
+    linear: bool,
+    threads: Any,
+) -> Any:
+    """A per-outcome array ``values`` in the order of :func:`slot_layout` (its pointers
+    ``lin_ptr``, ``new_roll``; ``threads`` as there): ``(values of the linear outcomes,
+    of the others)``, the first empty unless ``linear`` (the exit values: a linear
+    outcome has none)."""
+    lin_out = np.empty(lin_ptr[len(order)] if linear else 0, values.dtype)
+    out = np.empty(new_roll[len(order)], values.dtype)
+    serial = True
+    if threads is not None:
+        if len(order) >= _PARALLEL_ROWS:
+            _copy_rolls_par(
+                order, roll_ptr, move_ptr, roll_const, lin_ptr, new_roll, values, lin_out, out
+            )
+            serial = False
+    if serial:
+        _copy_rolls(
+            order,
+            roll_ptr,
+            move_ptr,
+            roll_const,
+            lin_ptr,
+            new_roll,
+            values,
+            lin_out,
+            out,
+            0,
+            len(order),
+        )
+    return lin_out, out
 
 
 @njit(cache=True)
@@ -210,41 +323,46 @@ def _slots(order: Any, slot: Any, a: int, b: int) -> None:
 @njit(cache=True)
 def _copy_moves(
     order: Any,
-    roll_ptr: Any,
-    move_ptr: Any,
-    new_roll: Any,
-    new_move: Any,
+    old: Any,
+    new: Any,
     codes: Any,
     slot: Any,
+    lin_out: Any,
     out: Any,
     a: int,
     b: int,
 ) -> None:
-    # Slot q's moves, renamed by slot, where the new pointers put them.
+    # Slot q's moves, renamed by slot, where the new pointers put them (``old``: the
+    # position-ordered roll_ptr, move_ptr, roll_const; ``new``: lin_ptr, roll_ptr,
+    # move_ptr of slot order).
+    roll_ptr, move_ptr, roll_const = old
+    lin_ptr, new_roll, new_move = new
     for q in range(a, b):
         i = order[q]
-        j2 = new_move[new_roll[q]]
-        for j in range(move_ptr[roll_ptr[i]], move_ptr[roll_ptr[i + 1]]):
-            c = codes[j]
-            out[j2] = 2 * slot[c >> 1] + (c & 1)
-            j2 += 1
+        k = lin_ptr[q]
+        r2 = new_roll[q]
+        for r in range(roll_ptr[i], roll_ptr[i + 1]):
+            if _linear(r, move_ptr, roll_const):
+                c = codes[move_ptr[r]]
+                lin_out[k] = 2 * slot[c >> 1] + (c & 1)
+                k += 1
+                continue
+            j2 = new_move[r2]
+            r2 += 1
+            for j in range(move_ptr[r], move_ptr[r + 1]):
+                c = codes[j]
+                out[j2] = 2 * slot[c >> 1] + (c & 1)
+                j2 += 1
 
 
 @njit(cache=True, parallel=True)
 def _copy_moves_par(
-    order: Any,
-    roll_ptr: Any,
-    move_ptr: Any,
-    new_roll: Any,
-    new_move: Any,
-    codes: Any,
-    slot: Any,
-    out: Any,
+    order: Any, old: Any, new: Any, codes: Any, slot: Any, lin_out: Any, out: Any
 ) -> None:
     n = len(order)
     for c in prange(_CHUNKS):
         a, b = c * n // _CHUNKS, (c + 1) * n // _CHUNKS
-        _copy_moves(order, roll_ptr, move_ptr, new_roll, new_move, codes, slot, out, a, b)
+        _copy_moves(order, old, new, codes, slot, lin_out, out, a, b)
 
 
 @njit(cache=True, parallel=True)
@@ -255,19 +373,54 @@ def _slots_par(order: Any, slot: Any) -> None:
 
 
 @njit(cache=True)
-def slot_moves(
-    order: Any, roll_ptr: Any, move_ptr: Any, new_roll: Any, new_move: Any, move_code: Any
-) -> Any:
+def slot_moves(order: Any, old: Any, new: Any, move_code: Any, threads: Any) -> Any:
     """The moves ``move_code`` (``2 * position + flip``) in the order of
-    :func:`slot_layout` (``new_roll``, ``new_move`` its pointers), each naming its
-    target by slot (``2 * slot + flip``)."""
+    :func:`slot_layout`, each naming its target by slot (``2 * slot + flip``):
+    ``(the move of each linear outcome, the moves of the others)``. ``old`` is the
+    table's ``(roll_ptr, move_ptr, roll_const)`` in position order, ``new`` the pointers
+    of :func:`slot_layout` (``threads`` as there)."""
     n = len(order)
     slot = np.empty(n, order.dtype)
-    out = np.empty_like(move_code)
-    if n >= _PARALLEL_ROWS:
-        _slots_par(order, slot)
-        _copy_moves_par(order, roll_ptr, move_ptr, new_roll, new_move, move_code, slot, out)
-    else:
+    lin_out = np.empty(new[0][n], move_code.dtype)
+    out = np.empty(new[2][len(new[2]) - 1], move_code.dtype)
+    serial = True
+    if threads is not None:
+        if n >= _PARALLEL_ROWS:
+            _slots_par(order, slot)
+            _copy_moves_par(order, old, new, move_code, slot, lin_out, out)
+            serial = False
+    if serial:
         _slots(order, slot, 0, n)
-        _copy_moves(order, roll_ptr, move_ptr, new_roll, new_move, move_code, slot, out, 0, n)
-    return out
+        _copy_moves(order, old, new, move_code, slot, lin_out, out, 0, n)
+    return lin_out, out
+
+
+@njit(cache=True)
+def slot_table(
+    order: Any,
+    roll_ptr: Any,
+    roll_prob: Any,
+    roll_const: Any,
+    move_ptr: Any,
+    move_code: Any,
+    eps: float,
+    threads: Any,
+) -> Any:
+    """The whole table in slot order as the sweeps read it, ``(lin_ptr, lin_prob,
+    lin_code, roll_ptr, roll_prob, roll_const, eps, move_ptr, move_code)``: the steps
+    :func:`slot_layout`, :func:`slot_rolls` (probabilities), :func:`slot_moves`,
+    :func:`slot_rolls` (exit values) in the order that
+    :func:`perfectplay.compiled.layered.solve_layer` takes them one by one (where it
+    spills the arrays they copy to a file between them); ``threads`` as in
+    :func:`slot_layout`."""
+    lin_ptr, new_roll, new_move = slot_layout(order, roll_ptr, move_ptr, roll_const, threads)
+    lin_prob, prob = slot_rolls(
+        order, roll_ptr, move_ptr, roll_const, lin_ptr, new_roll, roll_prob, True, threads
+    )
+    old = (roll_ptr, move_ptr, roll_const)
+    new = (lin_ptr, new_roll, new_move)
+    lin_code, codes = slot_moves(order, old, new, move_code, threads)
+    _, const = slot_rolls(
+        order, roll_ptr, move_ptr, roll_const, lin_ptr, new_roll, roll_const, False, threads
+    )
+    return lin_ptr, lin_prob, lin_code, new_roll, prob, const, eps, new_move, codes

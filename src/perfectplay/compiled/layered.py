@@ -59,8 +59,7 @@ __all__ = [
 ]
 
 # numba dispatchers, typed loosely (their stubs do not know the kernels' arguments).
-_solve_run: Any = _sweep.solve_run
-_solve_big: Any = _sweep.solve_big
+_solve_components: Any = _sweep.solve_components
 _components: Any = components
 _slot_layout: Any = slot_layout
 _slot_rolls: Any = slot_rolls
@@ -71,7 +70,7 @@ _pair_by_index: Any = pair_by_index
 
 # A component this large is swept in parallel (smaller ones run one after the other in
 # one serial call: waking the threads costs more than their sweep).
-_BIG_COMPONENT = 50_000
+_BIG_COMPONENT = _sweep.BIG_COMPONENT
 
 # A game whose keys and values take at most this many bytes keeps its finished layers
 # in memory as they are read (see _finished).
@@ -81,12 +80,13 @@ _STORE_BYTES = 256 << 20
 # outcome: probability (64 bits; 32 where they hold it exactly), best leaving value,
 # move pointer (32 bits while they fit, old and new); per move within the layer: its
 # code (32 bits), twice while it is copied; per position: outcome pointer (old and
-# new), its slot, its share of the layer's directory, and the larger of what the search
-# for components holds while it runs and the sweeps' arrays (both bounds, the values
-# before the last sweep, a flag, the values written).
+# new), linear outcome pointer (components.slot_layout; a linear outcome takes less
+# than the outcome counted for it), its slot, its share of the layer's directory, and
+# the larger of what the search for components holds while it runs and the sweeps'
+# arrays (both bounds, the values before the last sweep, a flag, the values written).
 _PER_ROLL = 8 + 8 + 4 + 4
 _PER_MOVE = 4 + 4
-_PER_STATE = 4 + 4 + 4 + 4 + 41
+_PER_STATE = 4 + 4 + 4 + 4 + 4 + 41
 
 
 @dataclass(frozen=True)
@@ -235,19 +235,24 @@ def solve_layer(
         roll_prob = narrow
     del narrow
     # The layer's components; its bounds are kept per slot in their order, and so are
-    # the table's rows (one array at a time: the copy of the largest is the peak).
+    # the table's rows: the steps of components.slot_table, one array at a time (the
+    # copy of the largest is the peak; the exit values last: they tell the linear
+    # outcomes apart while the others are copied).
     order, comp_ptr = _components(roll_ptr, move_ptr, move_code)
-    new_roll, new_move = _slot_layout(order, roll_ptr, move_ptr)
+    new = _slot_layout(order, roll_ptr, move_ptr, roll_const, True)
+    lin_ptr, new_roll, new_move = new
     old = _spilled(wd, roll_prob, spill)
     del roll_prob
-    roll_prob = _slot_rolls(order, roll_ptr, new_roll, old)
-    old = _spilled(wd, roll_const, spill)
-    del roll_const
-    roll_const = _slot_rolls(order, roll_ptr, new_roll, old)
+    lin_prob, roll_prob = _slot_rolls(
+        order, roll_ptr, move_ptr, roll_const, lin_ptr, new_roll, old, True, True
+    )
     old = _spilled(wd, move_code, spill)
     del move_code
-    move_code = _slot_moves(order, roll_ptr, move_ptr, new_roll, new_move, old)
-    del old
+    lin_code, move_code = _slot_moves(order, (roll_ptr, move_ptr, roll_const), new, old, True)
+    old = _spilled(wd, roll_const, spill)
+    del roll_const
+    _, roll_const = _slot_rolls(order, roll_ptr, move_ptr, old, lin_ptr, new_roll, old, False, True)
+    del old, new
     roll_ptr, move_ptr = new_roll, new_move
     del new_roll, new_move
     lo = np.zeros(n, np.float64)
@@ -259,10 +264,10 @@ def solve_layer(
         settings,
         lo,
         hi,
-        (roll_ptr, roll_prob, roll_const, eps, move_ptr, move_code),
+        (lin_ptr, lin_prob, lin_code, roll_ptr, roll_prob, roll_const, eps, move_ptr, move_code),
         comp_ptr,
     )
-    del roll_ptr, roll_prob, roll_const, move_ptr, move_code
+    del lin_ptr, lin_prob, lin_code, roll_ptr, roll_prob, roll_const, move_ptr, move_code
     values = np.empty(n, np.float64)
     values[order] = (lo + hi) * 0.5
     bound = gap * 0.5
@@ -560,7 +565,7 @@ def _sweep_to_bound(
     # the components after it, which read its bounds, still close within the layer's
     # (the bounds stay bounds whatever the targets; the reported bound is the gap, which
     # includes what was inherited).
-    inherited = 2.0 * float(table[3])
+    inherited = 2.0 * float(table[6])
     accept = settings.tolerance + inherited
     limits = (
         0.5 * settings.tolerance + inherited,
@@ -568,25 +573,13 @@ def _sweep_to_bound(
         float(settings.stall),
         settings.max_sweeps,
     )
-    n_comp = comp_ptr.size - 1
-    sizes = np.diff(comp_ptr)
-    big = np.flatnonzero(sizes >= _BIG_COMPONENT)
-    most = 0
-    updates = 0
-    c = 0
-    while c < n_comp:
-        stop = int(big[np.searchsorted(big, c)]) if big.size and big[-1] >= c else n_comp
-        if stop > c:
-            status, c, sw, up, g = _solve_run(lo, hi, table, comp_ptr, c, stop, limits)
-            most, updates = max(most, int(sw)), updates + int(up)
-        else:
-            a, b = int(comp_ptr[c]), int(comp_ptr[c + 1])
-            status, sw, g, up = _solve_big(lo, hi, table, a, b, limits)
-            most, updates = max(most, int(sw)), updates + int(up)
-            if status == _sweep.OK:
-                c += 1
-        _refuse(model, layer, settings, status, g, int(sw))
-    return most, updates, float((hi - lo).max())
+    with warnings.catch_warnings():
+        # Compiled with parallel=True for its cache's sake (see the kernels' solve_table):
+        # its own loop is serial, the threads are solve_big's.
+        warnings.simplefilter("ignore", NumbaPerformanceWarning)
+        status, _, most, updates, g = _solve_components(lo, hi, table, comp_ptr, limits)
+    _refuse(model, layer, settings, status, g, int(most))
+    return int(most), int(updates), float((hi - lo).max())
 
 
 def _refuse(

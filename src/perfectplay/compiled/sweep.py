@@ -16,7 +16,10 @@ certain, and their gap is the error bound reported. The updates are in place
 order of such updates keeps the invariant (a chunk may read a neighbour's older bound,
 which is still a bound). A layer whose play can go on for ever with some probability
 under some pair of strategies has several fixed points: its gap stops shrinking and the
-solver says so instead of stopping early.
+solver says so instead of stopping early. (An outcome with one move within the layer
+and no move out of it, such as every throw of Pig's die, is kept apart as *linear*,
+:func:`perfectplay.compiled.components.slot_layout`: its term is that move's bound,
+the maximum over one move, written without the maximum.)
 
 **Components.** A layer is solved one strongly connected component at a time
 (:mod:`perfectplay.compiled.components`), in reverse topological order: every move of a
@@ -77,10 +80,14 @@ from numba import njit, prange
 
 from perfectplay.compiled.prefetch import prefetch_item
 
-__all__ = ["MAXED", "OK", "STALLED", "solve_big", "solve_run"]
+__all__ = ["BIG_COMPONENT", "MAXED", "OK", "STALLED", "solve_big", "solve_components", "solve_run"]
 
 #: How a component ended: certified, out of sweeps, or its gap stopped shrinking.
 OK, MAXED, STALLED = 0, 1, 2
+
+#: A component this large is swept in parallel (smaller ones run one after the other in
+#: one serial call: waking the threads costs more than their sweep).
+BIG_COMPONENT = 50_000
 
 # Extrapolate values only when their changes shrink by a factor below this, steady to
 # 0.01 and to this share of what is left below 1 (a factor near 1 must be known
@@ -114,24 +121,40 @@ def _fetch_until(n: int, a: int, b: int) -> int:
     return b - _AHEAD if n >= _FETCH_FROM else a
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _fetch(x: Any, table: Any, q: int) -> None:
     """Ask for the entries of ``x`` that the moves of row ``q`` name (a hint)."""
-    roll_ptr, _, _, _, move_ptr, move_code = table
+    lin_ptr, _, lin_code, roll_ptr, _, _, _, move_ptr, move_code = table
+    for j in range(lin_ptr[q], lin_ptr[q + 1]):
+        prefetch_item(x, lin_code[j] >> 1)
     for j in range(move_ptr[roll_ptr[q]], move_ptr[roll_ptr[q + 1]]):
         prefetch_item(x, move_code[j] >> 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _bounds(lo: Any, hi: Any, table: Any, i: int) -> Any:
     """The bounds of position ``i`` that one update gives, ``(low, high)``, unwritten.
-    ``table`` is the layer's successor table ``(roll_ptr, roll_prob, roll_const, eps,
-    move_ptr, move_code)``: ``roll_const`` is the best value of an outcome's moves that
-    leave the layer (-1: none), known to ``eps``; a move within it is ``2 * index +
-    flip``."""
-    roll_ptr, roll_prob, roll_const, eps, move_ptr, move_code = table
+    ``table`` is the layer's successor table in slot order ``(lin_ptr, lin_prob,
+    lin_code, roll_ptr, roll_prob, roll_const, eps, move_ptr, move_code)``
+    (:func:`perfectplay.compiled.components.slot_table`): first the row's linear
+    outcomes (one move within the layer, no exit: a probability and a move each), then
+    its others, where ``roll_const`` is the best value of an outcome's moves that leave
+    the layer (-1: none), known to ``eps``; a move within the layer is ``2 * index +
+    flip``. A linear outcome is the same term as an outcome of one move and no exit,
+    without the maximum."""
+    lin_ptr, lin_prob, lin_code, roll_ptr, roll_prob, roll_const, eps, move_ptr, move_code = table
     low = 0.0
     high = 0.0
+    for j in range(lin_ptr[i], lin_ptr[i + 1]):
+        code = lin_code[j]
+        t = code >> 1
+        w = lin_prob[j]
+        if code & 1:
+            low += w * (1.0 - hi[t])
+            high += w * (1.0 - lo[t])
+        else:
+            low += w * lo[t]
+            high += w * hi[t]
     for r in range(roll_ptr[i], roll_ptr[i + 1]):
         k = roll_const[r]
         bl = -1.0
@@ -157,7 +180,7 @@ def _bounds(lo: Any, hi: Any, table: Any, i: int) -> Any:
     return low, high
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _update(lo: Any, hi: Any, table: Any, i: int) -> Any:
     """Update both bounds of the position in slot ``i`` in place; returns its gap."""
     low, high = _bounds(lo, hi, table, i)
@@ -220,13 +243,22 @@ def _ends(table: Any, a: int, b: int, inside: Any) -> bool:
     positions with an outcome whose moves all leave the positions left, in passes (in
     the search's finishing order most go in the first), up to 64 passes (then it is not
     proven)."""
-    roll_ptr, _, _, _, move_ptr, move_code = table
+    lin_ptr, _, lin_code, roll_ptr, _, _, _, move_ptr, move_code = table
     for q in range(a, b):
         inside[q] = True
     left = b - a
     for _ in range(64):
         removed = False
         for q in range(a, b):
+            if not inside[q]:
+                continue
+            for j in range(lin_ptr[q], lin_ptr[q + 1]):
+                t = lin_code[j] >> 1
+                if not (a <= t < b and inside[t]):
+                    inside[q] = False
+                    removed = True
+                    left -= 1
+                    break
             if not inside[q]:
                 continue
             for r in range(roll_ptr[q], roll_ptr[q + 1]):
@@ -248,12 +280,18 @@ def _ends(table: Any, a: int, b: int, inside: Any) -> bool:
     return left == 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _value(v: Any, table: Any, i: int) -> float:
     """One update of the plain value of the position whose moves are row ``i`` (the
     exits at their midpoint ``roll_const``; see :func:`_bounds`)."""
-    roll_ptr, roll_prob, roll_const, _, move_ptr, move_code = table
+    lin_ptr, lin_prob, lin_code, roll_ptr, roll_prob, roll_const, _, move_ptr, move_code = table
     total = 0.0
+    for j in range(lin_ptr[i], lin_ptr[i + 1]):
+        code = lin_code[j]
+        x = v[code >> 1]
+        if code & 1:
+            x = 1.0 - x
+        total += lin_prob[j] * x
     for r in range(roll_ptr[i], roll_ptr[i + 1]):
         best = roll_const[r]
         for j in range(move_ptr[r], move_ptr[r + 1]):
@@ -300,7 +338,7 @@ def _value_sweep_par(v: Any, table: Any, a: int, b: int) -> Any:
 
 @njit(cache=True)
 def _values(
-    v: Any, table: Any, a: int, b: int, settled: float, most: int, prev: Any, parallel: bool
+    v: Any, table: Any, a: int, b: int, settled: float, most: int, prev: Any, parallel: Any
 ) -> int:
     """Iterate the plain values ``v`` of slots ``a .. b - 1`` until a sweep changes none
     by more than ``settled``, extrapolating their tail (module docstring); returns the
@@ -326,7 +364,7 @@ def _values(
             for q in range(a, b):
                 prev[q - a] = v[q]
         before_at = v[at]
-        if parallel:
+        if parallel is not None:
             signed, top = _value_sweep_par(v, table, a, b)
         else:
             signed, top = _value_sweep(v, table, a, b)
@@ -399,7 +437,7 @@ def _boxed(
     target: float,
     most: int,
     prev: Any,
-    parallel: bool,
+    parallel: Any,
 ) -> int:
     """Values, then a checked box (module docstring): proven bounds of slots ``a .. b -
     1`` in ``lo``, ``hi`` and the sweeps it took, or ``-sweeps`` with the component back
@@ -418,9 +456,10 @@ def _boxed(
         # The narrow box only where a check that fails is cheap: a big component's
         # check is a serial sweep of both bounds, and on the Royal Game of Ur the
         # narrow box fails.
-        half = target if parallel else 0.5 * target
-        checks = _CHECKS if parallel else 1
-        for _ in range(_BOXES if parallel else _BOXES + 1):
+        wide = parallel is not None
+        half = target if wide else 0.5 * target
+        checks = _CHECKS if wide else 1
+        for _ in range(_BOXES if wide else _BOXES + 1):
             for q in range(a, b):
                 lo[q] = max(prev[q - a] - half, 0.0)
                 hi[q] = min(prev[q - a] + half, 1.0)
@@ -446,15 +485,17 @@ def _solve_component(
     limits: Any,
     inside: Any,
     prev: Any,
-    parallel: bool = False,
+    parallel: Any,
 ) -> Any:
     """Solve the component in slots ``a .. b - 1`` until its gap is within the target:
     where the component provably ends, values and a checked box first, then bound sweeps
     until the gap is within the target (one, on a position on no cycle) (module
     docstring); returns ``(status, sweeps)``. ``inside`` is a
     False flag per slot, ``prev`` a float per slot of the component; the sweeps run over
-    chunks at once when ``parallel``, the box check is one serial sweep (its proof is
-    about one map, the sweep in order)."""
+    chunks at once unless ``parallel`` is ``None`` (the box check is one serial sweep:
+    its proof is about one map, the sweep in order). ``None`` also keeps the threads'
+    sweeps out of the compiled code (numba drops a branch on an argument's being
+    ``None`` before it compiles): :func:`solve_run` never needs them."""
     target, accept, stall, most = limits
     best = np.array([np.inf, 0.0, stall])
     count = 0
@@ -471,7 +512,7 @@ def _solve_component(
             if status >= 0:
                 return status, count
     while True:
-        if parallel:
+        if parallel is not None:
             g = _sweep_par(lo, hi, table, a, b)
         else:
             g = _sweep(lo, hi, table, a, b)
@@ -500,7 +541,7 @@ def solve_run(lo: Any, hi: Any, table: Any, comp_ptr: Any, c0: int, c1: int, lim
     for c in range(c0, c1):
         a = comp_ptr[c]
         b = comp_ptr[c + 1]
-        status, count = _solve_component(lo, hi, table, a, b, limits, inside, prev)
+        status, count = _solve_component(lo, hi, table, a, b, limits, inside, prev, None)
         updates += count * (b - a)
         most_sweeps = max(most_sweeps, count)
         if status != OK:
@@ -523,3 +564,32 @@ def solve_big(lo: Any, hi: Any, table: Any, a: int, b: int, limits: Any) -> Any:
     for q in range(a, b):
         g = max(g, hi[q] - lo[q])
     return status, count, g, count * n
+
+
+@njit(cache=True, parallel=True)
+def solve_components(lo: Any, hi: Any, table: Any, comp_ptr: Any, limits: Any) -> Any:
+    """Solve every component of a layer (``comp_ptr``, as :func:`solve_run` reads it) in
+    reverse topological order: each run of components smaller than
+    :data:`BIG_COMPONENT` in one :func:`solve_run`, each larger one by
+    :func:`solve_big`. Returns ``(status, component, most sweeps of one, position
+    updates, gap)``: a status other than :data:`OK` stops at the component that had it,
+    ``gap`` its largest (else 0)."""
+    n_comp = len(comp_ptr) - 1
+    most = 0
+    updates = 0
+    c = 0
+    while c < n_comp:
+        if comp_ptr[c + 1] - comp_ptr[c] >= BIG_COMPONENT:
+            status, sweeps, g, up = solve_big(lo, hi, table, comp_ptr[c], comp_ptr[c + 1], limits)
+            at = c + 1 if status == OK else c
+        else:
+            stop = c
+            while stop < n_comp and comp_ptr[stop + 1] - comp_ptr[stop] < BIG_COMPONENT:
+                stop += 1
+            status, at, sweeps, up, g = solve_run(lo, hi, table, comp_ptr, c, stop, limits)
+        most = max(most, sweeps)
+        updates += up
+        if status != OK:
+            return status, at, most, updates, g
+        c = at
+    return OK, n_comp, most, updates, 0.0
