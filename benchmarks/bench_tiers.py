@@ -48,6 +48,7 @@ every engine beside the solve as it was before the runner.
     python benchmarks/bench_tiers.py --vs ../before/src   # the batch rows, before/after
     python benchmarks/bench_tiers.py --pick 6             # the pick's overhead, 6 runs
     python benchmarks/bench_tiers.py --pick 6 --vs ../before/src  # ... before/after
+    python benchmarks/bench_tiers.py --pick 6 --maxi      # ... on maxi's first tiers
 """
 
 from __future__ import annotations
@@ -211,6 +212,7 @@ def _yahtzee_rows(quick: bool) -> list[Row]:
 SHARE = 0.05  # the target: the runner's pick leaves under 5% of the workers' time unused
 TINY = 512  # scorecards a batch: far below what the rule allows
 MAXI_TIERS = 4  # the full card and three more: 112,940 scorecards
+MAXI_PICK_TIERS = 5  # for the pick's overhead: 508,797 scorecards, ~10 s of work
 EMPTY_TIERS = 40  # tiers of next to no work: what passing from one tier to the next costs
 
 #: The cuts of American Yahtzee's tiers the batch rows compare.
@@ -220,6 +222,11 @@ CUTS = {
     "pick": "the runner's pick",
 }
 
+
+#: The runner's pick on a game: American Yahtzee (1.5 s of work on two cores: the fixed
+#: costs of a tier weigh most), or the first :data:`MAXI_PICK_TIERS` tiers of ``maxi`` (a
+#: job nearer the size a cluster is for: seconds a tier).
+PICKS = {"pick": "American Yahtzee", "maxi-pick": f"maxi's first {MAXI_PICK_TIERS} tiers"}
 
 #: The tiers of no work, cut two ways.
 EMPTY = {"empty": "a batch a worker", "empty-pick": "the runner's pick"}
@@ -241,6 +248,10 @@ def _cut_in_child(engine: str, case: str, traced: bool = False) -> dict[str, Any
     if case in EMPTY:
         job: Any = SyntheticJob(tiers=EMPTY_TIERS, items=WORKERS)
         plan, batch = job.plan(), 1 if case == "empty" else None
+    elif case == "maxi-pick":
+        game = ScorecardGame(rules("maxi"))
+        plan, job = tier_plan(game).first(MAXI_PICK_TIERS), ScorecardJob(game.rules, game)
+        batch = None
     else:
         game = ScorecardGame(rules("american"))
         plan, job = tier_plan(game), ScorecardJob(game.rules, game)
@@ -260,7 +271,10 @@ def _cut_in_child(engine: str, case: str, traced: bool = False) -> dict[str, Any
             plan, job, engine, workdir=work + "/tiers", workers=WORKERS, batch=batch,
             on_tier=report,
         )  # fmt: skip
-        last = hashlib.sha256(np.asarray(store.read(0)).tobytes()).hexdigest()
+        digest = hashlib.sha256()
+        for t in plan.tiers if case == "maxi-pick" else plan.tiers[-1:]:  # American: tier 0
+            digest.update(np.asarray(store.read(t.id)).tobytes())
+        last = digest.hexdigest()
         spans = [json.loads(line) for line in trace.read_text().splitlines()] if traced else []
     out = {
         "wall": seen[-1].seconds,
@@ -337,7 +351,7 @@ def _cut(engine: str, case: str, src: Path) -> dict[str, Any]:
     """:func:`_cut_in_child` in a new process, on the tier runner of the checkout whose
     ``src`` is given (this one, or the one ``--vs`` names)."""
     cmd = [sys.executable, __file__, "--cut", engine, case]
-    if engine == "dask" and case == "pick":  # where its overhead goes, batch by batch
+    if engine == "dask" and case in PICKS:  # where its overhead goes, batch by batch
         cmd.append("--trace")
     env = {**os.environ, "PERFECTPLAY_BENCH_SRC": str(src)}
     return dict(json.loads(run_once(cmd, env=env)[2]))
@@ -444,20 +458,21 @@ def _verdict(overs: list[float]) -> str:
     return "cannot tell under this load (runs on both sides of 5%)"
 
 
-def _pick_runs(runs: int, vs: Path | None = None) -> None:
-    """The runner's pick on American Yahtzee, ``runs`` times on ``dask`` and on
+def _pick_runs(runs: int, vs: Path | None = None, case: str = "pick") -> None:
+    """The runner's pick on American Yahtzee (``case`` "maxi-pick": on maxi's first
+    tiers, :data:`PICKS`), ``runs`` times on ``dask`` and on
     ``processes``, alternated (with ``vs``, each also on that checkout's runner, next
     to it): each run's overhead, wall and work, the split of Dask's (:func:`_where`)
     and the load average, then each engine's median, lowest and highest, and whether
     they are under the target. What the lead runs on a quiet machine."""
     trees = [ROOT / "src"] + ([vs] if vs else [])
     for src in trees:  # untimed: each checkout's kernels compiled or loaded once
-        _cut("processes", "one", src)
+        _cut("processes", "one" if case == "pick" else case, src)
     got: dict[tuple[str, Path], list[float]] = {}
     for k in range(runs):
         for engine in ["dask", "processes"] if _has_dask() else ["processes"]:
             for src in trees:
-                r = _cut(engine, "pick", src)
+                r = _cut(engine, case, src)
                 over = _overhead(r) * 100
                 got.setdefault((engine, src), []).append(over)
                 split = " ".join(
@@ -475,7 +490,7 @@ def _pick_runs(runs: int, vs: Path | None = None) -> None:
     for (engine, src), overs in got.items():
         tree = f" [{src}]" if vs else ""
         print(
-            f"{engine}{tree}: median {statistics.median(overs):.1f}% "
+            f"{PICKS[case]}, {engine}{tree}: median {statistics.median(overs):.1f}% "
             f"({min(overs):.1f} to {max(overs):.1f}), {_verdict(overs)}"
         )
 
@@ -536,8 +551,8 @@ def main(argv: list[str]) -> None:
         print(json.dumps(_cut_in_child(argv[1], argv[2], "--trace" in argv)))
         return
     if argv[:1] == ["--pick"]:
-        vs = Path(argv[3]).resolve() if argv[2:3] == ["--vs"] else None
-        _pick_runs(int(argv[1]), vs)
+        vs = Path(argv[argv.index("--vs") + 1]).resolve() if "--vs" in argv else None
+        _pick_runs(int(argv[1]), vs, "maxi-pick" if "--maxi" in argv else "pick")
         return
     quick = "--quick" in argv
     if argv[:1] == ["--vs"]:

@@ -39,7 +39,16 @@ import numpy as np
 if TYPE_CHECKING:
     from perfectplay.lattice.arrays import LatticeArrays
 
-__all__ = ["BATCH", "evaluate_batch", "keep_values", "njit", "prange", "reroll", "turn_values"]
+__all__ = [
+    "BATCH",
+    "evaluate_batch",
+    "keep_values",
+    "njit",
+    "prange",
+    "reroll",
+    "threads",
+    "turn_values",
+]
 
 BATCH = 16
 """Scorecards whose rerolls :func:`evaluate_batch` runs together (vectorised across them)."""
@@ -54,6 +63,20 @@ if not os.environ.get("PERFECTPLAY_NO_JIT"):
 
     _numba = _import_numba()
     prange = _numba.prange
+
+
+def threads() -> int:
+    """The threads a ``prange`` loop runs on (1 without numba): a kernel given it hands
+    each thread one contiguous run of batches and allocates that thread's scratch once.
+
+    >>> threads() >= 1
+    True
+    """
+    return 1
+
+
+if _numba is not None:
+    threads = _numba.get_num_threads  # noqa: F811  (the same, from numba; not cacheable in a kernel)
 
 
 def njit(**options: Any) -> Callable[[_F], _F]:

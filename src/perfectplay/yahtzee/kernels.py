@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from perfectplay.lattice.kernels import njit, prange, reroll, turn_values
+from perfectplay.lattice.kernels import njit, prange, reroll, threads, turn_values
 
 if TYPE_CHECKING:
     from perfectplay.lattice.arrays import LatticeArrays
@@ -81,6 +81,11 @@ BATCH = 32
 a reroll's cost is setting up a loop per keep and face, shared by the whole batch: 16
 took 27% more CPU to solve ``american``, 64 no less than 32 (and leaves fewer batches
 to share among cores)."""
+
+# SCRATCH: each thread of a prange loop takes one contiguous run of batches (numba's own
+# static split) and allocates its scratch once. Allocated per batch, maxi's 236 KB
+# arrays were each a fresh mmap and munmap wherever malloc's thresholds are fixed, as a
+# Dask worker fixes them (MALLOC_TRIM_THRESHOLD_): its batches ran three times slower.
 
 
 @njit(cache=True, boundscheck=False, inline="always")
@@ -207,33 +212,39 @@ def solve_states(V: Any, states: Any, g: ScorecardArrays, lat: LatticeArrays) ->
     :func:`solve_saved_states` for rules that save throws (chosen here, in Python, so that
     the other rule sets never compile the saved-throw kernel)."""
     if g.n_saved_values > 1:
-        solve_saved_states(V, states, g, lat)
+        solve_saved_states(V, states, g, lat, threads())
     else:
-        solve_plain_states(V, states, g, lat)
+        solve_plain_states(V, states, g, lat, threads())
 
 
 @njit(cache=True, parallel=True, boundscheck=False)
-def solve_plain_states(V: Any, states: Any, g: ScorecardArrays, lat: LatticeArrays) -> None:
+def solve_plain_states(
+    V: Any, states: Any, g: ScorecardArrays, lat: LatticeArrays, n_threads: int
+) -> None:
     """:func:`solve_states` without saved throws: :data:`BATCH` states at a time, in
-    parallel."""
+    parallel on ``n_threads``."""
     n_states = states.shape[0]
     n_hands = g.score.shape[1]
     n_keeps = lat.add.shape[0]
     width = max(g.cls_score.shape[1], g.score.shape[0])
-    for b in prange((n_states + BATCH - 1) // BATCH):
-        cur = np.zeros((n_hands, BATCH))
+    n_batches = (n_states + BATCH - 1) // BATCH
+    runs = min(n_batches, max(1, n_threads))
+    for t in prange(runs):  # a thread's run of batches, its scratch allocated once (SCRATCH)
+        cur = np.empty((n_hands, BATCH))
         E = np.empty((n_keeps, BATCH))
         M = np.empty((n_keeps, BATCH))
         cv = np.empty(width)
         vals = np.empty(BATCH)
-        lo = b * BATCH
-        hi = min(n_states, lo + BATCH)
-        for j in range(hi - lo):
-            mask, u, y = decode(states[lo + j], g)
-            final_values(cur, j, V, mask, u, y, g, cv)
-        turn_values(cur, E, M, lat, vals)
-        for j in range(hi - lo):
-            V[states[lo + j]] = vals[j]
+        for b in range(t * n_batches // runs, (t + 1) * n_batches // runs):
+            cur[:] = 0.0
+            lo = b * BATCH
+            hi = min(n_states, lo + BATCH)
+            for j in range(hi - lo):
+                mask, u, y = decode(states[lo + j], g)
+                final_values(cur, j, V, mask, u, y, g, cv)
+            turn_values(cur, E, M, lat, vals)
+            for j in range(hi - lo):
+                V[states[lo + j]] = vals[j]
 
 
 @njit(cache=True, boundscheck=False, inline="always")
@@ -246,7 +257,9 @@ def saved_values(V: Any, r: int, g: ScorecardArrays) -> Any:
 
 
 @njit(cache=True, parallel=True, boundscheck=False)
-def solve_saved_states(V: Any, states: Any, g: ScorecardArrays, lat: LatticeArrays) -> None:
+def solve_saved_states(
+    V: Any, states: Any, g: ScorecardArrays, lat: LatticeArrays, n_threads: int
+) -> None:
     """:func:`solve_states` for rules that save throws: ``states`` holds the counts of one
     card consecutively (as ``ScorecardGame.tier_states`` lists them); one chain of rerolls
     per card gives every count it holds (see the module docstring), :data:`BATCH` cards
@@ -265,37 +278,42 @@ def solve_saved_states(V: Any, states: Any, g: ScorecardArrays, lat: LatticeArra
     width = max(g.cls_score.shape[1], g.score.shape[0])
     first = lat.rolls - 1  # throws left after the first throw of a turn that carries none
     hand_prob = lat.hand_prob
-    for b in prange((n_cards + BATCH - 1) // BATCH):
-        lo = b * BATCH
-        nb = min(n_cards, lo + BATCH) - lo
-        cur = np.zeros((n_hands, BATCH))
-        tmp = np.zeros((n_hands, BATCH))
+    n_batches = (n_cards + BATCH - 1) // BATCH
+    runs = min(n_batches, max(1, n_threads))
+    for t in prange(runs):  # a thread's run of batches, its scratch allocated once (SCRATCH)
+        cur = np.empty((n_hands, BATCH))
+        tmp = np.empty((n_hands, BATCH))
         E = np.empty((n_keeps, BATCH))
         M = np.empty((n_keeps, BATCH))
         cv = np.empty(width)
-        top = 0
-        for i in range(starts[lo], starts[lo + nb]):
-            top = max(top, states[i] % n_s)
-        for r in range(first + top + 1):
-            if r > 0:
-                reroll(cur, E, M, lat)
-            Vr = saved_values(V, r, g)
-            for j in range(nb):
-                mask, u, y = decode(states[starts[lo + j]] // n_s, g)
-                final_values(tmp, j, Vr, mask, u, y, g, cv)
-            for h in range(n_hands):
+        for b in range(t * n_batches // runs, (t + 1) * n_batches // runs):
+            cur[:] = 0.0
+            tmp[:] = 0.0
+            lo = b * BATCH
+            nb = min(n_cards, lo + BATCH) - lo
+            top = 0
+            for i in range(starts[lo], starts[lo + nb]):
+                top = max(top, states[i] % n_s)
+            for r in range(first + top + 1):
+                if r > 0:
+                    reroll(cur, E, M, lat)
+                Vr = saved_values(V, r, g)
                 for j in range(nb):
-                    if r == 0 or tmp[h, j] > cur[h, j]:
-                        cur[h, j] = tmp[h, j]
-            if r < first:
-                continue
-            for j in range(nb):
-                for i in range(starts[lo + j], starts[lo + j + 1]):
-                    if states[i] % n_s == r - first:
-                        total = 0.0
-                        for h in range(n_hands):
-                            total += hand_prob[h] * cur[h, j]
-                        V[states[i]] = total
+                    mask, u, y = decode(states[starts[lo + j]] // n_s, g)
+                    final_values(tmp, j, Vr, mask, u, y, g, cv)
+                for h in range(n_hands):
+                    for j in range(nb):
+                        if r == 0 or tmp[h, j] > cur[h, j]:
+                            cur[h, j] = tmp[h, j]
+                if r < first:
+                    continue
+                for j in range(nb):
+                    for i in range(starts[lo + j], starts[lo + j + 1]):
+                        if states[i] % n_s == r - first:
+                            total = 0.0
+                            for h in range(n_hands):
+                                total += hand_prob[h] * cur[h, j]
+                            V[states[i]] = total
 
 
 @njit(cache=True, boundscheck=False)
