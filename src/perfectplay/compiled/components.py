@@ -223,20 +223,13 @@ def slot_layout(order: Any, roll_ptr: Any, move_ptr: Any, roll_const: Any, threa
 
 @njit(cache=True)
 def _copy_rolls(
-    order: Any,
-    roll_ptr: Any,
-    move_ptr: Any,
-    roll_const: Any,
-    lin_ptr: Any,
-    new_roll: Any,
-    values: Any,
-    lin_out: Any,
-    out: Any,
-    a: int,
-    b: int,
+    order: Any, old: Any, new: Any, values: Any, lin_out: Any, out: Any, a: int, b: int
 ) -> None:
     # Slot q's per-outcome values: the linear outcomes' into lin_out (when it has room),
-    # the others' into out.
+    # the others' into out (``old``: the position-ordered roll_ptr, move_ptr, roll_const;
+    # ``new``: lin_ptr, roll_ptr of slot order).
+    roll_ptr, move_ptr, roll_const = old
+    lin_ptr, new_roll = new
     keep = len(lin_out) > 0
     for q in range(a, b):
         i = order[q]
@@ -253,23 +246,11 @@ def _copy_rolls(
 
 
 @njit(cache=True, parallel=True)
-def _copy_rolls_par(
-    order: Any,
-    roll_ptr: Any,
-    move_ptr: Any,
-    roll_const: Any,
-    lin_ptr: Any,
-    new_roll: Any,
-    values: Any,
-    lin_out: Any,
-    out: Any,
-) -> None:
+def _copy_rolls_par(order: Any, old: Any, new: Any, values: Any, lin_out: Any, out: Any) -> None:
     n = len(order)
     for c in prange(_CHUNKS):
         a, b = c * n // _CHUNKS, (c + 1) * n // _CHUNKS
-        _copy_rolls(
-            order, roll_ptr, move_ptr, roll_const, lin_ptr, new_roll, values, lin_out, out, a, b
-        )
+        _copy_rolls(order, old, new, values, lin_out, out, a, b)
 
 
 @njit(cache=True)
@@ -290,27 +271,14 @@ def slot_rolls(
     outcome has none)."""
     lin_out = np.empty(lin_ptr[len(order)] if linear else 0, values.dtype)
     out = np.empty(new_roll[len(order)], values.dtype)
+    old, new = (roll_ptr, move_ptr, roll_const), (lin_ptr, new_roll)
     serial = True
     if threads is not None:
         if len(order) >= _PARALLEL_ROWS:
-            _copy_rolls_par(
-                order, roll_ptr, move_ptr, roll_const, lin_ptr, new_roll, values, lin_out, out
-            )
+            _copy_rolls_par(order, old, new, values, lin_out, out)
             serial = False
     if serial:
-        _copy_rolls(
-            order,
-            roll_ptr,
-            move_ptr,
-            roll_const,
-            lin_ptr,
-            new_roll,
-            values,
-            lin_out,
-            out,
-            0,
-            len(order),
-        )
+        _copy_rolls(order, old, new, values, lin_out, out, 0, len(order))
     return lin_out, out
 
 
