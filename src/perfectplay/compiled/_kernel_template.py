@@ -17,17 +17,20 @@ from numba import njit, prange
 
 from perfectplay.compiled.model import (
     ERR_BAD_FLIP,
+    ERR_BAD_INDEX,
     ERR_BAD_OUTCOME,
     ERR_BAD_WEIGHT,
     ERR_LOWER_LAYER,
     ERR_NO_MOVE,
+    ERR_SAME_INDEX,
     ERR_TOO_MANY_MOVES,
     ERR_TOO_MANY_ROLLS,
     ERR_UNKNOWN_STATE,
 )
 from perfectplay.compiled.components import components, slot_table
 from perfectplay.compiled.cycles import cycles
-from perfectplay.compiled.hashset import new_set, prefetch, rehash, set_add
+from perfectplay.compiled.hashset import EMPTY, new_set, prefetch, rehash, set_add
+from perfectplay.compiled.prefetch import prefetch_item
 from perfectplay.compiled.search import (
     bucket_bits,
     fill_directory,
@@ -133,55 +136,81 @@ _BATCH = 8
 
 
 @njit(cache=True)
-def close_layer(seeds, lid, p, max_rolls, max_moves, size, err):
+def close_layer(seeds, lid, p, max_rolls, max_moves, size, err, span=0):
     """Breadth-first search within layer ``lid`` from ``seeds`` (its positions reached
     from lower layers, maybe more than once): returns its positions (unsorted, each
     once) and the positions of higher layers it reaches, each once, with their layers.
-    Both sets are open addressing hash sets on arrays (no Python object, no numba dict;
-    :mod:`perfectplay.compiled.hashset`), the inner one made for ``size`` positions (a
-    guess: it grows as needed)."""
+    Where ``span`` (the layer's ``layer_size``) is not 0 the layer's positions are
+    told apart by the model's perfect index, each written at its number in an array of
+    ``span`` (a lookup is the index's arithmetic, no hash and no probe); else, and
+    always for the higher layers' positions, by open addressing hash sets on arrays (no
+    Python object, no numba dict; :mod:`perfectplay.compiled.hashset`), the inner one
+    made for ``size`` positions (a guess: it grows as needed). An index out of the
+    layer's range, or one that numbers two positions alike, is an error in ``err``."""
     w, nexts, flips = buffers(max_rolls, max_moves)
-    cap = max_rolls * max_moves
-    succ = np.empty(_BATCH * cap, np.int64)
-    succ_layer = np.empty(_BATCH * cap, np.int64)
-    inside = new_set(max(size, len(seeds)))
+    cap = max(_BATCH * max_rolls * max_moves, 1024)
+    succ = np.empty(cap, np.int64)
+    succ_layer = np.empty(cap, np.int64)
+    by_index = np.full(span, EMPTY, np.int64)
+    inside = new_set(0 if span else max(size, len(seeds)))
     queue = np.empty(max(16, size, len(seeds)), np.int64)
-    n = 0
-    for s in seeds:
-        if set_add(inside, s):
-            queue, inside = push(queue, n, s, inside)
-            n += 1
     outside = new_set(1024)
     out_s = np.empty(1024, np.int64)
     out_l = np.empty(1024, np.int64)
-    m = 0
-    i = 0
-    while i < n:
+    n = 0  # positions queued
+    m = 0  # positions of higher layers found
+    i = 0  # positions expanded
+    taken = 0  # seeds taken
+    while (i < n or taken < len(seeds)) and err[0] == 0:
+        k = 0
         # A big set: the successors of a batch of queued positions are made and their
         # slots asked for before any is added, so that their waits on memory overlap
         # each other and the model's work (the queue's order is the same).
-        big = len(inside) >= _PREFETCH_SLOTS
-        stop = min(n, i + _BATCH) if big else i + 1
-        k = 0
-        failed = False
-        while i < stop:
-            got = successors(queue[i], lid, p, w, nexts, flips, succ, succ_layer, k, err)
-            i += 1
-            failed = got < 0
-            if failed:
+        big = max(len(inside), span) >= _PREFETCH_SLOTS
+        if taken < len(seeds):
+            # The seeds first, a buffer at a time, added as the successors are.
+            k = min(cap, len(seeds) - taken)
+            succ[:k] = seeds[taken : taken + k]
+            succ_layer[:k] = lid
+            taken += k
+        else:
+            stop = min(n, i + _BATCH) if big else i + 1
+            while i < stop:
+                got = successors(queue[i], lid, p, w, nexts, flips, succ, succ_layer, k, err)
+                i += 1
+                if got < 0:
+                    break
+                k += got
+            if err[0] != 0:
                 break
-            k += got
-        if failed:
-            break
         if big:
             for j in range(k):
-                prefetch(inside if succ_layer[j] == lid else outside, succ[j])
+                ask(inside, by_index, outside, succ[j], succ_layer[j] == lid, p)
         for j in range(k):
             t = succ[j]
             if succ_layer[j] == lid:
-                if set_add(inside, t):
-                    queue, inside = push(queue, n, t, inside)
-                    n += 1
+                # Written out, not a call: a call that takes arrays counts references
+                # to them, which made this loop twice as slow.
+                if span:
+                    x = index(t, p)
+                    if x < 0 or x >= span:
+                        err[0], err[1], err[2], err[3] = ERR_BAD_INDEX, t, 0, x
+                        break
+                    v = by_index[x]
+                    if v == t:
+                        continue
+                    if v != EMPTY:
+                        err[0], err[1], err[2], err[3] = ERR_SAME_INDEX, t, 0, v
+                        break
+                    by_index[x] = t
+                elif not set_add(inside, t):
+                    continue
+                elif 2 * (n + 1) > len(inside):  # at most half full
+                    inside = rehash(inside)
+                if n == len(queue):
+                    queue = grow(queue)
+                queue[n] = t
+                n += 1
             elif set_add(outside, t):
                 if m == len(out_s):
                     out_s = grow(out_s)
@@ -195,14 +224,16 @@ def close_layer(seeds, lid, p, max_rolls, max_moves, size, err):
 
 
 @njit(cache=True)
-def push(queue, n, s, inside):
-    # Append s to the queue (growing it) and keep the hash set at most half full.
-    if n == len(queue):
-        queue = grow(queue)
-    queue[n] = s
-    if 2 * (n + 1) > len(inside):
-        inside = rehash(inside)
-    return queue, inside
+def ask(inside, by_index, outside, t, mine, p):
+    # Ask for the slot where t will be looked up (a hint; see close_layer).
+    if not mine:
+        prefetch(outside, t)
+    elif len(by_index) == 0:
+        prefetch(inside, t)
+    else:
+        x = index(t, p)
+        if 0 <= x < len(by_index):
+            prefetch_item(by_index, x)
 
 
 @njit(cache=True)

@@ -4,7 +4,8 @@ Play never moves to a lower layer, so layer ``L`` is complete once every lower l
 been expanded: the layers are explored in ascending order, each from the states that
 lower layers reached in it (its seeds), breadth-first within it by one compiled kernel
 (``close_layer``: the model's functions, a queue and two open-addressing hash sets on
-arrays), which returns the layer's positions and, each once, those it reaches in higher
+arrays, or for the layer's own positions the model's perfect index where it has one),
+which returns the layer's positions and, each once, those it reaches in higher
 layers, which wait as seeds of their own layer (a finished game is a value, never a
 position). No Python object is made per position. Each finished layer is written as a
 sorted ``int64`` array (``keys-L.npy``), which lookups binary-search.
@@ -21,6 +22,7 @@ from perfectplay._util.memory import require
 from perfectplay._util.progress import Progress
 from perfectplay.compiled.kernels import Kernels
 from perfectplay.compiled.model import CompiledModel, raise_model_error
+from perfectplay.compiled.search import dense_span
 from perfectplay.compiled.workdir import Workdir
 
 __all__ = ["explore"]
@@ -62,8 +64,11 @@ def explore(
         # The last layer's size guesses this one's (layers of one game grow and shrink
         # slowly): its hash set is then made about the right size at once.
         guess = sizes[-1] if sizes else 0
+        # By the perfect index where the layer's numbers are not far more than its
+        # positions (as the solver judges it: search.dense_span).
+        span = dense_span(int(k.layer_size(lid, p)), max(guess, entry.size))
         found, out_s, out_l = k.close_layer(
-            entry, lid, p, model.max_rolls, model.max_moves, guess, err
+            entry, lid, p, model.max_rolls, model.max_moves, guess, err, span
         )
         raise_model_error(model, err)
         # Timsort: a breadth-first search finds a layer's positions in long sorted runs
