@@ -216,11 +216,12 @@ def test_components_and_the_proof_that_play_ends():
 
 def test_rows_in_slot_order_match_a_plain_reordering():
     # Large enough for the parallel copies, against numpy's own gather: the outcomes of
-    # each slot split into the linear ones (one move, no exit) and the others.
+    # each slot split into the linear ones (one move, no exit) and the others; the same
+    # in the one serial pass (threads None) as in the steps.
     from perfectplay.compiled.components import slot_table
 
     rng = np.random.default_rng(3)
-    for n in (7, 60_000):
+    for n, threads in ((7, True), (7, None), (60_000, True), (60_000, None)):
         n_rolls = rng.integers(1, 4, n)
         roll_ptr = np.concatenate([[0], np.cumsum(n_rolls)]).astype(np.int32)
         n_moves = rng.integers(0, 3, int(roll_ptr[-1]))
@@ -229,7 +230,7 @@ def test_rows_in_slot_order_match_a_plain_reordering():
         const = np.where(rng.random(int(roll_ptr[-1])) < 0.5, -1.0, rng.random(int(roll_ptr[-1])))
         prob = rng.random(int(roll_ptr[-1]))
         order = rng.permutation(n).astype(np.int32)
-        got = slot_table(order, roll_ptr, prob, const, move_ptr, codes, 0.25, True)
+        got = slot_table(order, roll_ptr, prob, const, move_ptr, codes, 0.25, threads)
         lin_ptr, lin_prob, lin_code, new_roll, got_prob, got_const, eps, new_move, got_codes = got
         slot = np.argsort(order)
         flat = np.concatenate([np.arange(roll_ptr[i], roll_ptr[i + 1]) for i in order])

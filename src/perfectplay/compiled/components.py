@@ -375,12 +375,15 @@ def slot_table(
     threads: Any,
 ) -> Any:
     """The whole table in slot order as the sweeps read it, ``(lin_ptr, lin_prob,
-    lin_code, roll_ptr, roll_prob, roll_const, eps, move_ptr, move_code)``: the steps
-    :func:`slot_layout`, :func:`slot_rolls` (probabilities), :func:`slot_moves`,
-    :func:`slot_rolls` (exit values) in the order that
+    lin_code, roll_ptr, roll_prob, roll_const, eps, move_ptr, move_code)``: with
+    ``threads``, the steps :func:`slot_layout`, :func:`slot_rolls` (probabilities),
+    :func:`slot_moves`, :func:`slot_rolls` (exit values) in the order that
     :func:`perfectplay.compiled.layered.solve_layer` takes them one by one (where it
-    spills the arrays they copy to a file between them); ``threads`` as in
-    :func:`slot_layout`."""
+    spills the arrays they copy to a file between them); without (``None``: a layer
+    too small for the threads, see :func:`slot_layout`), the same arrays in one pass
+    over the slots (:func:`_slot_table_serial`)."""
+    if threads is None:
+        return _slot_table_serial(order, roll_ptr, roll_prob, roll_const, move_ptr, move_code, eps)
     lin_ptr, new_roll, new_move = slot_layout(order, roll_ptr, move_ptr, roll_const, threads)
     lin_prob, prob = slot_rolls(
         order, roll_ptr, move_ptr, roll_const, lin_ptr, new_roll, roll_prob, True, threads
@@ -392,3 +395,66 @@ def slot_table(
         order, roll_ptr, move_ptr, roll_const, lin_ptr, new_roll, roll_const, False, threads
     )
     return lin_ptr, lin_prob, lin_code, new_roll, prob, const, eps, new_move, codes
+
+
+@njit(cache=True)
+def _slot_table_serial(
+    order: Any,
+    roll_ptr: Any,
+    roll_prob: Any,
+    roll_const: Any,
+    move_ptr: Any,
+    move_code: Any,
+    eps: float,
+) -> Any:
+    """:func:`slot_table` in the calling thread, in one pass over the slots: each
+    pointer is a running count there, so nothing is counted first, and each outcome is
+    read once (a third of the time of the four steps on Pig's layers). The arrays are
+    made as long as they could need (every outcome linear, or none) and returned cut
+    to what was written: a small layer's, for which the room is nothing."""
+    n = len(order)
+    n_r = roll_ptr[n]
+    slot = np.empty(n, order.dtype)
+    _slots(order, slot, 0, n)
+    lin_ptr = np.empty(n + 1, roll_ptr.dtype)
+    new_roll = np.empty(n + 1, roll_ptr.dtype)
+    new_move = np.empty(n_r + 1, move_ptr.dtype)
+    lin_prob = np.empty(n_r, roll_prob.dtype)
+    lin_code = np.empty(n_r, move_code.dtype)
+    prob = np.empty(n_r, roll_prob.dtype)
+    const = np.empty(n_r, roll_const.dtype)
+    codes = np.empty(move_ptr[n_r], move_code.dtype)
+    lin_ptr[0] = new_roll[0] = new_move[0] = 0
+    k_lin = 0
+    k_roll = 0
+    k_move = 0
+    for q in range(n):
+        i = order[q]
+        for r in range(roll_ptr[i], roll_ptr[i + 1]):
+            if _linear(r, move_ptr, roll_const):
+                c = move_code[move_ptr[r]]
+                lin_prob[k_lin] = roll_prob[r]
+                lin_code[k_lin] = 2 * slot[c >> 1] + (c & 1)
+                k_lin += 1
+                continue
+            prob[k_roll] = roll_prob[r]
+            const[k_roll] = roll_const[r]
+            for j in range(move_ptr[r], move_ptr[r + 1]):
+                c = move_code[j]
+                codes[k_move] = 2 * slot[c >> 1] + (c & 1)
+                k_move += 1
+            k_roll += 1
+            new_move[k_roll] = k_move
+        lin_ptr[q + 1] = k_lin
+        new_roll[q + 1] = k_roll
+    return (
+        lin_ptr,
+        lin_prob[:k_lin],
+        lin_code[:k_lin],
+        new_roll,
+        prob[:k_roll],
+        const[:k_roll],
+        eps,
+        new_move[: k_roll + 1],
+        codes[:k_move],
+    )
