@@ -303,9 +303,13 @@ def find_by_index(keys, where, t, p):
 
 
 @njit(cache=True)
-def fill_range(keys, kdir, where, lid, p, max_rolls, max_moves, finished, table, e, a, b):
+def fill_range(keys, kdir, where, lid, p, max_rolls, max_moves, finished, table, used, e, a, b):
     """:func:`fill` of the states ``keys[a:b]`` (in the calling thread), its error in
-    ``e``."""
+    ``e``; marks in ``used`` the finished layers (by their place in ``finished``) that
+    the moves reach. Each position writes where its outcomes end (``roll_ptr[i + 1]``)
+    and each outcome where its moves end, so that a fill from the first position needs
+    only ``roll_ptr[0]`` and ``move_ptr[0]`` (no counting pass first: ``solve_layers``),
+    into arrays with room for the most that the model's sizes allow."""
     fin_layers, fin_ptr, fin_keys, fin_value, fin_dptr, fin_dirs, fin_iptr, fin_pairs = finished
     fin_pair_values = fin_pairs.view(np.float64)
     roll_ptr, roll_prob, roll_const, move_ptr, move_code = table
@@ -329,6 +333,8 @@ def fill_range(keys, kdir, where, lid, p, max_rolls, max_moves, finished, table,
             for j in range(m):
                 t = nexts[j]
                 o = over(t, p, s, r, e)
+                if o == -2.0:
+                    return
                 if o >= 0.0:
                     v = 1.0 - o if flips[j] else o
                     if v > best:
@@ -347,6 +353,11 @@ def fill_range(keys, kdir, where, lid, p, max_rolls, max_moves, finished, table,
                     k += 1
                 else:
                     pos = find_layer(fin_layers, lt)
+                    if pos < 0 or lt < lid:  # (found by the count where there is one)
+                        code = ERR_LOWER_LAYER if lt < lid else ERR_UNKNOWN_STATE
+                        e[0], e[1], e[2], e[3] = code, s, r, t
+                        return
+                    used[pos] = 1
                     lo, hi = fin_iptr[pos], fin_iptr[pos + 1]
                     v = -1.0
                     if hi > lo:
@@ -366,6 +377,8 @@ def fill_range(keys, kdir, where, lid, p, max_rolls, max_moves, finished, table,
                         best = v
             roll_const[q] = best
             move_ptr[q + 1] = k
+        # (the value the count's pointers hold where they were counted first)
+        roll_ptr[i + 1] = roll_ptr[i] + nr
 
 
 @njit(cache=True, parallel=True)
@@ -382,10 +395,11 @@ def fill(keys, kdir, where, lid, p, max_rolls, max_moves, finished, table, err):
     to fill."""
     n = len(keys)
     chunks = min(n, 64)
+    used = np.zeros(len(finished[0]), np.int64)  # known from the count
     for c in prange(chunks):
         e = np.zeros(4, np.int64)
         a, b = c * n // chunks, (c + 1) * n // chunks
-        fill_range(keys, kdir, where, lid, p, max_rolls, max_moves, finished, table, e, a, b)
+        fill_range(keys, kdir, where, lid, p, max_rolls, max_moves, finished, table, used, e, a, b)
         if e[0] != 0:
             for q in range(4):
                 err[q] = e[q]
@@ -449,42 +463,38 @@ def solve_layers(found, bounds, first, last, p, max_rolls, max_moves, settings, 
     """Solve the layers ``last`` down to ``first`` of the store ``found`` (the layers
     ``(ids, pointers, keys, values, directory offsets, directories, index offsets, pairs
     by index)`` of :mod:`perfectplay.compiled.layered`, every key there, the layers after
-    ``last`` solved, with their bounds in ``bounds``), each as ``solve_layer`` does:
-    count, fill, :func:`solve_table`; each layer's values and bound go into the store
-    for the layers below it. ``settings`` is ``(tolerance, stall, max_sweeps)``;
+    ``last`` solved, with their bounds in ``bounds``), each as ``solve_layer`` does
+    but for the count (the fill writes the pointers as it goes: :func:`fill_range`):
+    fill, :func:`solve_table`; each layer's values and bound go into the store for the
+    layers below it. ``settings`` is ``(tolerance, stall, max_sweeps)``;
     ``stats[i]`` gets layer ``i``'s ``(sweeps, updates, gap, moves)`` and ``ticks[i]``
     the cycle counts at its start, when its table was built and at its end. Returns ``(layer, status)``: the
     layer where a model error (``err``) or a status other than ``OK`` stopped it, or
     ``(-1, OK)``."""
     ids, ptr, keys_all, values_all, dptr, dirs, iptr, pairs = found
     tol, stall, most = settings
+    # The table's arrays, made once with room for the most that the largest layer's
+    # outcomes and moves could need (what layered.solve_layers reserved), filled from
+    # the first position on (fill_range: no counting pass) and cut to what was written.
+    room = 0
+    for li in range(first, last + 1):
+        room = max(room, ptr[li + 1] - ptr[li])
+    room_rolls = room * max_rolls
+    all_prob = np.empty(room_rolls)
+    all_const = np.empty(room_rolls)
+    all_move_ptr = np.empty(room_rolls + 1, np.int32)
+    all_codes = np.empty(room_rolls * max_moves, np.int32)
+    all_roll_ptr = np.empty(room + 1, np.int32)
+    used = zeros(len(ids), 0)
     for li in range(last, first - 1, -1):
         ticks[li, 0] = cycles()
         lid = ids[li]
         a, b = ptr[li], ptr[li + 1]
         n = b - a
         keys = keys_all[a:b]
-        later = ids[li + 1 :]
-        used = zeros(len(later), 0)
-        n_rolls = zeros(n, 0)
-        n_moves = zeros(n, 0)
-        count_range(keys, lid, p, max_rolls, max_moves, later, used, n_rolls, n_moves, err, 0, n)
-        if err[0] != 0:
-            return li, OK
-        eps = 0.0
-        for j in range(len(later)):
-            if used[j]:
-                eps = max(eps, bounds[li + 1 + j])
-        roll_ptr = zeros(n + 1, np.int32(0))
-        starts = zeros(n + 1, 0)
-        for i in range(n):
-            roll_ptr[i + 1] = roll_ptr[i] + n_rolls[i]
-            starts[i + 1] = starts[i] + n_moves[i]
-        n_r = roll_ptr[n]
-        move_ptr = zeros(n_r + 1, np.int32(0))
-        for i in range(n + 1):
-            move_ptr[roll_ptr[i]] = starts[i]
-        table = (roll_ptr, np.empty(n_r), np.empty(n_r), move_ptr, np.empty(starts[n], np.int32))
+        all_roll_ptr[0] = 0
+        all_move_ptr[0] = 0
+        table = (all_roll_ptr[: n + 1], all_prob, all_const, all_move_ptr, all_codes)
         span = iptr[li + 1] - iptr[li]
         where = np.empty(span, np.int64)
         kdir = np.empty(0, np.int64)
@@ -495,17 +505,28 @@ def solve_layers(found, bounds, first, last, p, max_rolls, max_moves, settings, 
         else:
             kdir = np.empty((1 << bucket_bits(n)) + 4, np.int64)
             fill_directory(keys, 0, n, kdir, 0)
-        fill_range(keys, kdir, where, lid, p, max_rolls, max_moves, found, table, err, 0, n)
+        fill_range(keys, kdir, where, lid, p, max_rolls, max_moves, found, table, used, err, 0, n)
         if err[0] != 0:
             return li, OK
+        # The bounds of the finished layers its moves reach.
+        eps = 0.0
+        for j in range(li + 1, len(ids)):
+            if used[j]:
+                eps = max(eps, bounds[j])
+                used[j] = 0
+        roll_ptr = table[0]
+        n_r = roll_ptr[n]
+        n_in = all_move_ptr[n_r]
+        move_ptr = all_move_ptr[: n_r + 1]
         ticks[li, 1] = cycles()
         inherited = 2.0 * eps
         limits = (0.5 * tol + inherited, tol + inherited, stall, most)
         vals = values_all[a:b]
+        prob, const, codes = all_prob[:n_r], all_const[:n_r], all_codes[:n_in]
         status, sweeps, updates, gap = solve_table(
-            roll_ptr, table[1], table[2], move_ptr, table[4], eps, limits, vals
+            roll_ptr, prob, const, move_ptr, codes, eps, limits, vals
         )
-        stats[li, 0], stats[li, 1], stats[li, 2], stats[li, 3] = sweeps, updates, gap, starts[n]
+        stats[li, 0], stats[li, 1], stats[li, 2], stats[li, 3] = sweeps, updates, gap, n_in
         if status != OK:
             return li, status
         bounds[li] = 0.5 * gap

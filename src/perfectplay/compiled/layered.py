@@ -15,8 +15,9 @@ A small game solved in one process (:func:`solve_layers`: Pig's 198 layers of a 
 thousand positions each) spends more time between its layers than in them when each is
 a call from Python (the table's arrays, a dozen kernel calls, the records): its layers
 run instead in one compiled loop (the kernels' ``solve_layers``) that calls, per layer,
-the same kernels in the same order (count, fill, components, slot order, sweeps), its
-finished values held in the store that the fill reads.
+the same kernels in the same order (fill, components, slot order, sweeps; no count: the
+fill writes its pointers as it goes, into arrays with room for the most the model's
+sizes allow, reserved once), its finished values held in the store that the fill reads.
 
 Memory is estimated before the table is allocated and refused in one line when it
 will not fit (:func:`perfectplay._util.memory.require`).
@@ -298,9 +299,9 @@ def solve_layers(
     explored ``wd``, from the last, with no Python between layers: each run of layers
     smaller than :data:`_BIG_COMPONENT` (none can hold a component that needs the
     threads) is one compiled call (the kernels' ``solve_layers``: per layer the same
-    count, fill and sweeps as :func:`solve_layer`), its values held in the store that
-    the layers below it read; a larger layer is :func:`solve_layer`'s. Each layer ends
-    as :func:`solve_layer` ends it (its values and record in ``wd``), and
+    fill and sweeps as :func:`solve_layer`, without its count), its values held in the
+    store that the layers below it read; a larger layer is :func:`solve_layer`'s. Each
+    layer ends as :func:`solve_layer` ends it (its values and record in ``wd``), and
     ``on_layers`` hears how many are finished after each step. Returns ``False``, having
     done nothing, for a larger game (the layers are then one :func:`solve_layer` each).
     """
@@ -315,6 +316,8 @@ def solve_layers(
     sizes = np.diff(ptr)
     small = sizes < _BIG_COMPONENT
     if small.any():
+        # The most the model's sizes allow: the compiled call fills arrays this large,
+        # reserved once, instead of counting each layer's moves first.
         n = int(sizes[small].max())
         need = layer_memory(model, n) + 8 * n
         require(need, f"{model.name}: the successor table of a layer ({n:,} positions)")
