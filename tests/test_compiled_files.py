@@ -100,6 +100,28 @@ def test_a_layer_is_the_same_whatever_its_set_size_and_seed_repeats(model):
             assert np.array_equal(a, b)
 
 
+def test_a_large_layer_by_its_perfect_index_is_the_same_as_by_the_hash_set():
+    # Pig to 400's layer 399 numbers some 160,000 positions: past the prefetch
+    # threshold, so that both ways ask for their slots ahead (the index's array, the
+    # growing hash set).
+    model = CompiledPig(goal=400)
+    k = kernels_for(model)
+    p = np.ascontiguousarray(model.params, dtype=np.int64)
+    lid = 399
+    span = int(k.layer_size(lid, p))
+    assert span >= 1 << 16
+    seeds = np.array([model.pack(200, 199, 0), model.pack(0, 399, 0)], np.int64)
+    found = []
+    for by in (0, span):
+        err = np.zeros(4, np.int64)
+        got = k.close_layer(seeds, lid, p, model.max_rolls, model.max_moves, 0, err, by)
+        assert not err.any()
+        found.append([np.sort(got[0]), *(a[np.lexsort((got[1], got[2]))] for a in got[1:])])
+    assert found[0][0].size > 1000
+    for a, b in zip(*found, strict=True):
+        assert np.array_equal(a, b)
+
+
 def test_a_layer_relaid_through_a_file_is_the_same(tmp_path, monkeypatch):
     # Where the copies of the relayout would not fit, the arrays copied wait in a file
     # (removed at once); the values come out bit for bit the same.

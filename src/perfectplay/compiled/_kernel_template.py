@@ -185,7 +185,15 @@ def close_layer(seeds, lid, p, max_rolls, max_moves, size, err, span=0):
                 break
         if big:
             for j in range(k):
-                ask(inside, by_index, outside, succ[j], succ_layer[j] == lid, p)
+                t = succ[j]
+                if succ_layer[j] != lid:
+                    prefetch(outside, t)
+                elif span == 0:
+                    prefetch(inside, t)
+                else:
+                    x = index(t, p)
+                    if 0 <= x < span:
+                        prefetch_item(by_index, x)
         for j in range(k):
             t = succ[j]
             if succ_layer[j] == lid:
@@ -221,19 +229,6 @@ def close_layer(seeds, lid, p, max_rolls, max_moves, size, err, span=0):
                 if 2 * m > len(outside):
                     outside = rehash(outside)
     return queue[:n], out_s[:m], out_l[:m]
-
-
-@njit(cache=True)
-def ask(inside, by_index, outside, t, mine, p):
-    # Ask for the slot where t will be looked up (a hint; see close_layer).
-    if not mine:
-        prefetch(outside, t)
-    elif len(by_index) == 0:
-        prefetch(inside, t)
-    else:
-        x = index(t, p)
-        if 0 <= x < len(by_index):
-            prefetch_item(by_index, x)
 
 
 @njit(cache=True)
