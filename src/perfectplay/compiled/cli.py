@@ -66,7 +66,8 @@ def solve_command(model: CompiledModel, args: Any) -> int:
         print(json.dumps(out))
     else:
         print(f"model: {sol.name} (compiled, two players with dice; solver: {sol.solver})")
-        print(f"positions: {sol.n_positions:,} in {len(sol.layers):,} layers")
+        layers = len(sol.layers)
+        print(f"positions: {sol.n_positions:,} in {layers:,} layer{'s' * (layers != 1)}")
         print(
             f"start value: {decimal_text(sol.value(), args.digits)} for the player to move first "
             f"(certified to {sol.bound:.1e})"
