@@ -444,8 +444,14 @@ def test_a_killed_solve_resumes_from_finished_layers(tmp_path):
     assert again.value() == first.value()
     now = {p.name: p.stat().st_mtime_ns for p in tmp_path.glob("value-*.npy")}
     assert [n for n in now if now[n] != kept[n]] == [f"value-{lowest}.npy"]
-    with pytest.raises(PerfectplayError, match="another model"):
+    with pytest.raises(PerfectplayError, match="with other parameters"):
         solve_compiled(Ur(pieces=1), workdir=tmp_path)
+    with pytest.raises(PerfectplayError, match="another model"):
+        solve_compiled(CompiledPig(goal=10), workdir=tmp_path)
+    (tmp_path.parent / "mine").mkdir()
+    (tmp_path.parent / "mine" / "notes.txt").write_text("someone's")
+    with pytest.raises(PerfectplayError, match="'notes.txt', which no solve wrote"):
+        solve_compiled(Ur(pieces=1), workdir=tmp_path.parent / "mine")
 
 
 def test_table_round_trip(tmp_path):
@@ -482,7 +488,7 @@ def test_command_line(capsys):
     out = capsys.readouterr().out
     assert "start value: 0.518572907 for the player to move first" in out
     assert "positions: 12,869 in 3 layers" in out
-    assert "move 4 to 6  0.580461  best" in out
+    assert "move 4 to 6  0.580460644  best" in out
     assert (
         main(["solve", "perfectplay.examples.ur:Ur", "-p", "rules=blitz", "-p", "pieces=1", "-q"])
         == 0

@@ -37,6 +37,8 @@ examples:
   perfectplay yahtzee --save american.table
   perfectplay query american.table "dice 1 3 3 5 6; rolls left 2" --top 3
   perfectplay query dice.npz "(1, 2, 2, 5, 6)" --json     one JSON object a state
+  perfectplay solve perfectplay.examples.ur:Ur -p pieces=2 --export ur2
+  perfectplay query ur2 "4/6" --model perfectplay.examples.ur:Ur    a compiled model's table
 """
 
 
@@ -49,6 +51,13 @@ def _parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help="a Yahtzee table of a user's rule set: file.py:NAME (built-in rules are named "
         "by the table)",
+    )
+    p.add_argument(
+        "--model",
+        metavar="MODULE:CLASS",
+        help="a compiled model's table (a directory): the model's class (file.py:Class or "
+        "module:Class), rebuilt with the table's parameters, to read positions in its "
+        "notation and answer every move",
     )
     p.add_argument("--top", type=int, metavar="N", help="show the N best options only")
     p.add_argument("--digits", type=digits_arg, default=DIGITS, metavar="N",
@@ -134,7 +143,16 @@ def main(argv: list[str]) -> int:
             from perfectplay.problems.yahtzee.instance import resolve_rules
 
             rules = resolve_rules(args.rules)
-        table = perfectplay.load(args.table, rules=rules)
+        model = None
+        if args.model is not None:
+            from perfectplay.models.loading import load_object
+
+            model = load_object(args.model)
+        table = perfectplay.load(args.table, model=model, rules=rules)
+        from perfectplay.compiled.solution import CompiledSolution
+
+        if isinstance(table, CompiledSolution):
+            return _compiled(table, args)
         objective = table.objective.describe()
         for text in args.states or [None]:
             answer = _answer(table, text, args.top, args.digits)
@@ -146,3 +164,29 @@ def main(argv: list[str]) -> int:
         return 0
 
     return run(body, "query")
+
+
+def _compiled(sol: Any, args: Any) -> int:
+    """A compiled model's table: each position as ``perfectplay solve --query`` answers
+    it (its value, then every outcome's moves), the start without a STATE."""
+    from perfectplay.compiled.cli import query_data, query_lines
+
+    if args.states and sol.model is None:
+        raise InputError(
+            f"{args.table}: a compiled model's table reads positions with its model: "
+            "give --model MODULE:CLASS"
+        )
+    for text in args.states or [None]:
+        if text is None:
+            value = sol.value()
+            if args.json:
+                print(json.dumps({"state": None, "value": value}))
+            else:
+                print(f"start: {decimal_text(value, args.digits)} (winning chance)")
+            continue
+        if args.json:
+            print(json.dumps(query_data(sol, text)))
+        else:
+            print("\n".join(query_lines(sol, text, args.digits)))
+    sys.stdout.flush()
+    return 0

@@ -66,7 +66,8 @@ def main(argv: list[str]) -> int:
         action="append",
         default=[],
         metavar="STATE",
-        help="print the value of STATE (a Python literal) and of each choice or move; repeatable",
+        help="print the value of STATE (a Python literal; for a compiled model, its own "
+        "notation or a state's number, :K for a throw) and of each choice or move; repeatable",
     )
     parser.add_argument(
         "--export",

@@ -14,9 +14,9 @@ from typing import Any
 
 from perfectplay.compiled.model import CompiledModel
 from perfectplay.errors import InputError
-from perfectplay.text.numbers import decimal_text
+from perfectplay.text.numbers import DIGITS, decimal_text
 
-__all__ = ["query_lines", "solve_command"]
+__all__ = ["query_data", "query_lines", "solve_command"]
 
 _NOT_HERE = (
     "exact",
@@ -59,19 +59,22 @@ def solve_command(model: CompiledModel, args: Any) -> int:
             "positions": sol.n_positions,
             "layers": len(sol.layers),
         }
+        if args.query:
+            out["queries"] = [query_data(sol, text) for text in args.query]
         if table is not None:
             out["table"] = {"path": str(table), "rows": sol.n_positions}
         print(json.dumps(out))
     else:
         print(f"model: {sol.name} (compiled, two players with dice; solver: {sol.solver})")
-        print(f"positions: {sol.n_positions:,} in {len(sol.layers):,} layers")
+        layers = len(sol.layers)
+        print(f"positions: {sol.n_positions:,} in {layers:,} layer{'s' * (layers != 1)}")
         print(
             f"start value: {decimal_text(sol.value(), args.digits)} for the player to move first "
             f"(certified to {sol.bound:.1e})"
         )
         for text in args.query:
             print()
-            for line in query_lines(sol, text):
+            for line in query_lines(sol, text, args.digits):
                 print(line)
         if table is not None:
             print(f"table: {table} ({sol.n_positions:,} rows)")
@@ -84,37 +87,77 @@ def solve_command(model: CompiledModel, args: Any) -> int:
     return 0
 
 
-def query_lines(sol: Any, text: str) -> list[str]:
+def query_lines(sol: Any, text: str, digits: int = DIGITS) -> list[str]:
     """The lines ``--query TEXT`` prints: the position's value, then each outcome's moves
-    (or only those of the outcome after ``:``), best first.
+    (or only those of the outcome after ``:``), best first, values with ``digits``
+    decimals (``--digits``).
 
     >>> from perfectplay.compiled import solve_compiled
     >>> from perfectplay.examples.pig_compiled import CompiledPig
     >>> print("\\n".join(query_lines(solve_compiled(CompiledPig(goal=10)), "(0, 0, 8)")))
-    position (0, 0, 8): 0.881763 for the player to move
-      roll  0.881763  best
-      hold  0.366336
+    position (0, 0, 8): 0.881762613 for the player to move
+      roll  0.881762613  best
+      hold  0.366336178
+    """
+    q = query_data(sol, text)
+    lines = [f"position {q['position']}: {decimal_text(q['value'], digits)} for the player to move"]
+    for o in q["outcomes"]:
+        if not o["moves"]:
+            lines.append("  the game is over")
+            break
+        indent = "  "
+        if q["throws"] > 1:
+            lines.append(f"  {o['label']} (weight {o['weight']}):")
+            indent = "    "
+        width = max(len(m["move"]) for m in o["moves"])
+        for m in o["moves"]:
+            mark = "  best" if m["best"] else ""
+            lines.append(f"{indent}{m['move']:<{width}}  {decimal_text(m['value'], digits)}{mark}")
+    return lines
+
+
+def query_data(sol: Any, text: str) -> dict[str, Any]:
+    """What ``--query TEXT`` answers, as data (``--json``'s ``"queries"``): the position
+    as the model writes it and its number, its value for the player to move, how many
+    outcomes its throw has, and for each (or the one after ``:``) its label, weight and
+    moves (label, value, regret, best, next state).
+
+    >>> from perfectplay.compiled import solve_compiled
+    >>> from perfectplay.examples.pig_compiled import CompiledPig
+    >>> q = query_data(solve_compiled(CompiledPig(goal=10)), "(0, 0, 8)")
+    >>> [(m["move"], round(m["value"], 4), m["best"]) for m in q["outcomes"][0]["moves"]]
+    [('roll', 0.8818, True), ('hold', 0.3663, False)]
     """
     model = sol.model
     position, _, throw = text.rpartition(":") if ":" in text else (text, "", "")
     state = sol.position(position)
-    lines = [f"position {model.describe(state)}: {sol.value(state):.6f} for the player to move"]
     weights = _weights(sol, state)
-    outcomes = [int(throw)] if throw else list(range(len(weights)))
-    for r in outcomes:
+    rolls = [int(throw)] if throw else list(range(len(weights)))
+    outcomes = []
+    for r in rolls:
         options = sol.options((state, r))
+        moves = [
+            {
+                "move": o.label,
+                "value": o.value,
+                "regret": o.regret,
+                "best": o.best,
+                "state": int(o.state),
+            }
+            for o in options
+        ]
+        outcomes.append(
+            {"outcome": r, "label": model.roll_label(r), "weight": weights[r], "moves": moves}
+        )
         if not options:
-            lines.append("  the game is over")
             break
-        indent = "  "
-        if len(weights) > 1:
-            lines.append(f"  {model.roll_label(r)} (weight {weights[r]}):")
-            indent = "    "
-        width = max(len(o.label) for o in options)
-        for o in options:
-            mark = "  best" if o.best else ""
-            lines.append(f"{indent}{o.label:<{width}}  {o.value:.6f}{mark}")
-    return lines
+    return {
+        "position": model.describe(state),
+        "state": int(state),
+        "value": sol.value(state),
+        "throws": len(weights),
+        "outcomes": outcomes,
+    }
 
 
 def _weights(sol: Any, state: int) -> list[int]:

@@ -29,9 +29,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 from perfectplay._util.jit import _import_numba
+from perfectplay.compiled.diagnose import Guarded, StartGuarded
 from perfectplay.compiled.model import CompiledModel
 
 __all__ = ["Kernels", "kernel_dir", "kernels_for", "njit"]
@@ -75,19 +76,31 @@ _MADE: dict[tuple[int, ...], tuple[tuple[Any, ...], Kernels]] = {}
 _OF_MODEL: weakref.WeakKeyDictionary[CompiledModel, Kernels] = weakref.WeakKeyDictionary()
 
 
-def njit(**options: Any) -> Callable[[_F], _F]:
-    """``numba.njit(**options)``, numba imported the way perfectplay imports it (see the
-    module docstring): a model's module that takes its decorator from here starts faster
-    and compiles for the same CPU features as every other kernel of perfectplay.
+@overload
+def njit(fn: _F, /) -> _F: ...
+
+
+@overload
+def njit(**options: Any) -> Callable[[_F], _F]: ...
+
+
+def njit(fn: Any = None, /, **options: Any) -> Any:
+    """``numba.njit``, numba imported the way perfectplay imports it (see the module
+    docstring): a model's module that takes its decorator from here starts faster and
+    compiles for the same CPU features as every other kernel of perfectplay. Used bare
+    (``@njit``) or with numba's options (``@njit(cache=True)``), as numba's own.
 
     >>> @njit(cache=False)
     ... def twice(x):
     ...     return 2 * x
-    >>> twice(21), hasattr(twice, "py_func")
-    (42, True)
+    >>> @njit
+    ... def thrice(x):
+    ...     return 3 * x
+    >>> twice(21), thrice(14), hasattr(twice, "py_func")
+    (42, 42, True)
     """
-    decorate: Callable[[_F], _F] = _import_numba().njit(**options)
-    return decorate
+    decorate = _import_numba().njit(**options)
+    return decorate if fn is None else decorate(fn)
 
 
 def kernels_for(model: CompiledModel) -> Kernels:
@@ -107,17 +120,26 @@ def _kernels_of(fns: tuple[Any, ...]) -> Kernels:
     made = _MADE.get(key)
     if made is None:
         module = _generated(fns) or _in_memory(fns)
+
+        def guard(kernel: Any) -> Guarded:
+            return Guarded(kernel, _NAMES, fns)
+
         kernels = Kernels(
-            module.start_of,
-            module.outcome_of,
-            module.layer_of,
-            module.close_layer,
-            module.count,
-            module.fill,
-            module.turn,
-            module.index_of,
-            module.layer_size_of,
-            module.solve_layers,
+            StartGuarded(module.start_of, _NAMES, fns),
+            *map(
+                guard,
+                (
+                    module.outcome_of,
+                    module.layer_of,
+                    module.close_layer,
+                    module.count,
+                    module.fill,
+                    module.turn,
+                    module.index_of,
+                    module.layer_size_of,
+                    module.solve_layers,
+                ),
+            ),
         )
         made = (fns, kernels)  # the functions are kept so that their ids stay theirs
         _MADE[key] = made

@@ -251,7 +251,7 @@ def raise_model_error(model: CompiledModel, err: np.ndarray) -> None:
         f"max_moves ({model.max_moves})",
         ERR_NO_MOVE: f"outcome {roll} has no move (a pass must be given as a move)",
         ERR_LOWER_LAYER: f"a move after outcome {roll} goes to {_describe(model, detail)} in a "
-        "lower layer (the layer promise is broken)",
+        f"lower layer{_layers(model, state, detail)} (the layer promise is broken)",
         ERR_UNKNOWN_STATE: f"a move after outcome {roll} goes to {_describe(model, detail)}, "
         "which the exploration never reached (the model is not deterministic)",
         ERR_BAD_FLIP: f"a move after outcome {roll} has flip {detail}; flips are 0 or 1",
@@ -261,6 +261,13 @@ def raise_model_error(model: CompiledModel, err: np.ndarray) -> None:
         "index numbers each position of a layer once)",
     }
     message = messages.get(code, f"kernel error {code} (detail {detail})")
+    from perfectplay.compiled.diagnose import explain
+
+    # A function returning the wrong kind of value (a float layer) is the cause of what
+    # the kernel saw: name it instead.
+    why = explain(_ORDER + _INDEX, model.functions() + model.index_functions())
+    if why is not None:
+        raise ModelError(f"{model.name}: {why}")
     raise ModelError(f"{model.name}: state {where}: {message}")
 
 
@@ -270,3 +277,14 @@ def _describe(model: CompiledModel, state: int) -> str:
     except Exception:  # a describe that fails on a broken state still names the number
         return str(state)
     return text if text == str(state) else f"{state} ({text})"
+
+
+def _layers(model: CompiledModel, state: int, other: int) -> str:
+    """`` (layer A to B)`` for a broken layer promise, by the layer function run as
+    Python (nothing when that fails)."""
+    try:
+        layer = model.functions()[_ORDER.index("layer")].py_func
+        p = np.ascontiguousarray(model.params, dtype=np.int64)
+        return f" (layer {int(layer(state, p))} to {int(layer(other, p))})"
+    except Exception:  # only a detail of a message about a broken model
+        return ""

@@ -7,6 +7,7 @@ answers values only and says so for the rest.
 
 from __future__ import annotations
 
+import re
 import shutil
 import weakref
 from collections.abc import Iterator
@@ -17,7 +18,7 @@ import numpy as np
 
 from perfectplay.compiled.model import CompiledModel
 from perfectplay.compiled.workdir import Workdir
-from perfectplay.errors import InputError, UnknownStateError, UnsupportedError
+from perfectplay.errors import InputError, PerfectplayError, UnknownStateError, UnsupportedError
 from perfectplay.objectives import WIN_CHANCE, Objective
 from perfectplay.results.options import Option, rank_options
 from perfectplay.results.surface import Solution
@@ -126,6 +127,11 @@ class CompiledSolution(Solution):
             states.append(t)
         return rank_options(labels, values, maximise=True, labels=labels, states=states)
 
+    def layer_tables(self) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
+        """Each layer's id, its positions (sorted ``int64`` states) and their values, in
+        the order of :attr:`layers` (arrays, memory-mapped for a large table)."""
+        yield from zip(self.layers, self._keys, self._values, strict=True)
+
     def states(self) -> Iterator[int]:
         for keys in self._keys:
             for s in keys:
@@ -168,7 +174,12 @@ class CompiledSolution(Solution):
                 raise UnsupportedError(f"{self.name}: reading {state!r} needs the model")
             try:
                 return int(self.model.parse(state))
-            except ValueError as exc:
+            except (ValueError, PerfectplayError) as exc:
+                # A state's number (the key of an exported row) reads as itself.
+                if re.fullmatch(r"\s*-?\d{1,19}\s*", state):
+                    return int(state)
+                if isinstance(exc, PerfectplayError):
+                    raise
                 raise InputError(f"{self.name}: {exc}") from None
         if isinstance(state, int | np.integer) and not isinstance(state, bool):
             return int(state)

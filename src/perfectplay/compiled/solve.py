@@ -75,11 +75,8 @@ def solve_compiled(
     try:
         k = kernels_for(model)
         head = wd.header()
-        if head is not None and (head.get("class"), head.get("params")) != (
-            f"{type(model).__module__}:{type(model).__qualname__}",
-            [int(x) for x in model.params],
-        ):
-            raise InputError(f"{path} holds the solve of another model ({head.get('model')})")
+        if head is not None:
+            _same_model(path, head, model)
         if head is None:
             head = explore(model, k, wd, progress)
         explored = time.perf_counter()
@@ -180,6 +177,20 @@ class LayerJob(Job):
 
     def finish_tier(self, tier: int, items: int, store: Store) -> None:
         """Nothing to merge: the layer wrote its own files."""
+
+
+def _same_model(path: Path, head: dict[str, Any], model: CompiledModel) -> None:
+    """Refuse a work directory that holds the solve of another model, or of this one
+    with other parameters, saying which."""
+    cls = f"{type(model).__module__}:{type(model).__qualname__}"
+    if head.get("class") != cls:
+        raise InputError(f"{path} holds the solve of another model ({head.get('class')})")
+    if head.get("params") != [int(x) for x in model.params]:
+        theirs = head.get("parameters") or head.get("params")
+        raise InputError(
+            f"{path} holds the solve of {model.name} with other parameters ({theirs}, not "
+            f"{model.parameters() or [int(x) for x in model.params]}): give another directory"
+        )
 
 
 def _all_later(layers: list[int]) -> dict[int, list[int]]:

@@ -53,6 +53,11 @@ from perfectplay.errors import InputError
 __all__ = ["FORMAT", "HOLD_BYTES", "VERSION", "Workdir"]
 
 FORMAT = "perfectplay-compiled"
+# The names a solve writes: the header, the layers' files, the layers each reaches, the
+# tier runner's record and slices (other engines), and hidden temporary files.
+_OURS = re.compile(
+    r"(table|reads|tiers)\.json|(keys|value)--?\d+\.npy|done--?\d+\.json|tier-\d+|\..*"
+)
 VERSION = 1
 HEADER = "table.json"
 
@@ -69,6 +74,10 @@ _NPY_HEAD = re.compile(
 )
 _NPY_MAGIC = b"\x93NUMPY\x01\x00"
 _PEEK = 256
+
+
+def _ours(name: str) -> bool:
+    return _OURS.fullmatch(name) is not None
 
 
 class Workdir:
@@ -90,9 +99,18 @@ class Workdir:
         self.cache: dict[str, Any] = {}
 
     def create(self) -> Workdir:
-        """Make the directory (an existing file there is an :class:`InputError`)."""
+        """Make the directory (an existing file there is an :class:`InputError`, and so is
+        a directory that holds files other than a solve's: a solve never writes among
+        someone's files, nor takes them for its own)."""
         if self.path.exists() and not self.path.is_dir():
             raise InputError(f"{self.path} is a file; a compiled solve works in a directory")
+        if self.path.is_dir():
+            stranger = next((p.name for p in self.path.iterdir() if not _ours(p.name)), None)
+            if stranger is not None:
+                raise InputError(
+                    f"{self.path} holds {stranger!r}, which no solve wrote: give a new or "
+                    "empty directory, or one a solve worked in"
+                )
         self.path.mkdir(parents=True, exist_ok=True)
         return self
 

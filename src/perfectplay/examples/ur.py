@@ -404,9 +404,9 @@ def main(lines: list[str]) -> list[str]:
     >>> print("\\n".join(main(["finkel 1", "/:2"])))
     Ur(finkel+pieces=1): 217 positions, the first player wins 0.530049839525
     <BLANKLINE>
-    position /: 0.530050 for the player to move
+    position /: 0.530049840 for the player to move
       throw 2 (weight 6):
-        enter to 2  0.526944  best
+        enter to 2  0.526944188  best
     """
     from perfectplay.compiled import solve_compiled
     from perfectplay.compiled.cli import query_lines

@@ -22,7 +22,7 @@ from typing import Any
 from perfectplay.errors import InputError, short_repr
 from perfectplay.text.parse import quote_token
 
-__all__ = ["has_object", "load_model"]
+__all__ = ["has_object", "load_model", "load_object"]
 
 
 def has_object(spec: str) -> bool:
@@ -33,6 +33,35 @@ def has_object(spec: str) -> bool:
 
 def load_model(spec: str, params: dict[str, Any] | None = None) -> Any:
     """The model named by ``MODULE[:OBJECT]`` (see the module docstring)."""
+    from perfectplay.models.explore.callbacks import MODEL_EXCEPTIONS
+
+    params = params or {}
+    obj = load_object(spec)
+    obj_name = spec.rsplit(":", 1)[1] if has_object(spec) else None
+    if obj_name is None:
+        if params:
+            raise InputError("--param needs MODULE:OBJECT naming a class or function")
+        return obj
+    if isinstance(obj, type) or (callable(obj) and not _looks_like_model(obj)):
+        try:
+            return obj(**params)
+        except MODEL_EXCEPTIONS as exc:
+            args = ", ".join(f"{k}={short_repr(v)}" for k, v in params.items())
+            # The model's own message may echo a huge argument: its start is enough.
+            why = str(exc) if len(str(exc)) <= 200 else str(exc)[:200] + "..."
+            raise InputError(f"{obj_name}({args}) failed: {type(exc).__name__}: {why}") from None
+    if params:
+        raise InputError(f"--param given, but {obj_name} is not a class or function")
+    return obj
+
+
+def load_object(spec: str) -> Any:
+    """The module, or the object named after its colon, that ``MODULE[:OBJECT]`` names,
+    not called (a class stays a class: a saved table rebuilds its model from it).
+
+    >>> load_object("perfectplay.examples.pig:Piglet").__name__
+    'Piglet'
+    """
     import importlib
     import importlib.util
     import os
@@ -42,7 +71,6 @@ def load_model(spec: str, params: dict[str, Any] | None = None) -> Any:
     from perfectplay.models.explore import USER_MODULE_PREFIX
     from perfectplay.models.explore.callbacks import MODEL_EXCEPTIONS
 
-    params = params or {}
     module_ref, obj_name = spec.rsplit(":", 1) if has_object(spec) else (spec, None)
     is_path = module_ref.endswith(".py") or os.sep in module_ref or "/" in module_ref
     try:
@@ -74,23 +102,10 @@ def load_model(spec: str, params: dict[str, Any] | None = None) -> Any:
     except MODEL_EXCEPTIONS as exc:  # sys.exit() in the file too: never a silent exit 0
         raise ModelError(f"importing {module_ref} failed: {type(exc).__name__}: {exc}") from exc
     if obj_name is None:
-        if params:
-            raise InputError("--param needs MODULE:OBJECT naming a class or function")
         return module
     if not hasattr(module, obj_name):
         raise InputError(f"module {quote_token(module_ref)} has no {quote_token(obj_name)}")
-    obj = getattr(module, obj_name)
-    if isinstance(obj, type) or (callable(obj) and not _looks_like_model(obj)):
-        try:
-            return obj(**params)
-        except MODEL_EXCEPTIONS as exc:
-            args = ", ".join(f"{k}={short_repr(v)}" for k, v in params.items())
-            # The model's own message may echo a huge argument: its start is enough.
-            why = str(exc) if len(str(exc)) <= 200 else str(exc)[:200] + "..."
-            raise InputError(f"{obj_name}({args}) failed: {type(exc).__name__}: {why}") from None
-    if params:
-        raise InputError(f"--param given, but {obj_name} is not a class or function")
-    return obj
+    return getattr(module, obj_name)
 
 
 def _looks_like_model(obj: Any) -> bool:

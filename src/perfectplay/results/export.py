@@ -33,7 +33,7 @@ from perfectplay.errors import InputError, WriteError
 from perfectplay.results.options import Result
 from perfectplay.results.table import SolvedTable
 
-__all__ = ["FORMATS", "OPTION_COLUMNS", "STATE_COLUMNS", "export_rows"]
+__all__ = ["COMPILED_COLUMNS", "FORMATS", "OPTION_COLUMNS", "STATE_COLUMNS", "export_rows"]
 
 FORMATS = ("csv", "jsonl", "parquet")
 #: One row per state: its key, its value (a float, or the outcome word), the remoteness
@@ -43,6 +43,10 @@ STATE_COLUMNS = ("key", "value", "remoteness", "over", "best")
 #: One row per option: the state's key, the option's label, its value, remoteness, regret
 #: and whether it is best.
 OPTION_COLUMNS = ("key", "option", "value", "remoteness", "regret", "best")
+#: A compiled model's table, one row per position: its integer state (which ``perfectplay
+#: query TABLE KEY --model MODULE:CLASS`` takes back), its layer and the mover's winning
+#: chance.
+COMPILED_COLUMNS = ("key", "layer", "value")
 
 
 def _value(value: Any) -> tuple[Any, Any]:
@@ -83,6 +87,10 @@ def export_rows(table: Any, path: str | Path, fmt: str, options: bool = False) -
     docstring); returns the path written."""
     if fmt not in FORMATS:
         raise InputError(f"unknown format {fmt!r}: {', '.join(FORMATS)}")
+    from perfectplay.compiled.solution import CompiledSolution
+
+    if isinstance(table, CompiledSolution):
+        return _compiled_rows(table, Path(path), fmt, options)
     if not isinstance(table, SolvedTable):
         # The command prefixes "perfectplay: export: ", so the message does not say export.
         raise InputError(
@@ -91,10 +99,7 @@ def export_rows(table: Any, path: str | Path, fmt: str, options: bool = False) -
     if not options and table.kind == "chance" and "choice_ptr" not in table._data:
         raise InputError("this table (version 1) holds only the policy's choice")
     if fmt == "parquet":  # before any work: the install command, not a late failure
-        import importlib.util
-
-        if importlib.util.find_spec("pyarrow") is None:
-            raise InputError("Parquet needs pyarrow: pip install 'perfectplay[parquet]'")
+        _need_pyarrow()
     columns = OPTION_COLUMNS if options else STATE_COLUMNS
     rows = _option_rows(table) if options else _state_rows(table)
     path = Path(path)
@@ -115,6 +120,62 @@ def export_rows(table: Any, path: str | Path, fmt: str, options: bool = False) -
     except OSError as exc:
         raise WriteError(f"cannot write {path}: {exc.strerror or exc}") from None
     return path
+
+
+def _compiled_rows(table: Any, path: Path, fmt: str, options: bool) -> Path:
+    """A compiled model's table, one row per position (:data:`COMPILED_COLUMNS`), written
+    a layer at a time from its arrays (a table of 10^8 positions never becomes 10^8
+    Python rows at once)."""
+    if options:
+        raise InputError(
+            "a compiled model's table is written one row per position; its moves are "
+            "answered by perfectplay query TABLE STATE --model MODULE:CLASS"
+        )
+    if fmt == "parquet":
+        _need_pyarrow()
+    try:
+        with atomic_writer(path) as fh:
+            if fmt == "parquet":
+                _compiled_parquet(fh, table)
+                return path
+            if fmt == "csv":
+                fh.write((",".join(COMPILED_COLUMNS) + "\n").encode())
+            for layer, keys, values in table.layer_tables():
+                for start in range(0, keys.size, 1 << 16):
+                    k = keys[start : start + (1 << 16)].tolist()
+                    v = values[start : start + (1 << 16)].tolist()
+                    if fmt == "csv":
+                        text = "".join(f"{a},{layer},{b!r}\n" for a, b in zip(k, v, strict=True))
+                    else:
+                        text = "".join(
+                            f'{{"key": {a}, "layer": {layer}, "value": {b!r}}}\n'
+                            for a, b in zip(k, v, strict=True)
+                        )
+                    fh.write(text.encode())
+    except OSError as exc:
+        raise WriteError(f"cannot write {path}: {exc.strerror or exc}") from None
+    return path
+
+
+def _compiled_parquet(fh: Any, table: Any) -> None:
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    schema = pa.schema([("key", pa.int64()), ("layer", pa.int64()), ("value", pa.float64())])
+    with pq.ParquetWriter(fh, schema) as writer:
+        for layer, keys, values in table.layer_tables():
+            layers = np.full(keys.size, layer, np.int64)
+            writer.write_table(
+                pa.table([np.asarray(keys), layers, np.asarray(values, np.float64)], schema=schema)
+            )
+
+
+def _need_pyarrow() -> None:
+    import importlib.util
+
+    if importlib.util.find_spec("pyarrow") is None:
+        raise InputError("Parquet needs pyarrow: pip install 'perfectplay[parquet]'")
 
 
 def _parquet(fh: Any, rows: list[dict[str, Any]], columns: tuple[str, ...]) -> None:

@@ -1,0 +1,139 @@
+"""A compiled model's own mistakes that numba finds (a name misspelt, a function that
+returns the wrong kind of value) are one line naming the function and its file, on the
+front door and on the command line: never numba's pages about the generated kernels."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from perfectplay.cli import main
+from perfectplay.compiled import CompiledModel, njit, solve_compiled
+from perfectplay.compiled.model import ERR_LOWER_LAYER, raise_model_error
+from perfectplay.errors import ModelError
+
+
+@njit(cache=True)
+def zero_start(p):
+    return 0
+
+
+@njit(cache=True)
+def tuple_start(p):
+    return (0, 0)
+
+
+@njit(cache=True)
+def over_at_two(s, p):
+    return 0.0 if s >= 2 else -1.0
+
+
+@njit(cache=True)
+def step_moves(s, r, p, nexts, flips):
+    nexts[0] = s + 1
+    flips[0] = 1
+    return 1
+
+
+@njit(cache=True)
+def misspelt_moves(s, r, p, nexts, flips):
+    nexts[0] = s + 1
+    flip[0] = 1  # noqa: F821 (the mistake under test: flips misspelt)
+    return 1
+
+
+@njit(cache=True)
+def float_layer(s, p):
+    return 0.5 * s
+
+
+@njit
+def bare_layer(s, p):  # the decorator used bare, as numba's own allows
+    return 10 - s
+
+
+class Misspelt(CompiledModel):
+    start, outcome, moves = zero_start, over_at_two, misspelt_moves
+
+
+class TupleStart(CompiledModel):
+    start, outcome, moves = tuple_start, over_at_two, step_moves
+
+
+class FloatLayer(CompiledModel):
+    start, outcome, moves, layer = zero_start, over_at_two, step_moves, float_layer
+
+
+class Downhill(CompiledModel):
+    start, outcome, moves, layer = zero_start, over_at_two, step_moves, bare_layer
+
+
+def one_line(exc: BaseException) -> str:
+    text = str(exc)
+    assert "\n" not in text and "Traceback" not in text and "\x1b" not in text
+    return text
+
+
+def test_a_misspelt_name_names_the_function_and_the_name():
+    with pytest.raises(ModelError) as e:
+        solve_compiled(Misspelt())
+    text = one_line(e.value)
+    assert text.startswith("moves (misspelt_moves in ") and "test_compiled_mistakes.py" in text
+    assert "does not compile" in text and "'flip'" in text
+
+
+def test_a_start_that_is_not_an_integer_is_named():
+    with pytest.raises(ModelError) as e:
+        solve_compiled(TupleStart())
+    text = one_line(e.value)
+    assert text.startswith("start (tuple_start in ") and "where an integer is needed" in text
+
+
+def test_the_cause_of_a_kernel_error_is_named_where_a_function_returns_the_wrong_kind():
+    # A float layer makes the kernels see a broken layer promise; the message names the
+    # function instead (the error record a kernel writes: code, state, roll, detail).
+    err = np.array([ERR_LOWER_LAYER, 1, 0, 2], np.int64)
+    with pytest.raises(ModelError) as e:
+        raise_model_error(FloatLayer(), err)
+    assert one_line(e.value).startswith("FloatLayer: layer (float_layer in ")
+    assert "returns float64, where an integer is needed" in str(e.value)
+
+
+def test_a_broken_layer_promise_gives_both_layers():
+    err = np.array([ERR_LOWER_LAYER, 1, 0, 2], np.int64)
+    with pytest.raises(ModelError) as e:
+        raise_model_error(Downhill(), err)
+    assert "goes to 2 in a lower layer (layer 9 to 8)" in one_line(e.value)
+
+
+def test_the_command_line_gives_one_line_and_status_2(tmp_path, capsys, monkeypatch):
+    (tmp_path / "mine.py").write_text(
+        "from perfectplay.compiled import CompiledModel, njit\n\n\n"
+        "@njit\ndef start(p):\n    return 0\n\n\n"
+        "@njit\ndef outcome(s, p):\n    return 0.0 if s >= 2 else -1.0\n\n\n"
+        "@njit\ndef moves(s, r, p, nexts, flips):\n    nexts[0] = s + 1\n"
+        "    flipz[0] = 1\n    return 1\n\n\n"
+        "class Mine(CompiledModel):\n    start, outcome, moves = start, outcome, moves\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["solve", "mine.py:Mine", "-q"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "mine.py:14" in err[0] and "'flipz'" in err[0], err
+
+
+def test_queries_follow_digits_and_come_back_in_json(capsys):
+    import json
+
+    args = ["solve", "perfectplay.examples.ur:Ur", "-p", "pieces=1", "-q", "--query", "/:2"]
+    assert main([*args, "--digits", "12"]) == 0
+    out = capsys.readouterr().out
+    assert "position /: 0.530049839525 for the player to move" in out
+    assert "enter to 2  0.526944188221  best" in out  # 12 decimals, as the start value
+    assert main([*args, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    (query,) = data["queries"]
+    assert query["position"] == "/" and query["throws"] == 5
+    (throw,) = query["outcomes"]
+    assert throw["outcome"] == 2 and throw["weight"] == 6
+    assert [m["move"] for m in throw["moves"]] == ["enter to 2"]
+    assert throw["moves"][0]["best"] and abs(throw["moves"][0]["value"] - 0.526944188) < 1e-9
