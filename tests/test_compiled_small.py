@@ -64,11 +64,13 @@ def test_a_large_layer_among_small_ones_is_solved_alone(monkeypatch, tmp_path):
 def test_kernel_names_hash_every_module_compiled_into_them():
     # numba checks a cached kernel against its own file only: a module the kernels call
     # into that is not hashed into their name would be loaded stale after it changed.
+    # Module-level imports only: one inside a function (model.py's error messages import
+    # diagnose.py when they are written) brings nothing compiled into the kernels.
     here = Path(kernels.__file__).parent
     todo, found = ["_kernel_template.py"], set()
     while todo:
         tree = ast.parse((here / todo.pop()).read_text())
-        for node in ast.walk(tree):
+        for node in tree.body:
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
                 "perfectplay.compiled."
             ):
