@@ -52,6 +52,29 @@ def bare_layer(s, p):  # the decorator used bare, as numba's own allows
     return 10 - s
 
 
+@njit(cache=True)
+def flagged_outcome(s, p):  # p[0] 1: nan where the game ends
+    if s >= 2:
+        return np.nan if p[0] == 1 else 0.0
+    return -1.0
+
+
+@njit(cache=True)
+def flagged_moves(s, r, p, nexts, flips):  # p[0] 2: a move to -2**63
+    nexts[0] = -(2**63) if p[0] == 2 and s == 1 else s + 1
+    flips[0] = 1
+    return 1
+
+
+class Flagged(CompiledModel):
+    """One model, one compilation, for the mistakes only a run of the kernels finds."""
+
+    start, outcome, moves = zero_start, flagged_outcome, flagged_moves
+
+    def __init__(self, flag: int) -> None:
+        self.params = np.array([flag], np.int64)
+
+
 class Misspelt(CompiledModel):
     start, outcome, moves = zero_start, over_at_two, misspelt_moves
 
@@ -137,3 +160,17 @@ def test_queries_follow_digits_and_come_back_in_json(capsys):
     assert throw["outcome"] == 2 and throw["weight"] == 6
     assert [m["move"] for m in throw["moves"]] == ["enter to 2"]
     assert throw["moves"][0]["best"] and abs(throw["moves"][0]["value"] - 0.526944188) < 1e-9
+
+
+def test_mistakes_the_kernels_find_at_run_time():
+    assert solve_compiled(Flagged(0)).value() == 0.0  # the same model, no mistake
+    with pytest.raises(ModelError) as e:
+        solve_compiled(Flagged(1))
+    assert one_line(e.value) == (
+        "Flagged: state 2: outcome() is nan (a winning chance, or a negative number while "
+        "the game goes on)"
+    )
+    # The explorer marks a free slot with -2**63: a move there would be lost, not refused.
+    with pytest.raises(ModelError) as e:
+        solve_compiled(Flagged(2))
+    assert one_line(e.value).startswith("Flagged: state 1: a move after outcome 0 goes to -2**63")

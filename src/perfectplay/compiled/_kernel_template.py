@@ -20,7 +20,9 @@ from perfectplay.compiled.model import (
     ERR_BAD_INDEX,
     ERR_BAD_OUTCOME,
     ERR_BAD_WEIGHT,
+    ERR_EMPTY_STATE,
     ERR_LOWER_LAYER,
+    ERR_NAN_OUTCOME,
     ERR_NO_MOVE,
     ERR_SAME_INDEX,
     ERR_TOO_MANY_MOVES,
@@ -72,6 +74,9 @@ def check_turn(s, p, w, nexts, flips, r, err):
         if flips[j] != 0 and flips[j] != 1:
             err[0], err[1], err[2], err[3] = ERR_BAD_FLIP, s, r, flips[j]
             return -1
+        if nexts[j] == EMPTY:  # would be taken for a free slot of the hash sets
+            err[0], err[1], err[2], err[3] = ERR_EMPTY_STATE, s, r, 0
+            return -1
     return m
 
 
@@ -94,7 +99,10 @@ def over(t, p, s, r, err):
     # -2.0 after writing err.
     o = outcome(t, p)
     if o > 1.0:
-        err[0], err[1], err[2], err[3] = ERR_BAD_OUTCOME, t, r, int(o * 1e6)
+        err[0], err[1], err[2], err[3] = ERR_BAD_OUTCOME, t, r, int(min(o, 1e12) * 1e6)
+        return -2.0
+    if o != o:
+        err[0], err[1], err[2], err[3] = ERR_NAN_OUTCOME, t, r, 0
         return -2.0
     return o if o >= 0.0 else -1.0
 

@@ -133,4 +133,6 @@ class StartGuarded(Guarded):
         if not isinstance(state, (int, np.integer)) or isinstance(state, bool):
             why = explain(self._names, self._fns)
             raise ModelError(why or f"start returns {state!r}, where an integer state is needed")
+        if state == -(2**63):
+            raise ModelError("start returns -2**63, the one int64 no position may be")
         return state

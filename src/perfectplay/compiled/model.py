@@ -75,6 +75,8 @@ __all__ = [
     "ERR_BAD_OUTCOME",
     "ERR_BAD_INDEX",
     "ERR_SAME_INDEX",
+    "ERR_NAN_OUTCOME",
+    "ERR_EMPTY_STATE",
     "is_compiled_model",
     "raise_model_error",
 ]
@@ -90,6 +92,8 @@ ERR_BAD_FLIP = 7
 ERR_BAD_OUTCOME = 8
 ERR_BAD_INDEX = 9
 ERR_SAME_INDEX = 10
+ERR_NAN_OUTCOME = 11
+ERR_EMPTY_STATE = 12
 
 _REQUIRED = ("start", "outcome", "moves")
 _OPTIONAL = ("rolls", "layer", "index", "layer_size")
@@ -256,6 +260,10 @@ def raise_model_error(model: CompiledModel, err: np.ndarray) -> None:
         "which the exploration never reached (the model is not deterministic)",
         ERR_BAD_FLIP: f"a move after outcome {roll} has flip {detail}; flips are 0 or 1",
         ERR_BAD_OUTCOME: f"outcome() is {detail / 1e6:g}, above 1 (a value is a winning chance)",
+        ERR_NAN_OUTCOME: "outcome() is nan (a winning chance, or a negative number while the "
+        "game goes on)",
+        ERR_EMPTY_STATE: f"a move after outcome {roll} goes to -2**63, the one int64 no "
+        "position may be (the explorer's mark of an empty slot)",
         ERR_BAD_INDEX: f"index() is {detail}, outside its layer's 0..layer_size - 1",
         ERR_SAME_INDEX: f"index() gives it the number of {_describe(model, detail)} (an "
         "index numbers each position of a layer once)",
