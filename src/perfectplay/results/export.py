@@ -87,9 +87,8 @@ def export_rows(table: Any, path: str | Path, fmt: str, options: bool = False) -
     docstring); returns the path written."""
     if fmt not in FORMATS:
         raise InputError(f"unknown format {fmt!r}: {', '.join(FORMATS)}")
-    from perfectplay.compiled.solution import CompiledSolution
-
-    if isinstance(table, CompiledSolution):
+    # A compiled model's table (a layer above this one: known by what it offers).
+    if callable(getattr(table, "layer_tables", None)):
         return _compiled_rows(table, Path(path), fmt, options)
     if not isinstance(table, SolvedTable):
         # The command prefixes "perfectplay: export: ", so the message does not say export.
