@@ -11,6 +11,7 @@ import reprlib
 __all__ = [
     "PerfectplayError",
     "InputError",
+    "OptionError",
     "ModelError",
     "ResourceLimitError",
     "RulesError",
@@ -71,6 +72,16 @@ class WriteError(InputError):
 
     >>> str(WriteError("cannot write /no/t.npz: No such file or directory"))
     'cannot write /no/t.npz: No such file or directory'
+    """
+
+
+class OptionError(InputError):
+    """Command-line options that do not go together or name nothing usable (``--engine
+    processes`` without ``--workdir``, a ``--scheduler`` that does not answer): about the
+    options, not the input, so its line carries no input file's name. Status 2.
+
+    >>> str(OptionError("--engine processes needs --workdir DIR"))
+    '--engine processes needs --workdir DIR'
     """
 
 

@@ -37,8 +37,20 @@ __all__ = ["atomic_writer", "write_bytes"]
 
 @contextlib.contextmanager
 def atomic_writer(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
-    """A binary file to write ``path`` through (see the module docstring)."""
-    target = Path(path)
+    """A binary file to write ``path`` through (see the module docstring). A symbolic
+    link is written through (its target replaced, the link kept); a path that holds
+    something other than a regular file (a device such as ``/dev/full``, a pipe, a
+    directory) is refused with :class:`IsADirectoryError` or :class:`OSError` naming
+    it, before anything is written: renaming over it would replace it.
+
+    >>> import tempfile, pathlib
+    >>> with atomic_writer("/dev/null") as fh:
+    ...     pass
+    Traceback (most recent call last):
+    ...
+    OSError: [Errno 22] not a regular file (a device, a pipe or a socket): '/dev/null'
+    """
+    target = _regular_target(Path(path))
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
@@ -54,6 +66,26 @@ def atomic_writer(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def _regular_target(path: Path) -> Path:
+    """The file a write of ``path`` replaces: a link's target; refused where the path
+    holds anything but a regular file."""
+    import errno
+    import stat
+
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    try:
+        mode = target.stat().st_mode
+    except FileNotFoundError:
+        return target
+    except OSError:  # unreadable: the write itself says why
+        return target
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, "is a directory", str(path))
+    if not stat.S_ISREG(mode):
+        raise OSError(errno.EINVAL, "not a regular file (a device, a pipe or a socket)", str(path))
+    return target
 
 
 def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:

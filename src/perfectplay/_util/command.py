@@ -44,7 +44,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, cast
 
-from perfectplay.errors import InputError, PerfectplayError, WriteError
+from perfectplay.errors import InputError, OptionError, PerfectplayError, WriteError
 from perfectplay.text.parse import unify_line_ends
 
 __all__ = [
@@ -219,6 +219,9 @@ def _report_errors(body: Callable[[], int | None], name: str) -> int:
     except WriteError as exc:  # a file asked for was not written: not the input's fault
         print(f"perfectplay: {exc.message}", file=sys.stderr)
         return 1
+    except OptionError as exc:  # the options' fault, not the input's: no file named
+        print(f"perfectplay: {exc.message}", file=sys.stderr)
+        return 2
     except InputError as exc:
         where = name if exc.line is None else f"{name}:{exc.line}"
         print(f"perfectplay: {where}: {exc.message}", file=sys.stderr)

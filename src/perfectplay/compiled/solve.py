@@ -35,7 +35,7 @@ from perfectplay.compiled.layered import Settings, check_largest, solve_layer, s
 from perfectplay.compiled.model import CompiledModel, raise_model_error
 from perfectplay.compiled.solution import CompiledSolution
 from perfectplay.compiled.workdir import Workdir
-from perfectplay.errors import InputError, ModelError
+from perfectplay.errors import InputError, ModelError, WriteError
 from perfectplay.tiers import Job, Plan, Store, Tier, TierDone, run
 
 __all__ = ["LayerJob", "solve_compiled"]
@@ -233,7 +233,7 @@ def _layer_reads(
     try:
         write_bytes(path, json.dumps(reads).encode())
     except OSError as exc:
-        raise InputError(f"{path}: cannot write there ({exc.strerror or exc})") from None
+        raise WriteError(f"cannot write {path}: {exc.strerror or exc}") from None
     return reads
 
 

@@ -51,7 +51,7 @@ import uuid
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from perfectplay.errors import InputError, PerfectplayError
+from perfectplay.errors import InputError, OptionError, PerfectplayError
 from perfectplay.tiers.job import Step, execute_steps
 from perfectplay.tiers.options import ENGINES
 
@@ -228,10 +228,7 @@ class DaskEngine(Engine):
                 )
             self._client = Client(self._cluster)
         else:
-            try:
-                self._client = Client(self.scheduler, timeout=30)
-            except (OSError, TimeoutError, ValueError) as exc:
-                raise InputError(f"--scheduler {self.scheduler}: cannot connect ({exc})") from None
+            self._client = _connect(Client, self.scheduler)
             self.workers = max(1, sum(self._client.nthreads().values()))
         # Installed once on every worker (and on any that joins later); each batch then
         # names the work by ids only.
@@ -321,7 +318,7 @@ def make_engine(
     1
     """
     if scheduler is not None and name != "dask":
-        raise InputError(f"--scheduler is for the dask engine, not {name}")
+        raise OptionError(f"--scheduler is for the dask engine, not {name}")
     if name == "threads":
         return Engine()
     if name == "processes":
@@ -374,6 +371,34 @@ def _init_worker(payload: bytes, threads: int, meet: Any) -> None:
         _WORK[0].prepare()
     except Exception as exc:
         _BROKEN = f"{type(exc).__name__}: {exc}"
+
+
+def _connect(client_class: Any, address: str, seconds: float = 30.0) -> Any:
+    """A client of the scheduler at ``address``, or an :class:`InputError` saying why not
+    within ``seconds``: Dask's own timeout covers an address that refuses or does not
+    answer, not a server of another kind that accepts the connection and never speaks
+    Dask (an HTTP server, say), where the handshake waits for ever."""
+    out: dict[str, Any] = {}
+
+    def attempt() -> None:
+        try:
+            out["client"] = client_class(address, timeout=seconds)
+        except BaseException as exc:  # handed to the caller's thread below
+            out["error"] = exc
+
+    thread = threading.Thread(target=attempt, daemon=True, name="perfectplay-connect")
+    thread.start()
+    thread.join(seconds + 5.0)
+    if "client" in out:
+        return out["client"]
+    exc = out.get("error")
+    if exc is None:
+        why = f"no Dask scheduler answered within {seconds:.0f} s"
+    elif isinstance(exc, OSError | TimeoutError | ValueError):
+        why = f"cannot connect ({exc})"
+    else:
+        raise exc
+    raise OptionError(f"--scheduler {address}: {why}")
 
 
 def _meet() -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from perfectplay.errors import InputError
+from perfectplay.errors import OptionError
 from perfectplay.text.arguments import path_arg, positive_arg
 
 __all__ = ["ENGINES", "add_engine_options", "engine_options"]
@@ -63,7 +63,7 @@ def engine_options(args: Any) -> dict[str, Any] | None:
     >>> engine_options(argparse.Namespace(engine="processes", workdir=None))
     Traceback (most recent call last):
     ...
-    perfectplay.errors.InputError: --engine processes needs --workdir DIR (shared by the workers)
+    perfectplay.errors.OptionError: --engine processes needs --workdir DIR (shared by the workers)
     """
     found = {k: getattr(args, k, None) for k in ("engine", "workdir", "scheduler", "workers")}
     if all(v is None for v in found.values()):
@@ -73,7 +73,7 @@ def engine_options(args: Any) -> dict[str, Any] | None:
     if found["engine"] is None:
         found["engine"] = "threads"
     if found["scheduler"] is not None and found["engine"] != "dask":
-        raise InputError(f"--scheduler is for the dask engine, not {found['engine']}")
+        raise OptionError(f"--scheduler is for the dask engine, not {found['engine']}")
     if found["engine"] != "threads" and found["workdir"] is None:
-        raise InputError(f"--engine {found['engine']} needs --workdir DIR (shared by the workers)")
+        raise OptionError(f"--engine {found['engine']} needs --workdir DIR (shared by the workers)")
     return found

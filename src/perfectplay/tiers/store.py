@@ -43,7 +43,7 @@ from pathlib import Path
 import numpy as np
 
 from perfectplay._util.atomic import atomic_writer
-from perfectplay.errors import InputError
+from perfectplay.errors import InputError, WriteError
 
 __all__ = ["Store", "gaps"]
 
@@ -226,5 +226,9 @@ def gaps(ranges: list[tuple[int, int]], items: int) -> list[tuple[int, int]]:
     return out
 
 
-def _unwritable(exc: OSError, path: Path) -> InputError:
-    return InputError(f"{path}: cannot write there ({exc.strerror or exc})")
+def _unwritable(exc: OSError, path: Path) -> WriteError:
+    """The one line of a slice or header not written (status 1, as any file asked for)."""
+    why = exc.strerror or str(exc)
+    if "requested and" in why:  # numpy's short write: the disk filled up
+        why = f"the disk is full ({why})"
+    return WriteError(f"cannot write {path}: {why}")

@@ -35,8 +35,9 @@ score of the empty card (american: 254.5896095).
 
 Rules (--rules): american (35 bonus at 63, 100 per extra Yahtzee, free joker),
 american-forced-joker, american-no-joker, american-no-bonus, yatzy; maxi (Maxi Yatzy, 6
-dice, 20 boxes: minutes and 1.5 GB to solve), maxi-saved (with saved throws: 'saved N' in a
-situation gives the throws carried, 'rolls left' then counts them too); or MODULE:NAME /
+dice, 20 boxes: about 46 minutes on 2 cores and 1.8 GB to solve), maxi-saved (with saved
+throws: 'saved N' in a situation gives the throws carried, 'rolls left' then counts them
+too); or MODULE:NAME /
 file.py:NAME naming a perfectplay.yahtzee.Rules written in Python (docs/yahtzee.md)."""
 
 USAGE = """\
@@ -116,7 +117,8 @@ def _table_options(parser: argparse.ArgumentParser) -> None:
         "--no-cache",
         action="store_true",
         help="solve again instead of reading the table cached by an earlier run (tables are "
-        "cached under ~/.cache/perfectplay, or PERFECTPLAY_CACHE_DIR)",
+        "cached under $PERFECTPLAY_CACHE_DIR, else $XDG_CACHE_HOME/perfectplay, else "
+        "~/.cache/perfectplay; --engine and --workdir never read it)",
     )
 
 
@@ -258,11 +260,14 @@ def solve(parsed: Parsed, options: Options) -> Solved:
 
     table = parsed.table
     if table is None:
+        tiers = engine_options(options)
         table = solve(
             parsed.instance.rules,
             save=options.save,
-            cache=not options.no_cache,
-            tiers=engine_options(options),
+            # --engine or --workdir asks for a solve on the tier runner (resumed from the
+            # work directory), which a table in the cache would silently skip.
+            cache=not options.no_cache and tiers is None,
+            tiers=tiers,
         )
     return Solved(table, parsed.instance, iter_answers(table, parsed.instance.situations))
 
