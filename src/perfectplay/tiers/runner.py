@@ -541,7 +541,7 @@ def _report(d: TierDone) -> None:
     head = f"tier {d.tier} done ({d.finished} of {d.tiers}, {d.seconds:.1f} s)"
     if not d.batches:
         head = f"tier {d.tier} on disk already ({d.finished} of {d.tiers})"
-    what = f"{d.items:,} items, {format_bytes(d.nbytes)}"
+    what = f"{d.items:,} item{'s' * (d.items != 1)}, {format_bytes(d.nbytes)}"
     if d.batches:
         what += f", {d.batches:,} batch{'es' if d.batches > 1 else ''}"
     left = d.tiers - d.finished

@@ -136,8 +136,8 @@ def card_state(game: ScorecardGame, card: Card) -> tuple[int, int]:
         raise InputError(f"{rules.name} rules save no throws")
     if saved > g.max_saved(bin(mask).count("1")):
         raise InputError(
-            f"{saved} throws cannot be saved with {bin(mask).count('1')} boxes filled "
-            f"(at most {g.max_saved(bin(mask).count('1'))})"
+            f"{saved} throw{'s' * (saved != 1)} cannot be saved with "
+            f"{bin(mask).count('1')} boxes filled (at most {g.max_saved(bin(mask).count('1'))})"
         )
     if card.score is not None:
         so_far = card.score

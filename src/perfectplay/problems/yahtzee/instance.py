@@ -213,7 +213,7 @@ class Situations:
             for count, _ in enumerate(self, start=1):
                 if count % 1024 == 0:
                     progress.update(count, "lines")
-            progress.done(f"{count:,} situations")
+            progress.done(f"{count:,} situation{'s' * (count != 1)}")
             self._count = count
         return self._count
 

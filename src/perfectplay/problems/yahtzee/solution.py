@@ -168,4 +168,4 @@ def iter_answers(solution: YahtzeeSolution, situations: Iterable[Line]) -> Itera
     for count, line in enumerate(situations, start=1):
         yield Answer(line, tuple(solution.options(line.situation)))
         progress.update(count, "situations", total)
-    progress.done(f"{count:,} situations")
+    progress.done(f"{count:,} situation{'s' * (count != 1)}")
