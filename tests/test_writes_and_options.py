@@ -74,3 +74,28 @@ def test_engine_and_workdir_do_not_read_the_cache(
     main(["yahtzee", "--example"])
     assert [c for c, _ in seen] == [False, True]
     assert seen[0][1] is not None and seen[1][1] is None
+
+
+def test_a_task_whose_worker_is_gone_is_cancelled_to_be_sent_again() -> None:
+    """Dask can leave a task placed on a worker that died waiting for ever ("no-worker",
+    seen with a one-worker cluster whose nanny restarted the worker at a new address):
+    the engine's wait cancels it, the runner takes it as lost and sends it again, under a
+    new key (Dask answers a key it holds with the cancelled future)."""
+    distributed = pytest.importorskip("distributed", reason="the dask extra is not installed")
+    from perfectplay.tiers.engines import DaskEngine
+
+    with (
+        distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        eng = DaskEngine.__new__(DaskEngine)
+        eng._client, eng._threads, eng._listed, eng._keys = client, [], 0.0, {}
+        eng._cancelled = set()
+        fut = client.submit(time.sleep, 4, key="stuck", pure=False)
+        eng._where = {"stuck": ("tcp://127.0.0.1:1",)}  # a worker that is not there
+        assert eng.wait([fut]) == {fut}
+        with pytest.raises(Exception) as e:
+            fut.result(timeout=5)
+        assert eng.lost(e.value)
+        again = client.submit(time.sleep, 0, key=eng._key("stuck"), pure=False)
+        assert again.result(timeout=10) is None  # a task that runs, not the cancelled one

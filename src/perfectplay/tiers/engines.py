@@ -194,6 +194,7 @@ class DaskEngine(Engine):
     handoff = 0.003
     latency = 0.020
     chains = True
+    retries = 3  # a task whose worker went (:meth:`wait`), sent again
 
     def __init__(self, workers: int | None = None, scheduler: str | None = None) -> None:
         super().__init__()
@@ -210,6 +211,9 @@ class DaskEngine(Engine):
         self._threads: list[str] = []  # each worker's address, once a thread
         self._listed = 0.0  # when (time.monotonic) the scheduler last listed them
         self._events = True  # whether slices are announced by Dask events (_dask.Install)
+        self._where: dict[str, tuple[str, ...]] = {}  # task -> the workers it was placed on
+        self._keys: dict[str, str] = {}  # a task's name -> its key, when sent again
+        self._cancelled: set[str] = set()  # keys of the tasks :meth:`wait` cancelled
 
     def start(self, job: Job, store: Store) -> None:
         distributed: Any = importlib.import_module("distributed")
@@ -256,13 +260,25 @@ class DaskEngine(Engine):
             steps,
             waits,
             pure=False,
-            key=f"{self._name}-{tier}-{start}-{stop}",
+            key=self._key(f"{self._name}-{tier}-{start}-{stop}"),
             priority=priority,
-            workers=self._place(tier),
+            workers=(where := self._place(tier)),
             allow_other_workers=True,
         )
         self._slices[fut.key] = tuple(step[:3] for step in steps)
+        if where is not None:
+            self._where[fut.key] = tuple(where)
         return fut
+
+    def _key(self, name: str) -> str:
+        """The task's key: its name, or where a task of that name was cancelled (its
+        worker gone: :meth:`wait`), a new one: the scheduler may still be forgetting the
+        old key, and answers it as cancelled (a task sent again while it still runs
+        keeps its key, and Dask runs it once)."""
+        key = self._keys.get(name, name)
+        if key in self._cancelled:
+            key = self._keys[name] = f"{name}-again{len(self._cancelled)}"
+        return key
 
     def _place(self, tier: int) -> list[str] | None:
         """The worker for a task of ``tier``: its batches in turn on each worker thread
@@ -289,9 +305,39 @@ class DaskEngine(Engine):
         self._listed = time.monotonic()
 
     def wait(self, futures: Iterable[Any]) -> set[Any]:
+        """Some finished futures; or, where a task's worker has gone, that task cancelled
+        (:meth:`lost`: the runner sends it again, placed on a worker that is there). A
+        task placed on a worker keeps that place as a loose restriction, and when the
+        worker dies, even one its nanny restarts at a new address, Dask's scheduler can
+        leave the task waiting for a worker ("no-worker") for ever: one worker's cluster
+        then hung."""
         distributed: Any = importlib.import_module("distributed")
-        done, _ = distributed.wait(list(futures), return_when="FIRST_COMPLETED")
-        return set(done)
+        pending = list(futures)
+        while True:
+            try:
+                done, _ = distributed.wait(pending, timeout=RELIST, return_when="FIRST_COMPLETED")
+                return set(done)
+            except Exception as exc:  # noqa: BLE001 (two kinds below, by name)
+                if type(exc).__name__ == "FuturesCancelledError":
+                    return {f for f in pending if f.status != "pending"}
+                if not isinstance(exc, TimeoutError):
+                    raise
+                self._list()
+                live = set(self._threads)
+                stranded = [
+                    f
+                    for f in pending
+                    if f.status == "pending" and not live & set(self._where.get(f.key, live))
+                ]
+                if stranded:
+                    self._cancelled.update(f.key for f in stranded)
+                    self._client.cancel(stranded)
+                    return set(stranded)
+
+    def lost(self, exc: BaseException) -> bool:
+        # A task :meth:`wait` cancelled, its worker gone (distributed raises either
+        # name, as its versions go).
+        return type(exc).__name__ in ("CancelledError", "FutureCancelledError")
 
     def close(self) -> None:
         if self._client is not None:
