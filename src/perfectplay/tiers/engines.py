@@ -43,12 +43,13 @@ from __future__ import annotations
 import concurrent.futures as cf
 import contextlib
 import importlib
+import logging
 import os
 import pickle
 import threading
 import time
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from perfectplay.errors import InputError, OptionError, PerfectplayError
@@ -222,12 +223,17 @@ class DaskEngine(Engine):
 
         if self.scheduler is None:
             threads = max(1, (os.cpu_count() or 1) // self.workers)
-            with importlib.import_module("dask").config.set(_dask.QUIET):
+            dask_config = importlib.import_module("dask").config
+            with dask_config.set(_dask.QUIET), _workers_ignore_ctrl_c():
                 self._cluster = LocalCluster(
                     n_workers=self.workers,
                     threads_per_worker=1,
                     processes=True,
                     dashboard_address=None,
+                    # The driver says what failed, in one line; the workers' own logs
+                    # (a failed task's traceback, a task cancelled at the end) would
+                    # only repeat it in pages.
+                    silence_logs=logging.CRITICAL,
                     env={"NUMBA_NUM_THREADS": str(threads)},
                 )
             self._client = Client(self._cluster)
@@ -417,6 +423,25 @@ def _init_worker(payload: bytes, threads: int, meet: Any) -> None:
         _WORK[0].prepare()
     except Exception as exc:
         _BROKEN = f"{type(exc).__name__}: {exc}"
+
+
+@contextlib.contextmanager
+def _workers_ignore_ctrl_c() -> Iterator[None]:
+    """While the local cluster starts its worker processes, SIGINT ignored: they inherit
+    that (Python leaves an ignored SIGINT ignored), so a Ctrl-C, which the terminal sends
+    to the whole process group, stops the driver alone, which closes the cluster, and no
+    worker prints its own tracebacks (69 lines before "perfectplay: interrupted"). A
+    Ctrl-C during the start itself (a few seconds) is lost; the next one stops."""
+    import signal
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def _connect(client_class: Any, address: str, seconds: float = 30.0) -> Any:
