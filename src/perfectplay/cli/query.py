@@ -149,9 +149,9 @@ def main(argv: list[str]) -> int:
 
             model = load_object(args.model)
         table = perfectplay.load(args.table, model=model, rules=rules)
-        from perfectplay.compiled.solution import CompiledSolution
-
-        if isinstance(table, CompiledSolution):
+        # A compiled model's table, known by what it offers (as export knows it):
+        # importing its class would load numba for every other table too.
+        if callable(getattr(table, "layer_tables", None)):
             return _compiled(table, args)
         objective = table.objective.describe()
         for text in args.states or [None]:

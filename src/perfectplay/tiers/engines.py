@@ -445,7 +445,7 @@ def _workers_ignore_ctrl_c() -> Iterator[None]:
 
 
 def _connect(client_class: Any, address: str, seconds: float = 30.0) -> Any:
-    """A client of the scheduler at ``address``, or an :class:`InputError` saying why not
+    """A client of the scheduler at ``address``, or an :class:`OptionError` saying why not
     within ``seconds``: Dask's own timeout covers an address that refuses or does not
     answer, not a server of another kind that accepts the connection and never speaks
     Dask (an HTTP server, say), where the handshake waits for ever."""
