@@ -44,6 +44,8 @@ def test_query_answers_positions_with_the_models_class(table, capsys):
         (["/:2"], "give --model MODULE:CLASS"),
         (["/:2", "--model", "perfectplay.examples.pig_compiled:CompiledPig"], "not CompiledPig"),
         (["nonsense", "--model", UR], "an Ur position is LIGHT/DARK"),
+        (["/", "--model", "nosuch.py:Ur"], "--model nosuch.py:Ur: no such file"),
+        (["/", "--model", " "], "--model names a model's class"),
     ],
 )
 def test_query_refuses_in_one_line(table, capsys, argv, says):

@@ -17,7 +17,7 @@ import sys
 from typing import Any
 
 from perfectplay._util.command import make_parser, run
-from perfectplay.errors import InputError
+from perfectplay.errors import InputError, OptionError
 from perfectplay.text.arguments import digits_arg
 from perfectplay.text.numbers import DIGITS, decimal_text
 
@@ -147,7 +147,12 @@ def main(argv: list[str]) -> int:
         if args.model is not None:
             from perfectplay.models.loading import load_object
 
-            model = load_object(args.model)
+            if not args.model.strip():
+                raise OptionError("--model names a model's class: MODULE:CLASS or file.py:CLASS")
+            try:
+                model = load_object(args.model)
+            except InputError as exc:  # the loader's words need the name they are about
+                raise OptionError(f"--model {args.model}: {exc.message}") from None
         table = perfectplay.load(args.table, model=model, rules=rules)
         # A compiled model's table, known by what it offers (as export knows it):
         # importing its class would load numba for every other table too.
