@@ -400,8 +400,35 @@ def test_engine_flags_on_the_command_line(capsys: pytest.CaptureFixture[str]) ->
         (["yahtzee", "--example", "--load", "t", "--workdir", "w"], "--load reads a solved table"),
         (["solve", "perfectplay.examples.pig:Pig", "--engine", "dask", "--workdir", "w"],
          "apply to compiled models"),
+        (["yahtzee", "--example", "--seed", "3"], "--seed is the seed of --simulate"),
+        (["solve", "perfectplay.examples.pig:Pig", "--seed", "3"], "--seed is the seed of"),
     ):  # fmt: skip
         assert main(argv) == 2, argv
         err = capsys.readouterr().err.strip()
         assert message in err and len(err.splitlines()) == 1, err
         assert "<stdin>" not in err, err  # the options' fault, not the input's
+
+
+def test_workers_on_the_threads_engine_are_its_kernels_threads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``--workers N`` on the in-process engine runs the kernels on N threads (a shared
+    machine's share), and gives the process its threads back after."""
+    import numba
+
+    from perfectplay.tiers import engines
+
+    seen: list[int] = []
+    real = engines.execute_steps
+
+    def spy(work: object, steps: object) -> object:
+        seen.append(numba.get_num_threads())
+        return real(work, steps)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(engines, "execute_steps", spy)
+    before = numba.get_num_threads()
+    game = ScorecardGame(SMALL)
+    one = solve_all(game, "threads", workers=1)
+    assert seen and set(seen) == {1}
+    assert numba.get_num_threads() == before
+    assert np.array_equal(one, solve_all(game), equal_nan=True)

@@ -23,7 +23,7 @@ from perfectplay.cli.common import (
     quote_token,
     run,
 )
-from perfectplay.errors import InputError
+from perfectplay.errors import InputError, OptionError
 from perfectplay.models.loading import has_object, load_model
 from perfectplay.text.numbers import DIGITS
 
@@ -100,7 +100,6 @@ def main(argv: list[str]) -> int:
     parser.add_argument(
         "--seed",
         type=_seed,
-        default=0,
         metavar="S",
         help="seed of --simulate, 0 to 4294967295 (2**32-1, the generator's range; default 0)",
     )
@@ -208,9 +207,12 @@ def _main(args: Any) -> int:
     from perfectplay.models.explore import model_name
 
     if args.distribution is not None and not 1 <= args.distribution <= 1_000_000:
-        raise InputError("--distribution K must be 1..1000000")
+        raise OptionError("--distribution K must be 1..1000000")
     if args.simulate is not None and not 1 <= args.simulate <= 100_000_000:
-        raise InputError("--simulate N must be 1..100000000")
+        raise OptionError("--simulate N must be 1..100000000")
+    if args.seed is not None and args.simulate is None:
+        raise OptionError("--seed is the seed of --simulate: add --simulate N")
+    args.seed = args.seed or 0
     for flag, top in (
         ("max_states", 2**31 - 1),
         ("max_edges", 2**62 - 1),
@@ -220,7 +222,7 @@ def _main(args: Any) -> int:
     ):
         value = getattr(args, flag)
         if value is not None and not 1 <= value <= top:
-            raise InputError(f"--{flag.replace('_', '-')} must be 1..{top:,}")
+            raise OptionError(f"--{flag.replace('_', '-')} must be 1..{top:,}")
     model = load_model(args.model, _params(args.param))
     if getattr(model, "compiled_model", False) is True:  # queries are the model's notation
         from perfectplay.compiled.cli import solve_command

@@ -90,10 +90,20 @@ class Engine:
     chains = False
 
     def __init__(self, workers: int | None = None) -> None:
+        # One worker (a tier is one batch, run by the kernels' own threads); ``workers``
+        # given is how many threads those kernels use (a shared machine's share).
         self.workers = 1
+        self.threads = workers
+        self._threads_before: int | None = None
         self._work: tuple[Job, Store] | None = None
 
     def start(self, job: Job, store: Store) -> None:
+        if self.threads is not None and self._threads_before is None:
+            import numba
+
+            self._threads_before = numba.get_num_threads()
+            top = int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+            numba.set_num_threads(max(1, min(self.threads, top)))
         job.prepare()
         self._work = (job, store)
 
@@ -130,6 +140,11 @@ class Engine:
 
     def close(self) -> None:
         self._work = None
+        if self._threads_before is not None:
+            import numba
+
+            numba.set_num_threads(self._threads_before)
+            self._threads_before = None
 
 
 class ProcessEngine(Engine):
@@ -366,13 +381,15 @@ def make_engine(
 ) -> Engine:
     """The engine called ``name`` (one of :data:`ENGINES`).
 
-    >>> make_engine("threads").workers
+    >>> make_engine("threads").workers        # a tier is one batch, on the kernels' threads
     1
+    >>> make_engine("threads", workers=2).threads
+    2
     """
     if scheduler is not None and name != "dask":
         raise OptionError(f"--scheduler is for the dask engine, not {name}")
     if name == "threads":
-        return Engine()
+        return Engine(workers)
     if name == "processes":
         return ProcessEngine(workers)
     if name == "dask":

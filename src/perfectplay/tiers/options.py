@@ -52,7 +52,8 @@ def add_engine_options(parser: argparse.ArgumentParser, what: str) -> None:
         "--workers",
         type=positive_arg,
         metavar="N",
-        help="processes of the local pool or cluster (default: one per core)",
+        help="processes of the local pool or cluster (default: one per core); on the "
+        "threads engine, the threads of its kernels",
     )
 
 

@@ -131,9 +131,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="also play N games with the optimal strategy: mean, standard deviation, histogram",
     )
-    parser.add_argument(
-        "--seed", type=_seed, default=0, metavar="S", help="the simulation's seed (default 0)"
-    )
+    parser.add_argument("--seed", type=_seed, metavar="S", help="the simulation's seed (default 0)")
     parser.add_argument(
         "--distribution",
         action="store_true",
@@ -177,7 +175,7 @@ def _play_reports(args: argparse.Namespace, table: Any) -> tuple[list[str], dict
     if args.simulate:
         from perfectplay.yahtzee.simulate import simulate
 
-        result = simulate(table, args.simulate, seed=args.seed)
+        result = simulate(table, args.simulate, seed=args.seed or 0)
         lines.append(simulation_text(result))
         fields["simulation"] = result.to_json()
     if args.distribution:
@@ -245,6 +243,8 @@ def parse(text: str, options: Options) -> Parsed:
 
     if options.plot and not options.distribution:
         raise PerfectplayError("--plot draws the distribution: add --distribution")
+    if options.seed is not None and not options.simulate:
+        raise PerfectplayError("--seed is the seed of --simulate: add --simulate N")
     if options.plot:
         _check_plotting()
     engine_options(options)  # flags that do not go together stop before any work
