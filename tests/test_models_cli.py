@@ -143,6 +143,7 @@ def test_errors_are_one_line(capsys, tmp_path):
     assert "no such file" in one_error_line(capsys, str(tmp_path / "nope.py"))
     bad = write(tmp_path, "bad.py", "x = 1\ndef f(:\n")
     assert f"{bad}:2: syntax error" in one_error_line(capsys, f"{bad}:Model")
+    assert "nothing after the colon" in one_error_line(capsys, f"{bad}:")
     assert "no 'Missing'" in one_error_line(capsys, "perfectplay.examples.five_dice:Missing")
     assert "no module named 'no_such_module'" in one_error_line(capsys, "no_such_module:X")
     err = one_error_line(capsys, "perfectplay.examples.five_dice:FiveDice", "-p", "dice=99")

@@ -7,6 +7,7 @@ import itertools
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from fractions import Fraction
 from functools import cache
 
@@ -131,15 +132,23 @@ def test_full_card_and_line_numbers():
         parse("rules yatzy\n", AMERICAN)
     with pytest.raises(InputError, match="'yatzy' is not a box of american"):
         parse("dice 12345; rolls 0; filled yatzy=0\n")
+    # a user's own rule set is named by its name (a built-in name is still checked)
+    mine = replace(AMERICAN, name="my-rules")
+    assert parse("rules my-rules\ndice 12345; rolls 0\n", mine).rules is mine
+    with pytest.raises(InputError, match="the input is for rules 'yatzy', not 'my-rules'"):
+        parse("rules yatzy\n", mine)
 
 
 def test_resolve_rules(tmp_path):
     assert resolve_rules("american-forced-joker").joker == "forced"
+    bad = tmp_path / "bad.py"
+    bad.write_text("RULES = 1\ndef f() return 1\n")
     for spec, fragment in (
         ("nope", "unknown rules 'nope'; known: american, american-forced-joker"),
         ("perfectplay.yahtzee.ruleset:RULES", "names a dict object, not a yahtzee Rules"),
         (str(tmp_path / "none.py") + ":X", "no such file"),
         ("perfectplay.yahtzee.ruleset:NOPE", "has no 'NOPE'"),
+        (f"{bad}:RULES", "syntax error: expected ':' (line 2)"),
     ):
         with pytest.raises(InputError) as info:
             resolve_rules(spec)

@@ -71,6 +71,10 @@ def load_object(spec: str) -> Any:
     from perfectplay.models.explore import USER_MODULE_PREFIX
     from perfectplay.models.explore.callbacks import MODEL_EXCEPTIONS
 
+    if spec.endswith(":"):
+        raise InputError(
+            "nothing after the colon: MODULE:OBJECT names an object, e.g. mygame.py:MyGame"
+        )
     module_ref, obj_name = spec.rsplit(":", 1) if has_object(spec) else (spec, None)
     is_path = module_ref.endswith(".py") or os.sep in module_ref or "/" in module_ref
     try:

@@ -133,7 +133,8 @@ american-forced-joker, american-no-joker, american-no-bonus, yatzy, maxi, maxi-s
     try:
         obj: Any = load_model(spec)
     except InputError as exc:
-        raise InputError(f"{quote_token(spec, 60)}: {exc.message}") from None
+        where = f" (line {exc.line})" if exc.line else ""
+        raise InputError(f"{quote_token(spec, 60)}: {exc.message}{where}") from None
     if not isinstance(obj, Rules):
         raise InputError(
             f"{quote_token(spec, 60)} names a {type(obj).__name__} object, not a yahtzee Rules"
@@ -233,8 +234,15 @@ def _content_lines(text: str) -> Iterator[tuple[int, str]]:
 
 
 def _rules_line(text: str, rules: Rules | None) -> tuple[Rules, int | None]:
-    """The input's rules (its ``rules`` line, which must agree with ``rules`` when given;
-    else ``rules``; else ``american``) and the number of that line."""
+    """The input's rules (its ``rules`` line, which must agree with ``rules`` when given:
+    name them, as a built-in rule set or by ``rules.name``; else ``rules``; else
+    ``american``) and the number of that line.
+
+    >>> from perfectplay.yahtzee.ruleset import Category, Rules
+    >>> mine = Rules("three-dice", (Category("chance", sum),), dice=3, upper_threshold=0)
+    >>> _rules_line("rules three-dice\\ndice 123; rolls 0", mine)[0].name
+    'three-dice'
+    """
     from perfectplay.yahtzee.ruleset import rules as builtin
 
     for number, line in _content_lines(text):
@@ -243,6 +251,8 @@ def _rules_line(text: str, rules: Rules | None) -> tuple[Rules, int | None]:
             break
         if len(tokens) != 2:
             raise InputError("expected 'rules NAME'", line=number)
+        if rules is not None and tokens[1] == rules.name:
+            return rules, number  # the rule set given by name (a user's own too)
         try:
             named = builtin(tokens[1])
         except KeyError as exc:
