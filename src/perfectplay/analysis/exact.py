@@ -108,11 +108,15 @@ class ExactSolution:
 
     def decision_value(self, x: int) -> Fraction | None:
         """Exact value of decision node ``x`` (its terminal value at a terminal); ``None``
-        when it is infinite (no terminal is reached almost surely)."""
+        when it is infinite (no terminal is reached almost surely; under a probability,
+        where a play that never ends counts 0, a dead end is worth 0)."""
         if self.graph.terminal[x]:
             return Fraction(int(self.graph.terminal_value[x]), self.graph.scale)
         b = int(self.solution.best_choice[x])
-        return None if b < 0 else self.chance_value(b)
+        if b < 0:  # a dead end, or no terminal reached: a play that never ends
+            endless = self.graph.objective.endless
+            return None if math.isinf(endless) else Fraction(endless)
+        return self.chance_value(b)
 
     @property
     def value(self) -> Fraction | None:
@@ -295,6 +299,10 @@ def exact_solution(
     >>> exact_solution(g, solve_retry(g)).value
     Fraction(3, 1)
     """
+    from perfectplay.analysis.exact_probability import exact_probability, needs_quotient
+
+    if needs_quotient(graph):  # a probability where plays may stop or go on for ever
+        return exact_probability(graph, solution, improve)
     nd, nc = graph.n_decision, graph.n_chance
     n_out, n_ch = graph.outcome_idx.shape[0], graph.choice_idx.shape[0]
     # Kernel arrays (about 60 bytes an outcome edge), the lists of Python ints and the

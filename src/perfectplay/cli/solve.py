@@ -336,7 +336,7 @@ def _json_chance(sol: Any, args: Any, table: dict[str, Any] | None, queries: lis
     obj = g.objective
     out: dict[str, Any] = {
         "model": sol.name,
-        "objective": obj.describe(),
+        "objective": sol.objective_text,
         "sense": obj.sense,
         "measure": obj.measure,
         "solver": sol.solver,
@@ -369,7 +369,7 @@ def _json_chance(sol: Any, args: Any, table: dict[str, Any] | None, queries: lis
 
 def _report_chance(sol: Any, args: Any, queries: list[Any]) -> None:
     g = sol.graph
-    print(f"model: {sol.name} (chance; objective: {g.objective.describe()}; solver: {sol.solver})")
+    print(f"model: {sol.name} (chance; objective: {sol.objective_text}; solver: {sol.solver})")
     print(
         f"states: {g.n_decision:,} decision, {_count(g.n_chance, 'roll')}, "
         f"{_count(g.n_edges, 'edge')} "

@@ -196,6 +196,14 @@ def solve_chance(
     """
     if method not in CHANCE_METHODS:
         raise ValueError(f"unknown method {method!r}; expected one of {', '.join(CHANCE_METHODS)}")
+    finished = graph.finish_dead_ends()
+    if finished is not graph:
+        # A probability's dead ends are terminals worth 0 (the same values): every solver
+        # and its conditions see that graph; the solution is the given graph's.
+        import dataclasses
+
+        done = solve_chance(finished, method=method, progress=progress, max_sweeps=max_sweeps)
+        return dataclasses.replace(done, graph=graph)
     import importlib
 
     solvers = []
