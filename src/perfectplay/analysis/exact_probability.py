@@ -20,6 +20,8 @@ graph the way :func:`~perfectplay.solvers.reach.solve_probability` lifts its own
 ...     terminal=[False, True, False, False], terminal_value=[0, 1, 0, 0],
 ...     choices=[[0], [], [], [1]], outcomes=[[(1, 1), (2, 1), (3, 2)], [(3, 1)]],
 ...     cost=[0, 0], objective=Objective.probability())
+>>> needs_quotient(g)   # a dead end, and a loop that never ends
+True
 >>> ex = exact_probability(g, solve_chance(g))
 >>> ex.value, [ex.decision_value(x) for x in range(4)]
 (Fraction(1, 4), [Fraction(1, 4), Fraction(1, 1), Fraction(0, 1), Fraction(0, 1)])
@@ -121,9 +123,7 @@ def _on(
     """The exact values as :class:`~perfectplay.analysis.exact.ExactSolution` of ``graph``
     (``solution`` itself when its policy is the verified one, else that policy with the
     floats of the exact values)."""
-    same = np.array_equal(best, solution.best_choice) and np.array_equal(
-        accept, solution.accept
-    )
+    same = np.array_equal(best, solution.best_choice) and np.array_equal(accept, solution.accept)
     if not same:
         cv = np.array([float(Fraction(n, d)) for n, d in zip(num, den, strict=True)])
         dv = np.where(graph.terminal, graph.terminal_value / graph.scale, 0.0)

@@ -11,13 +11,20 @@ improper policy is infinitely bad. The classical remedy
   terminal worth 0 (what endless play inside the component is worth);
 * every outcome that lands in the component lands on that node.
 
+A dead end (a non-terminal node without a choice) is a play that stops without the
+event: the quotient makes it a terminal worth 0
+(:meth:`~perfectplay.graphs.chance.ChanceGraph.finish_dead_ends`), as
+:func:`~perfectplay.solvers.solve_chance` does for every probability graph.
+
 Within an end component the player can reach any of its states with probability one, so
 all its states share one value, that of the collapsed node. The collapsed graph has no
 end component left, so every policy ends with probability one and policy iteration's
 proof holds (Bertsekas and Tsitsiklis 1991). The policy is mapped back: a state of a
 component walks, inside it, to the state that takes the chosen exit (an attractor
 computed backwards from that state: every step has a positive chance to get closer and
-the play never leaves the component), or stays in it when staying is best.
+the play never leaves the component), or stays in it when staying is best. The exact
+verifier checks its certificate on the same quotient
+(:mod:`perfectplay.analysis.exact_probability`), where every play ends.
 
 >>> from perfectplay.graphs.chance import ChanceGraph
 >>> from perfectplay.objectives import Objective
@@ -108,8 +115,10 @@ def collapse(graph: ChanceGraph) -> Quotient:
     ...     choices=[[0, 1], [], []], outcomes=[[(0, 1)], [(1, 1), (2, 1)]],
     ...     cost=[0, 0], objective=Objective.probability())
     >>> q = collapse(g)
-    >>> q.qid.tolist(), q.exits, q.graph.terminal.tolist()
-    ([3, 1, 2], [[1]], [True, True, True, False, True])
+    >>> isinstance(q, Quotient), q.qid.tolist(), q.exits, q.graph.terminal.tolist()
+    (True, [3, 1, 2], [[1]], [True, True, True, False, True])
+    >>> q.lift(np.array([-1, -1, -1, 1, -1]), exit_of=[1]).tolist()   # the exit: roll 1
+    [1, -1, -1]
     """
     from perfectplay.errors import UnsupportedObjectiveError
 
@@ -121,9 +130,7 @@ def collapse(graph: ChanceGraph) -> Quotient:
     nd, nc = graph.n_decision, graph.n_chance
     dec_ec, ch_ec, n_ec = graph.end_components()
     # Dead ends are terminals worth 0 (they are in no component: they have no choice).
-    terminal, cptr, cidx, optr, oidx, ow, cost, tval = graph.finish_dead_ends().arrays(
-        values=True
-    )
+    terminal, cptr, cidx, optr, oidx, ow, cost, tval = graph.finish_dead_ends().arrays(values=True)
     # Quotient ids: decision nodes outside components keep theirs (their slots of
     # component members stay as unreachable copies), component k is nd + k, the shared
     # "stay for ever" terminal is nd + n_ec; roll nc + k is component k's stay.
