@@ -24,7 +24,7 @@ component walks, inside it, to the state that takes the chosen exit (an attracto
 computed backwards from that state: every step has a positive chance to get closer and
 the play never leaves the component), or stays in it when staying is best. The exact
 verifier checks its certificate on the same quotient
-(:mod:`perfectplay.analysis.exact_probability`), where every play ends.
+(:func:`perfectplay.analysis.exact.exact_solution`), where every play ends.
 
 >>> from perfectplay.graphs.chance import ChanceGraph
 >>> from perfectplay.objectives import Objective
@@ -88,6 +88,41 @@ class Quotient:
     ch_ec: np.ndarray
     n_ec: int
     exits: list[list[int]]
+
+    def policy_of(self, solution: ChanceSolution) -> ChanceSolution:
+        """``solution``'s policy (a solution of :attr:`source`) on the quotient: each
+        component takes the best, by the float values, of the exits its members take, or
+        stays; a node the policy leaves without a choice takes its best choice by those
+        values. The values are the floats of ``solution`` (0 for staying).
+
+        >>> from perfectplay.graphs.chance import ChanceGraph
+        >>> from perfectplay.objectives import Objective
+        >>> g = ChanceGraph.from_lists(   # 0 loops (roll 0) or tries (roll 1)
+        ...     terminal=[False, True, False], terminal_value=[0, 1, 0],
+        ...     choices=[[0, 1], [], []], outcomes=[[(0, 1)], [(1, 1), (2, 1)]],
+        ...     cost=[0, 0], objective=Objective.probability())
+        >>> collapse(g).policy_of(solve_probability(g)).best_choice.tolist()
+        [-1, -1, -1, 1, -1]
+        """
+        source, q = self.source, self.graph
+        nd, nc = source.n_decision, source.n_chance
+        o = source.objective.orient
+        cv = np.concatenate((np.asarray(solution.chance_value, np.float64), np.zeros(self.n_ec)))
+        q_best = np.full(q.n_decision, -1, np.int32)
+        q_best[:nd] = solution.best_choice
+        for x in np.flatnonzero(~q.terminal[:nd] & (q_best[:nd] < 0)).tolist():
+            cs = q.choices(x)
+            q_best[x] = int(cs[np.argmin(o * cv[cs])])
+        for k in range(self.n_ec):
+            taken = {int(b) for b in solution.best_choice[self.dec_ec == k] if b >= 0}
+            exits = [c for c in self.exits[k] if c in taken] + [nc + k]
+            q_best[nd + k] = min(exits, key=lambda c: o * cv[c])
+        q_best[q.terminal] = -1
+        dv = np.where(q.terminal, q.terminal_value / q.scale, 0.0)
+        live = q_best >= 0
+        dv[live] = cv[q_best[live]]
+        accept = np.ones(q.outcome_idx.shape[0], np.bool_)
+        return ChanceSolution(q, dv, cv, q_best, accept, method=solution.method)
 
     def lift(self, q_best: np.ndarray, exit_of: Sequence[int]) -> np.ndarray:
         """A policy of :attr:`source` from a policy ``q_best`` of the quotient:
