@@ -360,12 +360,19 @@ def exact_solution(
 
 
 def _needs_quotient(graph: ChanceGraph) -> bool:
-    """A probability with a dead end or (without the retry rule) an end component."""
+    """A probability with a dead end or (without the retry rule) an end component where
+    a play may go on for ever. Not where every node can end and the player maximises:
+    there some optimal policy ends too, which the direct proof needs (and the solver's
+    policy does). Asks first what the dispatcher has already computed."""
     if graph.objective.measure != "probability":
         return False
     if graph.dead_ends().any():
         return True
-    return not graph.retry and graph.end_components()[2] > 0
+    if graph.retry or graph.acyclic_order() is not None:
+        return False
+    if graph.objective.sense == "max" and bool(graph.safe_set()[0].all()):
+        return False
+    return graph.end_components()[2] > 0
 
 
 def _exact_on_quotient(

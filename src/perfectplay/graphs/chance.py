@@ -365,10 +365,10 @@ class ChanceGraph:
         ([False, True, True], 1)
         """
         if "finished" not in self._cache:
-            dead = self.dead_ends()
             endless = self.objective.endless
+            dead = None if math.isinf(endless) else self.dead_ends()
             done = None  # not the graph itself: no reference cycle through the cache
-            if not math.isinf(endless) and dead.any():
+            if dead is not None and dead.any():
                 fields = {n: getattr(self, n) for n in self.__slots__ if n != "_cache"}
                 fields["terminal"] = self.terminal | dead
                 value = Fraction(endless) * self.scale  # 0 for a probability
