@@ -4,7 +4,9 @@ old decision logic (probing each solver's preconditions in turn), written here o
 Python lists with its own graph analyses (acyclicity, safe set, end components), and is
 compared with the solver that ran, on random graphs of every objective, on the gallery's
 graphs and on the examples' models as the explorer builds them. Forced methods are refused
-with the same reasons as before.
+with the same reasons as before. Since a probability's dead ends count 0 (a finished play
+without the event), solve_chance decides on the graph with them made terminals worth 0,
+and so does the copy (:func:`finished`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import random
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from perfectplay.errors import UnsupportedObjectiveError
@@ -203,8 +206,23 @@ def old_backward_blockers(g: ChanceGraph) -> list[str]:
     return [] if acyclic(g) else ["the graph has a cycle (a state can repeat)"]
 
 
+def finished(g: ChanceGraph) -> ChanceGraph:
+    """A probability's dead ends (no choice, not terminal) made terminals worth 0, which
+    solve_chance does first since they are worth 0 there (before, they were ``inf`` to
+    the solvers and the conditions saw them as nodes that cannot end)."""
+    term, choices, _ = lists(g)
+    dead = [not t and not cs for t, cs in zip(term, choices, strict=True)]
+    if g.objective.measure != "probability" or not any(dead):
+        return g
+    fields = {name: getattr(g, name) for name in ChanceGraph.__slots__ if name != "_cache"}
+    terminal = np.array([t or d for t, d in zip(term, dead, strict=True)])
+    return ChanceGraph(**{**fields, "terminal": terminal})
+
+
 def old_choice(g: ChanceGraph) -> str:
-    """What solve_chance(g) did before: the solver's name, or the refusal."""
+    """What solve_chance(g) did before: the solver's name, or the refusal (on the graph
+    with a probability's dead ends finished)."""
+    g = finished(g)
     if not old_label_setting_blockers(g):
         return "label-setting"
     if not old_backward_blockers(g):
@@ -253,7 +271,7 @@ def check_forced(g: ChanceGraph) -> None:
         ("label-setting", old_label_setting_blockers, "label-setting"),
         ("backward-induction", old_backward_blockers, "backward induction"),
     ):
-        reasons = old(g)
+        reasons = old(finished(g))
         if reasons:
             with pytest.raises(UnsupportedObjectiveError) as info:
                 solve_chance(g, method=method)

@@ -8,7 +8,8 @@ Independent of the package's algorithms: it reads a graph only through its plain
   only rolls that stay in ``S`` (all outcomes in ``S``; with the retry rule, one outcome
   in ``S`` is enough, since the others can be rerolled). Computed by shrinking ``S`` until
   it is stable, each round a plain reachability search. Other nodes get
-  ``objective.endless``.
+  ``objective.endless``. Under a probability a dead end (a non-terminal node without a
+  choice) is a terminal worth 0: the play is over without the event.
 * **Values.** In the minimising orientation (``orient * value``), value iteration from
   an upper bound: ``T^k J0 >= J*`` by monotonicity, and ``T^k J0 <= T_m^k J0 -> J_m = J*``
   for an optimal proper policy ``m``; so it converges to the optimum even where zero costs
@@ -34,6 +35,10 @@ def lists(g):
         for c in range(len(op) - 1)
     ]
     costs = [c / g.scale for c in g.cost.tolist()]
+    if g.objective.measure == "probability":
+        # A dead end (no choice, not terminal) ends the play without the event: worth 0,
+        # a terminal like any other (under a cost or a score it cannot end).
+        term = [t or not cs for t, cs in zip(term, choices, strict=True)]
     return term, tv, choices, outcomes, costs
 
 

@@ -30,6 +30,25 @@ the rolls are evaluated in a topological order of the policy graph. Comparisons 
 correctly rounded floats of the exact values, vectorised (``fl`` is monotone, so
 ``fl(a) < fl(b)`` proves ``a < b``); only equal floats are compared exactly.
 
+A probability counts a play that stops at a dead end or goes round an end component for
+ever as 0, which the conditions above would read as an infinite value. Such a graph is
+verified on its quotient instead (:func:`~perfectplay.solvers.reach.collapse`: dead ends
+become terminals worth 0, each maximal end component one node that may also "stay for
+ever" for 0), where every policy ends with probability one, so the certificate is a proof
+there; the quotient has the graph's values (de Alfaro 1997, *Formal Verification of
+Probabilistic Systems*, ch. 3), and the verified policy is lifted back as
+:func:`~perfectplay.solvers.reach.solve_probability` lifts its own:
+
+>>> from perfectplay.objectives import Objective
+>>> from perfectplay.solvers import solve_chance
+>>> h = ChanceGraph.from_lists(   # roll: 1:1:2 the event (1), a dead end (2), a loop (3)
+...     terminal=[False, True, False, False], terminal_value=[0, 1, 0, 0],
+...     choices=[[0], [], [], [1]], outcomes=[[(1, 1), (2, 1), (3, 2)], [(3, 1)]],
+...     cost=[0, 0], objective=Objective.probability())
+>>> ex = exact_solution(h, solve_chance(h))
+>>> ex.value, [ex.decision_value(x) for x in range(4)]
+(Fraction(1, 4), [Fraction(1, 4), Fraction(1, 1), Fraction(0, 1), Fraction(0, 1)])
+
 A float solver can order two options whose values differ by less than rounding the wrong
 way round; the check then fails on a "near-tie". ``improve=True`` repairs that by exact
 policy iteration instead of failing (see :func:`exact_solution`).
@@ -108,11 +127,15 @@ class ExactSolution:
 
     def decision_value(self, x: int) -> Fraction | None:
         """Exact value of decision node ``x`` (its terminal value at a terminal); ``None``
-        when it is infinite (no terminal is reached almost surely)."""
+        when it is infinite (no terminal is reached almost surely; under a probability,
+        where a play that never ends counts 0, a dead end is worth 0)."""
         if self.graph.terminal[x]:
             return Fraction(int(self.graph.terminal_value[x]), self.graph.scale)
         b = int(self.solution.best_choice[x])
-        return None if b < 0 else self.chance_value(b)
+        if b < 0:  # a dead end, or no terminal reached: a play that never ends
+            endless = self.graph.objective.endless
+            return None if math.isinf(endless) else Fraction(endless)
+        return self.chance_value(b)
 
     @property
     def value(self) -> Fraction | None:
@@ -295,6 +318,8 @@ def exact_solution(
     >>> exact_solution(g, solve_retry(g)).value
     Fraction(3, 1)
     """
+    if _needs_quotient(graph):  # a probability where plays may stop or go on for ever
+        return _exact_on_quotient(graph, solution, improve)
     nd, nc = graph.n_decision, graph.n_chance
     n_out, n_ch = graph.outcome_idx.shape[0], graph.choice_idx.shape[0]
     # Kernel arrays (about 60 bytes an outcome edge), the lists of Python ints and the
@@ -330,6 +355,59 @@ def exact_solution(
         fd = np.where(graph.terminal, graph.terminal_value / scale, orient * np.inf)
         live = ~graph.terminal & (best >= 0)
         fd[live] = fc[best[live]]
+        solution = ChanceSolution(graph, fd, fc, best, accept, method=solution.method)
+    return ExactSolution(graph=graph, solution=solution, numerators=num, denominators=den)
+
+
+def _needs_quotient(graph: ChanceGraph) -> bool:
+    """A probability with a dead end or (without the retry rule) an end component where
+    a play may go on for ever. Not where every node can end and the player maximises:
+    there some optimal policy ends too, which the direct proof needs (and the solver's
+    policy does). Asks first what the dispatcher has already computed."""
+    if graph.objective.measure != "probability":
+        return False
+    if graph.dead_ends().any():
+        return True
+    if graph.retry or graph.acyclic_order() is not None:
+        return False
+    if graph.objective.sense == "max" and bool(graph.safe_set()[0].all()):
+        return False
+    return graph.end_components()[2] > 0
+
+
+def _exact_on_quotient(
+    graph: ChanceGraph, solution: ChanceSolution, improve: bool
+) -> ExactSolution:
+    """Exact values of a probability where plays may stop at a dead end or go on for ever,
+    verified on its quotient (see the module docstring), the policy lifted back."""
+    nc = graph.n_chance
+    if graph.retry:
+        # No quotient with the retry rule (every roll is a cycle of its own); its dead
+        # ends are still terminals worth 0.
+        done = exact_solution(graph.finish_dead_ends(), solution, improve)
+        best, accept = done.solution.best_choice, done.solution.accept
+        num, den = done.numerators, done.denominators
+    else:
+        from perfectplay.solvers.reach import collapse
+
+        q = collapse(graph)
+        done = exact_solution(q.graph, q.policy_of(solution), improve)
+        exit_of = []
+        for k, exits in enumerate(q.exits):
+            c = int(done.solution.best_choice[graph.n_decision + k])
+            if c >= nc:
+                # Staying for ever is best (worth 0): an exit worth exactly as much still
+                # ends the play, so walk to it.
+                stay = done.decision_value(graph.n_decision + k)
+                c = next((e for e in exits if done.chance_value(e) == stay), -1)
+            exit_of.append(c)
+        best = q.lift(done.solution.best_choice, exit_of)
+        accept = np.ones(graph.outcome_idx.shape[0], np.bool_)
+        num, den = done.numerators[:nc], done.denominators[:nc]
+    if not (np.array_equal(best, solution.best_choice) and np.array_equal(accept, solution.accept)):
+        fc = _to_float(num, den)
+        fd = np.where(graph.terminal, graph.terminal_value / graph.scale, 0.0)
+        fd[best >= 0] = fc[best[best >= 0]]
         solution = ChanceSolution(graph, fd, fc, best, accept, method=solution.method)
     return ExactSolution(graph=graph, solution=solution, numerators=num, denominators=den)
 

@@ -135,6 +135,8 @@ def simulate(graph: ChanceGraph, solution: ChanceSolution, runs: int, seed: int)
         # numba's generator takes 32 bits: a larger seed would wrap around silently.
         raise ValueError(f"seed must be an int from 0 to 2**32-1, not {seed!r}")
     outcome_support(graph, "simulation")
+    # A probability's dead ends end a run like terminals worth 0 (the event did not happen).
+    graph = graph.finish_dead_ends()
     value = solution.value
     if not math.isfinite(value):
         raise ValueError("the start value is infinite: no run would ever reach a goal")

@@ -10,6 +10,7 @@ The summary goes to stdout; progress and timings go to stderr.
 
 from __future__ import annotations
 
+import math
 import sys
 from typing import Any
 
@@ -336,7 +337,7 @@ def _json_chance(sol: Any, args: Any, table: dict[str, Any] | None, queries: lis
     obj = g.objective
     out: dict[str, Any] = {
         "model": sol.name,
-        "objective": obj.describe(),
+        "objective": sol.objective_text,
         "sense": obj.sense,
         "measure": obj.measure,
         "solver": sol.solver,
@@ -369,7 +370,7 @@ def _json_chance(sol: Any, args: Any, table: dict[str, Any] | None, queries: lis
 
 def _report_chance(sol: Any, args: Any, queries: list[Any]) -> None:
     g = sol.graph
-    print(f"model: {sol.name} (chance; objective: {g.objective.describe()}; solver: {sol.solver})")
+    print(f"model: {sol.name} (chance; objective: {sol.objective_text}; solver: {sol.solver})")
     print(
         f"states: {g.n_decision:,} decision, {_count(g.n_chance, 'roll')}, "
         f"{_count(g.n_edges, 'edge')} "
@@ -378,7 +379,7 @@ def _report_chance(sol: Any, args: Any, queries: list[Any]) -> None:
     v = sol.start_value
     print(
         f"start value: {_fmt(v, args.digits)}"
-        + ("  (the goal cannot be reached)" if v == float("inf") else "")
+        + ("  (the goal cannot be reached)" if math.isinf(v) else "")
     )
     if args.exact:
         from perfectplay.text.numbers import fraction_text
@@ -466,7 +467,7 @@ def _distribution(sol: Any, k_max: int, digits: int = DIGITS) -> None:
 
 
 def _simulation(sol: Any, runs: int, seed: int) -> None:
-    if sol.start_value == float("inf"):
+    if math.isinf(sol.start_value):  # -inf: a score that no play finishes for sure
         print("\nsimulation: the goal cannot be reached")
         return
     costs = sol.simulate(runs, seed)

@@ -335,6 +335,49 @@ class ChanceGraph:
         order_: np.ndarray | None = self._cache["acyclic_order"]
         return order_
 
+    def dead_ends(self) -> np.ndarray:
+        """``bool[n_decision]``: the **dead ends**, non-terminal decision nodes without a
+        choice. A play that reaches one stops without reaching a terminal: it is worth
+        what a play that never ends is worth, ``objective.endless`` (``inf`` for a cost,
+        the worst value for a score, 0 for a probability: the event did not happen).
+
+        >>> g = ChanceGraph.from_lists([False, True, False], [[0], [], []], [[(1, 1), (2, 1)]])
+        >>> g.dead_ends().tolist()
+        [False, False, True]
+        """
+        return cast(np.ndarray, ~self.terminal & (np.diff(self.choice_ptr) == 0))
+
+    def finish_dead_ends(self) -> ChanceGraph:
+        """The same graph with every dead end (:meth:`dead_ends`) a terminal worth
+        ``objective.endless``; ``self`` when there is none or that value is infinite.
+
+        Under a probability objective the two graphs have the same values and optimal
+        policies node by node (a play stopped at a dead end is worth 0 like one that
+        reaches a terminal worth 0), and the finished one is what the solvers' proofs and
+        the exact verifier assume: a terminal, not a node that cannot end (worth ``inf``
+        to them). A cost or a score keeps its dead ends: there they are worth the worst
+        value, as a node that cannot end is. Computed once.
+
+        >>> from perfectplay.objectives import Objective
+        >>> g = ChanceGraph.from_lists([False, True, False], [[0], [], []],
+        ...     [[(1, 1), (2, 1)]], objective=Objective.probability())
+        >>> g.finish_dead_ends().terminal.tolist(), g.finish_dead_ends().scale
+        ([False, True, True], 1)
+        """
+        if "finished" not in self._cache:
+            endless = self.objective.endless
+            dead = None if math.isinf(endless) else self.dead_ends()
+            done = None  # not the graph itself: no reference cycle through the cache
+            if dead is not None and dead.any():
+                fields = {n: getattr(self, n) for n in self.__slots__ if n != "_cache"}
+                fields["terminal"] = self.terminal | dead
+                value = Fraction(endless) * self.scale  # 0 for a probability
+                fields["terminal_value"] = np.where(dead, int(value), self.terminal_value)
+                done = ChanceGraph(**fields)
+            self._cache["finished"] = done
+        finished: ChanceGraph | None = self._cache["finished"]
+        return self if finished is None else finished
+
     def choices(self, x: int) -> np.ndarray:
         """Chance node ids that decision node ``x`` may choose."""
         return self.choice_idx[self.choice_ptr[x] : self.choice_ptr[x + 1]]

@@ -45,9 +45,10 @@ from perfectplay.models.explore import (
     ChanceExploration,
     describe,
     explore_chance,
+    model_attribute,
     model_name,
 )
-from perfectplay.objectives import Objective
+from perfectplay.objectives import MIN_COST, Objective
 from perfectplay.results.graph import ChanceResult, ExactValues
 from perfectplay.results.options import Option, rank_options
 from perfectplay.results.surface import Solution
@@ -128,6 +129,25 @@ class ChanceModelSolution(Solution):
     def objective(self) -> Objective:
         """What the model optimises (:data:`~perfectplay.objectives.MIN_COST` by default)."""
         return self.graph.objective
+
+    @property
+    def objective_text(self) -> str:
+        """The objective as reports word it: under the default objective (whose unit is
+        rolls) a model that prices its rolls with ``cost()`` minimises its expected cost.
+
+        >>> class Priced:
+        ...     start = 0
+        ...     def is_goal(self, s): return s == 1
+        ...     def choices(self, s): return ["go"]
+        ...     def cost(self, pending): return Fraction(3, 4)
+        ...     def roll(self, pending): return [(1, 1)]
+        >>> solve_chance_model(Priced()).objective_text
+        'minimise expected cost'
+        """
+        obj = self.objective
+        if obj == MIN_COST and model_attribute(self.model, "cost") is not None:
+            return f"{obj.verb} expected cost"
+        return obj.describe()
 
     @property
     def start_value(self) -> float:
@@ -237,26 +257,11 @@ class ChanceModelSolution(Solution):
     def exact_values(self) -> ExactValues:
         """Exact values of the optimal policy by node id, verified optimal in rational
         arithmetic (:class:`~perfectplay.results.ExactValues`: ``.value`` is a
-        :class:`~fractions.Fraction`, or ``None`` when the goal is unreachable).
-
-        Raises:
-            UnsupportedObjectiveError: a probability objective where the optimal play may
-                go on for ever (the verifier does not count such plays as 0 yet).
+        :class:`~fractions.Fraction`, or ``None`` for an infinite value: the goal is
+        unreachable under a cost, or every play fails to finish under a score; never for
+        a probability, where a play that stops or goes on for ever counts 0).
         """
-        from perfectplay.analysis.exact import VerificationError
-
-        try:
-            return self.result.exact()
-        except VerificationError as exc:
-            if self.objective.measure != "probability" or self.solver == "backward-induction":
-                raise
-            from perfectplay.errors import UnsupportedObjectiveError
-
-            raise UnsupportedObjectiveError(
-                f"exact values are not available for {self.name}: under a probability "
-                "objective its optimal play may go on for ever, which the exact verifier "
-                f"does not count as 0 yet ({exc})"
-            ) from None
+        return self.result.exact()
 
     def exact(self, state: Any = None) -> Fraction | None:
         """Exact value from ``state`` (the start when omitted), verified optimal in rational
@@ -287,7 +292,7 @@ class ChanceModelSolution(Solution):
         value = "inf (the goal cannot be reached)" if v == float("inf") else f"{v:.9f}"
         return "\n".join(
             [
-                f"model: {self.name} (chance, {self.objective.describe()}, {self.solver})",
+                f"model: {self.name} (chance, {self.objective_text}, {self.solver})",
                 f"states: {g.n_decision:,} decision, {g.n_chance:,} rolls, "
                 f"{g.n_edges:,} edges; retry property: {'yes' if self.exploration.retry else 'no'}",
                 f"start value: {value}",

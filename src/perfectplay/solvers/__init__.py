@@ -33,6 +33,13 @@ package is cheap: the solvers load on first use.
 >>> sol = solve_chance(bet)
 >>> sol.method, sol.value, int(sol.best_choice[0])
 ('backward-induction', 2.5, 1)
+>>> odds = ChanceGraph.from_lists(   # minimise the event: stop at the dead end 2, or roll
+...     terminal=[False, True, False], terminal_value=[0, 1, 0],
+...     choices=[[0, 1], [], []], outcomes=[[(2, 1)], [(1, 1), (2, 1)]], cost=[0, 0],
+...     objective=Objective.probability("min"))
+>>> sol = solve_chance(odds)
+>>> sol.value, int(sol.best_choice[0]), sol.graph is odds
+(0.0, 0, True)
 
 Each solver declares the conditions its proof needs beside the proof (a ``SOLVER`` record,
 see :mod:`perfectplay.solvers.conditions`); ``method="auto"`` reads them in the order of
@@ -182,6 +189,10 @@ def solve_chance(
     (:func:`chance_solvers`): the first solver, among those ``method`` names, whose
     conditions all hold runs; each condition is asked at most once and reads what the
     graph computes once (its retry property, acyclic order, end components, safe set).
+    Under a probability, dead ends (non-terminal nodes without a choice) are worth 0, the
+    value of a play that never ends: the choice and the solver see them as terminals worth
+    0 (:meth:`~perfectplay.graphs.chance.ChanceGraph.finish_dead_ends`, the same values),
+    and the solution is the given graph's.
 
     Raises:
         UnsupportedObjectiveError: the forced method's proof does not hold, or no solver
@@ -196,6 +207,14 @@ def solve_chance(
     """
     if method not in CHANCE_METHODS:
         raise ValueError(f"unknown method {method!r}; expected one of {', '.join(CHANCE_METHODS)}")
+    finished = graph.finish_dead_ends()
+    if finished is not graph:
+        # A probability's dead ends are terminals worth 0 (the same values): every solver
+        # and its conditions see that graph; the solution is the given graph's.
+        import dataclasses
+
+        done = solve_chance(finished, method=method, progress=progress, max_sweeps=max_sweeps)
+        return dataclasses.replace(done, graph=graph)
     import importlib
 
     solvers = []

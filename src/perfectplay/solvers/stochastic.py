@@ -530,7 +530,9 @@ def _pair_chain(
         p = int(np.flatnonzero(bad)[0])
         raise ModelError(f"chance node {int(ch[p])} is not a choice of position {p}")
     c = np.where(live, ch, 0)
-    count = np.where(live, op[c + 1] - op[c], 0)
+    # Only live positions read ``op`` (a game with no chance node has ``op == [0]``).
+    count = np.zeros(n, np.int64)
+    count[live] = op[c[live] + 1] - op[c[live]]
     ptr = np.zeros(n + 1, np.int64)
     np.cumsum(count, out=ptr[1:])
     edge = np.repeat(op[c] - ptr[:-1], count) + np.arange(int(ptr[-1]))
