@@ -282,3 +282,18 @@ def test_directories_and_non_models_are_named_for_what_they_are(capsys, tmp_path
     )
     assert "is a directory; give the file to write" in err
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "model, good, bad",
+    [
+        ("perfectplay.examples.five_dice:FiveDice", "(1,1,1,1,1)", "(9,9)"),
+        ("perfectplay.examples.tictactoe:TicTacToe", "'.........'", "'XXXXXXXXX'"),
+        ("perfectplay.examples.pig:Piglet", "(0,0,0)", "(99,0,0)"),
+    ],
+)
+def test_a_refused_query_prints_nothing_else(capsys, model, good, bad):
+    """A query refused after others were answered leaves stdout empty (one error line,
+    exit 2), not a summary cut short."""
+    code, out, err = solve(capsys, model, "--query", good, "--query", bad, "-q")
+    assert code == 2 and out == "" and err.count("\n") == 1, (out, err)

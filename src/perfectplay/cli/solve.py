@@ -10,8 +10,11 @@ The summary goes to stdout; progress and timings go to stderr.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import math
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 from perfectplay.cli.common import (
@@ -275,16 +278,27 @@ def _main(args: Any) -> int:
         else:
             _json_game(sol, table, queries)
     else:
-        if sol.kind == "chance":
-            _report_chance(sol, args, queries)
-        else:
-            _report_game(sol, queries)
+        # All or nothing: a query or report refused half-way prints none of the summary.
+        with _all_or_nothing():
+            if sol.kind == "chance":
+                _report_chance(sol, args, queries)
+            else:
+                _report_game(sol, queries)
         table = _export(sol, args)
         if table is not None:
             print(f"table: {table['path']} ({table['rows']:,} rows)")
     if not args.quiet:
         _timings(sol, t0)
     return 0
+
+
+@contextlib.contextmanager
+def _all_or_nothing() -> Iterator[None]:
+    """Print what the block prints only if it ends without an error."""
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        yield
+    sys.stdout.write(buffer.getvalue())
 
 
 def _export(sol: Any, args: Any) -> dict[str, Any] | None:
@@ -595,6 +609,15 @@ def _solve_stochastic(model: Any, args: Any, queries: list[Any]) -> int:
         se = float(results.std(ddof=1)) / args.simulate**0.5 if args.simulate > 1 else 0.0
         games = {"games": args.simulate, "seed": args.seed, "mean": float(results.mean()),
                  "standard_error": se}  # fmt: skip
+    # The queries answered before anything is printed: one refused prints no summary.
+    answers = (
+        [
+            query_stochastic(sol, (state, 0) if fixed else state, args.exact, args.digits)
+            for state in queries
+        ]
+        if not getattr(args, "json", False)
+        else []
+    )
     if getattr(args, "json", False):
         out: dict[str, Any] = {
             "model": sol.name,
@@ -640,11 +663,9 @@ def _solve_stochastic(model: Any, args: Any, queries: list[Any]) -> int:
         move = sol.best_move()
         if move is not None:
             print(f"best first move: {move!r}")
-    for state in queries:
-        if fixed:
-            state = (state, 0)  # strategies given: states are (state, player)
+    for text in answers:
         print()
-        print(query_stochastic(sol, state, args.exact, args.digits))
+        print(text)
     if dist is not None:
         print()
         print(move_distribution_report(dist, digits=args.digits))
