@@ -124,6 +124,16 @@ def resume() -> None:
         _stopping = False
 
 
+def _unless_stopped(program: str) -> None:
+    """Raise :class:`Stopped` when the build was interrupted while a run was going: the run
+    may have been killed by :func:`stop_all`, and how it ended is then no verdict (a build
+    that saved it would judge the program "killed by SIGKILL" until ``--force``).
+    :func:`resume` comes only once every thread of the interrupted build has returned."""
+    with _lock:
+        if _stopping:
+            raise Stopped(program)
+
+
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
     try:
         os.killpg(proc.pid, signal.SIGKILL)
@@ -197,6 +207,7 @@ def run_contained(
                 _live.add(proc)
             try:
                 finished = _collect(proc, start, time_limit, output_limit, process_limit)
+                _unless_stopped(command[0])
                 return _signalled(finished, jail)
             finally:
                 _kill_group(proc)  # what it left running in the background
@@ -309,7 +320,9 @@ def run_interactive(
         while unclosed:
             os.close(unclosed.pop())
         limits = [p[2] for p in prepared]
-        return _collect_pair(procs, start, time_limit, limits, jail)
+        pair = _collect_pair(procs, start, time_limit, limits, jail)
+        _unless_stopped(program[0])
+        return pair
     finally:
         while unclosed:
             os.close(unclosed.pop())

@@ -1,0 +1,90 @@
+"""What a new user met building their own archive from the docs alone
+(docs/own-archive.md): each test is one of their reports, in the starter archive of
+``perfectplay site new`` changed as they changed it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("jinja2")
+pytest.importorskip("pygments")
+
+from perfectplay.site import SiteError  # noqa: E402
+from perfectplay.site.cli import main as site_main  # noqa: E402
+from perfectplay.site.sandbox import unavailable  # noqa: E402
+from perfectplay.site.starter import ENTRY, create  # noqa: E402
+
+try:
+    from perfectplay.site.pandoc import pandoc as _find_pandoc
+
+    _find_pandoc()
+except SiteError:  # pragma: no cover
+    pytest.skip("pandoc is not installed (pip install -e '.[site]')", allow_module_level=True)
+
+sandboxed = pytest.mark.skipif(unavailable() is not None, reason="no sandbox here")
+
+
+def starter(tmp_path: Path, solution: str) -> Path:
+    """``perfectplay site new`` with ``solution`` as its (Python) solution."""
+    root = tmp_path / "archive"
+    create(root)
+    for old in (root / ENTRY).glob("solution.*"):
+        if old.suffix != ".tex":
+            old.unlink()
+    (root / ENTRY / "solution.py").write_text(solution)
+    return root
+
+
+def build(root: Path, tmp_path: Path, *more: str) -> int:
+    return site_main(
+        ["build", "--root", str(root), "--cache", str(tmp_path / "cache"), "--quiet", *more]
+    )
+
+
+def _running(path: Path) -> bool:
+    """Whether a Python process runs the program at ``path`` (in its sandbox or not)."""
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if os.path.basename(argv[0]).startswith(b"python") and str(path).encode() in argv:
+            return True
+    return False
+
+
+@sandboxed
+def test_an_interrupted_build_saves_no_verdict(tmp_path, capsys):
+    # Report 1: the runs a TERM killed were saved as "was killed by SIGKILL", and every
+    # later build failed on them until --force.
+    root = starter(tmp_path, "import time\ntime.sleep(1.5)\nprint(sum(map(int, input().split())))\n")
+    shutil.rmtree(root / ENTRY / "tests")  # as theirs: only samples, every one of them running
+    import perfectplay
+
+    env = {**os.environ, "PYTHONPATH": str(Path(perfectplay.__file__).parents[1])}
+    argv = [sys.executable, "-m", "perfectplay", "site", "build", "--root", str(root)]
+    proc = subprocess.Popen(
+        [*argv, "--cache", str(tmp_path / "cache"), "--quiet"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 60
+    while not _running(root / ENTRY / "solution.py"):
+        assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+        assert time.monotonic() < deadline, "the solution never started"
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=30) == 130
+    assert build(root, tmp_path) == 0, capsys.readouterr().err
+    assert "failed" not in capsys.readouterr().err
