@@ -115,7 +115,7 @@ def test_kattis_output_validator_is_passed_on_as_the_checker(tmp_path):
     (folder / "output_validators" / "close").mkdir(parents=True)
     (folder / "output_validators" / "close" / "validate.py").write_text("raise SystemExit(42)\n")
     found = kattis.found_in(tmp_path / "repo", folder, "", load_config(tmp_path / "repo"))
-    assert found.meta["checker"] == "kattis:output_validators/close"
+    assert found.meta["checker"] == "kattis:output_validators/close/validate.py"
     assert found.tests == [
         ("prob/data/secret/1.in", "prob/data/secret/1.ans"),
         ("prob/data/secret/2.in", "prob/data/secret/2.ans"),

@@ -88,3 +88,53 @@ def test_an_interrupted_build_saves_no_verdict(tmp_path, capsys):
     assert proc.wait(timeout=30) == 130
     assert build(root, tmp_path) == 0, capsys.readouterr().err
     assert "failed" not in capsys.readouterr().err
+
+
+def test_a_python_solutions_own_modules_rerun_it_and_are_shown(tmp_path, capsys):
+    # Report 2: a change to helper.py left the entry "unchanged", its old verdict kept.
+    root = starter(tmp_path, "from helper import add\nprint(add(*map(int, input().split())))\n")
+    helper = root / ENTRY / "helper.py"
+    helper.write_text("def add(a, b):\n    return a + b\n")
+    assert build(root, tmp_path) == 0, capsys.readouterr().err
+    page = (root / "site-out" / "archive" / ENTRY.split("/", 1)[1] / "index.html").read_text()
+    assert f'data-file="{ENTRY}/helper.py"' in page  # shown beside the solution
+    helper.write_text("def add(a, b):\n    return a - b\n")
+    assert build(root, tmp_path) == 1
+    assert "sample 1: " in capsys.readouterr().err
+    helper.write_text("def add(a, b):\n    return a + b\n")
+    assert build(root, tmp_path) == 0
+    assert "failed" not in capsys.readouterr().err
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
+VALIDATOR = """\
+import sys
+inp, ans, feedback = sys.argv[1:4]
+got, want = float(sys.stdin.read()), float(open(ans).read())
+if abs(got - want) > 1e-3 * max(1.0, abs(want)):
+    open(f"{feedback}/judgemessage.txt", "w").write(f"{got} is not {want}\\n")
+    sys.exit(43)
+sys.exit(42)
+"""
+
+
+@sandboxed
+def test_a_kattis_validator_folder_is_its_one_program(tmp_path, capsys):
+    # Report 3: "'checker' 'avg/output_validators/val' is not a regular file".
+    root = tmp_path / "kat"
+    shutil.copytree(EXAMPLES / "kattis-problems" / "echo", root / "avg")
+    (root / "site.toml").write_text('layout = "kattis"\n')
+    (root / "avg" / "problem.yaml").write_text("name: Average\nvalidation: custom\n")
+    validator = root / "avg" / "output_validators" / "val" / "validate.py"
+    validator.parent.mkdir(parents=True)
+    validator.write_text(VALIDATOR)
+    (root / "avg" / "output_validators" / "val" / "README").write_text("not a program\n")
+    solution = root / "avg" / "submissions" / "accepted" / "average.py"
+    solution.write_text(solution.read_text().replace(":.9f", ":.4f"))  # within 1e-3
+    assert build(root, tmp_path) == 0, capsys.readouterr().err
+    page = (root / "site-out" / "archive" / "avg" / "index.html").read_text()
+    assert "passed 2 of 2 tests" in page
+    solution.write_text("print(7)\n")
+    assert build(root, tmp_path) == 1
+    err = capsys.readouterr().err
+    assert "failed: avg: sample 1: " in err and "7.0 is not 1.5" in err, err

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import os
+import stat
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -76,8 +77,10 @@ class Checks:
         jail: Jail | None = None,
         keep_going: bool = False,
         fail_fast: bool = False,
+        skip: tuple[Path, ...] = (),
     ) -> None:
         self.tree = tree
+        self.skip = skip  # folders no run depends on (the site being written, the cache)
         self.root = tree.root
         self.config = config
         self.jail = jail
@@ -306,6 +309,13 @@ class Checks:
         for t in e.tests:
             # Judge data is read only to be hashed: by its stat when that is unchanged.
             parts += [t.input, self._digest_of(t.input), t.answer, self._digest_of(t.answer)]
+        if e.runner is not None and e.own_folder:
+            # The program may read any file of its folder (a module it imports, a table it
+            # opens): every one keys its runs, hashed by its stat when that is unchanged.
+            keyed = {*files, *(p for t in e.tests for p in (t.input, t.answer))}
+            for path in self._folder_files(e.folder):
+                if path not in keyed:
+                    parts += [path, self._digest_of(path)]
         parts.append(str(e.checker))
         if e.checker_file is not None:
             files += [e.checker_file, *e.checker_included]
@@ -323,6 +333,25 @@ class Checks:
         for path in files:
             parts += [path, self.tree.bytes(path)]
         return digest(parts)
+
+    def _folder_files(self, folder: str) -> list[str]:
+        """Every regular file below the entry folder ``folder``, repository-relative and
+        sorted; links, ``.git``, ``__pycache__`` and the folders of :attr:`skip` left out."""
+        found = []
+        for path, dirs, names in os.walk(self.root / folder):
+            here = Path(path)
+            dirs[:] = sorted(
+                d
+                for d in dirs
+                if d not in (".git", "__pycache__")
+                and not (here / d).is_symlink()
+                and here / d not in self.skip
+            )
+            for name in names:
+                file = here / name
+                if stat.S_ISREG(file.lstat().st_mode):
+                    found.append(file.relative_to(self.root).as_posix())
+        return sorted(found)
 
     def _runner_parts(self, source: str) -> list[str]:
         """What a program's runs depend on besides its files: the runner's flags,

@@ -142,6 +142,7 @@ class Entry:
     meta: str = ""  # the file its keys come from: meta.toml, problem.yaml, the test file
     statement: str | None = None  # the statement (Markdown, or LaTeX when .tex); None: none
     solution: str | None = None  # the write-up (LaTeX); None: the repository has none
+    own_folder: bool = True  # the folder is this entry's alone (site.importers.found.Found)
 
     @property
     def missing(self) -> list[str]:
@@ -450,6 +451,8 @@ def make_entry(
         if runner.scans_includes:
             read = _includes(root, solution_file, entry_id, config, jail, store)
             included, headers = read.tree, read.stamp()
+        elif runner.language == "python" and not runner.run_template:
+            included = local_imports(root, solution_file)
         if "sources" not in meta:
             sources = [solution_file, *included]
     if len(set(sources)) != len(sources):
@@ -543,6 +546,7 @@ def make_entry(
         meta=meta_rel,
         statement=found.statement,
         solution=found.writeup,
+        own_folder=found.own_folder,
     )
 
 
@@ -794,6 +798,34 @@ def package_sources(root: Path, package: str) -> list[str]:
                     core.add(path_rel)
                     todo.append(found)
     return [rel(root, p) for p in own] + sorted(core)
+
+
+def local_imports(root: Path, source: str) -> list[str]:
+    """The modules of the tree a Python program imports from its own folder (the first
+    folder on its ``sys.path``), directly or through one another, repository-relative in
+    name order: ``from helper import f`` beside ``solution.py`` finds ``helper.py``. Read
+    from the syntax trees; nothing is imported. A link out of the repository is left out.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = (Path(d) / "a.py").write_text("import b\\nfrom c.d import x\\nimport os\\n")
+    ...     _ = (Path(d) / "b.py").write_text("from e import y\\n")
+    ...     for name in ("c/d.py", "e.py"):
+    ...         (Path(d) / name).parent.mkdir(exist_ok=True)
+    ...         _ = (Path(d) / name).write_text("")
+    ...     local_imports(Path(d), "a.py")
+    ['b.py', 'c/d.py', 'e.py']
+    """
+    path = root / source
+    folder = path.parent
+    found: set[Path] = set()
+    todo = [path]
+    while todo:
+        for module in _imported_files(folder, todo.pop()):
+            if module not in found and module != path and module.resolve().is_relative_to(root):
+                found.add(module)
+                todo.append(module)
+    return sorted(rel(root, p) for p in found)
 
 
 def _imported_files(src: Path, path: Path) -> list[Path]:
