@@ -4,11 +4,13 @@
 
 from __future__ import annotations
 
+import html
 import os
 import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -67,7 +69,8 @@ def _running(path: Path) -> bool:
 def test_an_interrupted_build_saves_no_verdict(tmp_path, capsys):
     # Report 1: the runs a TERM killed were saved as "was killed by SIGKILL", and every
     # later build failed on them until --force.
-    root = starter(tmp_path, "import time\ntime.sleep(1.5)\nprint(sum(map(int, input().split())))\n")
+    slow = "import time\ntime.sleep(1.5)\nprint(sum(map(int, input().split())))\n"
+    root = starter(tmp_path, slow)
     shutil.rmtree(root / ENTRY / "tests")  # as theirs: only samples, every one of them running
     import perfectplay
 
@@ -109,6 +112,7 @@ def test_a_python_solutions_own_modules_rerun_it_and_are_shown(tmp_path, capsys)
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 VALIDATOR = """\
 import sys
+import threading
 inp, ans, feedback = sys.argv[1:4]
 got, want = float(sys.stdin.read()), float(open(ans).read())
 if abs(got - want) > 1e-3 * max(1.0, abs(want)):
@@ -138,3 +142,74 @@ def test_a_kattis_validator_folder_is_its_one_program(tmp_path, capsys):
     assert build(root, tmp_path) == 1
     err = capsys.readouterr().err
     assert "failed: avg: sample 1: " in err and "7.0 is not 1.5" in err, err
+
+
+EVIL = "<html><body><script>window.top.__pwned = 1</script></body></html>\n"
+EVIL_SVG = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4">'
+    "<script>window.top.__pwned = 1</script></svg>\n"
+)
+
+
+def test_linked_html_and_svg_are_copied_inert_and_served_sandboxed(tmp_path, capsys):
+    # Report 4: raw/.../evil.html, opened from the site, ran its script as the site.
+    import urllib.request
+
+    from perfectplay.site.serve import make_server
+
+    root = starter(tmp_path, "print(sum(map(int, input().split())))\n")
+    folder = root / ENTRY
+    (folder / "evil.html").write_text(EVIL)
+    (folder / "evil.svg").write_text(EVIL_SVG)
+    statement = folder / "statement.md"
+    statement.write_text(statement.read_text() + "\n[notes](evil.html) and ![pic](evil.svg)\n")
+    assert build(root, tmp_path, "--trust") == 0, capsys.readouterr().err
+    out = root / "site-out"
+    copies = [p.relative_to(out) for p in out.rglob("*") if p.suffix in (".svg", ".html")]
+    assert not [p for p in copies if p.parts[0].startswith("raw")], copies
+    page = (out / "archive" / ENTRY.split("/", 1)[1] / "index.html").read_text()
+    assert f'href="../../../../raw-text/{ENTRY}/evil.html.txt"' in page
+    assert 'src="data:image/svg+xml;base64,' in page  # an image: its scripts never run
+    assert (out / "raw-text" / ENTRY / "evil.html.txt").read_text() == EVIL
+    server = make_server(out)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        port = server.server_address[1]
+        for path, sandbox in ((f"raw-text/{ENTRY}/evil.html.txt", True), ("index.html", False)):
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/{path}") as reply:
+                policy = reply.headers["Content-Security-Policy"]
+                assert "script-src 'self'" in policy and policy.endswith("; sandbox") == sandbox
+                assert reply.headers["X-Content-Type-Options"] == "nosniff"
+                if sandbox:
+                    assert reply.headers["Content-Type"].startswith("text/plain")
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+STATEMENT_FAULTS = {
+    "an image of no file": ('<img src="x">', "link 'x': no such file or folder"),
+    "an external image": ("![](http://1.1.1.1/r.png)", "external resource"),
+    "a top-level heading": ("# Title", "a top-level heading"),
+    "a link to no file": ("[missing](nofile.txt)", "link 'nofile.txt': no such file"),
+    "a link out of the tree": ("[p](../../../../../etc/passwd)", "points outside the repository"),
+}
+
+
+@pytest.mark.parametrize("fault", sorted(STATEMENT_FAULTS))
+def test_a_statement_fault_is_its_entrys_failure(fault, tmp_path, capsys):
+    # Report 6: each of these stopped the whole build (exit 2, no site written).
+    root = starter(tmp_path, "print(sum(map(int, input().split())))\n")
+    bad = ENTRY.replace("A-sum-of-two", "B-bad")
+    shutil.copytree(root / ENTRY, root / bad)
+    text, message = STATEMENT_FAULTS[fault]
+    (root / bad / "statement.md").write_text(f"## Task\n\n{text}\n")
+    assert build(root, tmp_path, "--trust") == 1
+    failed = [line for line in capsys.readouterr().err.splitlines() if "failed:" in line]
+    assert len(failed) == 1 and "example/2024/B-bad: " in failed[0], failed
+    assert message in failed[0]
+    pages = root / "site-out" / "archive"
+    assert "passed 3 of 3 tests" in (pages / ENTRY.split("/", 1)[1] / "index.html").read_text()
+    assert message in html.unescape((pages / bad.split("/", 1)[1] / "index.html").read_text())
+    assert build(root, tmp_path, "--fail-fast") == 2
