@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import html
 import os
 import shutil
@@ -213,3 +214,43 @@ def test_a_statement_fault_is_its_entrys_failure(fault, tmp_path, capsys):
     assert "passed 3 of 3 tests" in (pages / ENTRY.split("/", 1)[1] / "index.html").read_text()
     assert message in html.unescape((pages / bad.split("/", 1)[1] / "index.html").read_text())
     assert build(root, tmp_path, "--fail-fast") == 2
+
+
+PLANT = """\
+import os
+planted = []
+for folder in [os.environ.get("NUMBA_CACHE_DIR", "")] + [p for p, _, _ in os.walk({cache!r})]:
+    try:
+        with open(os.path.join(folder, "PWNED"), "w") as f:
+            f.write("x")
+        planted.append(folder)
+    except OSError:
+        pass
+for folder, _, files in os.walk(os.environ.get("NUMBA_CACHE_DIR", "")):
+    for name in files:  # the kernels it was given: links to files it cannot write
+        try:
+            with open(os.path.join(folder, name), "w") as f:
+                f.write("planted")
+        except OSError:
+            pass
+print(sum(map(int, input().split())))
+"""
+
+
+@sandboxed
+def test_a_run_writes_nothing_that_outlives_it(tmp_path, capsys, monkeypatch):
+    # Report 5: a program wrote $NUMBA_CACHE_DIR, a host folder kept between builds.
+    cache = tmp_path / "cache"
+    # The builder's own compiled kernels, which seed every run's numba cache.
+    own = tmp_path / "own-numba"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(own))
+    root = starter(tmp_path, PLANT.format(cache=str(cache)))
+    (root / "src" / "pkg").mkdir(parents=True)
+    kernels = own / f"pkg_{hashlib.sha1(str(root / 'src' / 'pkg').encode()).hexdigest()}"
+    kernels.mkdir(parents=True)
+    (kernels / "k.nbi").write_bytes(b"index")
+    assert build(root, tmp_path) == 0, capsys.readouterr().err
+    assert cache.is_dir() and not [p for p in cache.rglob("PWNED")]
+    assert not [p for p in own.rglob("PWNED")]
+    seeded = [p for p in cache.rglob("k.nbi")]
+    assert seeded and all(p.read_bytes() == b"index" for p in [*seeded, kernels / "k.nbi"])
