@@ -254,3 +254,26 @@ def test_a_run_writes_nothing_that_outlives_it(tmp_path, capsys, monkeypatch):
     assert not [p for p in own.rglob("PWNED")]
     seeded = [p for p in cache.rglob("k.nbi")]
     assert seeded and all(p.read_bytes() == b"index" for p in [*seeded, kernels / "k.nbi"])
+
+
+@pytest.mark.parametrize(
+    ("patterns", "named"),
+    [
+        ('["nothing/*"]', "'entries' pattern 'nothing/*' matches no entry folder"),
+        (
+            '["competitive_programming/*/*/*", "nothing/*", "no/**"]',
+            "'entries' patterns 'nothing/*', 'no/**' match no entry folder",
+        ),
+    ],
+)
+def test_entries_patterns_that_find_nothing_are_refused(patterns, named, tmp_path, capsys):
+    # Report 7: a pattern matching nothing published an empty site, exit 0.
+    root = starter(tmp_path, "print(sum(map(int, input().split())))\n")
+    assert build(root, tmp_path, "--trust") == 0
+    before = (root / "site-out" / "index.html").read_bytes()
+    capsys.readouterr()
+    toml = root / "site.toml"
+    toml.write_text(toml.read_text().replace('["competitive_programming/*/*/*"]', patterns))
+    assert build(root, tmp_path, "--trust") == 2
+    assert capsys.readouterr().err.splitlines() == [f"perfectplay: site: site.toml: {named}"]
+    assert (root / "site-out" / "index.html").read_bytes() == before

@@ -21,7 +21,7 @@ import shutil
 import threading
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -206,7 +206,43 @@ def discover(
             found = reader()
             return None if found is None else make_entry(root, found, config, jail, store)
 
-        return _checked(_load_all(find(root, config), read, jobs, failures))
+        readers = find(root, config)
+        _refuse_unmatched(config, bool(readers), lambda c: bool(find(root, c)))
+        return _checked(_load_all(readers, read, jobs, failures))
+    found = _entry_folders(root, config)
+    _refuse_unmatched(config, bool(found), lambda c: bool(_entry_folders(root, c)))
+    folders = sorted(found.items(), key=lambda item: item[0].as_posix())
+
+    def attempt(item: tuple[Path, str]) -> Entry | None:
+        return load(root, item[0], item[1], config, jail, store)
+
+    return _checked(_load_all(folders, attempt, jobs, failures))
+
+
+def _refuse_unmatched(config: Config, any_found: bool, finds: Callable[[Config], bool]) -> None:
+    """Refuse the ``entries`` patterns of ``site.toml`` that find no entry (``finds``: whether
+    the tree has an entry under a config): a pattern with a typo would publish a site
+    without them, or an empty one, in place of the last."""
+    if not config.entries_given:
+        return
+    patterns = config.entries
+    if any_found and len(patterns) > 1:
+        patterns = tuple(p for p in patterns if not finds(replace(config, entries=(p,))))
+    elif any_found:
+        return
+    if patterns:
+        said = ", ".join(repr(p) for p in patterns)
+        raise SiteError(
+            "",
+            "site.toml",
+            f"'entries' pattern{'s' if len(patterns) > 1 else ''} {said} "
+            f"match{'' if len(patterns) > 1 else 'es'} no entry folder",
+        )
+
+
+def _entry_folders(root: Path, config: Config) -> dict[Path, str]:
+    """The entry folders of perfectplay's layout the ``entries`` patterns find, each with
+    its pattern's literal folder."""
     found: dict[Path, str] = {}
     for pattern in config.entries:
         base = config.base_of(pattern)
@@ -228,12 +264,7 @@ def discover(
             if not any((folder / m).exists() for m in ENTRY_MARKERS):
                 continue  # a folder the pattern matches that holds no entry
             found.setdefault(folder, base)
-    folders = sorted(found.items(), key=lambda item: item[0].as_posix())
-
-    def attempt(item: tuple[Path, str]) -> Entry | None:
-        return load(root, item[0], item[1], config, jail, store)
-
-    return _checked(_load_all(folders, attempt, jobs, failures))
+    return found
 
 
 def _load_all(
