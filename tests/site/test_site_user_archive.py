@@ -277,3 +277,43 @@ def test_entries_patterns_that_find_nothing_are_refused(patterns, named, tmp_pat
     assert build(root, tmp_path, "--trust") == 2
     assert capsys.readouterr().err.splitlines() == [f"perfectplay: site: site.toml: {named}"]
     assert (root / "site-out" / "index.html").read_bytes() == before
+
+
+HOGS = {
+    "python": ("solution.py", "data = bytearray(4 << 30)\nprint(len(data))\n"),
+    "cpp": (
+        "solution.cpp",
+        "#include <vector>\n#include <cstdio>\n"
+        'int main() { std::vector<char> v(size_t(4) << 30, 1); std::printf("%d\\n", v[7]); }\n',
+    ),
+}
+
+
+@sandboxed
+@pytest.mark.parametrize("language", sorted(HOGS))
+def test_out_of_memory_is_named_with_its_limit(language, tmp_path, capsys):
+    # Report 8: "was killed by SIGABRT", no message; the failed samples drawn in green.
+    if language == "cpp" and shutil.which("g++") is None:
+        pytest.skip("g++ is not installed")
+    root = starter(tmp_path, "")
+    (root / ENTRY / "solution.py").unlink()
+    name, source = HOGS[language]
+    (root / ENTRY / name).write_text(source)
+    meta = root / ENTRY / "meta.toml"
+    meta.write_text(meta.read_text() + "memory_limit = 256\n")
+    assert build(root, tmp_path) == 1
+    err = capsys.readouterr().err
+    assert "sample 1: ran out of memory (memory_limit 256 MB): " in err, err
+    assert ("bad_alloc" if language == "cpp" else "MemoryError") in err
+    index = (root / "site-out" / "index.html").read_text()
+    assert '<td class="num fail">2 ✗</td>' in index
+
+
+def test_a_contest_named_with_its_year_shows_it_once(tmp_path, capsys):
+    root = starter(tmp_path, "print(sum(map(int, input().split())))\n")
+    meta = root / ENTRY / "meta.toml"
+    meta.write_text(meta.read_text().replace('"Example Contest"', '"NWERC 2024"'))
+    assert build(root, tmp_path, "--trust") == 0, capsys.readouterr().err
+    page = (root / "site-out" / "archive" / ENTRY.split("/", 1)[1] / "index.html").read_text()
+    assert "NWERC 2024, problem A" in page and "2024 2024" not in page
+    assert '<td class="num">2 ✓</td>' in (root / "site-out" / "index.html").read_text()

@@ -175,6 +175,18 @@ class Entry:
         return f"{self.problem}. {self.title}" if self.problem else self.title
 
     @property
+    def contest_year(self) -> str:
+        """The contest and its year, the year once (``NWERC 2019`` names it already).
+
+        >>> e = Entry("x", "x", "T", "NWERC 2019", 2019, "A", None, "", [], "", [], None)
+        >>> e.contest_year, replace(e, contest="NWERC").contest_year
+        ('NWERC 2019', 'NWERC 2019')
+        """
+        if self.year is None or re.search(rf"\b{self.year}\b", self.contest):
+            return self.contest
+        return f"{self.contest} {self.year}"
+
+    @property
     def url(self) -> str:
         """Site path of the entry's page."""
         return f"archive/{self.id}/index.html"

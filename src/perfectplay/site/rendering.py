@@ -312,9 +312,7 @@ class Renderer:
                     "meta": (
                         f"classic game · {', '.join(e.techniques)}"
                         if e.classic
-                        else f"{e.contest} {e.year or ''} · {', '.join(e.techniques)}".replace(
-                            "  ", " "
-                        )
+                        else f"{e.contest_year} · {', '.join(e.techniques)}"
                     ).removesuffix(" · "),  # no techniques: an imported entry's
                     "text": plain_text(statement) + " " + plain_text(solution),
                 }
