@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import functools
+import posixpath
 import sys
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
 from perfectplay.errors import PerfectplayError
 from perfectplay.site.sanitize import POLICY
@@ -36,7 +38,8 @@ class Handler(SimpleHTTPRequestHandler):
         # sandbox (an opaque origin, no script): a file of someone's repository opened
         # here must not act as the site. No type is guessed from the bytes.
         policy = POLICY
-        if self.path.lstrip("/").startswith(("raw/", "raw-text/")):
+        path = posixpath.normpath(unquote(urlsplit(self.path).path)).lstrip("/")
+        if path.startswith(("raw/", "raw-text/")):  # as the file is found: %72aw is raw
             policy += "; sandbox"
         self.send_header("Content-Security-Policy", policy)
         self.send_header("X-Content-Type-Options", "nosniff")
