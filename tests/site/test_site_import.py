@@ -89,7 +89,7 @@ def test_kattis_packages_build_as_they_are(tmp_path, snapshot, grab):
     # The title from \problemname, contest and year from problem.yaml's source, the link
     # from source_url; the statement's TeX converted without \problemname.
     assert "<title>hello. Hello Sum · Kattis-format problems</title>" in hello
-    assert "NWERC 2019 2019, problem hello" in hello
+    assert "NWERC 2019, problem hello" in hello
     assert 'href="https://example.org/nwerc2019/hello"' in hello
     assert "Given two integers" in hello and "problemname" not in hello
     # The accepted submission keeps its name; the wrong one is not shown.

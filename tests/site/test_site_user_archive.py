@@ -318,3 +318,31 @@ def test_a_contest_named_with_its_year_shows_it_once(tmp_path, capsys):
     page = (root / "site-out" / "archive" / ENTRY.split("/", 1)[1] / "index.html").read_text()
     assert "NWERC 2024, problem A" in page and "2024 2024" not in page
     assert '<td class="num">2 ✓</td>' in (root / "site-out" / "index.html").read_text()
+
+
+RUST = """\
+mod helper;
+use std::io::Read;
+fn main() {
+    let mut text = String::new();
+    std::io::stdin().read_to_string(&mut text).unwrap();
+    let v: Vec<i64> = text.split_whitespace().map(|w| w.parse().unwrap()).collect();
+    println!("{}", helper::add(v[0], v[1]));
+}
+"""
+
+
+@sandboxed
+@pytest.mark.skipif(shutil.which("rustc") is None, reason="rustc is not installed")
+def test_a_module_the_compiler_reads_rebuilds_the_program(tmp_path, capsys):
+    # Report 2, compiled: rustc reads helper.rs for `mod helper;`; the program built from
+    # the old one was reused while the runs were keyed anew.
+    root = starter(tmp_path, "")
+    (root / ENTRY / "solution.py").unlink()
+    (root / ENTRY / "solution.rs").write_text(RUST)
+    helper = root / ENTRY / "helper.rs"
+    helper.write_text("pub fn add(a: i64, b: i64) -> i64 { a + b }\n")
+    assert build(root, tmp_path) == 0, capsys.readouterr().err
+    helper.write_text("pub fn add(a: i64, b: i64) -> i64 { a - b }\n")
+    assert build(root, tmp_path) == 1
+    assert "sample 1: wrong answer" in capsys.readouterr().err

@@ -95,6 +95,7 @@ class Checks:
         self._stats: dict[str, Any] | None = None  # stat -> digest, from the last build
         self._stats_used: dict[str, str] = {}
         self._fresh: list[tuple[Entry, str]] = []  # entries run now, and their records' keys
+        self._folders: dict[str, list[str]] = {}  # entry folder -> its files (_folder_files)
 
     def submit(self, pool: Pool, entries: list[Entry], work: Work) -> None:
         """Every entry's samples and tests into ``work``: remembered, or run in ``pool``,
@@ -225,6 +226,10 @@ class Checks:
         runner = runner_for(source, self.config.languages)
         assert runner is not None  # entries.load checked it
         files = [source, *included]
+        if runner.compiled and not runner.scans_includes:
+            # A compiler may read any file of the folder (Rust's `mod helper;`, Haskell's
+            # `import Helper`): every one names the program built, not only its runs.
+            headers = [*headers, *self._folder_stamps(e, {*files, *self._cases(e)})]
         key = self.runners.key(runner, files, {f: self.tree.bytes(f) for f in files}, headers)
         built = self.runners.build(e.id, runner, source, key)
         return built.argv, [built.folder] if built.folder else []
@@ -309,13 +314,10 @@ class Checks:
         for t in e.tests:
             # Judge data is read only to be hashed: by its stat when that is unchanged.
             parts += [t.input, self._digest_of(t.input), t.answer, self._digest_of(t.answer)]
-        if e.runner is not None and e.own_folder:
+        if e.runner is not None:
             # The program may read any file of its folder (a module it imports, a table it
-            # opens): every one keys its runs, hashed by its stat when that is unchanged.
-            keyed = {*files, *(p for t in e.tests for p in (t.input, t.answer))}
-            for path in self._folder_files(e.folder):
-                if path not in keyed:
-                    parts += [path, self._digest_of(path)]
+            # opens): every one keys its runs.
+            parts += self._folder_stamps(e, {*files, *self._cases(e)})
         parts.append(str(e.checker))
         if e.checker_file is not None:
             files += [e.checker_file, *e.checker_included]
@@ -333,6 +335,24 @@ class Checks:
         for path in files:
             parts += [path, self.tree.bytes(path)]
         return digest(parts)
+
+    @staticmethod
+    def _cases(e: Entry) -> set[str]:
+        """The files of ``e``'s samples and tests (keyed as what is judged)."""
+        return {path for case in (*e.samples, *e.tests) for path in (case.input, case.answer)}
+
+    def _folder_stamps(self, e: Entry, keyed: set[str]) -> list[str]:
+        """``path`` and hash of every file of the folder of ``e`` (when the folder is its
+        own) but those ``keyed`` already, each hashed by its stat when that is unchanged."""
+        if not e.own_folder:
+            return []
+        if e.folder not in self._folders:
+            self._folders[e.folder] = self._folder_files(e.folder)
+        return [
+            f"{path}\0{self._digest_of(path)}"
+            for path in self._folders[e.folder]
+            if path not in keyed
+        ]
 
     def _folder_files(self, folder: str) -> list[str]:
         """Every regular file below the entry folder ``folder``, repository-relative and
