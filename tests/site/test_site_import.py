@@ -89,7 +89,7 @@ def test_kattis_packages_build_as_they_are(tmp_path, snapshot, grab):
     # The title from \problemname, contest and year from problem.yaml's source, the link
     # from source_url; the statement's TeX converted without \problemname.
     assert "<title>hello. Hello Sum · Kattis-format problems</title>" in hello
-    assert "NWERC 2019 2019, problem hello" in hello
+    assert "NWERC 2019, problem hello" in hello
     assert 'href="https://example.org/nwerc2019/hello"' in hello
     assert "Given two integers" in hello and "problemname" not in hello
     # The accepted submission keeps its name; the wrong one is not shown.
@@ -115,7 +115,7 @@ def test_kattis_output_validator_is_passed_on_as_the_checker(tmp_path):
     (folder / "output_validators" / "close").mkdir(parents=True)
     (folder / "output_validators" / "close" / "validate.py").write_text("raise SystemExit(42)\n")
     found = kattis.found_in(tmp_path / "repo", folder, "", load_config(tmp_path / "repo"))
-    assert found.meta["checker"] == "kattis:output_validators/close"
+    assert found.meta["checker"] == "kattis:output_validators/close/validate.py"
     assert found.tests == [
         ("prob/data/secret/1.in", "prob/data/secret/1.ans"),
         ("prob/data/secret/2.in", "prob/data/secret/2.ans"),

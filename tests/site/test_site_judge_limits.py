@@ -95,7 +95,9 @@ def test_memory_limit_and_an_unlimited_stack(tmp_path, monkeypatch):
     assert _sample_verdict(out, "limits") == "ok: matches (tokens)"
     assert _sample_verdict(out, "own-limit") == "ok: matches (tokens)"
     assert _sample_verdict(out, "greedy-allowed") == "ok: matches (tokens)"
-    assert _sample_verdict(out, "greedy").startswith("fail: exited with status 1: MemoryError")
+    assert _sample_verdict(out, "greedy").startswith(
+        "fail: ran out of memory (memory_limit 64 MB): MemoryError"
+    )
     assert [f.split(":")[0] for f in result.failed] == ["greedy"]
     assert len(ran) == 4
     # A changed limit runs the entries it applies to again, and only those.

@@ -87,7 +87,14 @@ class Builder:
         check_output(self.root, self.out)
         jail = jail_for(self.root, self.cache, self.trust)
         self.checks = Checks(
-            self.tree, self.config, self.cache, self.store, jail, self.keep_going, self.fail_fast
+            self.tree,
+            self.config,
+            self.cache,
+            self.store,
+            jail,
+            self.keep_going,
+            self.fail_fast,
+            skip=(self.out, self.cache),
         )
         self.renderer = Renderer(self.tree, self.store, jail)
         broken: dict[str, SiteError] = {}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import os
+import stat
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -76,8 +77,10 @@ class Checks:
         jail: Jail | None = None,
         keep_going: bool = False,
         fail_fast: bool = False,
+        skip: tuple[Path, ...] = (),
     ) -> None:
         self.tree = tree
+        self.skip = skip  # folders no run depends on (the site being written, the cache)
         self.root = tree.root
         self.config = config
         self.jail = jail
@@ -92,6 +95,7 @@ class Checks:
         self._stats: dict[str, Any] | None = None  # stat -> digest, from the last build
         self._stats_used: dict[str, str] = {}
         self._fresh: list[tuple[Entry, str]] = []  # entries run now, and their records' keys
+        self._folders: dict[str, list[str]] = {}  # entry folder -> its files (_folder_files)
 
     def submit(self, pool: Pool, entries: list[Entry], work: Work) -> None:
         """Every entry's samples and tests into ``work``: remembered, or run in ``pool``,
@@ -222,6 +226,10 @@ class Checks:
         runner = runner_for(source, self.config.languages)
         assert runner is not None  # entries.load checked it
         files = [source, *included]
+        if runner.compiled and not runner.scans_includes:
+            # A compiler may read any file of the folder (Rust's `mod helper;`, Haskell's
+            # `import Helper`): every one names the program built, not only its runs.
+            headers = [*headers, *self._folder_stamps(e, {*files, *self._cases(e)})]
         key = self.runners.key(runner, files, {f: self.tree.bytes(f) for f in files}, headers)
         built = self.runners.build(e.id, runner, source, key)
         return built.argv, [built.folder] if built.folder else []
@@ -306,6 +314,10 @@ class Checks:
         for t in e.tests:
             # Judge data is read only to be hashed: by its stat when that is unchanged.
             parts += [t.input, self._digest_of(t.input), t.answer, self._digest_of(t.answer)]
+        if e.runner is not None:
+            # The program may read any file of its folder (a module it imports, a table it
+            # opens): every one keys its runs.
+            parts += self._folder_stamps(e, {*files, *self._cases(e)})
         parts.append(str(e.checker))
         if e.checker_file is not None:
             files += [e.checker_file, *e.checker_included]
@@ -323,6 +335,43 @@ class Checks:
         for path in files:
             parts += [path, self.tree.bytes(path)]
         return digest(parts)
+
+    @staticmethod
+    def _cases(e: Entry) -> set[str]:
+        """The files of ``e``'s samples and tests (keyed as what is judged)."""
+        return {path for case in (*e.samples, *e.tests) for path in (case.input, case.answer)}
+
+    def _folder_stamps(self, e: Entry, keyed: set[str]) -> list[str]:
+        """``path`` and hash of every file of the folder of ``e`` (when the folder is its
+        own) but those ``keyed`` already, each hashed by its stat when that is unchanged."""
+        if not e.own_folder:
+            return []
+        if e.folder not in self._folders:
+            self._folders[e.folder] = self._folder_files(e.folder)
+        return [
+            f"{path}\0{self._digest_of(path)}"
+            for path in self._folders[e.folder]
+            if path not in keyed
+        ]
+
+    def _folder_files(self, folder: str) -> list[str]:
+        """Every regular file below the entry folder ``folder``, repository-relative and
+        sorted; links, ``.git``, ``__pycache__`` and the folders of :attr:`skip` left out."""
+        found = []
+        for path, dirs, names in os.walk(self.root / folder):
+            here = Path(path)
+            dirs[:] = sorted(
+                d
+                for d in dirs
+                if d not in (".git", "__pycache__")
+                and not (here / d).is_symlink()
+                and here / d not in self.skip
+            )
+            for name in names:
+                file = here / name
+                if stat.S_ISREG(file.lstat().st_mode):
+                    found.append(file.relative_to(self.root).as_posix())
+        return sorted(found)
 
     def _runner_parts(self, source: str) -> list[str]:
         """What a program's runs depend on besides its files: the runner's flags,

@@ -107,6 +107,7 @@ class Config:
     layout: str = "perfectplay"
     data: str | None = None  # oj-verify: the folder of local test data
     globs: dict[str, str] = field(default_factory=dict)  # layout "globs": GLOB_KEYS
+    entries_given: bool = False  # ``entries`` is site.toml's: each pattern must find one
 
     def base_of(self, pattern: str) -> str:
         """The literal folder a pattern starts with: entry ids are relative to it.
@@ -198,6 +199,7 @@ def load_config(root: Path) -> Config:
         title=data.get("title", "perfectplay").strip(),
         description=data["description"].strip() if "description" in data else None,
         entries=tuple(p.strip() for p in patterns),
+        entries_given="entries" in data,
         time_limit=time_limit,
         output_limit=output_limit,
         flags=flags,

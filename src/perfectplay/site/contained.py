@@ -40,6 +40,18 @@ __all__ = [
 ]
 
 STDERR_TAIL = 64 << 10
+#: What a program that could not allocate memory prints as it stops (C++, Python, Java and
+#: the JVM, Rust, Go, C's perror, Haskell's runtime).
+OUT_OF_MEMORY = (
+    b"std::bad_alloc",
+    b"MemoryError",
+    b"java.lang.OutOfMemoryError",
+    b"memory allocation of ",
+    b"runtime: out of memory",
+    b"fatal error: out of memory",
+    b"Cannot allocate memory",
+    b"out of memory (requested",
+)
 _WATCH = 0.2  # seconds between two counts of a sandboxed run's processes
 _CHUNK = 1 << 16
 
@@ -61,13 +73,20 @@ class Finished:
     def ok(self) -> bool:
         return self.returncode == 0 and not self.timed_out and not self.overflow and not self.forked
 
-    def problem(self, time_limit: float, output_limit: int) -> str | None:
-        """What went wrong, in a few words; None for a clean exit.
+    def problem(
+        self, time_limit: float, output_limit: int, memory_limit: int | None = None
+    ) -> str | None:
+        """What went wrong, in a few words, with the last line of its standard error; None
+        for a clean exit. ``memory_limit`` (MB; None: the sandbox's) is named when the
+        program failed for want of memory (:meth:`out_of_memory`).
 
         >>> Finished(b"", b"boom\\n", 3, 0.1).problem(1, 10)
         'exited with status 3: boom'
         >>> Finished(b"", b"", -9, 2.0, timed_out=True).problem(1.5, 10)
         'ran longer than 1.5 s'
+        >>> bad_alloc = b"terminate called after throwing an instance of 'std::bad_alloc'\\n"
+        >>> Finished(b"", bad_alloc, -6, 0.1).problem(1, 10, 256)[:52]
+        'ran out of memory (memory_limit 256 MB): terminate c'
         """
         if self.timed_out:
             return f"ran longer than {time_limit:g} s"
@@ -75,16 +94,33 @@ class Finished:
             return f"printed more than {describe_size(output_limit)}"
         if self.forked:
             return "started more processes than its sandbox allows"
+        lines = self.stderr.decode("utf-8", "replace").strip().splitlines()
+        said = f": {lines[-1].strip()}" if lines else ""
+        if self.out_of_memory():
+            limit = memory_limit if memory_limit is not None else Limits(1).memory >> 20
+            return f"ran out of memory (memory_limit {limit} MB){said}"
         if self.returncode < 0:
             try:
                 name = signal.Signals(-self.returncode).name
             except ValueError:
                 name = f"signal {-self.returncode}"
-            return f"was killed by {name}"
+            return f"was killed by {name}{said}"
         if self.returncode != 0:
-            lines = self.stderr.decode("utf-8", "replace").strip().splitlines()
-            return f"exited with status {self.returncode}: {lines[-1] if lines else 'no message'}"
+            return f"exited with status {self.returncode}{said or ': no message'}"
         return None
+
+    def out_of_memory(self) -> bool:
+        """Whether the run failed for want of memory: under a limit on its address space an
+        allocation fails, and each language says so in its own words before it stops
+        (``std::bad_alloc`` then SIGABRT, ``MemoryError``, ``OutOfMemoryError``...).
+
+        >>> Finished(b"", b"Traceback ...\\nMemoryError\\n", 1, 0.1).out_of_memory()
+        True
+        """
+        if self.returncode == 0:
+            return False
+        tail = self.stderr[-4096:]
+        return any(marker in tail for marker in OUT_OF_MEMORY)
 
 
 def describe_size(n: int) -> str:
@@ -122,6 +158,16 @@ def resume() -> None:
     global _stopping
     with _lock:
         _stopping = False
+
+
+def _unless_stopped(program: str) -> None:
+    """Raise :class:`Stopped` when the build was interrupted while a run was going: the run
+    may have been killed by :func:`stop_all`, and how it ended is then no verdict (a build
+    that saved it would judge the program "killed by SIGKILL" until ``--force``).
+    :func:`resume` comes only once every thread of the interrupted build has returned."""
+    with _lock:
+        if _stopping:
+            raise Stopped(program)
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
@@ -197,6 +243,7 @@ def run_contained(
                 _live.add(proc)
             try:
                 finished = _collect(proc, start, time_limit, output_limit, process_limit)
+                _unless_stopped(command[0])
                 return _signalled(finished, jail)
             finally:
                 _kill_group(proc)  # what it left running in the background
@@ -309,7 +356,9 @@ def run_interactive(
         while unclosed:
             os.close(unclosed.pop())
         limits = [p[2] for p in prepared]
-        return _collect_pair(procs, start, time_limit, limits, jail)
+        pair = _collect_pair(procs, start, time_limit, limits, jail)
+        _unless_stopped(program[0])
+        return pair
     finally:
         while unclosed:
             os.close(unclosed.pop())

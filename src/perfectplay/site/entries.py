@@ -21,7 +21,7 @@ import shutil
 import threading
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -142,6 +142,7 @@ class Entry:
     meta: str = ""  # the file its keys come from: meta.toml, problem.yaml, the test file
     statement: str | None = None  # the statement (Markdown, or LaTeX when .tex); None: none
     solution: str | None = None  # the write-up (LaTeX); None: the repository has none
+    own_folder: bool = True  # the folder is this entry's alone (site.importers.found.Found)
 
     @property
     def missing(self) -> list[str]:
@@ -172,6 +173,18 @@ class Entry:
     def heading(self) -> str:
         """The page's title: ``"K. Alea Iacta Est"``, or the title alone for a classic game."""
         return f"{self.problem}. {self.title}" if self.problem else self.title
+
+    @property
+    def contest_year(self) -> str:
+        """The contest and its year, the year once (``NWERC 2019`` names it already).
+
+        >>> e = Entry("x", "x", "T", "NWERC 2019", 2019, "A", None, "", [], "", [], None)
+        >>> e.contest_year, replace(e, contest="NWERC").contest_year
+        ('NWERC 2019', 'NWERC 2019')
+        """
+        if self.year is None or re.search(rf"\b{self.year}\b", self.contest):
+            return self.contest
+        return f"{self.contest} {self.year}"
 
     @property
     def url(self) -> str:
@@ -205,7 +218,43 @@ def discover(
             found = reader()
             return None if found is None else make_entry(root, found, config, jail, store)
 
-        return _checked(_load_all(find(root, config), read, jobs, failures))
+        readers = find(root, config)
+        _refuse_unmatched(config, bool(readers), lambda c: bool(find(root, c)))
+        return _checked(_load_all(readers, read, jobs, failures))
+    found = _entry_folders(root, config)
+    _refuse_unmatched(config, bool(found), lambda c: bool(_entry_folders(root, c)))
+    folders = sorted(found.items(), key=lambda item: item[0].as_posix())
+
+    def attempt(item: tuple[Path, str]) -> Entry | None:
+        return load(root, item[0], item[1], config, jail, store)
+
+    return _checked(_load_all(folders, attempt, jobs, failures))
+
+
+def _refuse_unmatched(config: Config, any_found: bool, finds: Callable[[Config], bool]) -> None:
+    """Refuse the ``entries`` patterns of ``site.toml`` that find no entry (``finds``: whether
+    the tree has an entry under a config): a pattern with a typo would publish a site
+    without them, or an empty one, in place of the last."""
+    if not config.entries_given:
+        return
+    patterns = config.entries
+    if any_found and len(patterns) > 1:
+        patterns = tuple(p for p in patterns if not finds(replace(config, entries=(p,))))
+    elif any_found:
+        return
+    if patterns:
+        said = ", ".join(repr(p) for p in patterns)
+        raise SiteError(
+            "",
+            "site.toml",
+            f"'entries' pattern{'s' if len(patterns) > 1 else ''} {said} "
+            f"match{'' if len(patterns) > 1 else 'es'} no entry folder",
+        )
+
+
+def _entry_folders(root: Path, config: Config) -> dict[Path, str]:
+    """The entry folders of perfectplay's layout the ``entries`` patterns find, each with
+    its pattern's literal folder."""
     found: dict[Path, str] = {}
     for pattern in config.entries:
         base = config.base_of(pattern)
@@ -227,12 +276,7 @@ def discover(
             if not any((folder / m).exists() for m in ENTRY_MARKERS):
                 continue  # a folder the pattern matches that holds no entry
             found.setdefault(folder, base)
-    folders = sorted(found.items(), key=lambda item: item[0].as_posix())
-
-    def attempt(item: tuple[Path, str]) -> Entry | None:
-        return load(root, item[0], item[1], config, jail, store)
-
-    return _checked(_load_all(folders, attempt, jobs, failures))
+    return found
 
 
 def _load_all(
@@ -450,6 +494,8 @@ def make_entry(
         if runner.scans_includes:
             read = _includes(root, solution_file, entry_id, config, jail, store)
             included, headers = read.tree, read.stamp()
+        elif runner.language == "python" and not runner.run_template:
+            included = local_imports(root, solution_file)
         if "sources" not in meta:
             sources = [solution_file, *included]
     if len(set(sources)) != len(sources):
@@ -543,6 +589,7 @@ def make_entry(
         meta=meta_rel,
         statement=found.statement,
         solution=found.writeup,
+        own_folder=found.own_folder,
     )
 
 
@@ -794,6 +841,34 @@ def package_sources(root: Path, package: str) -> list[str]:
                     core.add(path_rel)
                     todo.append(found)
     return [rel(root, p) for p in own] + sorted(core)
+
+
+def local_imports(root: Path, source: str) -> list[str]:
+    """The modules of the tree a Python program imports from its own folder (the first
+    folder on its ``sys.path``), directly or through one another, repository-relative in
+    name order: ``from helper import f`` beside ``solution.py`` finds ``helper.py``. Read
+    from the syntax trees; nothing is imported. A link out of the repository is left out.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = (Path(d) / "a.py").write_text("import b\\nfrom c.d import x\\nimport os\\n")
+    ...     _ = (Path(d) / "b.py").write_text("from e import y\\n")
+    ...     for name in ("c/d.py", "e.py"):
+    ...         (Path(d) / name).parent.mkdir(exist_ok=True)
+    ...         _ = (Path(d) / name).write_text("")
+    ...     local_imports(Path(d), "a.py")
+    ['b.py', 'c/d.py', 'e.py']
+    """
+    path = root / source
+    folder = path.parent
+    found: set[Path] = set()
+    todo = [path]
+    while todo:
+        for module in _imported_files(folder, todo.pop()):
+            if module not in found and module != path and module.resolve().is_relative_to(root):
+                found.add(module)
+                todo.append(module)
+    return sorted(rel(root, p) for p in found)
 
 
 def _imported_files(src: Path, path: Path) -> list[Path]:

@@ -9,6 +9,7 @@ resource outside the site (pages must load without a network).
 
 from __future__ import annotations
 
+import base64
 import functools
 import html
 import posixpath
@@ -18,10 +19,36 @@ from pathlib import Path
 
 from perfectplay.site.errors import SiteError
 
-__all__ = ["relative_url", "rewrite"]
+__all__ = ["ACTIVE", "active", "raw_path", "relative_url", "rewrite"]
 
 ATTRIBUTE = re.compile(r'\b(href|src)="([^"]*)"')
 SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+#: File types a browser runs scripts of when it opens them (by name, from ``file://`` or a
+#: server): their raw copies are made inert (:func:`raw_path`).
+ACTIVE = frozenset(
+    ".html .htm .xhtml .xht .shtml .svg .svgz .xml .xsl .xslt .js .mjs .cjs .mht .mhtml "
+    ".swf".split()
+)
+
+
+def active(path: str) -> bool:
+    """Whether a browser opening ``path`` could run a script in it.
+
+    >>> active("a/evil.HTML"), active("a/statement.md")
+    (True, False)
+    """
+    return posixpath.splitext(path)[1].lower() in ACTIVE
+
+
+def raw_path(path: str) -> str:
+    """The site path of the raw copy of repository file ``path``: ``raw/PATH``, or for an
+    :func:`active` type ``raw-text/PATH.txt``, opened as text wherever the site is read (a
+    folder of its own, so no file of the tree can have the same copy).
+
+    >>> raw_path("src/x.py"), raw_path("p/evil.svg")
+    ('raw/src/x.py', 'raw-text/p/evil.svg.txt')
+    """
+    return f"raw-text/{path}.txt" if active(path) else f"raw/{path}"
 
 
 @functools.lru_cache(maxsize=65536)
@@ -76,6 +103,10 @@ def rewrite(
             raise SiteError(where, source, f"link {value!r} points outside the repository")
         if not target.exists():
             raise SiteError(where, source, f"link {value!r}: no such file or folder")
+        if attribute == "src" and target.suffix.lower() == ".svg" and target.is_file():
+            # An image's scripts never run: the picture itself, as its inert copy is text.
+            data = base64.b64encode(target.read_bytes()).decode("ascii")
+            return f'src="data:image/svg+xml;base64,{data}"'
         site_path = target_for(target.relative_to(base).as_posix(), target.is_dir())
         if site_path is None:
             raise SiteError(where, source, f"link {value!r}: the site has no page for it")

@@ -8,11 +8,12 @@ programs started are pandoc and the tree's own ``perfectplay --help`` for the CL
 from __future__ import annotations
 
 import concurrent.futures as cf
+import functools
 import hashlib
 import html
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,7 @@ from perfectplay.site.highlight import (
 )
 from perfectplay.site.importers.library import LibraryFile, library
 from perfectplay.site.links import relative_url, rewrite
-from perfectplay.site.pool import Pool, Work
+from perfectplay.site.pool import Pool, Work, done
 from perfectplay.site.samples import SampleRun, TestRun, time_bucket
 from perfectplay.site.sandbox import Jail
 from perfectplay.site.sanitize import POLICY, clean
@@ -99,19 +100,13 @@ class Renderer:
         tree = self.tree
         work.helps = self._submit_helps(pool, docs)
         for e in entries:
-            shifted = tree.check_statement_headings(e)
-            if e.statement is not None:
-                tex = e.statement.endswith(".tex")
-                work.statements[e.id] = pool.submit(
-                    self.convert,
-                    e.statement,
-                    e.id,
-                    tex=tex,
-                    id_prefix="statement-",
-                    # A TeX statement's \section is the page's level 2, as a write-up's.
-                    **({"shift": 1} if tex or shifted else {}),
-                    strict_text=True,
-                )
+            try:
+                shifted = tree.check_statement_headings(e)
+            except SiteError as exc:
+                # The page says what is wrong in the statement's place.
+                work.statements[e.id] = done(self._failure(e.id, exc))
+            else:
+                self._submit_statement(pool, e, shifted, work)
             if e.solution is not None:
                 work.solutions[e.id] = pool.submit(
                     self.convert,
@@ -141,6 +136,22 @@ class Renderer:
         if tree.config.layout == "oj-verify":
             self._submit_library(pool, entries, work)
 
+    def _submit_statement(self, pool: Pool, e: Entry, shifted: bool, work: Work) -> None:
+        """The conversion of ``e``'s statement (``shifted``: its headings one level down)."""
+        if e.statement is None:
+            return
+        tex = e.statement.endswith(".tex")
+        work.statements[e.id] = pool.submit(
+            self.convert,
+            e.statement,
+            e.id,
+            tex=tex,
+            id_prefix="statement-",
+            # A TeX statement's \section is the page's level 2, as a write-up's.
+            **({"shift": 1} if tex or shifted else {}),
+            strict_text=True,
+        )
+
     def _submit_library(self, pool: Pool, entries: list[Entry], work: Work) -> None:
         """The library's files (shown whole) and their documentation (through pandoc)."""
         skip = [self.tree.config.data] if self.tree.config.data else []
@@ -157,13 +168,24 @@ class Renderer:
     def convert(self, source: str, where: str, **options: Any) -> str:
         """pandoc's HTML for ``source``, remembered by the file's bytes and the options;
         when an entry's file cannot be converted and :attr:`failures` is kept, the error."""
+        return self._kept(where, lambda: self._convert(source, where, **options))
+
+    def _kept(self, where: str, step: Callable[[], str]) -> str:
+        """The fragment ``step()`` makes; when it fails and :attr:`failures` is kept, the
+        error is the failure of entry ``where`` (:meth:`_failure`)."""
         try:
-            return self._convert(source, where, **options)
+            return step()
         except SiteError as exc:
-            if self.failures is None or where == "docs":
-                raise
-            self.failures.setdefault(where, exc)
-            return f'<p class="failure">{html.escape(describe_error(exc))}</p>'
+            return self._failure(where, exc)
+
+    def _failure(self, where: str, exc: SiteError) -> str:
+        """Where an entry's fragment would have been, a paragraph saying what failed; the
+        error is kept as the entry's failure (:attr:`failures`). Without failures kept,
+        or for the site's own pages, the error stops the build."""
+        if self.failures is None or where == "docs" or exc.where not in (where, ""):
+            raise exc  # the site's own problem, or another entry's
+        self.failures.setdefault(where, exc)
+        return f'<p class="failure">{html.escape(describe_error(exc))}</p>'
 
     def _convert(self, source: str, where: str, **options: Any) -> str:
         key = digest(
@@ -240,13 +262,17 @@ class Renderer:
                 if source is None:
                     parts.append("")  # the page says the repository has none
                     continue
-                html_ = rewrite(
-                    clean(fragments[e.id].result()),
-                    root=self.root,
-                    source=source,
-                    page=e.url,
-                    where=e.id,
-                    target_for=target,
+                html_ = self._kept(
+                    e.id,
+                    functools.partial(
+                        rewrite,
+                        clean(fragments[e.id].result()),
+                        root=self.root,
+                        source=source,
+                        page=e.url,
+                        where=e.id,
+                        target_for=target,
+                    ),
                 )
                 parts.append(highlight_fragment(html_))
             rendered[e.id] = (parts[0], parts[1])
@@ -286,9 +312,7 @@ class Renderer:
                     "meta": (
                         f"classic game · {', '.join(e.techniques)}"
                         if e.classic
-                        else f"{e.contest} {e.year or ''} · {', '.join(e.techniques)}".replace(
-                            "  ", " "
-                        )
+                        else f"{e.contest_year} · {', '.join(e.techniques)}"
                     ).removesuffix(" · "),  # no techniques: an imported entry's
                     "text": plain_text(statement) + " " + plain_text(solution),
                 }

@@ -206,7 +206,7 @@ def _interact(
         output = written / "output"
         shown = output.read_bytes()[: entry.output_limit] if output.is_file() else b""
     if run.timed_out:
-        return run, run.problem(entry.timeout, entry.output_limit), shown
+        return run, run.problem(entry.timeout, entry.output_limit, entry.memory_limit), shown
     try:
         if judge.timed_out or judge.forked or judge.returncode < 0:
             raise CheckerFailed(judge.problem(entry.timeout, entry.output_limit) or "stopped")
@@ -214,7 +214,7 @@ def _interact(
     except CheckerFailed as exc:
         raise SiteError(entry.id, where, f"the interactor crashed on {case}: {exc}") from None
     if wrong is None and not run.ok:
-        wrong = run.problem(entry.timeout, entry.output_limit)
+        wrong = run.problem(entry.timeout, entry.output_limit, entry.memory_limit)
     return run, wrong, shown
 
 
@@ -323,7 +323,7 @@ def run_sample(
         return SampleRun(sample, stdin, answer, output, wrong, passed=False)
     run = _execute(root, entry, argv, stdin.encode("utf-8"), jail, folders)
     output = run.stdout.decode("utf-8", "replace")
-    problem = run.problem(entry.timeout, entry.output_limit)
+    problem = run.problem(entry.timeout, entry.output_limit, entry.memory_limit)
     if problem is None:
         try:
             run.stdout.decode("utf-8")
@@ -373,7 +373,7 @@ def run_test(
         )
         return TestRun(test.name, wrong is None, run.seconds, wrong or "")
     run = _execute(root, entry, argv, stdin, jail, folders)
-    problem = run.problem(entry.timeout, entry.output_limit)
+    problem = run.problem(entry.timeout, entry.output_limit, entry.memory_limit)
     if problem is not None:
         return TestRun(test.name, False, run.seconds, problem)
     files = (stdin, answer, run.stdout)

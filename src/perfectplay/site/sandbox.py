@@ -11,6 +11,9 @@ with it; ``--die-with-parent``: and with the build), as an unprivileged user, se
 - the repository, read-only, with ``.git`` hidden;
 - the folders the run is given (a compiled program, a checker's files) read-only, and one
   empty writable folder as its working directory;
+- a numba cache of its own in its private ``/tmp``, made of links to the kernels the
+  builder itself compiled (read-only: :func:`_seed_numba`), so nothing a run compiles or
+  writes there outlives it;
 
 with a cleared environment (no ``HOME``, no tokens: :data:`ENVIRONMENT` and what the run
 sets) and limits on CPU time, address space, open files and file size. Where ``bwrap`` is
@@ -32,6 +35,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from perfectplay._util.ahead import twin_dir
 from perfectplay.site.errors import SiteError
 
 __all__ = ["ENVIRONMENT", "Jail", "Limits", "jail_for", "unavailable"]
@@ -54,6 +58,8 @@ ETC = (
 )
 #: The user id a program runs as inside its user namespace.
 UID = 65534
+#: Where a sandboxed run's numba cache is: in its own ``/tmp``, gone with it.
+NUMBA_CACHE = "/tmp/numba"
 
 
 @dataclass(frozen=True)
@@ -182,13 +188,14 @@ class Jail:
     """How the programs of one build run: sandboxed (``sandboxed``) or, for a trusted tree
     where no sandbox is available, as plain child processes with the builder's environment.
 
-    ``root`` is bound read-only; ``writable`` folders (the numba cache of the tree's
-    Python) are shared by every run of the build.
+    ``root`` is bound read-only; ``numba`` is the folder of kernels compiled by the
+    builder's own processes for the tree's ``src``, shown read-only to every run, each of
+    which starts from links to them in a numba cache of its own (:data:`NUMBA_CACHE`).
     """
 
     root: Path
     sandboxed: bool = True
-    writable: tuple[str, ...] = ()
+    numba: str | None = None
     environment: dict[str, str] = field(default_factory=dict)
 
     def env(self, extra: dict[str, str]) -> dict[str, str]:
@@ -212,30 +219,43 @@ class Jail:
         if not self.sandboxed:
             return list(argv)
         root = str(self.root)
-        binds = [*_interpreter_folders(), root, *read_only]
+        binds = [*_interpreter_folders(), root, *read_only, *([self.numba] if self.numba else [])]
         command = limits.argv() + _base_argv(binds)
         git = self.root / ".git"
         if git.is_dir() and not git.is_symlink():
             command += ["--tmpfs", str(git)]
         elif git.exists() or git.is_symlink():
             command += ["--ro-bind", "/dev/null", str(git)]
-        for path in (*self.writable, *writable, cwd):
+        for path in (*writable, cwd):
             command += ["--bind", path, path]
         command += ["--chdir", cwd, "--clearenv"]
         for name, value in sorted(env.items()):
             command += ["--setenv", name, value]
         command.append("--")
+        if self.numba is not None:
+            # The run's own cache (its /tmp is a fresh tmpfs): links to the builder's
+            # kernels, which are read-only here; a kernel the run compiles replaces its link.
+            link = f'cp -rs "$0" {NUMBA_CACHE} 2>/dev/null; exec "$@"'
+            command += ["/bin/sh", "-c", link, self.numba]
         return command + list(argv)
 
 
 def _seed_numba(root: Path, folder: Path) -> None:
-    """Copy the numba caches already compiled for the tree's ``src`` (beside its sources, or
-    in the builder's ``NUMBA_CACHE_DIR``) into the sandbox's cache ``folder``, in the layout
-    numba uses there, so a first build does not compile every kernel again in each run.
-    Only bytes are copied: nothing of them runs outside the sandbox."""
+    """Copy the numba caches the builder's own processes compiled for the tree's ``src``
+    (beside its sources, or in the builder's ``NUMBA_CACHE_DIR``), and the ahead-of-time
+    twins of perfectplay's kernels (:func:`~perfectplay._util.ahead.twin_dir`), into
+    ``folder``, in the layout numba uses there, so that a run does not compile them again.
+    Only bytes are copied: nothing of them runs outside the sandbox, and no run writes
+    there."""
     src = root / "src"
     if not src.is_dir():
         return
+    twins = twin_dir()
+    if twins.is_dir():
+        for file in twins.iterdir():
+            if file.is_file() and _newer(file, folder / twins.name / file.name):
+                (folder / twins.name).mkdir(exist_ok=True)
+                shutil.copy2(file, folder / twins.name / file.name)
     own = os.environ.get("NUMBA_CACHE_DIR")
     for package in (p for p in src.rglob("*") if p.is_dir() and p.name != "__pycache__"):
         # numba's _UserProvidedCacheLocator: <name of the folder>_<sha1 of its path>.
@@ -247,9 +267,17 @@ def _seed_numba(root: Path, folder: Path) -> None:
             if not source.is_dir():
                 continue
             for file in source.iterdir():
-                if file.suffix in (".nbi", ".nbc") and not (target / file.name).exists():
+                if file.suffix in (".nbi", ".nbc") and _newer(file, target / file.name):
                     target.mkdir(exist_ok=True)
-                    shutil.copyfile(file, target / file.name)
+                    shutil.copy2(file, target / file.name)
+
+
+def _newer(file: Path, copy: Path) -> bool:
+    """Whether ``copy`` is missing or older than ``file`` (an index numba rewrote)."""
+    try:
+        return copy.stat().st_mtime_ns < file.stat().st_mtime_ns
+    except FileNotFoundError:
+        return True
 
 
 def jail_for(root: Path, cache: Path | None, trust: bool) -> Jail:
@@ -265,17 +293,17 @@ def jail_for(root: Path, cache: Path | None, trust: bool) -> Jail:
                 f"{why}; pass --trust to run them unsandboxed if you trust this repository",
             )
         return Jail(root, sandboxed=False)
-    writable: tuple[str, ...] = ()
-    environment: dict[str, str] = {}
+    numba: str | None = None
     if cache is not None:
-        # The tree's numba kernels compile once per tree, not once per run; the folder is
-        # the tree's own, so one archive cannot plant code in another's runs.
-        numba = cache / "numba" / hashlib.sha256(str(root).encode()).hexdigest()[:16]
+        # The kernels the builder compiled for the tree's src are not compiled again in
+        # each run. No run writes there (a folder kept between builds and CI runs): the
+        # folder holds only what the builder's own processes compiled, and is the tree's
+        # own, so one archive's kernels never reach another's runs.
+        seed = cache / "numba-seed" / hashlib.sha256(str(root).encode()).hexdigest()[:16]
         try:
-            numba.mkdir(parents=True, exist_ok=True)
-            _seed_numba(root, numba)
-            writable = (str(numba),)
-            environment["NUMBA_CACHE_DIR"] = str(numba)
+            seed.mkdir(parents=True, exist_ok=True)
+            _seed_numba(root, seed)
+            numba = str(seed)
         except OSError:
-            pass  # no cache: every run compiles
-    return Jail(root, True, writable, environment)
+            pass  # no seed: every run compiles what it needs
+    return Jail(root, True, numba, {"NUMBA_CACHE_DIR": NUMBA_CACHE})

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import functools
+import posixpath
 import sys
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
 from perfectplay.errors import PerfectplayError
+from perfectplay.site.sanitize import POLICY
 
 __all__ = ["Handler", "make_server", "serve"]
 
@@ -29,6 +32,18 @@ class Handler(SimpleHTTPRequestHandler):
         ".svg": "image/svg+xml",
         ".woff2": "font/woff2",
     }
+
+    def end_headers(self) -> None:
+        # The pages' own policy as a header too, and every raw copy of the tree in a
+        # sandbox (an opaque origin, no script): a file of someone's repository opened
+        # here must not act as the site. No type is guessed from the bytes.
+        policy = POLICY
+        path = posixpath.normpath(unquote(urlsplit(self.path).path)).lstrip("/")
+        if path.startswith(("raw/", "raw-text/")):  # as the file is found: %72aw is raw
+            policy += "; sandbox"
+        self.send_header("Content-Security-Policy", policy)
+        self.send_header("X-Content-Type-Options", "nosniff")
+        super().end_headers()
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
         if getattr(self.server, "verbose", True):

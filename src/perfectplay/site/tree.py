@@ -15,6 +15,7 @@ from pathlib import Path
 from perfectplay.site.config import Config
 from perfectplay.site.entries import Entry
 from perfectplay.site.errors import SiteError
+from perfectplay.site.links import raw_path
 from perfectplay.site.repo import Change, inside
 
 __all__ = ["Doc", "Shown", "Tree"]
@@ -63,7 +64,7 @@ class Tree:
     def show(self, path: str) -> Shown:
         """Register a repository file whose bytes are copied to ``raw/``."""
         if path not in self.shown:
-            self.shown[path] = Shown(path, f"raw/{path}")
+            self.shown[path] = Shown(path, raw_path(path))
         return self.shown[path]
 
     def check_inside(self, e: Entry) -> None:

@@ -30,3 +30,6 @@ class Found:
     tests: list[tuple[str, str]] | None = None
     strict: bool = False  # every file required (perfectplay's own archive)
     derived: bool = False
+    # The folder is the entry's own: its runs may read any file of it, so all of them key
+    # the runs. False where the folder holds other entries (oj-verify's test files).
+    own_folder: bool = True

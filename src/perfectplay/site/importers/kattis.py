@@ -99,7 +99,8 @@ def found_in(root: Path, folder: Path, base: str, config: Config, git: Git | Non
     if _custom(yaml_data) and validators.is_dir():
         programs = sorted(p for p in validators.iterdir() if not p.name.startswith("."))
         if programs:
-            meta["checker"] = f"kattis:{programs[0].relative_to(folder).as_posix()}"
+            program = _program(root, programs[0], config, ident)
+            meta["checker"] = f"kattis:{program.relative_to(folder).as_posix()}"
     data = folder / "data"
     return Found(
         folder,
@@ -112,6 +113,29 @@ def found_in(root: Path, folder: Path, base: str, config: Config, git: Git | Non
         samples=pairs(root, data / "sample", ident),
         tests=pairs(root, data / "secret", ident, recursive=True),
         derived=True,
+    )
+
+
+def _program(root: Path, path: Path, config: Config, ident: str) -> Path:
+    """The source file of a validator: ``path`` itself, or the one program of the folder
+    ``path`` (the format's program in a directory: ``validate.py``, or ``validate.cpp``
+    with the headers it includes). Of several sources, the one named ``validate`` (or
+    ``validator``) is the program."""
+    if not path.is_dir():
+        return path
+    sources = sorted(
+        p for p in path.iterdir() if p.is_file() and runner_for(p.name, config.languages)
+    )
+    named = [p for p in sources if p.stem in ("validate", "validator")]
+    if len(sources) == 1 or len(named) == 1:
+        return sources[0] if len(sources) == 1 else named[0]
+    names = ", ".join(p.name for p in sources)
+    raise SiteError(
+        ident,
+        under(root, path),
+        f"several programs in the validator's folder ({names}): name the one to run validate.EXT"
+        if sources
+        else "no program in the validator's folder (a source file in a language the builder runs)",
     )
 
 

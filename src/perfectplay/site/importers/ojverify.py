@@ -147,6 +147,7 @@ def _found(root: Path, path: Path, base: str, data: _Data, git: Git) -> Found | 
         samples=samples,
         tests=tests,
         derived=True,
+        own_folder=False,  # the folder of every test: each test's includes are its own
     )
 
 
