@@ -115,6 +115,8 @@ def create(folder: Path) -> list[str]:
     cpp = shutil.which("g++") is not None
     files = {
         "site.toml": SITE_TOML,
+        # what every build writes, kept out of the repository
+        ".gitignore": "site-out/\n",
         f"{ENTRY}/meta.toml": META,
         f"{ENTRY}/statement.md": STATEMENT,
         f"{ENTRY}/solution.tex": SOLUTION_TEX,
