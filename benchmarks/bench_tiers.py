@@ -493,6 +493,18 @@ def _pick_runs(runs: int, vs: Path | None = None, case: str = "pick") -> None:
             f"{PICKS[case]}, {engine}{tree}: median {statistics.median(overs):.1f}% "
             f"({min(overs):.1f} to {max(overs):.1f}), {_verdict(overs)}"
         )
+    for src in trees:
+        if ("dask", src) not in got:
+            continue
+        # Dask's own: what it costs beyond the pool running the same tiers in the same
+        # round (the tiers' serial ends and the cores the driver shares cost both alike).
+        own = [d - p for d, p in zip(got[("dask", src)], got[("processes", src)], strict=True)]
+        tree = f" [{src}]" if vs else ""
+        print(
+            f"{PICKS[case]}, Dask's own (dask - processes, paired by round){tree}: median "
+            f"{statistics.median(own):.1f} points ({min(own):.1f} to {max(own):.1f}), "
+            f"{_verdict(own)}"
+        )
 
 
 def _maxi_rows() -> list[Row]:
