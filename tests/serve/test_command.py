@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 import urllib.request
@@ -227,3 +228,25 @@ def test_a_worker_that_dies_is_started_again():
     finally:
         _, err = _stop(proc)
     assert f"worker {workers[0]} ended (killed by signal 9); starting another" in err
+
+
+@pytest.mark.skipif(not hasattr(socket, "SO_REUSEPORT"), reason="needs SO_REUSEPORT")
+def test_a_port_another_process_listens_on_is_refused_with_workers():
+    # The occupant set SO_REUSEPORT, as another `perfectplay serve --workers 2` does: the
+    # workers' own SO_REUSEPORT sockets would join it and split its requests.
+    with socket.socket() as occupant:
+        occupant.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        occupant.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        occupant.bind(("127.0.0.1", 0))
+        occupant.listen()
+        port = occupant.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "perfectplay", "serve", "--no-browser", "--only",
+             "--workers", "2", "--port", str(port), "perfectplay.examples.pig:Piglet",
+             "-p", "goal=2"],
+            capture_output=True, text=True, env=_env(), cwd=ROOT, timeout=120,
+        )  # fmt: skip
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines()[-1] == (
+        f"perfectplay serve: cannot listen on 127.0.0.1:{port}: Address already in use"
+    )
