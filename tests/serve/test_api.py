@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -103,6 +104,31 @@ def test_model_values_are_the_librarys(client, game, fixture, request):
             ]
             checked += 1
     assert checked > 20
+
+
+@pytest.mark.parametrize(
+    "game, state, own",
+    [
+        ("tictactoe", "'X...O....'", ["1", "2", "3", "5", "6", "7", "8"]),
+        ("pig", "(0, 0, 3)", ["roll", "hold"]),
+        ("yahtzee-mini", "dice 1 2 2; rolls left 2",
+         ["keep nothing", "keep 1", "keep 1 2", "keep 1 2 2", "keep 2", "keep 2 2"]),
+        ("yahtzee-mini", "dice 1 2 2; rolls left 0",
+         ["score ones", "score twos", "score threes", "score chance", "score kind"]),
+        ("alea", "PXRES", "by dice"),
+    ],
+)  # fmt: skip
+def test_options_carry_the_games_own_order(client, game, state, own):
+    # The page lists options in this order with hints hidden: best first gives it away.
+    pos = client.post(f"/api/games/{game}/options", json={"state": state}).json()
+    assert sorted(pos["order"]) == list(range(len(pos["options"])))
+    shown = [pos["options"][i]["action"] for i in pos["order"]]
+    if own == "by dice":  # Alea: the keeps by the dice they keep, "(dice 1 2)" ...
+        found = [re.search(r"\((?:die|dice) ([\d ]+)\)", a) for a in shown]
+        kept = [tuple(map(int, m[1].split())) if m else () for m in found]
+        assert kept == sorted(kept) and pos["order"] != sorted(pos["order"])
+    else:
+        assert shown == own
 
 
 def test_pig_roll_outcomes_and_their_probabilities(client):

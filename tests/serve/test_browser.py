@@ -119,6 +119,11 @@ def _turn(page):
     return page.locator("#turn").inner_text()
 
 
+def _by_dice(action):
+    kept = action.split()[1:]
+    return [] if kept == ["nothing"] else [int(d) for d in kept]
+
+
 def test_a_yahtzee_turn_by_clicking_with_undo_redo_and_hints(page, server):
     _open(page, server, "yahtzee-american")
     assert "3 rolls left" not in _turn(page) and "2 rolls left" in _turn(page)
@@ -153,6 +158,12 @@ def test_a_yahtzee_turn_by_clicking_with_undo_redo_and_hints(page, server):
     assert page.locator("button.option.best").count() == 0
     assert page.locator("#value").inner_text() == ""
     assert all(t == "" for t in page.locator("button.option .num").all_inner_texts())
+    # ... and the options in the game's own order (keeps by their dice), the keys with them.
+    shown = [b.get_attribute("data-action") for b in page.locator("button.option").all()]
+    assert shown[0] == "keep nothing" and shown == sorted(shown, key=_by_dice)
+    page.keyboard.press("1")
+    expect(page.locator("#history li")).to_have_count(2)
+    assert page.locator("#history li").nth(1).inner_text() == "keep nothing"
     page.keyboard.press("h")
     assert page.locator("button.option.best").count() >= 1
 

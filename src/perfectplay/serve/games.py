@@ -31,9 +31,10 @@ started.
 from __future__ import annotations
 
 import math
+import re
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from perfectplay.errors import InputError, PerfectplayError, UnsupportedError
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
     from perfectplay.yahtzee.ruleset import Rules
     from perfectplay.yahtzee.solution import YahtzeeSolution
 
-__all__ = ["ModelGame", "ScorecardTable", "ServedGame"]
+__all__ = ["ModelGame", "ScorecardTable", "ServedGame", "own_order"]
 
 #: The longest state text the server reads (a situation, a model's ``repr``).
 MAX_STATE_CHARS = 2000
@@ -59,6 +60,29 @@ def _number(value: Any) -> float | None:
         return outcome_score(value.value)
     v = float(value)
     return v if math.isfinite(v) else None
+
+
+def _natural(label: str) -> list[tuple[int, int, str]]:
+    """A label's sort key with its numbers compared as numbers (``move 4`` before
+    ``move 10``)."""
+    return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.findall(r"\d+|\D+", label)]
+
+
+def own_order(actions: Sequence[str], own: Sequence[str] = ()) -> list[int]:
+    """The indices of the answered options (``actions``, best first) in the game's own
+    order: where each comes in ``own`` (the model's moves as it lists them), the rest
+    after those, by label with numbers compared as numbers. With hints hidden the page
+    lists the options in this order: best first would give the best away.
+
+    >>> own_order(["move 10", "move 9", "hold"])
+    [2, 1, 0]
+    >>> own_order(["roll", "hold"], ["roll", "hold"])
+    [0, 1]
+    """
+    place = {label: k for k, label in enumerate(own)}
+    return sorted(
+        range(len(actions)), key=lambda i: (place.get(actions[i], len(place)), _natural(actions[i]))
+    )
 
 
 def _checked_text(given: Any) -> str:
@@ -243,7 +267,21 @@ class ModelGame(ServedGame):
             "number": _number(value),
             "over": self._over(state, options),
             "options": listed,
+            "order": own_order([o.label for o in options], self._own_order(state) if options else ()),
         }
+
+    def _own_order(self, state: Any) -> list[str]:
+        """The labels of the model's choices in ``state`` in the order its ``moves`` (or a
+        one-player model's ``choices``) lists them; none for a table without its model."""
+        from perfectplay.results.options import label_of
+
+        listing = getattr(self.model, "choices" if self.kind == "chance" else "moves", None)
+        if listing is None:
+            return []
+        try:
+            return [label_of(m) for m in listing(state)]
+        except Exception:  # noqa: BLE001 - a model's fault: the labels' own order serves
+            return []
 
     def apply(self, text: Any, action: Any) -> dict[str, Any]:
         state = self.parse(text)
@@ -398,6 +436,7 @@ class ScorecardTable(ServedGame):
                 "number": value,
                 "over": False,
                 "options": [o.to_json() for o in options],
+                "order": own_order([o.label for o in options], self._own_order(options)),
                 "dice": [str(d) for d in state.dice],
                 "rolls_left": state.rolls_left,
                 "card": self._card_json(state.card),
@@ -416,6 +455,20 @@ class ScorecardTable(ServedGame):
             "chances": self._roll(card, (), self.table.rules.rolls - 1),
             "card": self._card_json(card),
         }
+
+    def _own_order(self, options: list[Option]) -> list[str]:
+        """The options' labels in the card's order: the keeps by their dice (keeping
+        nothing first), then the boxes as the card lists them."""
+        boxes = [c.name for c in self.table.rules.categories]
+        faces = self._faces
+
+        def key(o: Option) -> tuple[int, list[int]]:
+            chosen = o.action
+            if chosen.box is not None:
+                return 1, [boxes.index(chosen.box) if chosen.box in boxes else len(boxes)]
+            return 0, [faces.index(str(d)) if str(d) in faces else len(faces) for d in chosen.keep]
+
+        return [o.label for o in sorted(options, key=key)]
 
     def _card_json(self, card: Any) -> dict[str, Any]:
         from perfectplay.yahtzee.cards import card_state

@@ -347,7 +347,10 @@ function drawCard(card) {
 
 function drawOptions(pos, hide) {
   const mine = !computerPlays(S.node.player);
-  pos.options.forEach((o, i) => {
+  // Best first gives the best away: with hints hidden, the game's own order (the
+  // server's `order`: moves as the model lists them, keeps by their dice, then boxes).
+  const shown = hide && pos.order ? pos.order.map((i) => pos.options[i]) : pos.options;
+  shown.forEach((o, i) => {
     const cls = ["option"];
     if (o.best && !hide) cls.push("best");
     const button = el(
