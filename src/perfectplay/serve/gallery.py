@@ -108,7 +108,9 @@ class AleaGame(ServedGame):
             "word": word,
             "options": [o.to_json() for o in ranked],
             # The keeps by the dice they keep (the problem lists them best first).
-            "order": own_order([o.label for o in ranked], [_label(k) for k in sorted(keeps, key=_dice)]),
+            "order": own_order(
+                [o.label for o in ranked], [_label(k) for k in sorted(keeps, key=_dice)]
+            ),
             "dice": list(roll),
         }
 

@@ -267,7 +267,9 @@ class ModelGame(ServedGame):
             "number": _number(value),
             "over": self._over(state, options),
             "options": listed,
-            "order": own_order([o.label for o in options], self._own_order(state) if options else ()),
+            "order": own_order(
+                [o.label for o in options], self._own_order(state) if options else ()
+            ),
         }
 
     def _own_order(self, state: Any) -> list[str]:
