@@ -8,6 +8,7 @@ import os
 import socket
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -56,17 +57,36 @@ def test_serves_what_its_command_line_names():
     assert "solving mini rules..." in err and "solving Piglet(goal=4)..." in err
 
 
-def test_another_host_is_warned_about():
-    proc = _start("--only", "--host", "0.0.0.0", "perfectplay.examples.pig:Piglet", "-p", "goal=2")
+def _status(url, host):
+    request = urllib.request.Request(url + "api/games", headers={"Host": host})
+    try:
+        with urllib.request.urlopen(request, timeout=20) as r:
+            return r.status
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
+def test_another_host_is_warned_about_and_still_checks_the_host_header():
+    proc = _start("--only", "--host", "0.0.0.0", "--allow-host", "board.example",
+                  "perfectplay.examples.pig:Piglet", "-p", "goal=2")  # fmt: skip
     try:
         line = proc.stdout.readline()
         assert line.startswith("perfectplay serve: http://0.0.0.0:"), line
+        port = line.split()[2].rsplit(":", 1)[1].strip("/")
+        url = f"http://127.0.0.1:{port}/"
+        # DNS rebinding: a name that is not this server's is refused, as on 127.0.0.1.
+        assert _status(url, "evil.example") == 421
+        assert _status(url, f"evil.example:{port}") == 421
+        for name in ("board.example", f"127.0.0.1:{port}", "localhost", socket.gethostname()):
+            assert _status(url, name) == 200, name
     finally:
         _, err = _stop(proc)
     warning = [x for x in err.splitlines() if "warning" in x]
     assert warning == [
         "perfectplay serve: warning: listening on 0.0.0.0: anyone who can reach this machine on "
-        "that address can use this server"
+        "that address can use this server; it answers requests that name it (the Host header) "
+        "by this machine's name or addresses, localhost, board.example (--allow-host NAME adds "
+        "a name)"
     ]
 
 

@@ -78,6 +78,11 @@ def parser() -> argparse.ArgumentParser:
         "sets, the Alea Iacta Est example)",
     )  # fmt: skip
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    p.add_argument(
+        "--allow-host", action="append", default=[], metavar="NAME",
+        help="another name the server may be reached by (the Host header; with --host: "
+        "the address, this machine's name and addresses and localhost are accepted)",
+    )  # fmt: skip
     p.add_argument("--port", type=_port, default=0, help="port to listen on (a free one)")
     p.add_argument(
         "--workers", type=_workers, default=None, metavar="N",
@@ -242,22 +247,35 @@ def _load(path: str, user_rules: list[Any]) -> Any:
         raise
 
 
-def serve(games: list[ServedGame], host: str, port: int, browser: bool, workers: int = 1) -> int:
+def serve(
+    games: list[ServedGame],
+    host: str,
+    port: int,
+    browser: bool,
+    workers: int = 1,
+    allow: list[str] | None = None,
+) -> int:
     """Run the server until interrupted, in ``workers`` processes
-    (:mod:`perfectplay.serve.workers`); prints its address first."""
+    (:mod:`perfectplay.serve.workers`); prints its address first. Requests must name it
+    (the ``Host`` header): a loopback name, or with another ``host`` that address, this
+    machine's name and addresses, or one of ``allow``."""
     import threading
     import webbrowser
 
     import uvicorn
 
-    from perfectplay.serve.app import create_app
+    from perfectplay.serve.app import create_app, host_names
     from perfectplay.serve.workers import can_fork, listening_sockets, run_workers
 
+    shown = f"[{host}]" if ":" in host else host
     loopback = host in ("127.0.0.1", "localhost", "::1")
     if not loopback:
+        names = "".join(f", {a}" for a in allow or [])
         _say(
-            f"warning: listening on {host}: anyone who can reach this machine on that "
-            "address can use this server"
+            f"warning: listening on {shown}: anyone who can reach this machine on that "
+            "address can use this server; it answers requests that name it (the Host "
+            f"header) by this machine's name or addresses, localhost{names} "
+            "(--allow-host NAME adds a name)"
         )
     workers = workers if can_fork() else 1
     try:
@@ -265,11 +283,10 @@ def serve(games: list[ServedGame], host: str, port: int, browser: bool, workers:
     except OSError as exc:
         raise PerfectplayError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
     bound = sockets[0].getsockname()[1]
-    shown = f"[{host}]" if sockets[0].family == socket.AF_INET6 else host
     url = f"http://{shown}:{bound}/"
     for game in games:
         game.warm()
-    app = create_app(games, hosts=[] if loopback else ["*"])
+    app = create_app(games, hosts=host_names(host, allow or []) if not loopback else allow or [])
     config = uvicorn.Config(
         app, log_level="warning", access_log=False, server_header=False,
         timeout_graceful_shutdown=5,
@@ -327,7 +344,7 @@ def main(argv: list[str]) -> int:
         if workers > 1:
             _fork_safe_threads()
         games = build_games(args)
-        return serve(games, args.host, args.port, args.browser, workers)
+        return serve(games, args.host, args.port, args.browser, workers, args.allow_host)
     except PerfectplayError as exc:
         print(f"perfectplay serve: {exc}", file=sys.stderr)
         return 2
