@@ -86,6 +86,24 @@ def test_a_played_yahtzee_game_scores_what_its_card_says(client):
     assert len(last["card"]["filled"]) == 5
 
 
+def test_the_card_shows_the_bonuses_its_boxes_do_not(client):
+    # Its boxes add up to 47; the score is 112: the upper bonus (15, the upper boxes at 11
+    # of 10) and an extra n-of-a-kind (50) make up the rest, and the card says so.
+    situation = "dice 2 2 2; rolls left 0; filled kind=30 ones=1 twos=4 threes=6"
+    after = client.post(
+        "/api/games/yahtzee-mini/apply", json={"state": situation, "action": "score chance"}
+    ).json()["state"]
+    card = client.post("/api/games/yahtzee-mini/options", json={"state": after}).json()["card"]
+    assert card["score"] == 112 and sum(card["filled"].values()) == 47
+    assert (card["upper"], card["upper_bonus"], card["bonus_at"], card["extra_bonus"]) == (
+        11, 15, 10, 50
+    )
+    empty = client.post("/api/games/yahtzee-mini/options", json={"state": "filled -"}).json()
+    assert (empty["card"]["upper"], empty["card"]["upper_bonus"], empty["card"]["extra_bonus"]) == (
+        0, 0, 0
+    )
+
+
 @pytest.mark.parametrize(
     "game, fixture", [("pig", "pig_solution"), ("tictactoe", "tictactoe_solution")]
 )

@@ -146,6 +146,9 @@ def test_a_yahtzee_turn_by_clicking_with_undo_redo_and_hints(page, server):
     expect(page.locator("#history li")).to_have_count(3)
     assert "filled" in page.locator("#state").inner_text()
     assert page.locator("#card tr.filled").count() == 1
+    # The upper bonus has its row, so that the card adds up to its score.
+    bonus = page.locator("#card tr.bonus").inner_text()
+    assert re.fullmatch(r"upper bonus\s+upper \d+ of 63", bonus), bonus
     # Undo three times: back to the first roll; redo once.
     for _ in range(3):
         page.click("#undo")

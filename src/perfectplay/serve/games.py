@@ -473,9 +473,33 @@ class ScorecardTable(ServedGame):
         return [o.label for o in sorted(options, key=key)]
 
     def _card_json(self, card: Any) -> dict[str, Any]:
+        """The card as the page draws it: the boxes' points, the score, and what the
+        boxes alone do not show: the upper total, the upper bonus it earned (``bonus_at``
+        the total that earns it; ``None`` under rules without one) and the other bonuses
+        (extra n-of-a-kinds: the score less the boxes and the upper bonus; ``None`` where
+        some box's points are unknown)."""
         from perfectplay.yahtzee.cards import card_state
 
-        return {"filled": dict(card.filled), "score": card_state(self.table.game, card)[1]}
+        g = self.table.game
+        rules = g.rules
+        score = card_state(g, card)[1]
+        filled = dict(card.filled)
+        upper_boxes = {c.name for c in rules.categories if c.is_upper}
+        upper = card.upper
+        if upper is None:
+            upper = sum(p or 0 for name, p in filled.items() if name in upper_boxes)
+        has_bonus = g.n_upper_values > 1 and g.bonus > 0
+        upper_bonus = int(g.bonus) if has_bonus and upper >= g.threshold else 0
+        known = all(p is not None for p in filled.values())
+        extra = score - sum(p or 0 for p in filled.values()) - upper_bonus if known else None
+        return {
+            "filled": filled,
+            "score": score,
+            "upper": upper,
+            "upper_bonus": upper_bonus,
+            "bonus_at": int(g.threshold) if has_bonus else None,
+            "extra_bonus": extra,
+        }
 
     def apply(self, text: Any, action: Any) -> dict[str, Any]:
         from perfectplay.serve.scorecard import card_after

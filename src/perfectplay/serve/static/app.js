@@ -340,6 +340,15 @@ function drawCard(card) {
     const pts = filled ? (card.filled[box] === null ? "filled" : String(card.filled[box])) : "";
     rows.push(el("tr", {class: filled ? "filled" : ""}, el("td", {}, box), el("td", {}, pts)));
   }
+  // What the boxes alone do not show, so that they add up to the score.
+  if (card.bonus_at !== null && card.bonus_at !== undefined) {
+    const pts = card.upper_bonus ? String(card.upper_bonus) : `upper ${card.upper} of ${card.bonus_at}`;
+    rows.push(el("tr", {class: "bonus"}, el("td", {}, "upper bonus"), el("td", {}, pts)));
+  }
+  if (card.extra_bonus) {
+    rows.push(el("tr", {class: "bonus"}, el("td", {}, "extra bonuses"),
+                 el("td", {}, String(card.extra_bonus))));
+  }
   rows.push(el("tr", {class: "total"}, el("td", {}, "score"), el("td", {}, String(card.score))));
   $("card").replaceChildren(...rows);
   $("card").hidden = false;
