@@ -95,6 +95,7 @@ def test_another_host_is_warned_about_and_still_checks_the_host_header():
     [
         (["-p", "goal=3"], "-p sets a parameter of a model"),
         (["perfectplay.examples.nothing:Pig"], "no module named 'perfectplay.examples"),
+        (["tests/serve/no_such_model.py:X"], "serve: tests/serve/no_such_model.py: no such file"),
         (["perfectplay.examples.pig:Pig", "-p", "goal=x y"], "is not a Python literal"),
         (["perfectplay.examples.pig:Pig", "-p", "goal=0"], "Pig(goal=0) failed: ValueError"),
         (["--rules", "klondike"], "unknown rules 'klondike'"),
@@ -112,6 +113,16 @@ def test_refusals_are_one_line(args, message, capsys):
     assert (
         err.splitlines()[-1].startswith("perfectplay serve: ") and message in err.splitlines()[-1]
     )
+
+
+def test_a_model_files_syntax_error_names_the_file_and_line(tmp_path, capsys):
+    from perfectplay.cli import main
+
+    broken = tmp_path / "syntaxerr.py"
+    broken.write_text("class Broken:\n    def start(self)\n        return 0\n")
+    assert main(["serve", "--no-browser", f"{broken}:Broken"]) == 2
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last == f"perfectplay serve: {broken}:2: syntax error: expected ':'"
 
 
 def test_a_bad_port_is_a_usage_error(capsys):

@@ -10,7 +10,7 @@ through the one loader of the library, :func:`perfectplay.models.loading.load_mo
 >>> load_model("perfectplay.examples.pig:Nothing", {})
 Traceback (most recent call last):
 ...
-perfectplay.errors.InputError: module 'perfectplay.examples...' has no 'Nothing'
+perfectplay.errors.InputError: perfectplay.examples.pig: module 'perfectplay.examples...' has no 'Nothing'
 >>> parameters(["goal=20", "faces=(1, 2)"])
 {'goal': 20, 'faces': (1, 2)}
 >>> slug("Pig(goal=20)")
@@ -53,7 +53,12 @@ def load_model(spec: str, params: dict[str, Any]) -> Any:
         raise InputError(
             f"{spec[:60]!r}: expected MODULE:OBJECT, e.g. perfectplay.examples.pig:Pig"
         )
-    return load(spec, params)
+    name = spec.rsplit(":", 1)[0]
+    try:
+        return load(spec, params)
+    except InputError as exc:  # named as `perfectplay solve` names it: FILE[:LINE]: ...
+        where = name if exc.line is None else f"{name}:{exc.line}"
+        raise InputError(f"{where}: {exc.message}") from None
 
 
 def slug(text: str) -> str:
