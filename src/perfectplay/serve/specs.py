@@ -10,7 +10,7 @@ through the one loader of the library, :func:`perfectplay.models.loading.load_mo
 >>> load_model("perfectplay.examples.pig:Nothing", {})
 Traceback (most recent call last):
 ...
-perfectplay.errors.InputError: perfectplay.examples.pig: module 'perfectplay.examples...' has no 'Nothing'
+perfectplay.errors.InputError: perfectplay.examples.pig: module '...' has no 'Nothing'
 >>> parameters(["goal=20", "faces=(1, 2)"])
 {'goal': 20, 'faces': (1, 2)}
 >>> slug("Pig(goal=20)")
