@@ -41,15 +41,17 @@ def _stop(proc):
 
 
 def test_serves_what_its_command_line_names():
+    # Each -p is the model's named just before it; a model may follow a -p.
     proc = _start("--only", "--rules", "tests/serve/mini_rules.py:MINI",
-                  "perfectplay.examples.pig:Piglet", "-p", "goal=4")  # fmt: skip
+                  "perfectplay.examples.pig:Piglet", "-p", "goal=4",
+                  "perfectplay.examples.tictactoe:TicTacToe")  # fmt: skip
     try:
         line = proc.stdout.readline()
         assert line.startswith("perfectplay serve: http://127.0.0.1:"), line
         url = line.split()[2]
         with urllib.request.urlopen(url + "api/games", timeout=20) as r:
             games = json.load(r)["games"]
-        assert [g["id"] for g in games] == ["yahtzee-mini", "piglet-goal-4"]
+        assert [g["id"] for g in games] == ["yahtzee-mini", "piglet-goal-4", "tictactoe"]
         with urllib.request.urlopen(url, timeout=20) as r:
             assert r.headers["content-security-policy"].startswith("default-src 'none'")
     finally:
@@ -98,6 +100,10 @@ def test_another_host_is_warned_about_and_still_checks_the_host_header():
         (["tests/serve/no_such_model.py:X"], "serve: tests/serve/no_such_model.py: no such file"),
         (["perfectplay.examples.pig:Pig", "-p", "goal=x y"], "is not a Python literal"),
         (["perfectplay.examples.pig:Pig", "-p", "goal=0"], "Pig(goal=0) failed: ValueError"),
+        (["perfectplay.examples.pig:Piglet", "-p", "goal=2", "perfectplay.examples.pig:Pig",
+          "-p", "goal=0"], "Pig(goal=0) failed: ValueError"),
+        (["-p", "goal=0", "perfectplay.examples.pig:Pig", "perfectplay.examples.pig:Piglet"],
+         "Pig(goal=0) failed: ValueError"),
         (["--rules", "klondike"], "unknown rules 'klondike'"),
         (["--load", "no/such/table.npz"], "no/such/table.npz: no such file"),
         (["--alea", "no/such/alea.txt"], "no/such/alea.txt: No such file or directory"),
@@ -218,19 +224,23 @@ def test_a_compiled_table_without_its_model_is_refused(ur2_table, capsys):
     assert last == (
         f"perfectplay serve: {table}: a compiled model's table is served with its model: "
         f"name it too, e.g. perfectplay serve --load {table} perfectplay.examples.ur:Ur -p "
-        "NAME=VALUE (the table holds Ur(finkel+pieces=2))"
+        "rules=finkel -p pieces=2 (the table holds Ur(finkel+pieces=2))"
     )
-    args = [
-        "serve",
-        "--no-browser",
-        "--load",
-        table,
-        "perfectplay.examples.ur:Ur",
-        "-p",
-        "pieces=1",
-    ]
-    assert main(args) == 2
-    assert "solved with other parameters" in capsys.readouterr().err.splitlines()[-1]
+    ur = ["perfectplay.examples.ur:Ur", "-p", "pieces=1"]
+    assert main(["serve", "--no-browser", "--load", table, *ur]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"perfectplay serve: {table}: the table was solved with other parameters than the "
+        "perfectplay.examples.ur:Ur named here: the table holds Ur(finkel+pieces=2), solved "
+        "with rules='finkel', pieces=2; the model named has rules='finkel', pieces=1 (-p)"
+    )
+    pig = ["perfectplay.examples.pig:Piglet", "-p", "goal=2"]
+    assert main(["serve", "--no-browser", "--load", table, *pig]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"perfectplay serve: {table}: perfectplay.examples.pig:Piglet is not the table's "
+        "model: the table holds Ur(finkel+pieces=2), solved from perfectplay.examples.ur:Ur; "
+        f"name that model, e.g. perfectplay serve --load {table} perfectplay.examples.ur:Ur "
+        "-p rules=finkel -p pieces=2"
+    )
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux's /proc")

@@ -58,7 +58,8 @@ def parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     p.add_argument(
         "-p", "--param", action="append", default=[], metavar="NAME=VALUE",
-        help="a parameter of the models' classes (a Python literal), e.g. -p goal=20",
+        help="a parameter of the model named just before it (a Python literal, or a bare "
+        "word for a string), e.g. perfectplay.examples.pig:Pig -p goal=20",
     )  # fmt: skip
     p.add_argument(
         "--rules", action="append", default=[], metavar="NAME",
@@ -66,7 +67,8 @@ def parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     p.add_argument(
         "--load", action="append", default=[], metavar="TABLE",
-        help="serve a saved table (a Yahtzee table or a model's .npz)",
+        help="serve a saved table (a Yahtzee table, a model's .npz, or a compiled model's "
+        "table directory with its model named too)",
     )  # fmt: skip
     p.add_argument(
         "--alea", action="append", default=[], metavar="FILE",
@@ -132,16 +134,19 @@ def build_games(args: argparse.Namespace) -> list[ServedGame]:
         taken.add(game.id)
         games.append(game)
 
-    params = parameters(args.param)
-    if params and not args.games:
+    if args.param and not args.games:
         raise InputError("-p sets a parameter of a model: name the model (MODULE:OBJECT)")
+    named = getattr(args, "models", None)  # each model with its own -p (main reads them)
+    if named is None:
+        named = [(spec, list(args.param)) for spec in args.games]
     user_rules = []
     for spec in args.rules:
         rules = resolve_rules(spec)
         user_rules.append(rules)
         _say(f"solving {rules.name} rules" + (" (about 10 s)" if spec in RULES else "") + "...")
         add(ScorecardTable(f"yahtzee-{slug(rules.name)}", rules, perfectplay.solve(rules)))
-    models = [(spec, load_model(spec, params)) for spec in args.games]
+    models = [(spec, load_model(spec, params), params)
+              for spec, params in ((spec, parameters(given)) for spec, given in named)]  # fmt: skip
     for path in args.load:
         _say(f"loading {path}...")
         if Path(path).is_dir():  # a compiled model's table: played with its model
@@ -154,19 +159,19 @@ def build_games(args: argparse.Namespace) -> list[ServedGame]:
             add(ScorecardTable(f"yahtzee-{slug(table.rules.name)}", table.rules, table))
         else:
             add(ModelGame(slug(table.name), table, f"{table.name} (table {path})"))
-    for spec, model in models:
+    for spec, model, params in models:
         name = spec.rpartition(":")[2]
-        title = name + (f"({', '.join(f'{k}={v!r}' for k, v in params.items())})" if params else "")
+        title = name + (f"({_listed(params)})" if params else "")
         _say(f"solving {title}...")
         add(_served(slug(title), perfectplay.solve(model), title, model))
     for path in args.alea:
         add(_alea(path, path))
-    named = {g.rules.name for g in games if isinstance(g, ScorecardTable)}
+    served = {g.rules.name for g in games if isinstance(g, ScorecardTable)}
     if not args.only or not games:
         if not args.alea:
             add(_alea(None, "the statement's example"))
         for name, rules in RULES.items():
-            if name not in named:
+            if name not in served:
                 add(ScorecardTable(f"yahtzee-{slug(name)}", rules, notify=_say))
     return games
 
@@ -183,7 +188,11 @@ def _served(game_id: str, solution: Any, title: str, model: Any = None) -> Serve
     return ModelGame(game_id, solution, title, model)
 
 
-def _model_of_table(path: str, models: list[tuple[str, Any]]) -> Any:
+def _listed(params: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v!r}" for k, v in params.items())
+
+
+def _model_of_table(path: str, models: list[tuple[str, Any, dict[str, Any]]]) -> Any:
     """The model named on the command line that a compiled table was solved from (its
     class and parameters, as the table records them), taken out of ``models``: it is
     served from the table, not solved again. A table no model named matches is refused:
@@ -192,21 +201,33 @@ def _model_of_table(path: str, models: list[tuple[str, Any]]) -> Any:
 
     head = perfectplay.load(path).head  # type: ignore[attr-defined]
     recorded = str(head.get("class", ""))
-    for i, (_, model) in enumerate(models):
+    holds = f"the table holds {head.get('model', 'a model')}"
+    table_params = head.get("parameters") or {}
+    for i, (_, model, _) in enumerate(models):
         same_class = recorded.rpartition(":")[2] == type(model).__qualname__
         if same_class and [int(x) for x in getattr(model, "params", [])] == head.get("params"):
             return models.pop(i)[1]
-    named = [spec for spec, m in models if recorded.rpartition(":")[2] == type(m).__qualname__]
-    if named:
-        raise InputError(
-            f"{path}: the table was solved with other parameters than the {named[0]} "
-            "named here (-p)"
-        )
-    raise InputError(
-        f"{path}: a compiled model's table is served with its model: name it too, e.g. "
-        f"perfectplay serve --load {path} {recorded or 'MODULE:CLASS'} -p NAME=VALUE "
-        f"(the table holds {head.get('model', 'a model')})"
+    for spec, model, _ in models:
+        if recorded.rpartition(":")[2] == type(model).__qualname__:
+            given = getattr(model, "parameters", None)  # a compiled model's, by name
+            given = (given() if callable(given) else given) or {}
+            raise InputError(
+                f"{path}: the table was solved with other parameters than the {spec} named "
+                f"here: {holds}, solved with {_listed(table_params) or 'its defaults'}; the "
+                f"model named has {_listed(given) or 'its defaults'} (-p)"
+            )
+    hint = " ".join(f"-p {k}={v}" for k, v in table_params.items())
+    example = (
+        f"perfectplay serve --load {path} {recorded or 'MODULE:CLASS'} {hint or '-p NAME=VALUE'}"
     )
+    what = (
+        f"{', '.join(spec for spec, _, _ in models)} is not the table's model: {holds}, "
+        f"solved from {recorded or 'another class'}; name that model, e.g. {example}"
+        if models
+        else f"a compiled model's table is served with its model: name it too, e.g. "
+        f"{example} ({holds})"
+    )
+    raise InputError(f"{path}: {what}")
 
 
 def _alea(path: str | None, what: str) -> ServedGame:
@@ -328,7 +349,12 @@ def _fork_safe_threads() -> None:
 
 def main(argv: list[str]) -> int:
     """``perfectplay serve ARGS``; returns the exit status."""
-    args = parser().parse_args(argv)
+    p = parser()
+    # Models and options in any order (a model after a -p), each -p its model's.
+    args = p.parse_intermixed_args(argv)
+    from perfectplay.serve.specs import models_and_params
+
+    args.models = models_and_params(argv, p)
     try:
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
