@@ -149,6 +149,15 @@ def test_options_carry_the_games_own_order(client, game, state, own):
         assert shown == own
 
 
+def test_a_cost_games_rolls_say_what_they_cost(race_game):
+    # The page adds them up: the value at the goal is the cost still to come (0).
+    assert (race_game.describe()["measure"], race_game.describe()["unit"]) == ("cost", "rolls")
+    assert race_game.apply("0", "(0, 2)")["cost"] == 2.0
+    assert race_game.apply("6", "(6, 2)")["cost"] == 1.0
+    assert race_game.apply("6", "(6, 1)")["cost"] == 1.0
+    assert race_game.position("10")["over"] and race_game.position("10")["value"] == 0
+
+
 def test_pig_roll_outcomes_and_their_probabilities(client):
     got = client.post("/api/games/pig/apply", json={"state": "(0, 0, 3)", "action": "roll"}).json()
     assert [(c["state"], c["passes"]) for c in got["chances"]] == [

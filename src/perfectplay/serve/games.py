@@ -161,6 +161,8 @@ class ServedGame(ABC):
             "players": self.players,
             "objective": objective.describe(),
             "maximise": objective.sense == "max",
+            "measure": objective.measure,
+            "unit": objective.unit,
             "playable": self.playable,
             "start": self.start(),
             "notation": self.notation,
@@ -297,10 +299,14 @@ class ModelGame(ServedGame):
                 f"{self.title}: a table without its model does not know the dice; serve the "
                 "model to play on"
             )
+        cost = None
         if self.kind == "chance":
             raw: Any = self.model.roll(option.action)
             pairs = raw.items() if isinstance(raw, Mapping) else raw
             found = [(s, w, False) for s, w in pairs]
+            if self.objective.measure == "cost":  # what this roll costs: the game's total
+                price = getattr(self.model, "cost", None)
+                cost = float(price(option.action)) if callable(price) else 1.0
         else:
             raw = self.model.chances(state, option.action)
             triples: Iterable[Any] = (
@@ -315,7 +321,7 @@ class ModelGame(ServedGame):
              "label": self.text(s)}
             for s, w, p in found
         ]  # fmt: skip
-        return {"chances": chances}
+        return {"chances": chances} if cost is None else {"chances": chances, "cost": cost}
 
 
 class ScorecardTable(ServedGame):
