@@ -54,9 +54,16 @@ def test_serves_what_its_command_line_names():
         assert [g["id"] for g in games] == ["yahtzee-mini", "piglet-goal-4", "tictactoe"]
         with urllib.request.urlopen(url, timeout=20) as r:
             assert r.headers["content-security-policy"].startswith("default-src 'none'")
+        # A body shorter than its Content-Length is not waited for (408 after 5 s).
+        port = int(url.rsplit(":", 1)[1].strip("/"))
+        with socket.create_connection(("127.0.0.1", port), timeout=20) as raw:
+            raw.sendall(b"POST /api/games/piglet-goal-4/options HTTP/1.1\r\nHost: 127.0.0.1"
+                        b"\r\nContent-Length: 20\r\n\r\n{\"state\":")  # fmt: skip
+            assert raw.recv(100).startswith(b"HTTP/1.1 408 ")
     finally:
         _, err = _stop(proc)
     assert "solving mini rules..." in err and "solving Piglet(goal=4)..." in err
+    assert proc.returncode == 0 and err.splitlines()[-1] == "perfectplay serve: stopped"
 
 
 def _status(url, host):
@@ -190,6 +197,7 @@ def test_workers_serve_the_same_games_and_stop_with_the_server():
     finally:
         _, err = _stop(proc)
     assert proc.returncode == 0 and "3 worker processes" in err
+    assert err.splitlines()[-1] == "perfectplay serve: stopped"
     assert not any(Path(f"/proc/{pid}").exists() for pid in workers)
 
 
@@ -213,6 +221,8 @@ def test_a_compiled_table_is_served_with_its_model(ur2_table):
     finally:
         _, err = _stop(proc)
     assert "solving" not in err  # the model named is the table's: not solved again
+    # SIGTERM stops one process as it stops several: exit 0, one line.
+    assert proc.returncode == 0 and err.splitlines()[-1] == "perfectplay serve: stopped"
 
 
 def test_a_compiled_table_without_its_model_is_refused(ur2_table, capsys):
@@ -291,3 +301,25 @@ def test_a_port_another_process_listens_on_is_refused_with_workers():
     assert done.stderr.splitlines()[-1] == (
         f"perfectplay serve: cannot listen on 127.0.0.1:{port}: Address already in use"
     )
+
+
+def test_sigint_stops_the_start_up_even_where_it_was_ignored():
+    import signal
+
+    # A script's `perfectplay serve ... &` starts it with SIGINT ignored.
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "perfectplay", "serve", "--no-browser", "--only",
+         "--workers", "1", "perfectplay.examples.pig:Pig"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env(), cwd=ROOT,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )  # fmt: skip
+    try:
+        assert proc.stderr.readline() == "perfectplay serve: solving Pig...\n"
+        proc.send_signal(signal.SIGINT)  # during Pig's solve (seconds)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:  # pragma: no cover - the signal was ignored
+            proc.kill()
+            proc.communicate()
+    assert out == "" and proc.returncode == 0
+    assert err.splitlines()[-1] == "perfectplay serve: stopped"

@@ -52,12 +52,15 @@ if TYPE_CHECKING:
 
     from perfectplay.serve.games import ServedGame
 
-__all__ = ["CSP", "MAX_BODY", "MAX_QUERY", "create_app", "host_names"]
+__all__ = ["BODY_SECONDS", "CSP", "MAX_BODY", "MAX_QUERY", "create_app", "host_names"]
 
 #: The largest request body read (a state and an action are far smaller).
 MAX_BODY = 16 * 1024
 #: The longest query string read.
 MAX_QUERY = 4 * 1024
+#: Seconds a request body may take to arrive (a client that declares more bytes than it
+#: sends is answered 408 rather than holding its connection open).
+BODY_SECONDS = 5.0
 
 #: The Content-Security-Policy of every response: this server only, no inline script or
 #: style, no frames, no plugins.
@@ -167,13 +170,25 @@ class Guard:
 
 async def _body(request: Request) -> dict[str, Any]:
     """The JSON object of a request, read up to :data:`MAX_BODY` bytes whatever the
-    ``Content-Length`` said."""
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise _Refused(413, f"the request body is larger than {MAX_BODY} bytes")
-        chunks.append(chunk)
+    ``Content-Length`` said, within :data:`BODY_SECONDS`."""
+    import asyncio
+
+    chunks: list[bytes] = []
+
+    async def read() -> None:
+        size = 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise _Refused(413, f"the request body is larger than {MAX_BODY} bytes")
+            chunks.append(chunk)
+
+    try:
+        await asyncio.wait_for(read(), BODY_SECONDS)
+    except TimeoutError:
+        raise _Refused(
+            408, f"the request body did not arrive within {BODY_SECONDS:g} s"
+        ) from None
     try:
         data = json.loads(b"".join(chunks) or b"{}")
     except (ValueError, RecursionError):

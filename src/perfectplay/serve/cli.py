@@ -347,8 +347,20 @@ def _fork_safe_threads() -> None:
         numba.config.THREADING_LAYER = "workqueue"  # type: ignore[attr-defined]
 
 
+class _Stopped(Exception):
+    """``SIGTERM`` arrived: the server stops as on Ctrl-C."""
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise _Stopped
+
+
 def main(argv: list[str]) -> int:
-    """``perfectplay serve ARGS``; returns the exit status."""
+    """``perfectplay serve ARGS``; returns the exit status: 0 when stopped by Ctrl-C or
+    ``SIGTERM`` (one line says so), 2 for a refusal."""
+    import os
+    import signal
+
     p = parser()
     # Models and options in any order (a model after a -p), each -p its model's.
     args = p.parse_intermixed_args(argv)
@@ -365,14 +377,29 @@ def main(argv: list[str]) -> int:
             file=sys.stderr,
         )
         return 2
+    # Numba's error colours (colorama) reset the terminal when the process exits, a stray
+    # ESC[0m after the Ctrl-C.
+    os.environ.setdefault("NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING", "1")
+    # Ctrl-C and SIGTERM stop the server the same way, at any moment, the start-up solve
+    # included: SIGINT even where it was ignored (a server started with `&` by a script);
+    # uvicorn passes either on once it has shut down.
+    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, _stop)
     try:
         workers = args.workers or _default_workers()
         if workers > 1:
             _fork_safe_threads()
         games = build_games(args)
-        return serve(games, args.host, args.port, args.browser, workers, args.allow_host)
+        status = serve(games, args.host, args.port, args.browser, workers, args.allow_host)
     except PerfectplayError as exc:
         print(f"perfectplay serve: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        return 0
+    except (KeyboardInterrupt, _Stopped):
+        status = 0
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if status == 0:
+        _say("stopped")
+    return status
