@@ -323,3 +323,47 @@ def test_sigint_stops_the_start_up_even_where_it_was_ignored():
             proc.communicate()
     assert out == "" and proc.returncode == 0
     assert err.splitlines()[-1] == "perfectplay serve: stopped"
+
+
+@pytest.fixture
+def table_cache(tmp_path, monkeypatch, mini_table):
+    """The disk cache of Yahtzee tables, in a temporary folder: where MINI's table goes."""
+    from perfectplay.problems.yahtzee.solution import cache_path
+    from perfectplay.yahtzee.game import ScorecardGame
+    from perfectplay.yahtzee.solution import fingerprint
+
+    monkeypatch.delenv("PERFECTPLAY_NO_CACHE", raising=False)
+    monkeypatch.setenv("PERFECTPLAY_CACHE_DIR", str(tmp_path))
+    path = cache_path(fingerprint(ScorecardGame(mini_table.rules)))
+    path.parent.mkdir(parents=True)
+    return path
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs fcntl")
+def test_a_rule_set_another_worker_is_solving_is_waited_for_then_read(table_cache, mini_table):
+    import fcntl
+    import threading
+
+    from perfectplay.serve.games import ScorecardTable
+
+    heard = []
+    game = ScorecardTable("yahtzee-mini", mini_table.rules, notify=heard.append)
+    with open(table_cache.with_suffix(".lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another worker is solving these rules
+        asking = threading.Thread(target=lambda: game.table)
+        asking.start()
+        asking.join(1.0)
+        assert asking.is_alive() and not game.solved  # this one waits for it
+        mini_table.save(table_cache)  # its table reaches the disk cache
+    asking.join(60)
+    assert game.solved and heard == []  # read from the cache, not solved again
+
+
+def test_rules_named_are_read_from_the_disk_cache(table_cache, mini_table, capsys):
+    from perfectplay.serve.cli import build_games, parser
+
+    mini_table.save(table_cache)
+    args = parser().parse_args(["--only", "--rules", "tests/serve/mini_rules.py:MINI"])
+    games = build_games(args)
+    assert [g.id for g in games] == ["yahtzee-mini"] and games[0].solved
+    assert "solving" not in capsys.readouterr().err

@@ -120,6 +120,7 @@ def build_games(args: argparse.Namespace) -> list[ServedGame]:
     import perfectplay
     from perfectplay.problems.yahtzee.instance import resolve_rules
     from perfectplay.serve.games import ModelGame, ScorecardTable
+    from perfectplay.serve.scorecard import solve_once
     from perfectplay.serve.specs import load_model, parameters, slug
     from perfectplay.yahtzee.ruleset import RULES
     from perfectplay.yahtzee.solution import YahtzeeSolution
@@ -143,8 +144,14 @@ def build_games(args: argparse.Namespace) -> list[ServedGame]:
     for spec in args.rules:
         rules = resolve_rules(spec)
         user_rules.append(rules)
-        _say(f"solving {rules.name} rules" + (" (about 10 s)" if spec in RULES else "") + "...")
-        add(ScorecardTable(f"yahtzee-{slug(rules.name)}", rules, perfectplay.solve(rules)))
+        about = " (about 10 s)" if spec in RULES else ""
+
+        def said(text: str, about: str = about) -> None:
+            _say(text.replace(" (seconds)", about))
+
+        # The disk cache `perfectplay yahtzee` keeps: rules solved before are read from it.
+        table = solve_once(rules, said)
+        add(ScorecardTable(f"yahtzee-{slug(rules.name)}", rules, table))
     models = [(spec, load_model(spec, params), params)
               for spec, params in ((spec, parameters(given)) for spec, given in named)]  # fmt: skip
     for path in args.load:

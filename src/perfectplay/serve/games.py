@@ -361,14 +361,12 @@ class ScorecardTable(ServedGame):
         """The solved table: the one given, else solved on first use (seconds: the
         request that needs it waits; ``notify`` hears of it, the command prints it), or
         read from the disk cache ``perfectplay yahtzee`` keeps (another worker process,
-        or an earlier run, solved it)."""
+        or an earlier run, solved it: :func:`~perfectplay.serve.scorecard.solve_once`)."""
         with self._solving:
             if self._table is None:
-                from perfectplay.problems.yahtzee.solution import solve
+                from perfectplay.serve.scorecard import solve_once
 
-                if self._notify is not None:
-                    self._notify(f"solving {self.rules.name} rules (seconds)...")
-                self._table = solve(self.rules)
+                self._table = solve_once(self.rules, self._notify or (lambda text: None))
             return self._table
 
     @property
