@@ -275,6 +275,25 @@ def _load(path: str, user_rules: list[Any]) -> Any:
         raise
 
 
+def host_warning(host: str, allow: list[str]) -> str:
+    """The warning for a server listening on ``host``, not a loopback address: who can
+    reach it, and the names it answers for (an IPv6 address in brackets, as in a URL).
+
+    >>> host_warning("::", [])
+    "warning: listening on [::]: anyone who can reach this machine on that address can use \
+this server; it answers requests that name it (the Host header) by this machine's name or \
+addresses, localhost (--allow-host NAME adds a name)"
+    """
+    shown = f"[{host}]" if ":" in host else host
+    names = "".join(f", {a}" for a in allow)
+    return (
+        f"warning: listening on {shown}: anyone who can reach this machine on that "
+        "address can use this server; it answers requests that name it (the Host "
+        f"header) by this machine's name or addresses, localhost{names} "
+        "(--allow-host NAME adds a name)"
+    )
+
+
 def serve(
     games: list[ServedGame],
     host: str,
@@ -298,13 +317,7 @@ def serve(
     shown = f"[{host}]" if ":" in host else host
     loopback = host in ("127.0.0.1", "localhost", "::1")
     if not loopback:
-        names = "".join(f", {a}" for a in allow or [])
-        _say(
-            f"warning: listening on {shown}: anyone who can reach this machine on that "
-            "address can use this server; it answers requests that name it (the Host "
-            f"header) by this machine's name or addresses, localhost{names} "
-            "(--allow-host NAME adds a name)"
-        )
+        _say(host_warning(host, allow or []))
     workers = workers if can_fork() else 1
     try:
         sockets = listening_sockets(host, port, workers)
