@@ -114,6 +114,7 @@ def host_names(host: str, allowed: Sequence[str] = ()) -> list[str]:
             continue
     return list(dict.fromkeys(bracketed(n.lower()) for n in [*names, *allowed] if n))
 
+
 log = logging.getLogger("perfectplay.serve")
 
 
@@ -186,9 +187,7 @@ async def _body(request: Request) -> dict[str, Any]:
     try:
         await asyncio.wait_for(read(), BODY_SECONDS)
     except TimeoutError:
-        raise _Refused(
-            408, f"the request body did not arrive within {BODY_SECONDS:g} s"
-        ) from None
+        raise _Refused(408, f"the request body did not arrive within {BODY_SECONDS:g} s") from None
     try:
         data = json.loads(b"".join(chunks) or b"{}")
     except (ValueError, RecursionError):
