@@ -150,6 +150,8 @@ def test_a_yahtzee_turn_by_clicking_with_undo_redo_and_hints(page, server):
     # The upper bonus has its row, so that the card adds up to its score.
     bonus = page.locator("#card tr.bonus").inner_text()
     assert re.fullmatch(r"upper bonus\s+upper \d+ of 63", bonus), bonus
+    rows = page.locator("#card tr td:first-child").all_inner_texts()
+    assert rows[rows.index("sixes") + 1] == "upper bonus"  # under the upper boxes
     # Undo three times: back to the first roll; redo once.
     for _ in range(3):
         page.click("#undo")

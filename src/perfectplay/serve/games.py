@@ -389,6 +389,7 @@ class ScorecardTable(ServedGame):
         return {
             **super().describe(),
             "boxes": [c.name for c in rules.categories],
+            "upper_boxes": [c.name for c in rules.categories if c.is_upper],
             "faces": self._faces,
             "dice": rules.dice,
             "rolls": rules.rolls,

@@ -17,7 +17,10 @@ serves.
 (another ``perfectplay serve``, any server of the same user that set it): the two would
 split the requests without a word. So the address is first bound by a plain socket,
 without ``SO_REUSEPORT``, which fails while anyone listens there; only then are the
-workers' sockets bound (a free port, when none is given, is the one the probe got).
+workers' sockets bound (a free port, when none is given, is the one the probe got). A
+server that binds the port in the instant between the probe and the workers' sockets is
+not seen; every ``perfectplay serve`` probes first, so two of them never share a port
+they did not both start on at that instant.
 
 The first process only supervises: it forwards ``SIGTERM``/``SIGINT`` to the workers and
 waits for them, and starts a worker again if one dies (a worker is also stopped if the

@@ -355,15 +355,17 @@ function drawDice(dice) {
 
 function drawCard(card) {
   const rows = [el("tr", {}, el("th", {}, "box"), el("th", {}, "points"))];
+  const upper = S.game.upper_boxes || [];
   for (const box of S.game.boxes || []) {
     const filled = Object.prototype.hasOwnProperty.call(card.filled, box);
     const pts = filled ? (card.filled[box] === null ? "filled" : String(card.filled[box])) : "";
     rows.push(el("tr", {class: filled ? "filled" : ""}, el("td", {}, box), el("td", {}, pts)));
-  }
-  // What the boxes alone do not show, so that they add up to the score.
-  if (card.bonus_at !== null && card.bonus_at !== undefined) {
-    const pts = card.upper_bonus ? String(card.upper_bonus) : `upper ${card.upper} of ${card.bonus_at}`;
-    rows.push(el("tr", {class: "bonus"}, el("td", {}, "upper bonus"), el("td", {}, pts)));
+    // What the boxes alone do not show, so that they add up to the score: the upper
+    // bonus under the upper boxes, the extra n-of-a-kinds above the score.
+    if (box === upper[upper.length - 1] && card.bonus_at !== null && card.bonus_at !== undefined) {
+      const got = card.upper_bonus ? String(card.upper_bonus) : `upper ${card.upper} of ${card.bonus_at}`;
+      rows.push(el("tr", {class: "bonus"}, el("td", {}, "upper bonus"), el("td", {}, got)));
+    }
   }
   if (card.extra_bonus) {
     rows.push(el("tr", {class: "bonus"}, el("td", {}, "extra bonuses"),
