@@ -31,6 +31,22 @@ from perfectplay.examples.tictactoe import TicTacToe  # noqa: E402
 
 
 @pytest.fixture(scope="session")
+def race_game():
+    """A one-player game whose rolls cost 1 or 2 (its model's ``cost``)."""
+    import sys
+    from pathlib import Path
+
+    from perfectplay.serve.games import ModelGame
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    try:
+        from race_model import Race
+    finally:
+        sys.path.pop(0)
+    return ModelGame("race", perfectplay.solve(Race()), "Race", Race())
+
+
+@pytest.fixture(scope="session")
 def mini_table():
     return perfectplay.solve(MINI)
 

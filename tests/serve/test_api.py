@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -85,6 +86,21 @@ def test_a_played_yahtzee_game_scores_what_its_card_says(client):
     assert len(last["card"]["filled"]) == 5
 
 
+def test_the_card_shows_the_bonuses_its_boxes_do_not(client):
+    # Its boxes add up to 47; the score is 112: the upper bonus (15, the upper boxes at 11
+    # of 10) and an extra n-of-a-kind (50) make up the rest, and the card says so.
+    situation = "dice 2 2 2; rolls left 0; filled kind=30 ones=1 twos=4 threes=6"
+    after = client.post(
+        "/api/games/yahtzee-mini/apply", json={"state": situation, "action": "score chance"}
+    ).json()["state"]
+    card = client.post("/api/games/yahtzee-mini/options", json={"state": after}).json()["card"]
+    assert card["score"] == 112 and sum(card["filled"].values()) == 47
+    bonuses = ("upper", "upper_bonus", "bonus_at", "extra_bonus")
+    assert [card[k] for k in bonuses] == [11, 15, 10, 50]
+    empty = client.post("/api/games/yahtzee-mini/options", json={"state": "filled -"}).json()
+    assert [empty["card"][k] for k in bonuses] == [0, 0, 10, 0]
+
+
 @pytest.mark.parametrize(
     "game, fixture", [("pig", "pig_solution"), ("tictactoe", "tictactoe_solution")]
 )
@@ -103,6 +119,40 @@ def test_model_values_are_the_librarys(client, game, fixture, request):
             ]
             checked += 1
     assert checked > 20
+
+
+@pytest.mark.parametrize(
+    "game, state, own",
+    [
+        ("tictactoe", "'X...O....'", ["1", "2", "3", "5", "6", "7", "8"]),
+        ("pig", "(0, 0, 3)", ["roll", "hold"]),
+        ("yahtzee-mini", "dice 1 2 2; rolls left 2",
+         ["keep nothing", "keep 1", "keep 1 2", "keep 1 2 2", "keep 2", "keep 2 2"]),
+        ("yahtzee-mini", "dice 1 2 2; rolls left 0",
+         ["score ones", "score twos", "score threes", "score chance", "score kind"]),
+        ("alea", "PXRES", "by dice"),
+    ],
+)  # fmt: skip
+def test_options_carry_the_games_own_order(client, game, state, own):
+    # The page lists options in this order with hints hidden: best first gives it away.
+    pos = client.post(f"/api/games/{game}/options", json={"state": state}).json()
+    assert sorted(pos["order"]) == list(range(len(pos["options"])))
+    shown = [pos["options"][i]["action"] for i in pos["order"]]
+    if own == "by dice":  # Alea: the keeps by the dice they keep, "(dice 1 2)" ...
+        found = [re.search(r"\((?:die|dice) ([\d ]+)\)", a) for a in shown]
+        kept = [tuple(map(int, m[1].split())) if m else () for m in found]
+        assert kept == sorted(kept) and pos["order"] != sorted(pos["order"])
+    else:
+        assert shown == own
+
+
+def test_a_cost_games_rolls_say_what_they_cost(race_game):
+    # The page adds them up: the value at the goal is the cost still to come (0).
+    assert (race_game.describe()["measure"], race_game.describe()["unit"]) == ("cost", "rolls")
+    assert race_game.apply("0", "(0, 2)")["cost"] == 2.0
+    assert race_game.apply("6", "(6, 2)")["cost"] == 1.0
+    assert race_game.apply("6", "(6, 1)")["cost"] == 1.0
+    assert race_game.position("10")["over"] and race_game.position("10")["value"] == 0
 
 
 def test_pig_roll_outcomes_and_their_probabilities(client):

@@ -31,7 +31,7 @@ def _chromium() -> str | None:
 
 
 @pytest.fixture(scope="module")
-def server(american, pig_solution, tictactoe_solution, alea_solution, ur2_table):
+def server(american, pig_solution, tictactoe_solution, alea_solution, ur2_table, race_game):
     import uvicorn
 
     from perfectplay.serve.app import create_app
@@ -44,7 +44,8 @@ def server(american, pig_solution, tictactoe_solution, alea_solution, ur2_table)
         ModelGame("pig", pig_solution, "Pig(goal=20)"),
         ModelGame("tictactoe", tictactoe_solution, "TicTacToe"),
         AleaGame("alea", alea_solution),
-        CompiledGame("ur", ur2_table, "Ur, 2 pieces (from its saved table)"),
+        CompiledGame("ur-finkel-pieces-2", ur2_table, "Ur(finkel+pieces=2) (table ur2)"),
+        race_game,
     ]
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.bind(("127.0.0.1", 0))
@@ -119,6 +120,11 @@ def _turn(page):
     return page.locator("#turn").inner_text()
 
 
+def _by_dice(action):
+    kept = action.split()[1:]
+    return [] if kept == ["nothing"] else [int(d) for d in kept]
+
+
 def test_a_yahtzee_turn_by_clicking_with_undo_redo_and_hints(page, server):
     _open(page, server, "yahtzee-american")
     assert "3 rolls left" not in _turn(page) and "2 rolls left" in _turn(page)
@@ -131,7 +137,7 @@ def test_a_yahtzee_turn_by_clicking_with_undo_redo_and_hints(page, server):
     second = page.locator("button.option").nth(1)
     action = second.get_attribute("data-action")
     second.click()
-    expect(page.locator("#turn")).to_contain_text("1 rolls left")
+    expect(page.locator("#turn")).to_contain_text("(1 roll left)")
     assert page.locator("#history li").count() == 1
     assert action in page.locator("#history li").first.inner_text()
     # The keyboard picks the best option; the last roll asks for a box.
@@ -141,6 +147,11 @@ def test_a_yahtzee_turn_by_clicking_with_undo_redo_and_hints(page, server):
     expect(page.locator("#history li")).to_have_count(3)
     assert "filled" in page.locator("#state").inner_text()
     assert page.locator("#card tr.filled").count() == 1
+    # The upper bonus has its row, so that the card adds up to its score.
+    bonus = page.locator("#card tr.bonus").inner_text()
+    assert re.fullmatch(r"upper bonus\s+upper \d+ of 63", bonus), bonus
+    rows = page.locator("#card tr td:first-child").all_inner_texts()
+    assert rows[rows.index("sixes") + 1] == "upper bonus"  # under the upper boxes
     # Undo three times: back to the first roll; redo once.
     for _ in range(3):
         page.click("#undo")
@@ -153,6 +164,12 @@ def test_a_yahtzee_turn_by_clicking_with_undo_redo_and_hints(page, server):
     assert page.locator("button.option.best").count() == 0
     assert page.locator("#value").inner_text() == ""
     assert all(t == "" for t in page.locator("button.option .num").all_inner_texts())
+    # ... and the options in the game's own order (keeps by their dice), the keys with them.
+    shown = [b.get_attribute("data-action") for b in page.locator("button.option").all()]
+    assert shown[0] == "keep nothing" and shown == sorted(shown, key=_by_dice)
+    page.keyboard.press("1")
+    expect(page.locator("#history li")).to_have_count(2)
+    assert page.locator("#history li").nth(1).inner_text() == "keep nothing"
     page.keyboard.press("h")
     assert page.locator("button.option.best").count() >= 1
 
@@ -189,7 +206,16 @@ def test_pig_against_the_perfect_opponent_to_the_end(page, server):
         page.keyboard.press("1")  # the best move, for the person too
         expect(page.locator("#history li")).not_to_have_count(before)
     assert "Game over" in _turn(page)
-    assert page.locator("#history li").count() > 3
+    assert page.locator("#history li").count() >= 10
+    # The list's numbers sit in its padding, which its scroll box clips: "10." must fit.
+    room, marker = page.evaluate("""() => {
+      const ol = document.getElementById("history");
+      const css = getComputedStyle(ol.querySelector("li"));
+      const ctx = document.createElement("canvas").getContext("2d");
+      ctx.font = `${css.fontWeight} ${css.fontSize} ${css.fontFamily}`;
+      return [parseFloat(getComputedStyle(ol).paddingLeft), ctx.measureText("100. ").width];
+    }""")
+    assert room >= marker, (room, marker)
     assert "Player 1" in page.locator("#totals").inner_text()
     assert page.locator("#chart polyline").count() == 1
     page.screenshot(path=str(DOCS / "pig.png"), full_page=True)
@@ -215,6 +241,26 @@ def test_a_record_pasted_back(page, server):
     assert page.locator("button.option").first.get_attribute("data-action") == "2"  # O blocks
     page.click("#undo")
     assert page.locator("#history li").count() == 2
+
+
+def test_a_typed_position_with_its_mover_and_a_cost_games_total(page, server):
+    _open(page, server, "tictactoe")
+    page.select_option("#mode", "first")  # the perfect opponent is player 2 (O)
+    page.wait_for_selector("button.option")
+    page.fill("#typed", "'XO.X.....'")
+    page.select_option("#typed-player", "1")  # O to move: the opponent answers at once
+    page.click("#jump button[type=submit]")
+    expect(page.locator("#history li")).to_have_count(1)
+    assert page.locator("#history li").inner_text().startswith("P2: 6")  # O blocks
+    assert _turn(page) == "Player 1 to choose"
+    # A one-player cost game ends with what its rolls cost, not the 0 still to come.
+    _open(page, server, "race")
+    page.fill("#typed", "9")
+    page.click("#jump button[type=submit]")
+    page.locator("button.option[data-action='(9, 2)']").click()  # reaches 10: costs 1
+    expect(page.locator("#turn")).to_have_text("Game over")
+    assert page.locator("#value").inner_text() == "Total: 1 roll (from the state typed)"
+    assert page.locator("#totals").inner_text().startswith("1 decision, ")
 
 
 def test_alea_rolled_by_hand_then_played_to_a_word(page, server):
@@ -258,7 +304,7 @@ def test_alea_rolled_by_hand_then_played_to_a_word(page, server):
 
 
 def test_ur_from_its_table_throws_set_by_hand_then_against_the_perfect_opponent(page, server):
-    page.goto(f"{server}/?game=ur")
+    page.goto(f"{server}/?game=ur-finkel-pieces-2")
     page.select_option("#mode", "hotseat")
     page.check("#byhand")
     page.click("#new")
@@ -288,7 +334,7 @@ def test_ur_from_its_table_throws_set_by_hand_then_against_the_perfect_opponent(
         expect(page.locator("#history li")).not_to_have_count(before)
     assert "P2: " in page.locator("#history").inner_text()  # the opponent moved
     record = page.locator("#record").input_value().splitlines()
-    assert record[0] == "# perfectplay serve record: ur" and ":" in record[1]
+    assert record[0] == "# perfectplay serve record: ur-finkel-pieces-2" and ":" in record[1]
     page.screenshot(path=str(DOCS / "ur.png"), full_page=True)
 
 

@@ -14,7 +14,8 @@ Routes (documented one by one in ``docs/serve.md``):
 ==========================================  ====================================================
 
 Safe by default: request bodies (:data:`MAX_BODY`) and query strings (:data:`MAX_QUERY`)
-are bounded, the ``Host`` header must name this server (no DNS rebinding), every response
+are bounded, the ``Host`` header must name this server (no DNS rebinding, whatever the
+address listened on), every response
 carries a Content-Security-Policy that allows nothing but this server (no inline script,
 no outside source), the page's files are read once from the package (no path a client
 sends is ever opened), and every error is a 4xx (a 500 only for a fault of the server or
@@ -51,12 +52,15 @@ if TYPE_CHECKING:
 
     from perfectplay.serve.games import ServedGame
 
-__all__ = ["CSP", "MAX_BODY", "MAX_QUERY", "create_app"]
+__all__ = ["BODY_SECONDS", "CSP", "MAX_BODY", "MAX_QUERY", "create_app", "host_names"]
 
 #: The largest request body read (a state and an action are far smaller).
 MAX_BODY = 16 * 1024
 #: The longest query string read.
 MAX_QUERY = 4 * 1024
+#: Seconds a request body may take to arrive (a client that declares more bytes than it
+#: sends is answered 408 rather than holding its connection open).
+BODY_SECONDS = 5.0
 
 #: The Content-Security-Policy of every response: this server only, no inline script or
 #: style, no frames, no plugins.
@@ -82,6 +86,34 @@ ASSETS = {
 }
 
 LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
+
+
+def host_names(host: str, allowed: Sequence[str] = ()) -> list[str]:
+    """The ``Host`` names a server listening on ``host`` answers for, besides the loopback
+    ones and the address a request came in on (:class:`Guard`): ``host`` itself, this
+    machine's name and addresses, and ``allowed`` (``--allow-host``). A name that
+    resolves to this machine through someone else's DNS (rebinding) is none of these.
+
+    >>> names = host_names("0.0.0.0", ["board.example"])
+    >>> "0.0.0.0" in names and "board.example" in names and "evil.example" not in names
+    True
+    >>> host_names("::", [])[0]
+    '[::]'
+    """
+    import socket
+
+    def bracketed(name: str) -> str:
+        return f"[{name}]" if ":" in name and not name.startswith("[") else name
+
+    names = [host]
+    for name in {socket.gethostname(), socket.getfqdn()}:
+        names.append(name)
+        try:
+            names += [str(a[4][0]) for a in socket.getaddrinfo(name, None)]
+        except OSError:  # a name that does not resolve: the name alone
+            continue
+    return list(dict.fromkeys(bracketed(n.lower()) for n in [*names, *allowed] if n))
+
 
 log = logging.getLogger("perfectplay.serve")
 
@@ -125,8 +157,11 @@ class Guard:
         if not length.isdigit() or int(length) > MAX_BODY:
             return 413, f"the request body is larger than {MAX_BODY} bytes"
         host = headers.get("host", "")
-        name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
-        if "*" not in self.hosts and name.lower() not in self.hosts:
+        name = (host.rsplit(":", 1)[0] if not host.endswith("]") else host).lower()
+        # The address the request came in on names this server too (a listener on 0.0.0.0
+        # is reached by whichever address of the machine the client chose).
+        here = scope.get("server") or ("", None)
+        if "*" not in self.hosts and name not in self.hosts and name.strip("[]") != here[0]:
             return (
                 421,
                 f"this server answers for {', '.join(sorted(self.hosts))}, not {host[:60]!r}",
@@ -136,13 +171,23 @@ class Guard:
 
 async def _body(request: Request) -> dict[str, Any]:
     """The JSON object of a request, read up to :data:`MAX_BODY` bytes whatever the
-    ``Content-Length`` said."""
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise _Refused(413, f"the request body is larger than {MAX_BODY} bytes")
-        chunks.append(chunk)
+    ``Content-Length`` said, within :data:`BODY_SECONDS`."""
+    import asyncio
+
+    chunks: list[bytes] = []
+
+    async def read() -> None:
+        size = 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise _Refused(413, f"the request body is larger than {MAX_BODY} bytes")
+            chunks.append(chunk)
+
+    try:
+        await asyncio.wait_for(read(), BODY_SECONDS)
+    except TimeoutError:
+        raise _Refused(408, f"the request body did not arrive within {BODY_SECONDS:g} s") from None
     try:
         data = json.loads(b"".join(chunks) or b"{}")
     except (ValueError, RecursionError):
@@ -185,7 +230,8 @@ def create_app(
     cache_bytes: int = DEFAULT_BYTES,
 ) -> Starlette:
     """The application serving ``games`` (ids must be distinct), answering requests whose
-    ``Host`` is one of ``hosts`` or a loopback name (``"*"``: any), keeping up to
+    ``Host`` is one of ``hosts`` (:func:`host_names`), a loopback name or the address the
+    request came in on (``"*"``: any), keeping up to
     ``cache_bytes`` of answers (:class:`~perfectplay.serve.answers.AnswerCache`)."""
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool

@@ -58,7 +58,8 @@ def parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     p.add_argument(
         "-p", "--param", action="append", default=[], metavar="NAME=VALUE",
-        help="a parameter of the models' classes (a Python literal), e.g. -p goal=20",
+        help="a parameter of the model named just before it (a Python literal, or a bare "
+        "word for a string), e.g. perfectplay.examples.pig:Pig -p goal=20",
     )  # fmt: skip
     p.add_argument(
         "--rules", action="append", default=[], metavar="NAME",
@@ -66,7 +67,8 @@ def parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     p.add_argument(
         "--load", action="append", default=[], metavar="TABLE",
-        help="serve a saved table (a Yahtzee table or a model's .npz)",
+        help="serve a saved table (a Yahtzee table, a model's .npz, or a compiled model's "
+        "table directory with its model named too)",
     )  # fmt: skip
     p.add_argument(
         "--alea", action="append", default=[], metavar="FILE",
@@ -78,6 +80,11 @@ def parser() -> argparse.ArgumentParser:
         "sets, the Alea Iacta Est example)",
     )  # fmt: skip
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    p.add_argument(
+        "--allow-host", action="append", default=[], metavar="NAME",
+        help="another name the server may be reached by (the Host header; with --host: "
+        "the address, this machine's name and addresses and localhost are accepted)",
+    )  # fmt: skip
     p.add_argument("--port", type=_port, default=0, help="port to listen on (a free one)")
     p.add_argument(
         "--workers", type=_workers, default=None, metavar="N",
@@ -113,6 +120,7 @@ def build_games(args: argparse.Namespace) -> list[ServedGame]:
     import perfectplay
     from perfectplay.problems.yahtzee.instance import resolve_rules
     from perfectplay.serve.games import ModelGame, ScorecardTable
+    from perfectplay.serve.scorecard import solve_once
     from perfectplay.serve.specs import load_model, parameters, slug
     from perfectplay.yahtzee.ruleset import RULES
     from perfectplay.yahtzee.solution import YahtzeeSolution
@@ -127,16 +135,25 @@ def build_games(args: argparse.Namespace) -> list[ServedGame]:
         taken.add(game.id)
         games.append(game)
 
-    params = parameters(args.param)
-    if params and not args.games:
+    if args.param and not args.games:
         raise InputError("-p sets a parameter of a model: name the model (MODULE:OBJECT)")
+    named = getattr(args, "models", None)  # each model with its own -p (main reads them)
+    if named is None:
+        named = [(spec, list(args.param)) for spec in args.games]
     user_rules = []
     for spec in args.rules:
         rules = resolve_rules(spec)
         user_rules.append(rules)
-        _say(f"solving {rules.name} rules" + (" (about 10 s)" if spec in RULES else "") + "...")
-        add(ScorecardTable(f"yahtzee-{slug(rules.name)}", rules, perfectplay.solve(rules)))
-    models = [(spec, load_model(spec, params)) for spec in args.games]
+        about = " (about 10 s)" if spec in RULES else ""
+
+        def said(text: str, about: str = about) -> None:
+            _say(text.replace(" (seconds)", about))
+
+        # The disk cache `perfectplay yahtzee` keeps: rules solved before are read from it.
+        table = solve_once(rules, said)
+        add(ScorecardTable(f"yahtzee-{slug(rules.name)}", rules, table))
+    models = [(spec, load_model(spec, params), params)
+              for spec, params in ((spec, parameters(given)) for spec, given in named)]  # fmt: skip
     for path in args.load:
         _say(f"loading {path}...")
         if Path(path).is_dir():  # a compiled model's table: played with its model
@@ -149,19 +166,19 @@ def build_games(args: argparse.Namespace) -> list[ServedGame]:
             add(ScorecardTable(f"yahtzee-{slug(table.rules.name)}", table.rules, table))
         else:
             add(ModelGame(slug(table.name), table, f"{table.name} (table {path})"))
-    for spec, model in models:
+    for spec, model, params in models:
         name = spec.rpartition(":")[2]
-        title = name + (f"({', '.join(f'{k}={v!r}' for k, v in params.items())})" if params else "")
+        title = name + (f"({_listed(params)})" if params else "")
         _say(f"solving {title}...")
         add(_served(slug(title), perfectplay.solve(model), title, model))
     for path in args.alea:
         add(_alea(path, path))
-    named = {g.rules.name for g in games if isinstance(g, ScorecardTable)}
+    served = {g.rules.name for g in games if isinstance(g, ScorecardTable)}
     if not args.only or not games:
         if not args.alea:
             add(_alea(None, "the statement's example"))
         for name, rules in RULES.items():
-            if name not in named:
+            if name not in served:
                 add(ScorecardTable(f"yahtzee-{slug(name)}", rules, notify=_say))
     return games
 
@@ -178,7 +195,11 @@ def _served(game_id: str, solution: Any, title: str, model: Any = None) -> Serve
     return ModelGame(game_id, solution, title, model)
 
 
-def _model_of_table(path: str, models: list[tuple[str, Any]]) -> Any:
+def _listed(params: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v!r}" for k, v in params.items())
+
+
+def _model_of_table(path: str, models: list[tuple[str, Any, dict[str, Any]]]) -> Any:
     """The model named on the command line that a compiled table was solved from (its
     class and parameters, as the table records them), taken out of ``models``: it is
     served from the table, not solved again. A table no model named matches is refused:
@@ -187,21 +208,33 @@ def _model_of_table(path: str, models: list[tuple[str, Any]]) -> Any:
 
     head = perfectplay.load(path).head  # type: ignore[attr-defined]
     recorded = str(head.get("class", ""))
-    for i, (_, model) in enumerate(models):
+    holds = f"the table holds {head.get('model', 'a model')}"
+    table_params = head.get("parameters") or {}
+    for i, (_, model, _) in enumerate(models):
         same_class = recorded.rpartition(":")[2] == type(model).__qualname__
         if same_class and [int(x) for x in getattr(model, "params", [])] == head.get("params"):
             return models.pop(i)[1]
-    named = [spec for spec, m in models if recorded.rpartition(":")[2] == type(m).__qualname__]
-    if named:
-        raise InputError(
-            f"{path}: the table was solved with other parameters than the {named[0]} "
-            "named here (-p)"
-        )
-    raise InputError(
-        f"{path}: a compiled model's table is served with its model: name it too, e.g. "
-        f"perfectplay serve --load {path} {recorded or 'MODULE:CLASS'} -p NAME=VALUE "
-        f"(the table holds {head.get('model', 'a model')})"
+    for spec, model, _ in models:
+        if recorded.rpartition(":")[2] == type(model).__qualname__:
+            given = getattr(model, "parameters", None)  # a compiled model's, by name
+            given = (given() if callable(given) else given) or {}
+            raise InputError(
+                f"{path}: the table was solved with other parameters than the {spec} named "
+                f"here: {holds}, solved with {_listed(table_params) or 'its defaults'}; the "
+                f"model named has {_listed(given) or 'its defaults'} (-p)"
+            )
+    hint = " ".join(f"-p {k}={v}" for k, v in table_params.items())
+    example = (
+        f"perfectplay serve --load {path} {recorded or 'MODULE:CLASS'} {hint or '-p NAME=VALUE'}"
     )
+    what = (
+        f"{', '.join(spec for spec, _, _ in models)} is not the table's model: {holds}, "
+        f"solved from {recorded or 'another class'}; name that model, e.g. {example}"
+        if models
+        else f"a compiled model's table is served with its model: name it too, e.g. "
+        f"{example} ({holds})"
+    )
+    raise InputError(f"{path}: {what}")
 
 
 def _alea(path: str | None, what: str) -> ServedGame:
@@ -242,34 +275,59 @@ def _load(path: str, user_rules: list[Any]) -> Any:
         raise
 
 
-def serve(games: list[ServedGame], host: str, port: int, browser: bool, workers: int = 1) -> int:
+def host_warning(host: str, allow: list[str]) -> str:
+    """The warning for a server listening on ``host``, not a loopback address: who can
+    reach it, and the names it answers for (an IPv6 address in brackets, as in a URL).
+
+    >>> host_warning("::", [])
+    "warning: listening on [::]: anyone who can reach this machine on that address can use \
+this server; it answers requests that name it (the Host header) by this machine's name or \
+addresses, localhost (--allow-host NAME adds a name)"
+    """
+    shown = f"[{host}]" if ":" in host else host
+    names = "".join(f", {a}" for a in allow)
+    return (
+        f"warning: listening on {shown}: anyone who can reach this machine on that "
+        "address can use this server; it answers requests that name it (the Host "
+        f"header) by this machine's name or addresses, localhost{names} "
+        "(--allow-host NAME adds a name)"
+    )
+
+
+def serve(
+    games: list[ServedGame],
+    host: str,
+    port: int,
+    browser: bool,
+    workers: int = 1,
+    allow: list[str] | None = None,
+) -> int:
     """Run the server until interrupted, in ``workers`` processes
-    (:mod:`perfectplay.serve.workers`); prints its address first."""
+    (:mod:`perfectplay.serve.workers`); prints its address first. Requests must name it
+    (the ``Host`` header): a loopback name, or with another ``host`` that address, this
+    machine's name and addresses, or one of ``allow``."""
     import threading
     import webbrowser
 
     import uvicorn
 
-    from perfectplay.serve.app import create_app
+    from perfectplay.serve.app import create_app, host_names
     from perfectplay.serve.workers import can_fork, listening_sockets, run_workers
 
+    shown = f"[{host}]" if ":" in host else host
     loopback = host in ("127.0.0.1", "localhost", "::1")
     if not loopback:
-        _say(
-            f"warning: listening on {host}: anyone who can reach this machine on that "
-            "address can use this server"
-        )
+        _say(host_warning(host, allow or []))
     workers = workers if can_fork() else 1
     try:
         sockets = listening_sockets(host, port, workers)
     except OSError as exc:
         raise PerfectplayError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
     bound = sockets[0].getsockname()[1]
-    shown = f"[{host}]" if sockets[0].family == socket.AF_INET6 else host
     url = f"http://{shown}:{bound}/"
     for game in games:
         game.warm()
-    app = create_app(games, hosts=[] if loopback else ["*"])
+    app = create_app(games, hosts=host_names(host, allow or []) if not loopback else allow or [])
     config = uvicorn.Config(
         app, log_level="warning", access_log=False, server_header=False,
         timeout_graceful_shutdown=5,
@@ -309,9 +367,26 @@ def _fork_safe_threads() -> None:
         numba.config.THREADING_LAYER = "workqueue"  # type: ignore[attr-defined]
 
 
+class _Stopped(Exception):
+    """``SIGTERM`` arrived: the server stops as on Ctrl-C."""
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise _Stopped
+
+
 def main(argv: list[str]) -> int:
-    """``perfectplay serve ARGS``; returns the exit status."""
-    args = parser().parse_args(argv)
+    """``perfectplay serve ARGS``; returns the exit status: 0 when stopped by Ctrl-C or
+    ``SIGTERM`` (one line says so), 2 for a refusal."""
+    import os
+    import signal
+
+    p = parser()
+    # Models and options in any order (a model after a -p), each -p its model's.
+    args = p.parse_intermixed_args(argv)
+    from perfectplay.serve.specs import models_and_params
+
+    args.models = models_and_params(argv, p)
     try:
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
@@ -322,14 +397,29 @@ def main(argv: list[str]) -> int:
             file=sys.stderr,
         )
         return 2
+    # Numba's error colours (colorama) reset the terminal when the process exits, a stray
+    # ESC[0m after the Ctrl-C.
+    os.environ.setdefault("NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING", "1")
+    # Ctrl-C and SIGTERM stop the server the same way, at any moment, the start-up solve
+    # included: SIGINT even where it was ignored (a server started with `&` by a script);
+    # uvicorn passes either on once it has shut down.
+    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, _stop)
     try:
         workers = args.workers or _default_workers()
         if workers > 1:
             _fork_safe_threads()
         games = build_games(args)
-        return serve(games, args.host, args.port, args.browser, workers)
+        status = serve(games, args.host, args.port, args.browser, workers, args.allow_host)
     except PerfectplayError as exc:
         print(f"perfectplay serve: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        return 0
+    except (KeyboardInterrupt, _Stopped):
+        status = 0
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if status == 0:
+        _say("stopped")
+    return status

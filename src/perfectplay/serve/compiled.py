@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from perfectplay.errors import InputError, UnsupportedError
-from perfectplay.serve.games import ServedGame, _checked_text
+from perfectplay.serve.games import ServedGame, _checked_text, own_order
 
 if TYPE_CHECKING:
     from perfectplay.compiled.model import CompiledModel
@@ -122,6 +122,7 @@ class CompiledGame(ServedGame):
             "number": value,
             "over": False,
             "options": [o.to_json() for o in options],
+            "order": own_order([o.label for o in options]),
             "throw": throw,
         }
 

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from perfectplay.errors import InputError
 from perfectplay.results.options import value_json
-from perfectplay.serve.games import ServedGame, _checked_text, _number
+from perfectplay.serve.games import ServedGame, _checked_text, _number, own_order
 
 if TYPE_CHECKING:
     from perfectplay.objectives import Objective
@@ -43,6 +43,10 @@ NOTHING = "-"
 def _label(keep: Keep) -> str:
     """The option as a person reads it: ``keep P R E S (dice 1 3 4 5), reroll die 2``."""
     return str(keep).rsplit(":", 1)[0]
+
+
+def _dice(keep: Keep) -> tuple[int, ...]:
+    return tuple(keep.keep)
 
 
 class AleaGame(ServedGame):
@@ -103,6 +107,10 @@ class AleaGame(ServedGame):
             "over": word is not None,
             "word": word,
             "options": [o.to_json() for o in ranked],
+            # The keeps by the dice they keep (the problem lists them best first).
+            "order": own_order(
+                [o.label for o in ranked], [_label(k) for k in sorted(keeps, key=_dice)]
+            ),
             "dice": list(roll),
         }
 

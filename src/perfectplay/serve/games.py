@@ -31,9 +31,10 @@ started.
 from __future__ import annotations
 
 import math
+import re
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from perfectplay.errors import InputError, PerfectplayError, UnsupportedError
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
     from perfectplay.yahtzee.ruleset import Rules
     from perfectplay.yahtzee.solution import YahtzeeSolution
 
-__all__ = ["ModelGame", "ScorecardTable", "ServedGame"]
+__all__ = ["ModelGame", "ScorecardTable", "ServedGame", "own_order"]
 
 #: The longest state text the server reads (a situation, a model's ``repr``).
 MAX_STATE_CHARS = 2000
@@ -59,6 +60,29 @@ def _number(value: Any) -> float | None:
         return outcome_score(value.value)
     v = float(value)
     return v if math.isfinite(v) else None
+
+
+def _natural(label: str) -> list[tuple[int, int, str]]:
+    """A label's sort key with its numbers compared as numbers (``move 4`` before
+    ``move 10``)."""
+    return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.findall(r"\d+|\D+", label)]
+
+
+def own_order(actions: Sequence[str], own: Sequence[str] = ()) -> list[int]:
+    """The indices of the answered options (``actions``, best first) in the game's own
+    order: where each comes in ``own`` (the model's moves as it lists them), the rest
+    after those, by label with numbers compared as numbers. With hints hidden the page
+    lists the options in this order: best first would give the best away.
+
+    >>> own_order(["move 10", "move 9", "hold"])
+    [2, 1, 0]
+    >>> own_order(["roll", "hold"], ["roll", "hold"])
+    [0, 1]
+    """
+    place = {label: k for k, label in enumerate(own)}
+    return sorted(
+        range(len(actions)), key=lambda i: (place.get(actions[i], len(place)), _natural(actions[i]))
+    )
 
 
 def _checked_text(given: Any) -> str:
@@ -137,6 +161,8 @@ class ServedGame(ABC):
             "players": self.players,
             "objective": objective.describe(),
             "maximise": objective.sense == "max",
+            "measure": objective.measure,
+            "unit": objective.unit,
             "playable": self.playable,
             "start": self.start(),
             "notation": self.notation,
@@ -243,7 +269,23 @@ class ModelGame(ServedGame):
             "number": _number(value),
             "over": self._over(state, options),
             "options": listed,
+            "order": own_order(
+                [o.label for o in options], self._own_order(state) if options else ()
+            ),
         }
+
+    def _own_order(self, state: Any) -> list[str]:
+        """The labels of the model's choices in ``state`` in the order its ``moves`` (or a
+        one-player model's ``choices``) lists them; none for a table without its model."""
+        from perfectplay.results.options import label_of
+
+        listing = getattr(self.model, "choices" if self.kind == "chance" else "moves", None)
+        if listing is None:
+            return []
+        try:
+            return [label_of(m) for m in listing(state)]
+        except Exception:  # noqa: BLE001 - a model's fault: the labels' own order serves
+            return []
 
     def apply(self, text: Any, action: Any) -> dict[str, Any]:
         state = self.parse(text)
@@ -257,10 +299,14 @@ class ModelGame(ServedGame):
                 f"{self.title}: a table without its model does not know the dice; serve the "
                 "model to play on"
             )
+        cost = None
         if self.kind == "chance":
             raw: Any = self.model.roll(option.action)
             pairs = raw.items() if isinstance(raw, Mapping) else raw
             found = [(s, w, False) for s, w in pairs]
+            if self.objective.measure == "cost":  # what this roll costs: the game's total
+                price = getattr(self.model, "cost", None)
+                cost = float(price(option.action)) if callable(price) else 1.0
         else:
             raw = self.model.chances(state, option.action)
             triples: Iterable[Any] = (
@@ -275,7 +321,7 @@ class ModelGame(ServedGame):
              "label": self.text(s)}
             for s, w, p in found
         ]  # fmt: skip
-        return {"chances": chances}
+        return {"chances": chances} if cost is None else {"chances": chances, "cost": cost}
 
 
 class ScorecardTable(ServedGame):
@@ -315,14 +361,12 @@ class ScorecardTable(ServedGame):
         """The solved table: the one given, else solved on first use (seconds: the
         request that needs it waits; ``notify`` hears of it, the command prints it), or
         read from the disk cache ``perfectplay yahtzee`` keeps (another worker process,
-        or an earlier run, solved it)."""
+        or an earlier run, solved it: :func:`~perfectplay.serve.scorecard.solve_once`)."""
         with self._solving:
             if self._table is None:
-                from perfectplay.problems.yahtzee.solution import solve
+                from perfectplay.serve.scorecard import solve_once
 
-                if self._notify is not None:
-                    self._notify(f"solving {self.rules.name} rules (seconds)...")
-                self._table = solve(self.rules)
+                self._table = solve_once(self.rules, self._notify or (lambda text: None))
             return self._table
 
     @property
@@ -345,6 +389,7 @@ class ScorecardTable(ServedGame):
         return {
             **super().describe(),
             "boxes": [c.name for c in rules.categories],
+            "upper_boxes": [c.name for c in rules.categories if c.is_upper],
             "faces": self._faces,
             "dice": rules.dice,
             "rolls": rules.rolls,
@@ -398,6 +443,7 @@ class ScorecardTable(ServedGame):
                 "number": value,
                 "over": False,
                 "options": [o.to_json() for o in options],
+                "order": own_order([o.label for o in options], self._own_order(options)),
                 "dice": [str(d) for d in state.dice],
                 "rolls_left": state.rolls_left,
                 "card": self._card_json(state.card),
@@ -417,10 +463,48 @@ class ScorecardTable(ServedGame):
             "card": self._card_json(card),
         }
 
+    def _own_order(self, options: list[Option]) -> list[str]:
+        """The options' labels in the card's order: the keeps by their dice (keeping
+        nothing first), then the boxes as the card lists them."""
+        boxes = [c.name for c in self.table.rules.categories]
+        faces = self._faces
+
+        def key(o: Option) -> tuple[int, list[int]]:
+            chosen = o.action
+            if chosen.box is not None:
+                return 1, [boxes.index(chosen.box) if chosen.box in boxes else len(boxes)]
+            return 0, [faces.index(str(d)) if str(d) in faces else len(faces) for d in chosen.keep]
+
+        return [o.label for o in sorted(options, key=key)]
+
     def _card_json(self, card: Any) -> dict[str, Any]:
+        """The card as the page draws it: the boxes' points, the score, and what the
+        boxes alone do not show: the upper total, the upper bonus it earned (``bonus_at``
+        the total that earns it; ``None`` under rules without one) and the other bonuses
+        (extra n-of-a-kinds: the score less the boxes and the upper bonus; ``None`` where
+        some box's points are unknown)."""
         from perfectplay.yahtzee.cards import card_state
 
-        return {"filled": dict(card.filled), "score": card_state(self.table.game, card)[1]}
+        g = self.table.game
+        rules = g.rules
+        score = card_state(g, card)[1]
+        filled = dict(card.filled)
+        upper_boxes = {c.name for c in rules.categories if c.is_upper}
+        upper = card.upper
+        if upper is None:
+            upper = sum(p or 0 for name, p in filled.items() if name in upper_boxes)
+        has_bonus = g.n_upper_values > 1 and g.bonus > 0
+        upper_bonus = int(g.bonus) if has_bonus and upper >= g.threshold else 0
+        known = all(p is not None for p in filled.values())
+        extra = score - sum(p or 0 for p in filled.values()) - upper_bonus if known else None
+        return {
+            "filled": filled,
+            "score": score,
+            "upper": upper,
+            "upper_bonus": upper_bonus,
+            "bonus_at": int(g.threshold) if has_bonus else None,
+            "extra_bonus": extra,
+        }
 
     def apply(self, text: Any, action: Any) -> dict[str, Any]:
         from perfectplay.serve.scorecard import card_after

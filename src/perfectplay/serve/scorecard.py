@@ -30,15 +30,24 @@ library's own tables and kernels, adding no rule of its own:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from perfectplay.errors import InputError
 
 if TYPE_CHECKING:
+    from perfectplay.yahtzee.ruleset import Rules
     from perfectplay.yahtzee.solution import Card, Situation, YahtzeeSolution
 
-__all__ = ["card_after", "card_notation", "outcomes", "parse_card", "situation_notation"]
+__all__ = [
+    "card_after",
+    "card_notation",
+    "outcomes",
+    "parse_card",
+    "situation_notation",
+    "solve_once",
+]
 
 
 def card_notation(card: Card) -> str:
@@ -170,3 +179,31 @@ def card_after(table: YahtzeeSolution, situation: Situation, box: str) -> Card:
     if card_state(g, after)[0] != int(found[1]) - points:  # pragma: no cover - a kernel change
         raise RuntimeError(f"score {box}: the card after it disagrees with the scoring kernel")
     return after
+
+
+def solve_once(rules: Rules, notify: Callable[[str], None] = lambda text: None) -> YahtzeeSolution:
+    """The table of ``rules``, solved once however many processes ask at the same time: from
+    the disk cache ``perfectplay yahtzee`` keeps when it is there, else solved under a
+    lock on that cache (``notify`` hears of it), so that another server process asking
+    meanwhile waits, then reads the table this one wrote. Without a cache (or a lock) the
+    table is solved here."""
+    from perfectplay.problems.yahtzee.solution import cache_path, solve
+    from perfectplay.yahtzee.game import ScorecardGame
+    from perfectplay.yahtzee.solution import fingerprint
+
+    path = cache_path(fingerprint(ScorecardGame(rules)))
+    try:
+        import fcntl
+
+        if path is None:
+            raise OSError("no disk cache")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lock = open(path.with_suffix(".lock"), "a")  # noqa: SIM115 - closed below
+    except (ImportError, OSError):  # Windows, no cache, a cache that cannot be written
+        notify(f"solving {rules.name} rules (seconds)...")
+        return solve(rules)
+    with lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another process solving them: wait for its table
+        if not path.is_file():
+            notify(f"solving {rules.name} rules (seconds)...")
+        return solve(rules)

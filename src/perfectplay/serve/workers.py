@@ -13,6 +13,15 @@ all would let the first worker to wake accept a whole burst of connections and k
 the workers share one socket; where :func:`os.fork` is missing (Windows) one process
 serves.
 
+``SO_REUSEPORT`` would also let these sockets join another process's on the same port
+(another ``perfectplay serve``, any server of the same user that set it): the two would
+split the requests without a word. So the address is first bound by a plain socket,
+without ``SO_REUSEPORT``, which fails while anyone listens there; only then are the
+workers' sockets bound (a free port, when none is given, is the one the probe got). A
+server that binds the port in the instant between the probe and the workers' sockets is
+not seen; every ``perfectplay serve`` probes first, so two of them never share a port
+they did not both start on at that instant.
+
 The first process only supervises: it forwards ``SIGTERM``/``SIGINT`` to the workers and
 waits for them, and starts a worker again if one dies (a worker is also stopped if the
 first process is killed, on Linux).
@@ -64,6 +73,8 @@ def listening_sockets(host: str, port: int, count: int) -> list[socket.socket]:
     when the address cannot be bound."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     shared = count > 1 and _shares_port()
+    if shared:
+        port = _free_port(family, host, port)
     socks: list[socket.socket] = []
     try:
         for _ in range(count if shared else 1):
@@ -83,6 +94,18 @@ def listening_sockets(host: str, port: int, count: int) -> list[socket.socket]:
             sock.close()
         raise
     return socks
+
+
+def _free_port(family: int, host: str, port: int) -> int:
+    """``port`` (a free one when 0) after binding it with a plain socket, without
+    ``SO_REUSEPORT``: :class:`OSError` (address in use) while any process listens on it,
+    ``SO_REUSEPORT`` or not. The probe is closed before the workers' sockets bind."""
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        # SO_REUSEADDR as the workers' sockets have it: a port left in TIME_WAIT by an
+        # earlier run is free, a listening one is not.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind((host, port))
+        return int(probe.getsockname()[1])
 
 
 def _die_with_parent() -> None:

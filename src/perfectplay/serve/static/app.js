@@ -13,6 +13,7 @@ const S = {
   snaps: [],         // undo stack: copies of {node, log} where a person acts
   at: -1,            // the snapshot shown
   busy: false,
+  typed: false,      // the game started from a state typed in (not the game's start)
 };
 
 // ---- the API ------------------------------------------------------------------------
@@ -106,6 +107,7 @@ async function decide(option) {
     best: node.pos.options[0].value,
   });
   const next = await applyTo(node.state, option.action);
+  if (next.cost !== undefined) S.log[S.log.length - 1].cost = next.cost;
   if (next.state !== undefined) {
     await goto(next.state, next.passes ? 1 - node.player : node.player);
   } else {
@@ -152,16 +154,19 @@ async function resolve(chance, player) {
   await goto(chance.state, chance.passes ? 1 - player : player);
 }
 
-async function newGame(state) {
+// A new game from the start, or from a typed state with `player` to move (a state alone
+// does not say whose turn it is): the perfect opponent answers at once if it is its move.
+async function newGame(state, player = 0) {
   S.log = [];
   S.snaps = [];
   S.at = -1;
+  S.typed = Boolean(state);
   const start = state || S.game.start;
   if (start === null) {
     S.node = null;
     return;
   }
-  await goto(start, 0);
+  await goto(start, state ? player : 0);
 }
 
 function restore(index) {
@@ -279,6 +284,7 @@ function render() {
   $("undo").disabled = S.at <= 0;
   $("redo").disabled = S.at >= S.snaps.length - 1;
   $("mode-box").hidden = !twoPlayers();
+  $("typed-player").hidden = !twoPlayers();
   const node = S.node;
   const game = S.game;
   if (!game) return;
@@ -311,14 +317,28 @@ function render() {
   } else if (pos.over) {
     $("turn").textContent = "Game over";
     $("value").textContent = twoPlayers() ? outcomeText(node.player, pos.number)
-      : pos.word ? `The dice spell ${pos.word}` : `Final: ${fmt(pos.value)}`;
+      : pos.word ? `The dice spell ${pos.word}` : finalText(pos);
   } else {
     $("turn").textContent = `${who} to choose` +
-      (pos.rolls_left !== undefined ? ` (${pos.rolls_left} rolls left)` : "");
+      (pos.rolls_left !== undefined ? ` (${counted(pos.rolls_left, "rolls")} left)` : "");
     $("value").textContent = hide ? "" : `Value: ${fmt(pos.value)}`;
     drawOptions(pos, hide);
   }
   drawReview(hide);
+}
+
+// The end of a one-player game: a cost's total is what the rolls played cost (the value
+// at a goal is the cost still to come, 0); anything else its final value.
+function finalText(pos) {
+  if (S.game.measure !== "cost") return `Final: ${fmt(pos.value)}`;
+  const used = S.log.reduce((total, d) => total + (d.cost || 0), 0);
+  const n = Number.isInteger(used) ? String(used) : used.toFixed(4);
+  return `Total: ${counted(n, S.game.unit)}` + (S.typed ? " (from the state typed)" : "");
+}
+
+// "1 roll", "2 rolls": a count with its unit (given in the plural).
+function counted(n, plural) {
+  return `${n} ${String(n) === "1" && plural.endsWith("s") ? plural.slice(0, -1) : plural}`;
 }
 
 // The end of a two-player game in words; values are the mover's (1 a win, 0 a loss).
@@ -335,10 +355,21 @@ function drawDice(dice) {
 
 function drawCard(card) {
   const rows = [el("tr", {}, el("th", {}, "box"), el("th", {}, "points"))];
+  const upper = S.game.upper_boxes || [];
   for (const box of S.game.boxes || []) {
     const filled = Object.prototype.hasOwnProperty.call(card.filled, box);
     const pts = filled ? (card.filled[box] === null ? "filled" : String(card.filled[box])) : "";
     rows.push(el("tr", {class: filled ? "filled" : ""}, el("td", {}, box), el("td", {}, pts)));
+    // What the boxes alone do not show, so that they add up to the score: the upper
+    // bonus under the upper boxes, the extra n-of-a-kinds above the score.
+    if (box === upper[upper.length - 1] && card.bonus_at !== null && card.bonus_at !== undefined) {
+      const got = card.upper_bonus ? String(card.upper_bonus) : `upper ${card.upper} of ${card.bonus_at}`;
+      rows.push(el("tr", {class: "bonus"}, el("td", {}, "upper bonus"), el("td", {}, got)));
+    }
+  }
+  if (card.extra_bonus) {
+    rows.push(el("tr", {class: "bonus"}, el("td", {}, "extra bonuses"),
+                 el("td", {}, String(card.extra_bonus))));
   }
   rows.push(el("tr", {class: "total"}, el("td", {}, "score"), el("td", {}, String(card.score))));
   $("card").replaceChildren(...rows);
@@ -347,7 +378,10 @@ function drawCard(card) {
 
 function drawOptions(pos, hide) {
   const mine = !computerPlays(S.node.player);
-  pos.options.forEach((o, i) => {
+  // Best first gives the best away: with hints hidden, the game's own order (the
+  // server's `order`: moves as the model lists them, keeps by their dice, then boxes).
+  const shown = hide && pos.order ? pos.order.map((i) => pos.options[i]) : pos.options;
+  shown.forEach((o, i) => {
     const cls = ["option"];
     if (o.best && !hide) cls.push("best");
     const button = el(
@@ -446,7 +480,7 @@ function drawReview(hide) {
   for (const p of twoPlayers() ? [0, 1] : [0]) {
     if (!counts[p]) continue;
     const who = twoPlayers() ? `Player ${p + 1}: ` : "";
-    parts.push(`${who}${counts[p]} decisions, total loss ${fmtLoss(totals[p])}, ` +
+    parts.push(`${who}${counted(counts[p], "decisions")}, total loss ${fmtLoss(totals[p])}, ` +
                `mean ${fmtLoss(totals[p] / counts[p])}`);
   }
   $("totals").textContent = hide ? "(hints hidden)" : parts.join("; ");
@@ -542,9 +576,10 @@ async function init() {
   $("jump").addEventListener("submit", (e) => {
     e.preventDefault();
     const typed = $("typed").value;
+    const player = twoPlayers() ? Number($("typed-player").value) : 0;
     guarded(async () => {
       const parsed = await api(gamePath("parse"), {state: typed});
-      await newGame(parsed.state);
+      await newGame(parsed.state, player);
     });
   });
   $("copy").addEventListener("click", async () => {
