@@ -1100,12 +1100,15 @@ def _our_actions(sol, filled: dict, dice: list, rolls_left: int) -> dict[str, fl
     card = Card(filled=filled, score=0)
     n = sol.rules.dice
     out = {}
+    # The options' actions are their texts: "keep 3 3", "keep nothing", "score threes".
     if rolls_left:
         for o in sol.options(Situation(card, tuple(dice), rolls_left)):
-            if len(o.keep) < n:
-                out["keep " + (" ".join(map(str, o.keep)) or "-")] = o.value
+            kept = [] if o.action == "keep nothing" else o.action.split()[1:]
+            if len(kept) < n:
+                out["keep " + (" ".join(kept) or "-")] = o.value
     for o in sol.options(Situation(card, tuple(dice), 0)):
-        out["score " + bench_yahtzee.THEIR_BOX.get(o.box, o.box)] = o.value
+        box = o.action.split(" ", 1)[1]
+        out["score " + bench_yahtzee.THEIR_BOX.get(box, box)] = o.value
     return out
 
 
