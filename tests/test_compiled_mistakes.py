@@ -174,3 +174,46 @@ def test_mistakes_the_kernels_find_at_run_time():
     with pytest.raises(ModelError) as e:
         solve_compiled(Flagged(2))
     assert one_line(e.value).startswith("Flagged: state 1: a move after outcome 0 goes to -2**63")
+
+
+def test_ctrl_c_in_a_kernel_is_raised_when_it_returns():
+    """SIGINT while a kernel runs: a callback into Python inside it (as numba's own
+    unpickling of a constant) sees no KeyboardInterrupt (raised there, the process
+    crashed with SIGSEGV); the interrupt comes when the kernel returns."""
+    import os
+    import signal
+
+    from perfectplay.compiled.diagnose import deferred_interrupt
+
+    seen = []
+    with pytest.raises(KeyboardInterrupt):
+        with deferred_interrupt():
+            os.kill(os.getpid(), signal.SIGINT)
+            for _ in range(1000):  # Python code runs here: the handler has had its turn
+                seen.append(len(seen))
+            seen.append("after")
+    assert seen[-1] == "after"
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+@pytest.mark.slow
+def test_ctrl_c_while_exploring_stops_in_one_line(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    cmd = [sys.executable, "-m", "perfectplay", "solve", "perfectplay.examples.ur:Ur", "-q"]
+    subprocess.run(cmd + ["-p", "pieces=1"], env=env, capture_output=True, check=True)  # kernels
+    proc = subprocess.Popen(
+        cmd + ["-p", "pieces=5"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
+    time.sleep(2.0)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err.decode()[-2000:]
+    assert err.decode().strip().splitlines()[-1] == "perfectplay: interrupted"
+    assert not any(p.name.startswith("perfectplay-") for p in tmp_path.iterdir())

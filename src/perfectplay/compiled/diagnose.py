@@ -18,8 +18,11 @@ start (start in ...): returns UniTuple(... x 2), where an integer is needed
 
 from __future__ import annotations
 
+import contextlib
 import re
-from collections.abc import Sequence
+import signal
+import threading
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from perfectplay.errors import ModelError
@@ -92,6 +95,29 @@ def explain(names: Sequence[str], fns: Sequence[Any]) -> str | None:
     return None
 
 
+@contextlib.contextmanager
+def deferred_interrupt() -> Iterator[None]:
+    """Ctrl-C (SIGINT) while a kernel runs is raised when it returns. A kernel calls
+    back into Python now and then (numba unpickles a constant there), and a
+    ``KeyboardInterrupt`` raised inside that call is an error numba's compiled code does
+    not expect: the process crashed (SIGSEGV) instead of stopping. Only in the main
+    thread, and only over Python's own handler (a program's own is left alone)."""
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield
+        return
+    hit: list[int] = []
+    before = signal.signal(signal.SIGINT, lambda signum, frame: hit.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+        if hit:
+            raise KeyboardInterrupt
+
+
 class Guarded:
     """A kernel whose numba errors name the model's function at fault, in one line."""
 
@@ -106,7 +132,8 @@ class Guarded:
         from numba.core.errors import NumbaError
 
         try:
-            return self._fn(*args)
+            with deferred_interrupt():
+                return self._fn(*args)
         except NumbaError as exc:
             why = explain(self._names, self._fns)
             raise ModelError(why or f"the model does not compile: {_first_line(exc)}") from None
