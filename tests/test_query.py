@@ -91,3 +91,25 @@ def test_bad_tables_and_states_are_one_line(tables, capsys, tmp_path, args, mess
     code, out, err = _run(capsys, *args)
     assert code == 2 and out == "" and err.count("\n") == 1 and message in err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["export", "non_literal_keys.npz", "--format", "csv", "-o", "{tmp}/x.csv"],
+        ["export", "non_literal_choices.npz", "--format", "csv", "-o", "{tmp}/y.csv"],
+        ["query", "non_literal_choices.npz", "(1, 1, 2)"],
+    ],
+)
+def test_a_table_whose_stored_keys_are_not_literals_is_one_line(argv, tmp_path, capsys):
+    """A table made by hand or damaged, with key texts that are no Python literal: one
+    line, status 2 (it was a 55-line traceback), and nothing of the text evaluated."""
+    from pathlib import Path
+
+    from perfectplay.cli import main
+
+    data = Path(__file__).parent / "data" / "tables"
+    args = [str(data / a) if a.endswith(".npz") else a.format(tmp=tmp_path) for a in argv]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "a stored key is not a Python literal" in err, err

@@ -187,6 +187,23 @@ def key_value(text: str) -> Any:
         return ast.literal_eval(_NonFinite().visit(ast.parse(text, mode="eval")))
 
 
+def stored_key(text: str) -> Any:
+    """A key read back from a table (:func:`key_value`); one that is no literal means the
+    file was damaged or made by hand: an :class:`~perfectplay.errors.InputError` in one line.
+
+    >>> stored_key("__import__('os')")
+    Traceback (most recent call last):
+    ...
+    perfectplay.errors.InputError: a damaged table: a stored key is not a Python literal: ...
+    """
+    try:
+        return key_value(text)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        raise InputError(
+            f"a damaged table: a stored key is not a Python literal: {short_repr(text)}"
+        ) from None
+
+
 def _blob(texts: list[str]) -> np.ndarray:
     return np.frombuffer("\n".join(texts).encode("utf-8"), dtype=np.uint8)
 
@@ -485,7 +502,7 @@ class SolvedTable(Solution):
         d = self._data
         if self.kind == "stochastic":
             lo, hi = int(d["move_ptr"][i]), int(d["move_ptr"][i + 1])
-            moves = [key_value(self.move_keys[c]) for c in range(lo, hi)]
+            moves = [stored_key(self.move_keys[c]) for c in range(lo, hi)]
             values = [float(v) for v in d["move_value"][lo:hi]]
             played = int(d["best"][i])
             return rank_options(
@@ -498,7 +515,7 @@ class SolvedTable(Solution):
                 return []
             lo, hi = int(d["choice_ptr"][i]), int(d["choice_ptr"][i + 1])
             cs = [int(c) for c in d["choice_idx"][lo:hi]]
-            choices = [key_value(self.choice_keys[c]) for c in cs]
+            choices = [stored_key(self.choice_keys[c]) for c in cs]
             values = [float(d["choice_value"][c]) for c in cs]
             best = int(d["best"][i])
             policy = choices[cs.index(best)] if best in cs else None
@@ -508,21 +525,21 @@ class SolvedTable(Solution):
         lo, hi = int(d["move_ptr"][i]), int(d["move_ptr"][i + 1])
         val, rem = d["value"], d["remoteness"]
         children = d["move_child"][lo:hi].tolist()
-        moves = [key_value(self.move_keys[e]) for e in range(lo, hi)]
-        states = [key_value(self.keys[c]) for c in children]
+        moves = [stored_key(self.move_keys[e]) for e in range(lo, hi)]
+        states = [stored_key(self.keys[c]) for c in children]
         return rank_moves(moves, [move_result(val[c], rem[c]) for c in children], states=states)
 
     def _best(self, i: int) -> list[Any]:
         d = self._data
         if self.kind == "stochastic":
             c = int(d["best"][i])
-            return [] if c < 0 else [key_value(self.move_keys[c])]
+            return [] if c < 0 else [stored_key(self.move_keys[c])]
         if self.kind == "chance" and "choice_ptr" not in d:
             c = int(d["best"][i])
-            return [] if c < 0 else [key_value(self.choice_keys[c])]
+            return [] if c < 0 else [stored_key(self.choice_keys[c])]
         if self.kind == "game" and "move_ptr" not in d:
             text = self.best_moves_v1[i]
-            return [key_value(text)] if text else []
+            return [stored_key(text)] if text else []
         return [o.action for o in self._options(i) if o.best]
 
     def value(self, state: Any = None) -> Any:
@@ -571,11 +588,11 @@ class SolvedTable(Solution):
 
     def items(self) -> Iterator[tuple[Any, Any]]:
         """Every stored key with its value, in row order (as ``solution.items()``)."""
-        return ((key_value(self.keys[i]), self._value(i)) for i in range(len(self)))
+        return ((stored_key(self.keys[i]), self._value(i)) for i in range(len(self)))
 
     def states(self) -> Iterator[Any]:
         """Every stored key, in row order."""
-        return (key_value(k) for k in self.keys)
+        return (stored_key(k) for k in self.keys)
 
     def save(self, path: str | Path, *, exact: bool = False) -> Path:
         """Write the table again to ``path`` (as it was read: ``exact`` cannot add exact
@@ -611,7 +628,7 @@ class SolvedTable(Solution):
         return self.exact(key)
 
     def row(self, i: int) -> TableRow:
-        return TableRow(key_value(self.keys[i]), self._value(i), self._best(i))
+        return TableRow(stored_key(self.keys[i]), self._value(i), self._best(i))
 
     def __iter__(self) -> Iterator[TableRow]:
         return (self.row(i) for i in range(len(self)))
