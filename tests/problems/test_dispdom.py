@@ -266,3 +266,20 @@ def test_solution_decodes_strips_first_move_and_unknown_states():
     assert bob.plain_winner == "Bob" and bob.first_move == 1 == bob.line()[1]
     stuck = game.solve(game.Instance.make("0101", 2, 1))
     assert stuck.verdict == "Bob" and stuck.first_move is None and stuck.n_moves == 0
+
+
+@pytest.mark.parametrize(
+    "instance, message",
+    [
+        ((10, 2, 10, "00000110"), "N is 10 but the strip has 8 cells"),
+        ((10, 0, 10, "0000011000"), "K must be an integer from 1 to 10, got 0"),
+        ((100, 2, 10, "0" * 100), "the strip must have 1 to 64 cells, got 100"),
+    ],
+)
+def test_an_instance_built_directly_is_checked_by_solve(instance, message):
+    """An ``Instance`` made without ``Instance.make`` is checked as that checks one (a
+    short strip was answered, K = 0 raised AssertionError, N = 100 ran without bound)."""
+    from perfectplay.problems import dispdom
+
+    with pytest.raises(InputError, match=message):
+        dispdom.solve(dispdom.Instance(*instance))

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from perfectplay.errors import InputError, short_repr
 from perfectplay.graphs.game import Outcome
 from perfectplay.problems.dispdom.instance import Instance
 from perfectplay.problems.dispdom.model import DispdomModel
@@ -141,6 +142,12 @@ def solve(instance: Instance, *, progress: bool = True) -> Solution:
     explorations on stderr (after a second)."""
     from perfectplay.models import solve_model
 
+    # An Instance built directly is checked as Instance.make checks one given from Python.
+    if not isinstance(instance.strip, str) or instance.n != len(instance.strip):
+        raise InputError(
+            f"N is {short_repr(instance.n)} but the strip has {len(instance.strip)} cells"
+        )
+    Instance.make(instance.strip, instance.k, instance.d)
     model = DispdomModel(instance.strip, instance.k)
     return Solution(instance, model, solve_model(model, progress=progress))
 
