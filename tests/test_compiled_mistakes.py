@@ -217,3 +217,25 @@ def test_ctrl_c_while_exploring_stops_in_one_line(tmp_path):
     assert proc.returncode == 130, err.decode()[-2000:]
     assert err.decode().strip().splitlines()[-1] == "perfectplay: interrupted"
     assert not any(p.name.startswith("perfectplay-") for p in tmp_path.iterdir())
+
+
+@pytest.mark.slow
+def test_term_while_exploring_stops_in_one_line_and_cleans_up(tmp_path):
+    """``kill``/``timeout`` (TERM) stops a command as Ctrl-C does: status 143, one line,
+    the temporary work directory removed (it was left behind, 206 MB for a large Ur)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    cmd = [sys.executable, "-m", "perfectplay", "solve", "perfectplay.examples.ur:Ur", "-q"]
+    subprocess.run(cmd + ["-p", "pieces=1"], env=env, capture_output=True, check=True)  # kernels
+    proc = subprocess.Popen(cmd + ["-p", "pieces=5"], env=env, stderr=subprocess.PIPE)
+    time.sleep(2.0)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 143, err.decode()[-2000:]
+    assert err.decode().strip().splitlines()[-1] == "perfectplay: terminated"
+    assert not any(p.name.startswith("perfectplay-") for p in tmp_path.iterdir())

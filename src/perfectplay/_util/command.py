@@ -168,6 +168,30 @@ def _write_failed(exc: _OutputError) -> int:
     return 1
 
 
+class Terminated(KeyboardInterrupt):
+    """A ``TERM`` signal, raised as an interrupt: the same clean-up runs as for Ctrl-C
+    (temporary files removed), then status 143."""
+
+
+def _terminate(signum: int, frame: Any) -> None:
+    raise Terminated
+
+
+# Compiled kernels hold this signal until they return, as they hold Ctrl-C
+# (:func:`perfectplay.compiled.diagnose.deferred_interrupt`).
+_terminate.deferrable = True  # type: ignore[attr-defined]
+
+
+def stop_on_term() -> None:
+    """Make ``TERM`` (``kill``, ``timeout``) stop the command as Ctrl-C does, where the
+    signal is still the default (it killed the process before any clean-up: a solve left
+    its temporary work directory behind)."""
+    import signal
+
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _terminate)
+
+
 def guarded(body: Callable[..., int | None], *args: Any) -> int:
     """Run a whole command, ``body(*args)``, with standard output guarded; return the status.
 
@@ -229,6 +253,9 @@ def _report_errors(body: Callable[[], int | None], name: str) -> int:
     except PerfectplayError as exc:
         print(f"perfectplay: {exc}", file=sys.stderr)
         return 2
+    except Terminated:
+        print("perfectplay: terminated", file=sys.stderr)
+        return 143
     except KeyboardInterrupt:
         print("perfectplay: interrupted", file=sys.stderr)
         return 130

@@ -64,8 +64,10 @@ def main(argv: list[str] | None = None) -> int:
 
     if argv is None:  # the console script: this process is one command and nothing else
         from perfectplay._util.collector import freeze_heavy_imports
+        from perfectplay._util.command import stop_on_term
 
         freeze_heavy_imports()
+        stop_on_term()
 
     return guarded(_dispatch, argv)
 

@@ -22,7 +22,7 @@ import contextlib
 import re
 import signal
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from perfectplay.errors import ModelError
@@ -97,25 +97,31 @@ def explain(names: Sequence[str], fns: Sequence[Any]) -> str | None:
 
 @contextlib.contextmanager
 def deferred_interrupt() -> Iterator[None]:
-    """Ctrl-C (SIGINT) while a kernel runs is raised when it returns. A kernel calls
-    back into Python now and then (numba unpickles a constant there), and a
-    ``KeyboardInterrupt`` raised inside that call is an error numba's compiled code does
-    not expect: the process crashed (SIGSEGV) instead of stopping. Only in the main
-    thread, and only over Python's own handler (a program's own is left alone)."""
-    if (
-        threading.current_thread() is not threading.main_thread()
-        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
-    ):
+    """Ctrl-C (SIGINT) or a TERM that the command stops on, while a kernel runs, is raised
+    when it returns. A kernel calls back into Python now and then (numba unpickles a
+    constant there), and an exception raised inside that call is an error numba's
+    compiled code does not expect: the process crashed (SIGSEGV) instead of stopping.
+    Only in the main thread, and only over Python's own handler of SIGINT and the
+    command's of TERM (a program's own handlers are left alone)."""
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
     hit: list[int] = []
-    before = signal.signal(signal.SIGINT, lambda signum, frame: hit.append(signum))
+    held: dict[int, Callable[[int, Any], Any]] = {}
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        handler = signal.getsignal(sig)
+        if callable(handler) and (
+            handler is signal.default_int_handler or getattr(handler, "deferrable", False)
+        ):
+            held[sig] = handler
+            signal.signal(sig, lambda signum, frame: hit.append(signum))
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, before)
+        for number, before in held.items():
+            signal.signal(number, before)
         if hit:
-            raise KeyboardInterrupt
+            held[hit[0]](hit[0], None)  # raises KeyboardInterrupt or Terminated
 
 
 class Guarded:
