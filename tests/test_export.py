@@ -88,3 +88,16 @@ def test_a_table_of_another_kind_is_refused_with_one_prefix(tmp_path, capsys, mo
         "perfectplay: export: a scorecard table cannot be written as rows yet, "
         "only a model's table (.npz)\n"
     )
+
+
+def test_dash_writes_the_rows_to_standard_output(tables, tmp_path, capsysbinary):
+    """``-o -`` writes the rows to standard output (it wrote a file named '-'), the same
+    bytes as the file; a binary format is refused to a terminal only."""
+    source = tmp_path / "pig.npz"
+    tables["pig"].save(source)
+    out = tmp_path / "pig.csv"
+    assert main(["export", str(source), "-o", str(out), "-q"]) == 0
+    capsysbinary.readouterr()
+    assert main(["export", str(source), "-o", "-"]) == 0
+    assert capsysbinary.readouterr().out == out.read_bytes()
+    assert not (tmp_path / "-").exists()

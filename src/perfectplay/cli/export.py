@@ -8,11 +8,13 @@ format itself.
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from perfectplay._util.command import make_parser, run
 from perfectplay._util.progress import note
-from perfectplay.errors import InputError
+from perfectplay.errors import InputError, OptionError
 
 __all__ = ["main"]
 
@@ -29,6 +31,7 @@ EXAMPLES = """\
 examples:
   perfectplay solve perfectplay.examples.pig:Piglet --export piglet.npz
   perfectplay export piglet.npz --format csv                 writes piglet.csv
+  perfectplay export piglet.npz --format jsonl -o - | head   the rows on standard output
   perfectplay export piglet.npz --format parquet --options -o moves.parquet
   perfectplay solve perfectplay.examples.ur:Ur -p pieces=2 --export ur2
   perfectplay export ur2 --format rgu                        writes ur2.rgu (16-bit values)
@@ -50,7 +53,7 @@ def _parser() -> argparse.ArgumentParser:
         "-o",
         "--output",
         metavar="FILE",
-        help="where to write (TABLE's name with the format's suffix)",
+        help="where to write (TABLE's name with the format's suffix; - for standard output)",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="do not say what was written")
     return p
@@ -61,10 +64,15 @@ def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
 
     def body() -> int:
+
+        if args.output == "-":  # standard output: written to a file first, then copied
+            return _to_stdout(body_to)
+        return body_to(args.output or Path(args.table).with_suffix("." + args.format))
+
+    def body_to(out: str | Path) -> int:
         import perfectplay
         from perfectplay.results.export import export_rows
 
-        out = args.output or Path(args.table).with_suffix("." + args.format)
         table = perfectplay.load(args.table)
         if args.format == "rgu":
             from perfectplay.compiled.solution import CompiledSolution
@@ -75,8 +83,23 @@ def main(argv: list[str]) -> int:
             path = write_rgu(table, out, args.values)
         else:
             path = export_rows(table, out, args.format, options=args.options)
-        if not args.quiet:
+        if not args.quiet and args.output != "-":
             note(f"wrote {path}")
+        return 0
+
+    def _to_stdout(write: Callable[[Path], int]) -> int:
+        import shutil
+        import tempfile
+
+        if args.format in ("parquet", "rgu") and sys.stdout.isatty():
+            raise OptionError(f"-o -: {args.format} is binary; not to a terminal (give -o FILE)")
+        with tempfile.TemporaryDirectory(prefix="perfectplay-") as tmp:
+            path = Path(tmp) / f"table.{args.format}"
+            write(path)
+            sys.stdout.flush()
+            with open(path, "rb") as f:
+                shutil.copyfileobj(f, sys.stdout.buffer)
+            sys.stdout.buffer.flush()
         return 0
 
     return run(body, "export")
