@@ -126,7 +126,13 @@ def test_non_ascii_and_binary_input(tmp_path, capsys):
     bad = tmp_path / "bad.in"
     bad.write_bytes(b"1\n3 6 2\n1\n\xff\n")
     code, _, err = run(capsys, str(bad))
-    assert code == 2 and err.strip().endswith("bad.in:4: non-ASCII byte in input")
+    assert code == 2 and err.strip().endswith(
+        "bad.in:4: non-ASCII byte 0xff in input (column 1); the input is plain ASCII"
+    )
+    # a UTF-8 byte-order mark first is read past (it was refused as a non-ASCII byte)
+    good = tmp_path / "bom.in"
+    good.write_bytes(b"\xef\xbb\xbf" + SAMPLE.read_bytes())
+    assert run(capsys, str(good))[0] == 0
 
 
 def test_subprocess_one_line_no_traceback(tmp_path):

@@ -103,11 +103,18 @@ def read_input(path: str | None, max_bytes: int = DEFAULT_MAX_INPUT_BYTES) -> st
         raise InputError(f"cannot read: {exc.strerror}") from None
     if len(data) > max_bytes:
         raise InputError(f"input larger than the limit of {max_bytes:,} bytes")
+    # A byte-order mark that an editor put first carries nothing: read past it.
+    data = data.removeprefix(b"\xef\xbb\xbf")
     try:
         return data.decode("ascii")
     except UnicodeDecodeError as exc:
         line = unify_line_ends(data[: exc.start]).count(b"\n") + 1
-        raise InputError("non-ASCII byte in input", line=line) from None
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise InputError(
+            f"non-ASCII byte 0x{data[exc.start]:02x} in input (column {column}); the input "
+            "is plain ASCII",
+            line=line,
+        ) from None
 
 
 class _OutputError(Exception):

@@ -268,6 +268,7 @@ def _main(args: Any) -> int:
         for k in ("max_states", "max_edges", "max_per_call")
         if (v := getattr(args, k)) is not None
     }
+    _check_export(args)
     t0 = time.perf_counter()
     sol = solve_model(model, progress=not args.quiet, max_sweeps=args.max_sweeps, **limits)
     if args.json:
@@ -299,6 +300,14 @@ def _all_or_nothing() -> Iterator[None]:
     with contextlib.redirect_stdout(buffer):
         yield
     sys.stdout.write(buffer.getvalue())
+
+
+def _check_export(args: Any) -> None:
+    """Refuse an ``--export`` path that cannot name a table before solving (status 1)."""
+    if args.export:
+        from perfectplay.results.table import table_path
+
+        table_path(args.export)
 
 
 def _export(sol: Any, args: Any) -> dict[str, Any] | None:
@@ -590,6 +599,7 @@ def _solve_stochastic(model: Any, args: Any, queries: list[Any]) -> int:
     if args.second:
         second = _load_function(args.second, "--second")
     limits = {k: v for k in ("max_states", "max_per_call") if (v := getattr(args, k)) is not None}
+    _check_export(args)
     t0 = time.perf_counter()
     sol = solve_stochastic_model(
         model,

@@ -215,20 +215,32 @@ def _unblob(arr: np.ndarray, n: int, name: str) -> list[str]:
     return texts
 
 
-def _save(path: str | Path, arrays: dict[str, Any]) -> Path:
+def table_path(path: str | Path) -> Path:
+    """The file a table given ``path`` is written to (``.npz`` added where it lacks it);
+    a directory is a :class:`~perfectplay.errors.WriteError` (checked before a solve, so
+    that a long one is not lost to a path that cannot be written).
+
+    >>> table_path("piglet"), table_path("piglet.npz")
+    (PosixPath('piglet.npz'), PosixPath('piglet.npz'))
+    """
     # Refused rather than written inside: "DIR/" silently becoming DIR.npz (NumPy's way)
     # or DIR/table.npz would both surprise someone.
     example = Path(path) / "table.npz"
     if Path(path).is_dir():
-        raise InputError(f"{path} is a directory; give the file to write, e.g. {example}")
+        raise WriteError(f"{path} is a directory; give the file to write, e.g. {example}")
     if str(path).endswith(("/", os.sep)):
-        raise InputError(
+        raise WriteError(
             f"{path} names a directory (it ends with a slash); give the file to write, "
             f"e.g. {example}"
         )
     path = Path(path)
     if path.suffix != ".npz":
         path = path.with_name(path.name + ".npz")  # np.savez would append it silently
+    return path
+
+
+def _save(path: str | Path, arrays: dict[str, Any]) -> Path:
+    path = table_path(path)
     try:
         with atomic_writer(path) as fh:
             np.savez_compressed(fh, **arrays)
