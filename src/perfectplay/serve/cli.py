@@ -375,6 +375,11 @@ def _stop(signum: int, frame: object) -> None:
     raise _Stopped
 
 
+# A compiled model's kernels hold it until they return, as they hold Ctrl-C (raised
+# inside numba's callback into Python, it crashed the process).
+_stop.deferrable = True  # type: ignore[attr-defined]
+
+
 def main(argv: list[str]) -> int:
     """``perfectplay serve ARGS``; returns the exit status: 0 when stopped by Ctrl-C or
     ``SIGTERM`` (one line says so), 2 for a refusal."""
