@@ -239,3 +239,17 @@ def test_term_while_exploring_stops_in_one_line_and_cleans_up(tmp_path):
     assert proc.returncode == 143, err.decode()[-2000:]
     assert err.decode().strip().splitlines()[-1] == "perfectplay: terminated"
     assert not any(p.name.startswith("perfectplay-") for p in tmp_path.iterdir())
+
+
+def test_a_layer_that_outgrows_memory_is_refused_in_one_line(monkeypatch, capsys):
+    """Exploring stops where a layer's positions would not fit (it grew its queue and hash
+    sets until the machine ran out), naming the layer and the memory."""
+    from perfectplay.errors import ResourceLimitError
+    from perfectplay.examples.ur import Ur
+
+    monkeypatch.setenv("PERFECTPLAY_MEMORY_LIMIT", "8M")  # room for 131,072 positions
+    with pytest.raises(ResourceLimitError, match=r"exploring layer 0: more than 131,072 "):
+        solve_compiled(Ur(pieces=3))  # layer 0 holds 157,864
+    assert main(["solve", "perfectplay.examples.ur:Ur", "-p", "pieces=3", "-q"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "do not fit in the 8.0 MiB of memory available" in err

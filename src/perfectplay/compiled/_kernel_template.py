@@ -26,6 +26,7 @@ from perfectplay.compiled.model import (
     ERR_NO_MOVE,
     ERR_SAME_INDEX,
     ERR_TOO_MANY_MOVES,
+    ERR_TOO_BIG,
     ERR_TOO_MANY_ROLLS,
     ERR_UNKNOWN_STATE,
 )
@@ -144,7 +145,7 @@ _BATCH = 8
 
 
 @njit(cache=True)
-def close_layer(seeds, lid, p, max_rolls, max_moves, size, err, span=0):
+def close_layer(seeds, lid, p, max_rolls, max_moves, size, err, span=0, most=0):
     """Breadth-first search within layer ``lid`` from ``seeds`` (its positions reached
     from lower layers, maybe more than once): returns its positions (unsorted, each
     once) and the positions of higher layers it reaches, each once, with their layers.
@@ -154,7 +155,9 @@ def close_layer(seeds, lid, p, max_rolls, max_moves, size, err, span=0):
     always for the higher layers' positions, by open addressing hash sets on arrays (no
     Python object, no numba dict; :mod:`perfectplay.compiled.hashset`), the inner one
     made for ``size`` positions (a guess: it grows as needed). An index out of the
-    layer's range, or one that numbers two positions alike, is an error in ``err``."""
+    layer's range, or one that numbers two positions alike, is an error in ``err``; so
+    is finding more than ``most`` positions, this layer's and the higher layers' together
+    (what memory allows; 0: no limit), before anything is grown past it."""
     w, nexts, flips = buffers(max_rolls, max_moves)
     cap = max(_BATCH * max_rolls * max_moves, 1024)
     succ = np.empty(cap, np.int64)
@@ -223,11 +226,17 @@ def close_layer(seeds, lid, p, max_rolls, max_moves, size, err, span=0):
                     continue
                 elif 2 * (n + 1) > len(inside):  # at most half full
                     inside = rehash(inside)
+                if most and n + m >= most:
+                    err[0], err[1], err[2], err[3] = ERR_TOO_BIG, t, 0, n + m
+                    break
                 if n == len(queue):
                     queue = grow(queue)
                 queue[n] = t
                 n += 1
             elif set_add(outside, t):
+                if most and n + m >= most:
+                    err[0], err[1], err[2], err[3] = ERR_TOO_BIG, t, 0, n + m
+                    break
                 if m == len(out_s):
                     out_s = grow(out_s)
                     out_l = grow(out_l)

@@ -18,14 +18,20 @@ from typing import Any
 
 import numpy as np
 
-from perfectplay._util.memory import require
+from perfectplay._util.memory import available_bytes, format_bytes, require
 from perfectplay._util.progress import Progress
 from perfectplay.compiled.kernels import Kernels
-from perfectplay.compiled.model import CompiledModel, raise_model_error
+from perfectplay.compiled.model import ERR_TOO_BIG, CompiledModel, raise_model_error
 from perfectplay.compiled.search import dense_span
 from perfectplay.compiled.workdir import Workdir
+from perfectplay.errors import ResourceLimitError
 
-__all__ = ["explore"]
+__all__ = ["EXPLORE_BYTES", "explore"]
+
+#: Bytes a position costs while its layer is explored: its place in the queue (8), in a
+#: hash set at most half full (16, and 16 more while the set is doubled), the sorted copy
+#: written out (8), with room for the seeds of later layers.
+EXPLORE_BYTES = 64
 
 
 def explore(
@@ -54,12 +60,18 @@ def explore(
     sizes: list[int] = []
     total = 0
     bar = Progress("exploring", enabled=progress)
+    budget, read_at = 0, -2.0
     while seeds:
         lid = min(seeds)
         waiting = seeds.pop(lid)
         # Not deduplicated here: the kernel's hash set skips a seed seen twice.
         entry = waiting[0] if len(waiting) == 1 else np.concatenate(waiting)
         require(64 * entry.size, f"{model.name}: exploring layer {lid}")
+        # The layer's search stops, in one line, where its positions would not fit (the
+        # memory read again each second at most: a small game has hundreds of layers).
+        if time.perf_counter() - read_at > 1.0:
+            budget, read_at = available_bytes(), time.perf_counter()
+        most = max(1 << 16, budget // EXPLORE_BYTES)
         err = np.zeros(4, np.int64)
         # The last layer's size guesses this one's (layers of one game grow and shrink
         # slowly): its hash set is then made about the right size at once.
@@ -68,8 +80,14 @@ def explore(
         # positions (as the solver judges it: search.dense_span).
         span = dense_span(int(k.layer_size(lid, p)), max(guess, entry.size))
         found, out_s, out_l = k.close_layer(
-            entry, lid, p, model.max_rolls, model.max_moves, guess, err, span
+            entry, lid, p, model.max_rolls, model.max_moves, guess, err, span, most
         )
+        if err[0] == ERR_TOO_BIG:
+            raise ResourceLimitError(
+                f"{model.name}: exploring layer {lid}: more than {int(err[3]):,} positions "
+                f"do not fit in the {format_bytes(budget)} of memory available (about "
+                f"{EXPLORE_BYTES} bytes a position while exploring)"
+            )
         raise_model_error(model, err)
         # Timsort: a breadth-first search finds a layer's positions in long sorted runs
         # (five times as fast on Pig's layers as numpy's default, a third on Ur's).

@@ -94,6 +94,9 @@ ERR_BAD_INDEX = 9
 ERR_SAME_INDEX = 10
 ERR_NAN_OUTCOME = 11
 ERR_EMPTY_STATE = 12
+#: Not the model's fault: a layer being explored outgrew the positions memory allows
+#: (``close_layer``'s ``most``); detail: the positions found so far.
+ERR_TOO_BIG = 13
 
 _REQUIRED = ("start", "outcome", "moves")
 _OPTIONAL = ("rolls", "layer", "index", "layer_size")
