@@ -82,6 +82,20 @@ _last_reading: list[Any] = [-math.inf, None]
 REUSE_SECONDS = 1.0
 
 
+def recent_available_bytes(nbytes: int = 0) -> int:
+    """:func:`available_bytes`, from the last reading where it is younger than
+    :data:`REUSE_SECONDS` and ``nbytes`` (what is about to be asked for) is below an
+    eighth of it: for callers that ask many times a second.
+
+    >>> recent_available_bytes() > 0
+    True
+    """
+    when, meminfo = _last_reading
+    if meminfo is None or nbytes > meminfo // 8 or time.monotonic() - when > REUSE_SECONDS:
+        meminfo = _meminfo_available()
+    return _budget(meminfo)
+
+
 def _budget(meminfo: int | None) -> int:
     budget = 4 << 30 if meminfo is None else meminfo
     env = os.environ.get(_ENV)
@@ -114,10 +128,7 @@ def require(nbytes: int, what: str) -> None:
 
     >>> require(1024, "a small table")
     """
-    when, meminfo = _last_reading
-    if meminfo is None or nbytes > meminfo // 8 or time.monotonic() - when > REUSE_SECONDS:
-        meminfo = _meminfo_available()
-    budget = _budget(meminfo)
+    budget = recent_available_bytes(nbytes)
     if nbytes > budget:
         raise ResourceLimitError(
             f"{what} needs about {format_bytes(nbytes)} of memory, "

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from perfectplay._util.memory import available_bytes, format_bytes, require
+from perfectplay._util.memory import format_bytes, recent_available_bytes, require
 from perfectplay._util.progress import Progress
 from perfectplay.compiled.kernels import Kernels
 from perfectplay.compiled.model import ERR_TOO_BIG, CompiledModel, raise_model_error
@@ -60,17 +60,15 @@ def explore(
     sizes: list[int] = []
     total = 0
     bar = Progress("exploring", enabled=progress)
-    budget, read_at = 0, -2.0
     while seeds:
         lid = min(seeds)
         waiting = seeds.pop(lid)
         # Not deduplicated here: the kernel's hash set skips a seed seen twice.
         entry = waiting[0] if len(waiting) == 1 else np.concatenate(waiting)
         require(64 * entry.size, f"{model.name}: exploring layer {lid}")
-        # The layer's search stops, in one line, where its positions would not fit (the
-        # memory read again each second at most: a small game has hundreds of layers).
-        if time.perf_counter() - read_at > 1.0:
-            budget, read_at = available_bytes(), time.perf_counter()
+        # The layer's search stops, in one line, where its positions would not fit (a
+        # small game has hundreds of layers: the memory is not read again for each).
+        budget = recent_available_bytes()
         most = max(1 << 16, budget // EXPLORE_BYTES)
         err = np.zeros(4, np.int64)
         # The last layer's size guesses this one's (layers of one game grow and shrink
