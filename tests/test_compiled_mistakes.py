@@ -183,7 +183,7 @@ def test_ctrl_c_in_a_kernel_is_raised_when_it_returns():
     import os
     import signal
 
-    from perfectplay.compiled.diagnose import deferred_interrupt
+    from perfectplay._util.interrupts import deferred_interrupt
 
     seen = []
     with pytest.raises(KeyboardInterrupt):

@@ -44,6 +44,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, cast
 
+from perfectplay._util.interrupts import deferrable
 from perfectplay.errors import InputError, OptionError, PerfectplayError, WriteError
 from perfectplay.text.parse import unify_line_ends
 
@@ -180,13 +181,9 @@ class Terminated(KeyboardInterrupt):
     (temporary files removed), then status 143."""
 
 
+@deferrable  # compiled kernels hold it until they return, as they hold Ctrl-C
 def _terminate(signum: int, frame: Any) -> None:
     raise Terminated
-
-
-# Compiled kernels hold this signal until they return, as they hold Ctrl-C
-# (:func:`perfectplay.compiled.diagnose.deferred_interrupt`).
-_terminate.deferrable = True  # type: ignore[attr-defined]
 
 
 def stop_on_term() -> None:

@@ -18,13 +18,11 @@ start (start in ...): returns UniTuple(... x 2), where an integer is needed
 
 from __future__ import annotations
 
-import contextlib
 import re
-import signal
-import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
+from perfectplay._util.interrupts import deferred_interrupt
 from perfectplay.errors import ModelError
 
 __all__ = ["Guarded", "StartGuarded", "explain"]
@@ -93,35 +91,6 @@ def explain(names: Sequence[str], fns: Sequence[Any]) -> str | None:
         if not isinstance(ret, wanted):
             return f"{name} ({_where(fn)}): returns {ret}, where {kind} is needed"
     return None
-
-
-@contextlib.contextmanager
-def deferred_interrupt() -> Iterator[None]:
-    """Ctrl-C (SIGINT) or a TERM that the command stops on, while a kernel runs, is raised
-    when it returns. A kernel calls back into Python now and then (numba unpickles a
-    constant there), and an exception raised inside that call is an error numba's
-    compiled code does not expect: the process crashed (SIGSEGV) instead of stopping.
-    Only in the main thread, and only over Python's own handler of SIGINT and the
-    command's of TERM (a program's own handlers are left alone)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    hit: list[int] = []
-    held: dict[int, Callable[[int, Any], Any]] = {}
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        handler = signal.getsignal(sig)
-        if callable(handler) and (
-            handler is signal.default_int_handler or getattr(handler, "deferrable", False)
-        ):
-            held[sig] = handler
-            signal.signal(sig, lambda signum, frame: hit.append(signum))
-    try:
-        yield
-    finally:
-        for number, before in held.items():
-            signal.signal(number, before)
-        if hit:
-            held[hit[0]](hit[0], None)  # raises KeyboardInterrupt or Terminated
 
 
 class Guarded:

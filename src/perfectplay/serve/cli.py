@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from perfectplay._util.interrupts import deferrable
 from perfectplay.errors import InputError, PerfectplayError
 
 if TYPE_CHECKING:
@@ -371,13 +372,9 @@ class _Stopped(Exception):
     """``SIGTERM`` arrived: the server stops as on Ctrl-C."""
 
 
+@deferrable  # a compiled model's kernels hold it until they return, as they hold Ctrl-C
 def _stop(signum: int, frame: object) -> None:
     raise _Stopped
-
-
-# A compiled model's kernels hold it until they return, as they hold Ctrl-C (raised
-# inside numba's callback into Python, it crashed the process).
-_stop.deferrable = True  # type: ignore[attr-defined]
 
 
 def main(argv: list[str]) -> int:
