@@ -619,15 +619,6 @@ def _solve_stochastic(model: Any, args: Any, queries: list[Any]) -> int:
         se = float(results.std(ddof=1)) / args.simulate**0.5 if args.simulate > 1 else 0.0
         games = {"games": args.simulate, "seed": args.seed, "mean": float(results.mean()),
                  "standard_error": se}  # fmt: skip
-    # The queries answered before anything is printed: one refused prints no summary.
-    answers = (
-        [
-            query_stochastic(sol, (state, 0) if fixed else state, args.exact, args.digits)
-            for state in queries
-        ]
-        if not getattr(args, "json", False)
-        else []
-    )
     if getattr(args, "json", False):
         out: dict[str, Any] = {
             "model": sol.name,
@@ -653,37 +644,39 @@ def _solve_stochastic(model: Any, args: Any, queries: list[Any]) -> int:
             out["table"] = table
         print(json.dumps(out))
         return 0
-    print(f"model: {sol.name} (two-player with dice; solver: {sol.solver})")
-    g = sol.graph
-    print(f"positions: {g.n_positions:,}, moves: {g.n_chance:,}, outcomes: {g.n_outcomes:,}")
-    who = {
-        (True, True): "the first mover's winning chance, both strategies fixed",
-        (True, False): "the first mover's winning chance (fixed) against a best response",
-        (False, True): "the first mover's winning chance (best response) against the fixed "
-        "second mover",
-        (False, False): "the first mover's winning chance, both optimal",
-    }[(first is not None, second is not None)]
-    print(
-        f"start value: {_fmt(sol.start_value, args.digits)}  "
-        f"({who}; error at most {sol.solution.bound:.1g})"
-    )
-    if exact is not None:
-        print(f"exact: {fraction_text(exact)}  (verified optimal)")
-    if not fixed or first is None:
-        move = sol.best_move()
-        if move is not None:
-            print(f"best first move: {move!r}")
-    for text in answers:
-        print()
-        print(text)
-    if dist is not None:
-        print()
-        print(move_distribution_report(dist, digits=args.digits))
-    if games is not None:
+    # All or nothing, as the other kinds: a query refused prints none of the summary.
+    with _all_or_nothing():
+        print(f"model: {sol.name} (two-player with dice; solver: {sol.solver})")
+        g = sol.graph
+        print(f"positions: {g.n_positions:,}, moves: {g.n_chance:,}, outcomes: {g.n_outcomes:,}")
+        who = {
+            (True, True): "the first mover's winning chance, both strategies fixed",
+            (True, False): "the first mover's winning chance (fixed) against a best response",
+            (False, True): "the first mover's winning chance (best response) against the fixed "
+            "second mover",
+            (False, False): "the first mover's winning chance, both optimal",
+        }[(first is not None, second is not None)]
         print(
-            f"\nsimulation: {args.simulate:,} games (seed {args.seed}): the first mover "
-            f"scored {games['mean']:.6f} (standard error {games['standard_error']:.6f})"
+            f"start value: {_fmt(sol.start_value, args.digits)}  "
+            f"({who}; error at most {sol.solution.bound:.1g})"
         )
+        if exact is not None:
+            print(f"exact: {fraction_text(exact)}  (verified optimal)")
+        if not fixed or first is None:
+            move = sol.best_move()
+            if move is not None:
+                print(f"best first move: {move!r}")
+        for state in queries:
+            print()
+            print(query_stochastic(sol, (state, 0) if fixed else state, args.exact, args.digits))
+        if dist is not None:
+            print()
+            print(move_distribution_report(dist, digits=args.digits))
+        if games is not None:
+            print(
+                f"\nsimulation: {args.simulate:,} games (seed {args.seed}): the first mover "
+                f"scored {games['mean']:.6f} (standard error {games['standard_error']:.6f})"
+            )
     table = _export(sol, args)
     if table is not None:
         print(f"table: {table['path']} ({table['rows']:,} rows)")
