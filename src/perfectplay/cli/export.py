@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 from perfectplay._util.command import make_parser, run
@@ -64,9 +63,8 @@ def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
 
     def body() -> int:
-
         if args.output == "-":  # standard output: written to a file first, then copied
-            return _to_stdout(body_to)
+            return _to_stdout()
         return body_to(args.output or Path(args.table).with_suffix("." + args.format))
 
     def body_to(out: str | Path) -> int:
@@ -87,7 +85,7 @@ def main(argv: list[str]) -> int:
             note(f"wrote {path}")
         return 0
 
-    def _to_stdout(write: Callable[[Path], int]) -> int:
+    def _to_stdout() -> int:
         import shutil
         import tempfile
 
@@ -95,7 +93,7 @@ def main(argv: list[str]) -> int:
             raise OptionError(f"-o -: {args.format} is binary; not to a terminal (give -o FILE)")
         with tempfile.TemporaryDirectory(prefix="perfectplay-") as tmp:
             path = Path(tmp) / f"table.{args.format}"
-            write(path)
+            body_to(path)
             sys.stdout.flush()
             with open(path, "rb") as f:
                 shutil.copyfileobj(f, sys.stdout.buffer)
