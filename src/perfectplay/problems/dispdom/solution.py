@@ -143,11 +143,9 @@ def solve(instance: Instance, *, progress: bool = True) -> Solution:
     from perfectplay.models import solve_model
 
     # An Instance built directly is checked as Instance.make checks one given from Python.
-    if not isinstance(instance.strip, str) or instance.n != len(instance.strip):
-        raise InputError(
-            f"N is {short_repr(instance.n)} but the strip has {len(instance.strip)} cells"
-        )
-    Instance.make(instance.strip, instance.k, instance.d)
+    checked = Instance.make(instance.strip, instance.k, instance.d)
+    if instance.n != checked.n:
+        raise InputError(f"N is {short_repr(instance.n)} but the strip has {checked.n} cells")
     model = DispdomModel(instance.strip, instance.k)
     return Solution(instance, model, solve_model(model, progress=progress))
 
