@@ -144,7 +144,7 @@ def test_state_counts_stay_small_where_bitmasks_explode():
 
 def test_parse_errors_name_the_line():
     cases = {
-        "": (None, "empty input"),
+        "": (1, "empty input"),
         "3 2\n000\n": (1, "expected three integers"),
         "x 2 3\n000\n": (1, "N must be an integer"),
         "65 2 3\n" + "0" * 65 + "\n": (1, "N must be from 1 to 64"),

@@ -110,7 +110,7 @@ def test_known_small_games():
 
 def test_parse_errors_name_the_line():
     cases = {
-        "": (None, "empty input"),
+        "": (1, "empty input"),
         "0\n": (1, "from 1 to 50, got 0"),
         "51\n": (1, "from 1 to 50"),
         "3\n1 2\n": (2, "expected 3 card values, got 2"),

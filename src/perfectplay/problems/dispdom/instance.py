@@ -69,7 +69,7 @@ def parse(text: str) -> Instance:
     lines = ((i, tokens) for i, line in iter_lines(text) if (tokens := split_tokens(line)))
     first = next(lines, None)
     if first is None:
-        raise InputError("empty input: expected 'N K D' and then the strip")
+        raise InputError("empty input: expected 'N K D' and then the strip", line=1)
     line, head = first
     if len(head) != 3:
         got = "1 token" if len(head) == 1 else f"{len(head)} tokens"

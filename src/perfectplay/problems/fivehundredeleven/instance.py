@@ -49,7 +49,7 @@ def parse(text: str) -> Instance:
     tokens = iter_tokens(text)
     first = next(tokens, None)
     if first is None:
-        raise InputError("empty input: expected N, the number of cards")
+        raise InputError("empty input: expected N, the number of cards", line=1)
     tok, line = first
     n = int_in_range(tok, "N (the number of cards)", 1, MAX_CARDS, line)
     cards: list[int] = []

@@ -146,7 +146,7 @@ def parse(text: str) -> list[Instance]:
     """
     tokens = _Tokens(text)
     if tokens.peek() is None:
-        raise InputError("empty input: expected the number of cases T", 1)
+        raise InputError("empty input: expected the number of cases T", line=1)
     t, line = tokens.next_int("T", "")
     _in_range(t, 1, MAX_CASES, "T", line)
     cases: list[Instance] = []
