@@ -74,7 +74,7 @@ DATA = {
 # printed before they are compared: progress reports, timings and the compile notice.
 MACHINE_LINES = re.compile(
     r"^perfectplay: (.*\(\d+(\.\d+)? s\)|.* done in \d+(\.\d+)? s\b.*|time: .*"
-    r"|compiling the solver kernels once.*)$"
+    r"|compiling the kernels this command needs.*)$"
 )
 # A fence, as CommonMark has it: a backtick fence's info string holds no backtick (so
 # ```` ```sh ```` in a line of text is inline code, not a fence).

@@ -41,7 +41,7 @@ def test_stdin_with_the_real_interpreter():
         capture_output=True,
     )
     # stderr holds at most the one-line notice of a first compile (a cold kernel cache)
-    notice = b"perfectplay: compiling the solver kernels once"
+    notice = b"perfectplay: compiling the kernels this command needs"
     assert res.returncode == 0 and res.stdout == b"9.677887141\n"
     assert res.stderr == b"" or (res.stderr.startswith(notice) and res.stderr.count(b"\n") == 1)
 
