@@ -346,8 +346,12 @@ def test_cli_endless_play_in_the_report(tmp_path):
 
 def test_cli_bad_input(tmp_path):
     run = _cli("perfectplay.examples.pig:Piglet", "--distribution", "0")
-    assert run.returncode == 2 and "--distribution K must be 1..1000000" in run.stderr
+    assert run.returncode == 2 and "--distribution: expected a positive integer" in run.stderr
     assert len(run.stderr.strip().splitlines()) == 1
+    # Over MAX_K: refused before the solve, in the words of the analysis (and of alea's).
+    run = _cli("perfectplay.examples.pig:Pig", "--distribution", "10000001")
+    assert run.returncode == 2 and "k = 10,000,001 is too much work" in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1 and "solving" not in run.stderr
     bad = tmp_path / "no" / "such" / "dir" / "t.npz"
     run = _cli("perfectplay.examples.pig:Piglet", "-p", "goal=3", "--export", str(bad), "-q")
     assert run.returncode == 1 and "cannot write" in run.stderr  # a write error: 1

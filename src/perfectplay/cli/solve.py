@@ -23,6 +23,7 @@ from perfectplay.cli.common import (
     int_arg,
     make_parser,
     path_arg,
+    positive_arg,
     quiet_mode,
     quote_token,
     run,
@@ -88,7 +89,7 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument(
         "--distribution",
-        type=int_arg,
+        type=positive_arg,
         metavar="K",
         help="chance models: probability of reaching the goal within 1..K of cost; "
         "two-player dice games: probability that the game ends after exactly 1..K moves "
@@ -210,8 +211,17 @@ def _main(args: Any) -> int:
     from perfectplay.models import model_kind, solve_model
     from perfectplay.models.explore import model_name
 
-    if args.distribution is not None and not 1 <= args.distribution <= 1_000_000:
-        raise OptionError("--distribution K must be 1..1000000")
+    # --distribution's limits are the analysis' own (MAX_K, and the work k * edges once
+    # the game is known); K alone is checked before a long solve.
+    if args.distribution is not None:
+        from perfectplay.analysis.distribution import MAX_K, MAX_WORK
+        from perfectplay.errors import ResourceLimitError
+
+        if args.distribution > MAX_K:
+            raise ResourceLimitError(
+                f"a distribution up to k = {args.distribution:,} is too much work "
+                f"(limits: k <= {MAX_K:,}, k * edges <= {MAX_WORK:,})"
+            )
     if args.simulate is not None and not 1 <= args.simulate <= 100_000_000:
         raise OptionError("--simulate N must be 1..100000000")
     if args.seed is not None and args.simulate is None:
