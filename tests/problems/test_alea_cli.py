@@ -328,3 +328,15 @@ def test_huge_option_values_are_one_short_line(capsys, option):
     err = capsys.readouterr().err
     assert exc.value.code == 2 and err.count("\n") == 1 and len(err) < 150
     assert "expected a positive integer, got '99999999999999999999...'" in err
+
+
+@pytest.mark.parametrize("fmt", [[], ["--json"]])
+def test_a_distribution_too_large_to_write_is_refused_first(capsys, tmp_path, monkeypatch, fmt):
+    # Two million rows is little work on a one-die game (no "too much work" refusal), but
+    # its text took about 270 MiB, which was built without asking the memory budget.
+    path = tmp_path / "one.in"
+    path.write_text("1 1\nABCDEF\nA\n")
+    monkeypatch.setenv("PERFECTPLAY_MEMORY_LIMIT", "50M")
+    code, out, err = run(capsys, str(path), "--distribution", "2000000", *fmt)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "distribution table of 2,000,000 rows needs about" in err and "50.0 MiB" in err

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -178,3 +179,46 @@ def test_explain_with_exact_shows_the_repaired_policy(capsys, tmp_path):
     assert code == 0 and out == exact.explain() + "\n" + f"exact: {sol.exact_value()}\n"
     assert exact.rule([1]).outcomes[0].keep and "\n2  " in out
     assert abs(exact.value - float(sol.exact_value())) <= 1e-12 * exact.value
+
+
+def test_json_distribution_has_the_median_and_percentile_of_the_text(capsys):
+    args = ["--example", "--case", "1", "--distribution", "12"]
+    code, text, _ = run(capsys, *args)
+    assert code == 0
+    last = text.splitlines()[-1]  # "mean 4.700000000 rolls, median 4, 90th percentile 8"
+    median, p90 = int(last.split("median ")[1].split(",")[0]), int(last.split()[-1])
+    code, out, _ = run(capsys, *args, "--json")
+    dist = json.loads(out)["distribution"]
+    assert code == 0 and len(dist["within"]) == 12
+    assert (dist["median"], dist["percentile_90"]) == (median, p90) == (4, 8)
+
+
+def test_json_distribution_with_exact_follows_the_repaired_policy(capsys, monkeypatch):
+    # The text prints the distribution of the exactly verified policy (Cases.first); the
+    # JSON printed the float policy's. Told apart by the solution it is asked of.
+    from perfectplay.problems.yeetzhee.solution import Solution
+
+    verified: list[Solution] = []
+    asked: list[Solution] = []
+    real_policy, real_distribution = Solution.exact_policy, Solution.distribution
+
+    def exact_policy(self):
+        verified.append(real_policy(self))
+        return verified[-1]
+
+    def distribution(self, k_max):
+        asked.append(self)
+        return real_distribution(self, k_max)
+
+    monkeypatch.setattr(Solution, "exact_policy", exact_policy)
+    monkeypatch.setattr(Solution, "distribution", distribution)
+    code, _, _ = run(capsys, "--example", "--case", "1", "--distribution", "3", "--exact", "--json")
+    assert code == 0 and len(asked) == 1 and any(asked[0] is v for v in verified)
+
+
+@pytest.mark.parametrize("fmt", [[], ["--json"]])
+def test_a_distribution_too_large_to_write_is_refused(capsys, monkeypatch, fmt):
+    monkeypatch.setenv("PERFECTPLAY_MEMORY_LIMIT", "50M")
+    code, out, err = run(capsys, "--example", "--case", "2", "--distribution", "2000000", *fmt)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "distribution table of 2,000,000 rows needs about" in err
