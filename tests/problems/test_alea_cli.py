@@ -155,6 +155,9 @@ BAD = [
     ("2 1\nABCDEF\nABCDEF\nab\n", 4, "symbol 'a'"),
     ("2 1\nABCDEF\nABCDEF\nAB\nGARBAGE\n", 5, "unexpected 'GARBAGE' after the last word"),
     ("2 1\nABCDEF\nABCDEF\nAB extra\n", 4, "unexpected 'extra'"),
+    # A third number on the first line was read as die 1 with no hint of why.
+    ("2 1 5\nABCDEF\nABCDEF\nAB\n", 1, "die 1: '5' must have exactly 6 symbols (one per"),
+    ("2 1 5\nABCDEF\nABCDEF\nAB\n", 1, "(it follows d and w on their line; the dice start"),
 ]
 
 

@@ -93,6 +93,11 @@ def test_stats_on_stderr(capsys):
         ("1\n3 6 2\n1\n99999999999999999999999\n", ":4:", "case 1: A_2 = 9999"),
         ("1\n3 6 2\n1\n2\n7\n", ":5:", "unexpected '7' after the last case (T = 1)"),
         ("1\n-3 6 2\n", ":2:", "case 1: N = -3 is out of range"),
+        # A header line short of a number took K from the next line: the error came lines
+        # later without a word about line 2.
+        ("1\n3 6\n1\n2\n", ":4:", "sum to 2, not N = 3 (the case's 'N M K' was read from"),
+        ("1\n3 6\n1\n2\n", ":4:", "lines 2 to 3: is a number missing on line 2?)"),
+        ("1\n3 6\n7\n1\n", ":3:", "K = 7 is out of range 1..3 (the case's 'N M K' was"),
         # Regressions: a lone CR ends a line (the last line was counted by \n only), and
         # long tokens are cut with an ellipsis.
         ("1\r3 6 2\r1\r", ":3:", "case 1: the input ends where A_2 was expected"),
