@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -227,3 +228,16 @@ def test_a_distribution_too_large_to_write_is_refused(capsys, monkeypatch, fmt):
     code, out, err = run(capsys, "--example", "--case", "2", "--distribution", "2000000", *fmt)
     assert code == 2 and out == "" and err.count("\n") == 1
     assert "distribution table of 2,000,000 rows needs about" in err
+
+
+def test_explain_follows_digits(capsys):
+    # --digits N sets the decimals of every float a command prints; --explain kept 9 in
+    # its headline and 6 in its table whatever N was.
+    case = ["--example", "--case", "1", "--explain"]
+    code, out, _ = run(capsys, *case, "--digits", "3")
+    assert code == 0 and "Expected rolls with optimal play: 4.700.\n" in out
+    table = out[out.index("\nkept") :]
+    assert re.findall(r"\d\.\d+", table) == ["4.700", "3.700", "1.200", "3.000"]
+    code, out, _ = run(capsys, *case)
+    assert "Expected rolls with optimal play: 4.700000000.\n" in out
+    assert "  4.700000  " in out  # the table's default: 6 decimals

@@ -149,8 +149,14 @@ def format(found: Cases, options: Options) -> Iterator[str]:
         yield f"Case #{i}: {shown}\n"
 
 
+def _explain(sol: Any, options: Options) -> str:
+    # The table's column is a summary (6 decimals) until --digits asks for more or fewer.
+    table = 6 if options.digits == DIGITS else options.digits
+    return str(sol.explain(options.digits, table))
+
+
 def explain(found: Cases, options: Options) -> str:
-    return str(found.first()[1].explain()).rstrip("\n")
+    return _explain(found.first()[1], options).rstrip("\n")
 
 
 def exact(found: Cases, options: Options) -> str:
@@ -190,7 +196,7 @@ def to_json(found: Cases, options: Options) -> Iterator[dict[str, Any]]:
         shown = sol.exact_policy() if options.exact else sol
         if options.distribution is not None:
             obj["distribution"] = _distribution_json(shown, options.distribution)
-        why = shown.explain() if options.explain else None
+        why = _explain(shown, options) if options.explain else None
         yield answer_json(obj, why)
 
 
