@@ -53,7 +53,7 @@ ROW_OVERHEAD = 96
 
 
 def require_table(rows: int, columns: int = 1, digits: int = DIGITS) -> None:
-    """Refuse, before anything is built, a table of ``rows`` probabilities (``columns``
+    """Refuse, before its text is built, a table of ``rows`` probabilities (``columns``
     a row) whose text would not fit in memory: the work limits of the distribution allow
     ten million rows, about a gigabyte of text (see :mod:`perfectplay._util.memory`).
 
