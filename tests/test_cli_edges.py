@@ -115,6 +115,23 @@ def test_closed_stdout_is_one_line_status_1(args):
     assert proc.stderr == "perfectplay: cannot write the output: standard output is closed\n"
 
 
+def test_closed_stderr_keeps_errors_out_of_the_answer():
+    # With descriptor 2 closed, sys.stderr is None and print(..., file=None) writes to
+    # standard output: the --stats notes and error messages landed in the answer.
+    for args, status, out in (
+        (["alea", "--example", "--stats"], 0, "9.677887141\n"),
+        (["alea", "/no/such/file"], 2, ""),
+    ):
+        proc = subprocess.run(
+            [sys.executable, "-m", "perfectplay", *args],
+            stdout=subprocess.PIPE,
+            text=True,
+            preexec_fn=_closed_fd(2),
+            timeout=120,
+        )
+        assert (proc.returncode, proc.stdout) == (status, out)
+
+
 class _FullStream(io.StringIO):
     """A disk that fills up: at once, or (``buffered``) only when flushed."""
 

@@ -228,6 +228,10 @@ def guarded(body: Callable[..., int | None], *args: Any) -> int:
     stays quiet. ``SystemExit`` (argparse's ``--help`` and usage errors) still
     propagates, after the same flush (as ``SystemExit(1)`` when that flush fails).
     """
+    if sys.stderr is None:
+        # Started with standard error closed (`2>&-`): print(..., file=sys.stderr) would
+        # then write errors and notes to standard output, into the answer.
+        sys.stderr = open(os.devnull, "w")  # for the rest of the process
     saved = sys.stdout
     if not isinstance(sys.stdout, _GuardedStdout):
         sys.stdout = _GuardedStdout(_ClosedStdout() if sys.stdout is None else sys.stdout)
