@@ -77,6 +77,61 @@ def test_closed_pipe_stays_quiet():
     assert proc.stderr == ""
 
 
+def _closed_fd(fd):
+    """A ``preexec_fn`` that starts the command with descriptor ``fd`` closed (``<&-``,
+    ``>&-``): Python then sets ``sys.stdin`` or ``sys.stdout`` to ``None``."""
+    return lambda: os.close(fd)
+
+
+@pytest.mark.parametrize("name", sorted(GAME_INPUTS))
+def test_closed_stdin_is_one_line_status_2(name):
+    # It was an AttributeError traceback ('NoneType' object has no attribute 'buffer').
+    for args in ([name], [name, "-"]):
+        proc = subprocess.run(
+            [sys.executable, "-m", "perfectplay", *args],
+            capture_output=True,
+            text=True,
+            preexec_fn=_closed_fd(0),
+            timeout=120,
+        )
+        assert proc.returncode == 2 and proc.stdout == ""
+        assert proc.stderr == (
+            "perfectplay: <stdin>: standard input is closed: give FILE or pipe the input\n"
+        )
+
+
+@pytest.mark.parametrize(
+    "args", [["alea", "--example"], ["yeetzhee", "--example", "--json"], ["alea", "--help"]]
+)
+def test_closed_stdout_is_one_line_status_1(args):
+    proc = subprocess.run(
+        [sys.executable, "-m", "perfectplay", *args],
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_closed_fd(1),
+        timeout=120,
+    )
+    assert proc.returncode == 1
+    assert proc.stderr == "perfectplay: cannot write the output: standard output is closed\n"
+
+
+def test_closed_stderr_keeps_errors_out_of_the_answer():
+    # With descriptor 2 closed, sys.stderr is None and print(..., file=None) writes to
+    # standard output: the --stats notes and error messages landed in the answer.
+    for args, status, out in (
+        (["alea", "--example", "--stats"], 0, "9.677887141\n"),
+        (["alea", "/no/such/file"], 2, ""),
+    ):
+        proc = subprocess.run(
+            [sys.executable, "-m", "perfectplay", *args],
+            stdout=subprocess.PIPE,
+            text=True,
+            preexec_fn=_closed_fd(2),
+            timeout=120,
+        )
+        assert (proc.returncode, proc.stdout) == (status, out)
+
+
 class _FullStream(io.StringIO):
     """A disk that fills up: at once, or (``buffered``) only when flushed."""
 

@@ -155,6 +155,9 @@ BAD = [
     ("2 1\nABCDEF\nABCDEF\nab\n", 4, "symbol 'a'"),
     ("2 1\nABCDEF\nABCDEF\nAB\nGARBAGE\n", 5, "unexpected 'GARBAGE' after the last word"),
     ("2 1\nABCDEF\nABCDEF\nAB extra\n", 4, "unexpected 'extra'"),
+    # A third number on the first line was read as die 1 with no hint of why.
+    ("2 1 5\nABCDEF\nABCDEF\nAB\n", 1, "die 1: '5' must have exactly 6 symbols (one per"),
+    ("2 1 5\nABCDEF\nABCDEF\nAB\n", 1, "(it follows d and w on their line; the dice start"),
 ]
 
 
@@ -328,3 +331,15 @@ def test_huge_option_values_are_one_short_line(capsys, option):
     err = capsys.readouterr().err
     assert exc.value.code == 2 and err.count("\n") == 1 and len(err) < 150
     assert "expected a positive integer, got '99999999999999999999...'" in err
+
+
+@pytest.mark.parametrize("fmt", [[], ["--json"]])
+def test_a_distribution_too_large_to_write_is_refused_first(capsys, tmp_path, monkeypatch, fmt):
+    # Two million rows is little work on a one-die game (no "too much work" refusal), but
+    # its text took about 270 MiB, which was built without asking the memory budget.
+    path = tmp_path / "one.in"
+    path.write_text("1 1\nABCDEF\nA\n")
+    monkeypatch.setenv("PERFECTPLAY_MEMORY_LIMIT", "50M")
+    code, out, err = run(capsys, str(path), "--distribution", "2000000", *fmt)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "distribution table of 2,000,000 rows needs about" in err and "50.0 MiB" in err

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -92,6 +94,11 @@ def test_stats_on_stderr(capsys):
         ("1\n3 6 2\n1\n99999999999999999999999\n", ":4:", "case 1: A_2 = 9999"),
         ("1\n3 6 2\n1\n2\n7\n", ":5:", "unexpected '7' after the last case (T = 1)"),
         ("1\n-3 6 2\n", ":2:", "case 1: N = -3 is out of range"),
+        # A header line short of a number took K from the next line: the error came lines
+        # later without a word about line 2.
+        ("1\n3 6\n1\n2\n", ":4:", "sum to 2, not N = 3 (the case's 'N M K' was read from"),
+        ("1\n3 6\n1\n2\n", ":4:", "lines 2 to 3: is a number missing on line 2?)"),
+        ("1\n3 6\n7\n1\n", ":3:", "K = 7 is out of range 1..3 (the case's 'N M K' was"),
         # Regressions: a lone CR ends a line (the last line was counted by \n only), and
         # long tokens are cut with an ellipsis.
         ("1\r3 6 2\r1\r", ":3:", "case 1: the input ends where A_2 was expected"),
@@ -178,3 +185,59 @@ def test_explain_with_exact_shows_the_repaired_policy(capsys, tmp_path):
     assert code == 0 and out == exact.explain() + "\n" + f"exact: {sol.exact_value()}\n"
     assert exact.rule([1]).outcomes[0].keep and "\n2  " in out
     assert abs(exact.value - float(sol.exact_value())) <= 1e-12 * exact.value
+
+
+def test_json_distribution_has_the_median_and_percentile_of_the_text(capsys):
+    args = ["--example", "--case", "1", "--distribution", "12"]
+    code, text, _ = run(capsys, *args)
+    assert code == 0
+    last = text.splitlines()[-1]  # "mean 4.700000000 rolls, median 4, 90th percentile 8"
+    median, p90 = int(last.split("median ")[1].split(",")[0]), int(last.split()[-1])
+    code, out, _ = run(capsys, *args, "--json")
+    dist = json.loads(out)["distribution"]
+    assert code == 0 and len(dist["within"]) == 12
+    assert (dist["median"], dist["percentile_90"]) == (median, p90) == (4, 8)
+
+
+def test_json_distribution_with_exact_follows_the_repaired_policy(capsys, monkeypatch):
+    # The text prints the distribution of the exactly verified policy (Cases.first); the
+    # JSON printed the float policy's. Told apart by the solution it is asked of.
+    from perfectplay.problems.yeetzhee.solution import Solution
+
+    verified: list[Solution] = []
+    asked: list[Solution] = []
+    real_policy, real_distribution = Solution.exact_policy, Solution.distribution
+
+    def exact_policy(self):
+        verified.append(real_policy(self))
+        return verified[-1]
+
+    def distribution(self, k_max):
+        asked.append(self)
+        return real_distribution(self, k_max)
+
+    monkeypatch.setattr(Solution, "exact_policy", exact_policy)
+    monkeypatch.setattr(Solution, "distribution", distribution)
+    code, _, _ = run(capsys, "--example", "--case", "1", "--distribution", "3", "--exact", "--json")
+    assert code == 0 and len(asked) == 1 and any(asked[0] is v for v in verified)
+
+
+@pytest.mark.parametrize("fmt", [[], ["--json"]])
+def test_a_distribution_too_large_to_write_is_refused(capsys, monkeypatch, fmt):
+    monkeypatch.setenv("PERFECTPLAY_MEMORY_LIMIT", "50M")
+    code, out, err = run(capsys, "--example", "--case", "2", "--distribution", "2000000", *fmt)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "distribution table of 2,000,000 rows needs about" in err
+
+
+def test_explain_follows_digits(capsys):
+    # --digits N sets the decimals of every float a command prints; --explain kept 9 in
+    # its headline and 6 in its table whatever N was.
+    case = ["--example", "--case", "1", "--explain"]
+    code, out, _ = run(capsys, *case, "--digits", "3")
+    assert code == 0 and "Expected rolls with optimal play: 4.700.\n" in out
+    table = out[out.index("\nkept") :]
+    assert re.findall(r"\d\.\d+", table) == ["4.700", "3.700", "1.200", "3.000"]
+    code, out, _ = run(capsys, *case)
+    assert "Expected rolls with optimal play: 4.700000000.\n" in out
+    assert "  4.700000  " in out  # the table's default: 6 decimals

@@ -39,6 +39,7 @@ answer
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 from collections.abc import Callable
@@ -57,6 +58,7 @@ __all__ = [
     "read_input",
     "run",
     "source_name",
+    "stdin_is_terminal",
 ]
 
 STDIN_NAME = "<stdin>"
@@ -84,6 +86,11 @@ def source_name(path: str | None) -> str:
     return STDIN_NAME if path in (None, "-") else str(path)
 
 
+def stdin_is_terminal() -> bool:
+    """Whether standard input is a terminal (False when it is closed: ``<&-``)."""
+    return sys.stdin is not None and sys.stdin.isatty()
+
+
 def read_input(path: str | None, max_bytes: int = DEFAULT_MAX_INPUT_BYTES) -> str:
     """Read the whole input from ``path`` (stdin for ``None`` or ``-``) as text.
 
@@ -92,6 +99,8 @@ def read_input(path: str | None, max_bytes: int = DEFAULT_MAX_INPUT_BYTES) -> st
     """
     try:
         if path in (None, "-"):
+            if sys.stdin is None:  # started with standard input closed (`<&-`)
+                raise InputError("standard input is closed: give FILE or pipe the input")
             data = sys.stdin.buffer.read(max_bytes + 1)
         else:
             with open(path, "rb") as fh:
@@ -123,6 +132,20 @@ class _OutputError(Exception):
 
     def __init__(self, exc: OSError) -> None:
         super().__init__(exc.strerror or str(exc))
+
+
+class _ClosedStdout:
+    """Standard output of a process started with it closed (``>&-``), where Python sets
+    ``sys.stdout`` to ``None``: writing fails as a write to a closed descriptor does."""
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+    def flush(self) -> None:
+        pass  # nothing was written
+
+    def isatty(self) -> bool:
+        return False
 
 
 class _GuardedStdout:
@@ -205,9 +228,13 @@ def guarded(body: Callable[..., int | None], *args: Any) -> int:
     stays quiet. ``SystemExit`` (argparse's ``--help`` and usage errors) still
     propagates, after the same flush (as ``SystemExit(1)`` when that flush fails).
     """
+    if sys.stderr is None:
+        # Started with standard error closed (`2>&-`): print(..., file=sys.stderr) would
+        # then write errors and notes to standard output, into the answer.
+        sys.stderr = open(os.devnull, "w")  # for the rest of the process
     saved = sys.stdout
     if not isinstance(sys.stdout, _GuardedStdout):
-        sys.stdout = _GuardedStdout(sys.stdout)
+        sys.stdout = _GuardedStdout(_ClosedStdout() if sys.stdout is None else sys.stdout)
     exit_: SystemExit | None = None
     try:
         try:

@@ -27,6 +27,7 @@ from perfectplay._util.command import (
     read_input,
     run,
     source_name,
+    stdin_is_terminal,
 )
 from perfectplay._util.progress import reporting
 from perfectplay.text.arguments import digits_arg, int_arg, path_arg, positive_arg
@@ -70,6 +71,7 @@ __all__ = [
     "run",
     "source_name",
     "split_tokens",
+    "stdin_is_terminal",
     "unify_line_ends",
 ]
 

@@ -27,6 +27,7 @@ from perfectplay.cli.common import (
     read_input,
     run,
     source_name,
+    stdin_is_terminal,
 )
 from perfectplay.problems import Problem
 from perfectplay.problems import answer_json as _answer_fields
@@ -112,7 +113,7 @@ def input_text(problem: Problem, args: argparse.Namespace) -> str:
         return problem.read(args)
     if args.example:
         return problem.example
-    if args.file is None and problem.input_optional and sys.stdin.isatty():
+    if args.file is None and problem.input_optional and stdin_is_terminal():
         return ""
     return read_input(args.file, max_bytes=problem.max_input_bytes)
 
@@ -121,7 +122,7 @@ def _waits_on_terminal(problem: Problem, args: argparse.Namespace) -> bool:
     """Whether the command would wait for typed input: no FILE, stdin a terminal."""
     if problem.read is not None or problem.input_optional or args.example:
         return False
-    return args.file is None and sys.stdin.isatty()
+    return args.file is None and stdin_is_terminal()
 
 
 def _write(out: str | Iterable[str]) -> None:

@@ -177,7 +177,10 @@ def to_json(sol: Any, options: Options) -> list[dict[str, Any]]:
         if best is not None:
             obj["first_roll"]["example"] = {"roll": roll, **_keep_json(best)}
     if options.distribution:
-        cdf = sol.distribution(options.distribution)
+        from perfectplay.reports import require_table
+
+        cdf = sol.distribution(options.distribution)  # refuses too much work first
+        require_table(options.distribution, digits=17)
         obj["distribution"] = {
             "within": cdf[1:].tolist(),
             "median": _percentile(sol, 0.5),

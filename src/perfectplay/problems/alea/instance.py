@@ -251,11 +251,14 @@ def parse(text: str | bytes) -> Instance:
     except ValueError as exc:
         raise InputError(str(exc), line=_line_at(data, second[1])) from None
 
+    w_line = _line_at(data, second[1])
     dice_tokens: list[bytes] = []
     while len(dice_tokens) < d and (item := take()) is not None:
         problem = _die_problem(item[0])
         if problem:
             line = _line_at(data, item[1])
+            if line == w_line:  # tokens may share a line, but this one is more likely a typo
+                problem += " (it follows d and w on their line; the dice start on the next line)"
             raise InputError(f"die {len(dice_tokens) + 1}: {problem}", line=line)
         dice_tokens.append(item[0])
     if len(dice_tokens) < d:

@@ -149,8 +149,14 @@ def format(found: Cases, options: Options) -> Iterator[str]:
         yield f"Case #{i}: {shown}\n"
 
 
+def _explain(sol: Any, options: Options) -> str:
+    # The table's column is a summary (6 decimals) until --digits asks for more or fewer.
+    table = 6 if options.digits == DIGITS else options.digits
+    return str(sol.explain(options.digits, table))
+
+
 def explain(found: Cases, options: Options) -> str:
-    return str(found.first()[1].explain()).rstrip("\n")
+    return _explain(found.first()[1], options).rstrip("\n")
 
 
 def exact(found: Cases, options: Options) -> str:
@@ -185,12 +191,29 @@ def to_json(found: Cases, options: Options) -> Iterator[dict[str, Any]]:
         if options.exact:
             obj["exact"] = fraction_text(sol.exact_policy().exact_value())
             obj["verified_optimal"] = True
+        # --explain and --distribution show the policy the text does: with --exact, the
+        # exactly verified one (float near-ties repaired).
+        shown = sol.exact_policy() if options.exact else sol
         if options.distribution is not None:
-            obj["distribution"] = {"within": sol.distribution(options.distribution)[1:].tolist()}
-        why = None
-        if options.explain:
-            why = (sol.exact_policy() if options.exact else sol).explain()
+            obj["distribution"] = _distribution_json(shown, options.distribution)
+        why = _explain(shown, options) if options.explain else None
         yield answer_json(obj, why)
+
+
+def _distribution_json(sol: Any, k: int) -> dict[str, Any]:
+    """``within`` (P(done within k rolls) for k = 1..K), ``median`` and ``percentile_90``,
+    as the text table and ``perfectplay alea --json`` give them."""
+    from perfectplay.reports import percentile_text, require_table
+
+    cdf = sol.distribution(k)  # refuses too much work first
+    require_table(k, digits=17)
+    graph, chance = sol.model.graph, sol.chance
+    median, p90 = (percentile_text(graph, chance, q) for q in (0.5, 0.9))
+    return {
+        "within": cdf[1:].tolist(),
+        "median": int(median) if median.isdigit() else None,
+        "percentile_90": int(p90) if p90.isdigit() else None,
+    }
 
 
 PROBLEM = Problem(

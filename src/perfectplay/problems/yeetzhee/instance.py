@@ -157,23 +157,41 @@ def parse(text: str) -> list[Instance]:
         m, line = tokens.next_int("M", case)
         _in_range(m, MIN_M, MAX_M, "M", line, case)
         k, line = tokens.next_int("K", case)
-        _in_range(k, 1, min(n, m), "K", line, case)
-        sizes: list[int] = []
-        for i in range(1, k + 1):
-            a, line = tokens.next_int(f"A_{i}", case)
-            _in_range(a, 1, n, f"A_{i}", line, case)
-            if sizes and a < sizes[-1]:
-                raise InputError(
-                    f"{case}A_{i} = {a} is smaller than A_{i - 1} = {sizes[-1]} "
-                    "(sizes must be non-decreasing)",
-                    line,
-                )
-            sizes.append(a)
-        if sum(sizes) != n:
-            raise InputError(f"{case}the group sizes sum to {sum(sizes)}, not N = {n}", line)
+        try:
+            _in_range(k, 1, min(n, m), "K", line, case)
+            sizes = _sizes(tokens, n, k, case)
+        except InputError as exc:
+            if line == header:
+                raise
+            # Tokens may span lines, so a header line short of a number takes K (or M)
+            # from the next line and the case goes wrong later: say where it started.
+            raise InputError(
+                f"{exc.message} (the case's 'N M K' was read from lines {header} to {line}: "
+                f"is a number missing on line {header}?)",
+                exc.line,
+            ) from None
         cases.append(Instance(n=n, m=m, groups=tuple(sizes), line=header))
     extra = tokens.peek()
     if extra is not None:
         token, line = extra
         raise InputError(f"unexpected {quote_token(token)} after the last case (T = {t})", line)
     return cases
+
+
+def _sizes(tokens: _Tokens, n: int, k: int, case: str) -> list[int]:
+    """The ``k`` group sizes of a case, non-decreasing and adding up to ``n``."""
+    sizes: list[int] = []
+    line = tokens.last_line
+    for i in range(1, k + 1):
+        a, line = tokens.next_int(f"A_{i}", case)
+        _in_range(a, 1, n, f"A_{i}", line, case)
+        if sizes and a < sizes[-1]:
+            raise InputError(
+                f"{case}A_{i} = {a} is smaller than A_{i - 1} = {sizes[-1]} "
+                "(sizes must be non-decreasing)",
+                line,
+            )
+        sizes.append(a)
+    if sum(sizes) != n:
+        raise InputError(f"{case}the group sizes sum to {sum(sizes)}, not N = {n}", line)
+    return sizes

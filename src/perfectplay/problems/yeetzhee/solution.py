@@ -174,13 +174,14 @@ class Solution:
         ranks = np.flatnonzero(seen)
         return ranks[np.argsort(dice[ranks], kind="stable")]
 
-    def explain(self) -> str:
-        """The optimal rule in words for every grouping optimal play can reach."""
+    def explain(self, digits: int = 9, table_digits: int = 6) -> str:
+        """The optimal rule in words for every grouping optimal play can reach: the
+        expected rolls with ``digits`` decimals, those of the table with ``table_digits``."""
         m = self.m
         head = (
             f"Yeetzhee: {self.n} dice with {m} faces each, target groups "
             f"{_grouping_text(self.groups)}.\n"
-            f"Expected rolls with optimal play: {self.value:.9f}.\n"
+            f"Expected rolls with optimal play: {self.value:.{digits}f}.\n"
         )
         if not math.isfinite(self.value):
             return head + (
@@ -215,7 +216,7 @@ class Solution:
                 (
                     _grouping_text(rule.kept),
                     str(self.n - sum(rule.kept)),
-                    f"{rule.expected:.6f}",
+                    f"{rule.expected:.{table_digits}f}",
                     ", ".join(keep) or "-",
                     ", ".join(drop) or "-",
                 )
