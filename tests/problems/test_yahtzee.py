@@ -137,6 +137,35 @@ def test_full_card_and_line_numbers():
     assert parse("rules my-rules\ndice 12345; rolls 0\n", mine).rules is mine
     with pytest.raises(InputError, match="the input is for rules 'yatzy', not 'my-rules'"):
         parse("rules yatzy\n", mine)
+    # a name that is no built-in one, with a user's rules given: the mismatch, not a list
+    # of the built-in names
+    with pytest.raises(InputError, match="the input is for rules 'my-rulez', not 'my-rules'"):
+        parse("rules my-rulez\n", mine)
+
+
+def test_names_of_several_words_can_be_typed():
+    # A user's rules and boxes may have names with spaces (the tests' own "one die" and
+    # "twice max"); the rules line took only one word and no 'filled' field could name
+    # such a box.
+    spaced = Rules(
+        "my rules",
+        (Category("twice max", lambda d: 2 * max(d)), Category("chance", sum)),
+        dice=2,
+        faces=3,
+        upper_threshold=0,
+    )
+    inst = parse("rules my rules\ndice 1 2; rolls 0; filled twice_max=6\n", spaced)
+    assert inst.rules is spaced
+    assert inst.situations[0].situation.card.filled == {"twice max": 6}
+    assert parse_situation("dice 1 2; rolls 0; filled Twice-Max", spaced).card.filled == {
+        "twice max": None
+    }
+
+
+@pytest.mark.parametrize("name", ["a=b", "x;y", "p|q", "no#1"])
+def test_a_box_name_a_situation_cannot_write_is_refused(name):
+    with pytest.raises(ValueError, match="a box's name cannot hold"):
+        Rules("r", (Category(name, sum),), dice=2, faces=3)
 
 
 def test_resolve_rules(tmp_path):

@@ -341,18 +341,32 @@ MAX_FACES = 64
 
 def box_key(name: str) -> str:
     """How a situation's ``filled`` field matches a box: in any case, ``-`` and ``_``
-    alike (``Full-House`` is ``full_house``). Two boxes of one rule set never share a key
-    (:class:`Rules` refuses it), so the match cannot confuse them.
+    alike (``Full-House`` is ``full_house``), and a space in a box's name written as
+    either (a situation separates its words by spaces, so ``twice max`` is filled as
+    ``twice_max=12``). Two boxes of one rule set never share a key (:class:`Rules`
+    refuses it), so the match cannot confuse them.
 
-    >>> box_key("Full-House")
-    'full_house'
+    >>> box_key("Full-House"), box_key("twice max")
+    ('full_house', 'twice_max')
     """
-    return name.lower().replace("-", "_")
+    return "_".join(name.lower().replace("-", "_").split())
+
+
+#: What a situation line uses to separate its fields and a box from its points, and to
+#: start a comment: no box name may hold them.
+_SITUATION_SYNTAX = ";|=#"
 
 
 def _check_names(names: list[str]) -> None:
     seen: dict[str, str] = {}
     for name in names:
+        bad = sorted(set(name) & set(_SITUATION_SYNTAX))
+        if bad:
+            # A situation could never name the box: these split its fields and points.
+            raise ValueError(
+                f"category {name!r}: a box's name cannot hold {' '.join(map(repr, bad))} "
+                "(situations write 'filled NAME=POINTS; ...')"
+            )
         other = seen.setdefault(box_key(name), name)
         if other != name:
             raise ValueError(

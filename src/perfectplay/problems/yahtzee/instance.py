@@ -249,13 +249,21 @@ def _rules_line(text: str, rules: Rules | None) -> tuple[Rules, int | None]:
         tokens = split_tokens(line)
         if tokens[0].lower() != "rules":
             break
-        if len(tokens) != 2:
+        if len(tokens) < 2:
             raise InputError("expected 'rules NAME'", line=number)
-        if rules is not None and tokens[1] == rules.name:
+        # A user's rules may have a name of several words ("one die").
+        name = " ".join(tokens[1:])
+        if rules is not None and name == " ".join(rules.name.split()):
             return rules, number  # the rule set given by name (a user's own too)
         try:
-            named = builtin(tokens[1])
+            named = builtin(name)
         except KeyError as exc:
+            if rules is not None:  # a user's rules, named otherwise than the input says
+                raise InputError(
+                    f"the input is for rules {name!r}, not {rules.name!r} (the rules of "
+                    "--rules or of the loaded table)",
+                    line=number,
+                ) from None
             raise InputError(str(exc.args[0]), line=number) from None
         if rules is not None and rules.name != named.name:
             raise InputError(
