@@ -105,6 +105,13 @@ def test_bad_situations(text, fragment):
     assert "\n" not in info.value.message and len(info.value.message) < 250
 
 
+def test_a_bonus_state_under_rules_without_the_box_is_refused():
+    # Yatzy has no box with an extra bonus: 'bonus yes' was taken and ignored.
+    with pytest.raises(InputError, match="yatzy rules have no n-of-a-kind box with a bonus"):
+        parse_situation("dice 12345; rolls 0; filled yatzy; bonus yes", rules("yatzy"))
+    assert parse_situation("dice 12345; rolls 0; bonus no", rules("yatzy")).card.kind_holds is False
+
+
 def test_the_bonus_state_under_rules_without_the_extra_bonus():
     no_bonus = rules("american-no-bonus")
     s = parse_situation("dice 12345; rolls 0; filled yahtzee; bonus yes", no_bonus)
