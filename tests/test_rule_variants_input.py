@@ -186,3 +186,15 @@ def test_ur_module_refuses_bad_input_in_one_line():
     )
     assert run.returncode == 2
     assert run.stderr == "perfectplay: <stdin>:1: the pieces are a number 1..15, not 'x'\n"
+
+
+def test_compiled_pig_reads_back_the_positions_it_prints(capsys):
+    # The moves of a roll lead to "(0, 0, 2) rolling", which --query refused to read.
+    pig = CompiledPig(goal=10)
+    assert pig.describe(pig.parse("(0, 0, 2) rolling")) == "(0, 0, 2) rolling"
+    capsys.readouterr()
+    argv = ["solve", CPIG, "-p", "goal=10", "-q", "--query", "(0, 0, 2) rolling"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "position (0, 0, 2) rolling: 0.748198157 for the player to move" in out
+    assert "face 6 (weight 1):" in out

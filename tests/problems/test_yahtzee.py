@@ -359,3 +359,18 @@ def test_a_query_from_a_table_runs_without_numba_and_equals_the_compiled_one(tmp
         compiled = [(o.action, o.value) for o in sol.options(line.situation)]
         assert [a for a, _ in compiled] == [a for a, _ in interpreted]
         assert max(abs(a[1] - b[1]) for a, b in zip(compiled, interpreted, strict=True)) < 1e-9
+
+
+@pytest.mark.parametrize(
+    ("face", "faces", "says"),
+    [
+        (7, 6, "counts face 7, which the dice do not show (faces 1..6)"),
+        (4, 3, "counts face 4, which the dice do not show (faces 1..3)"),
+        ("z", ("a", "b"), "counts face 'z', which the dice do not show (faces 'a', 'b')"),
+    ],
+)
+def test_an_upper_box_of_a_face_the_dice_lack_is_refused(face, faces, says):
+    # Category.upper(7, ...) on six-sided dice always scored 0 and was taken silently.
+    with pytest.raises(ValueError, match=None) as info:
+        Rules("r", (Category.upper(face, "odd"), Category("n", len)), dice=2, faces=faces)
+    assert says in str(info.value)

@@ -180,16 +180,28 @@ class CompiledPig(CompiledModel):
         return f"({mine}, {theirs}, {turn})" + (" rolling" if pending else "")
 
     def parse(self, text: str) -> int:
+        """A position as :meth:`describe` writes it: ``(my score, opponent's score, turn
+        total)``, then `` rolling`` when the die is in the air (the player chose to roll).
+
+        >>> pig = CompiledPig(goal=10)
+        >>> pig.describe(pig.parse("(0, 0, 2) rolling")), pig.parse("(0, 0, 2)") % 2
+        ('(0, 0, 2) rolling', 0)
+        """
         import ast
 
+        body = text.strip()
+        pending = body.endswith("rolling")
+        if pending:
+            body = body.removesuffix("rolling")
         try:
-            mine, theirs, turn = ast.literal_eval(text)
+            mine, theirs, turn = ast.literal_eval(body.strip())
             fields = int(mine), int(theirs), int(turn)
         except (ValueError, SyntaxError, TypeError):
             raise ValueError(
-                f"a Pig position is (my score, opponent's score, turn total), not {text!r}"
+                f"a Pig position is (my score, opponent's score, turn total), then 'rolling' "
+                f"when the die is thrown, not {text!r}"
             ) from None
-        return self.pack(*fields)
+        return self.pack(*fields, pending)
 
     def roll_label(self, roll: int) -> str:
         return f"face {roll + 1}"

@@ -306,6 +306,7 @@ class Rules:
             )
         _check_points(self)
         _check_faces(self.faces)
+        _check_upper_faces(self)
 
     @property
     def n_categories(self) -> int:
@@ -404,6 +405,29 @@ def _check_faces(faces: Faces) -> None:
     by the lattice, which counts its distinct labels."""
     if isinstance(faces, int) and not isinstance(faces, bool) and not 1 <= faces <= MAX_FACES:
         raise ValueError(f"faces must be 1..{MAX_FACES}, not {short_repr(faces)}")
+
+
+def _check_upper_faces(rules: Rules) -> None:
+    """An upper box counts a face the dice show: ``Category.upper(7, ...)`` on six-sided
+    dice always scored 0 and was taken silently (a typo in a rule file)."""
+    faces = rules.faces
+    try:
+        shown = set(range(1, faces + 1)) if isinstance(faces, int) else set(faces)
+        missing = [c for c in rules.categories if c.is_upper and c.face not in shown]
+    except TypeError:  # unhashable labels: the lattice refuses them in its own words
+        return
+    if missing:
+        c = missing[0]
+        raise ValueError(
+            f"category {c.name!r} counts face {c.face!r}, which the dice do not show "
+            f"(faces {_faces_text(faces)})"
+        )
+
+
+def _faces_text(faces: Faces) -> str:
+    if isinstance(faces, int):
+        return f"1..{faces}"
+    return ", ".join(map(repr, sorted(set(faces), key=repr)))
 
 
 def _upper(labels: Sequence[str]) -> tuple[Category, ...]:
