@@ -181,6 +181,8 @@ def test_resolve_rules(tmp_path):
     bad.write_text("RULES = 1\ndef f() return 1\n")
     for spec, fragment in (
         ("nope", "unknown rules 'nope'; known: american, american-forced-joker"),
+        # a file without ':NAME' said only "unknown rules 'mine.py'"
+        ("mine.py", "(a file's rules are FILE.py:NAME, e.g. mine.py:RULES)"),
         ("perfectplay.yahtzee.ruleset:RULES", "names a dict object, not a yahtzee Rules"),
         (str(tmp_path / "none.py") + ":X", "no such file"),
         ("perfectplay.yahtzee.ruleset:NOPE", "has no 'NOPE'"),

@@ -122,11 +122,11 @@ american-forced-joker, american-no-joker, american-no-bonus, yatzy, maxi, maxi-s
         return RULES[spec]
     head, sep, tail = spec.rpartition(":")
     if not (sep and head and tail.isidentifier()):
+        known = f"unknown rules {quote_token(spec)}; known: {', '.join(RULES)}"
+        if spec.endswith(".py"):  # a file without the name of its Rules in it
+            raise InputError(f"{known} (a file's rules are FILE.py:NAME, e.g. {spec}:RULES)")
         raise InputError(
-            f"unknown rules {quote_token(spec)}; known: {', '.join(RULES)} "
-            "(or MODULE:NAME naming a Rules object)"
-            if ":" in spec
-            else f"unknown rules {quote_token(spec)}; known: {', '.join(RULES)}"
+            f"{known} (or MODULE:NAME naming a Rules object)" if ":" in spec else known
         )
     from perfectplay.models.loading import load_model
 
