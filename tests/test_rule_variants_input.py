@@ -198,3 +198,18 @@ def test_compiled_pig_reads_back_the_positions_it_prints(capsys):
     out = capsys.readouterr().out
     assert "position (0, 0, 2) rolling: 0.748198157 for the player to move" in out
     assert "face 6 (weight 1):" in out
+
+
+@pytest.mark.parametrize("tile", [(2, 9), (1, 5), (3, 6), (0, 1), (4, 4)])
+def test_ur_refuses_a_path_off_the_board(tile):
+    # A typo in a path of one's own was solved silently as a tile of its own.
+    with pytest.raises(ValueError, match=rf"tile \({tile[0]}, {tile[1]}\) is not on the board"):
+        Ur("finkel", pieces=1, path=[(1, 4), (1, 3), tile])
+
+
+def test_the_board_has_twenty_tiles_and_the_standard_paths_are_on_it():
+    from perfectplay.examples.ur import BOARD, PATHS, ROSETTES
+
+    assert len(BOARD) == 20 and ROSETTES <= BOARD
+    for tiles in PATHS.values():
+        assert set(tiles) <= BOARD and {(4 - x, y) for x, y in tiles} <= BOARD

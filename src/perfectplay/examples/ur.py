@@ -50,7 +50,7 @@ import numpy as np
 from perfectplay.compiled import CompiledModel, njit
 from perfectplay.errors import InputError, PerfectplayError
 
-__all__ = ["HAND_BITS", "PATHS", "RULES", "Ur", "UrRules"]
+__all__ = ["BOARD", "HAND_BITS", "PATHS", "RULES", "Ur", "UrRules"]
 
 Tile = tuple[int, int]
 
@@ -66,6 +66,10 @@ PATHS: dict[str, tuple[Tile, ...]] = {
         + [(3, 7), (3, 8), (2, 8), (1, 8), (1, 7)]
     ),
 }
+#: The 20 tiles of the board: three lanes of rows 1..8, the outer two without rows 5, 6.
+BOARD: frozenset[Tile] = frozenset(
+    (x, y) for x in (1, 2, 3) for y in range(1, 9) if x == 2 or y not in (5, 6)
+)
 #: The rosettes of the standard board.
 ROSETTES: frozenset[Tile] = frozenset({(1, 1), (3, 1), (2, 4), (1, 7), (3, 7)})
 
@@ -343,6 +347,13 @@ class Ur(CompiledModel):
                 raise ValueError(f"{flag} must be True or False, not {getattr(r, flag)!r}")
         if not 1 <= n <= 24 or len(set(path)) != n:
             raise ValueError("a path is 1..24 distinct tiles")
+        off = [tile for tile in path if tile not in BOARD]
+        if off:
+            # A typo such as (2, 9) was solved as a tile of its own, silently.
+            raise ValueError(
+                f"tile {off[0]} is not on the board: (column, row) with columns 1..3 and "
+                "rows 1..8, but only column 2 in rows 5 and 6"
+            )
         p = np.full(_OPP + 32, -1, np.int64)
         p[:7] = [n, r.pieces, r.dice, r.zero, r.safe_rosettes, r.rosette_extra, r.capture_extra]
         p[_ROSE:_OPP] = 0
