@@ -213,3 +213,16 @@ def test_the_board_has_twenty_tiles_and_the_standard_paths_are_on_it():
     assert len(BOARD) == 20 and ROSETTES <= BOARD
     for tiles in PATHS.values():
         assert set(tiles) <= BOARD and {(4 - x, y) for x, y in tiles} <= BOARD
+
+
+def test_a_pig_decision_has_no_face_in_json(capsys):
+    # --json labelled the one outcome of a decision (no dice yet) "face 1".
+    capsys.readouterr()
+    argv = ["solve", CPIG, "-p", "goal=10", "-q", "--json", "--query", "(0, 0, 2)"]
+    assert main(argv) == 0
+    q = json.loads(capsys.readouterr().out)["queries"][0]
+    assert [o["label"] for o in q["outcomes"]] == ["no throw (roll or hold)"]
+    argv[-1] = "(0, 0, 2) rolling"
+    assert main(argv) == 0
+    q = json.loads(capsys.readouterr().out)["queries"][0]
+    assert [o["label"] for o in q["outcomes"]] == [f"face {k}" for k in range(1, 7)]

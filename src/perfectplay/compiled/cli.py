@@ -136,7 +136,9 @@ def query_data(sol: Any, text: str) -> dict[str, Any]:
     value = sol.value(state)
     weights = _weights(sol, state)
     rolls = (
-        [_throw(model, text, throw, len(weights))] if throw.strip() else list(range(len(weights)))
+        [_throw(model, state, text, throw, len(weights))]
+        if throw.strip()
+        else list(range(len(weights)))
     )
     outcomes = []
     for r in rolls:
@@ -152,7 +154,12 @@ def query_data(sol: Any, text: str) -> dict[str, Any]:
             for o in options
         ]
         outcomes.append(
-            {"outcome": r, "label": model.roll_label(r), "weight": weights[r], "moves": moves}
+            {
+                "outcome": r,
+                "label": model.outcome_label(state, r),
+                "weight": weights[r],
+                "moves": moves,
+            }
         )
         if not options:
             break
@@ -165,7 +172,7 @@ def query_data(sol: Any, text: str) -> dict[str, Any]:
     }
 
 
-def _throw(model: Any, text: str, throw: str, n: int) -> int:
+def _throw(model: Any, state: int, text: str, throw: str, n: int) -> int:
     """The outcome number after ``:`` in ``text`` (``n`` outcomes), checked; a wrong one
     is refused with the outcomes' labels (a Masters throw of 0 counts 4: ``:0``)."""
     try:
@@ -173,10 +180,10 @@ def _throw(model: Any, text: str, throw: str, n: int) -> int:
     except ValueError:
         roll = -1
     if not 0 <= roll < n:
-        named = ", ".join(f"{r}: {model.roll_label(r)}" for r in range(n)) if n > 1 else ""
+        named = ", ".join(f"{r}: {model.outcome_label(state, r)}" for r in range(n))
         raise InputError(
             f"{text!r}: after ':' comes the number of one of the position's outcomes, "
-            f"0..{n - 1}{f' ({named})' if named else ''}, not {throw.strip()!r}"
+            f"0..{n - 1} ({named}), not {throw.strip()!r}"
         )
     return roll
 

@@ -206,6 +206,17 @@ class CompiledPig(CompiledModel):
     def roll_label(self, roll: int) -> str:
         return f"face {roll + 1}"
 
+    def outcome_label(self, state: int, roll: int) -> str:
+        """A position deciding whether to roll throws nothing: its one outcome is no face
+        (``--json`` called it "face 1").
+
+        >>> pig = CompiledPig(goal=10)
+        >>> deciding, rolling = pig.parse("(0, 0, 2)"), pig.parse("(0, 0, 2) rolling")
+        >>> pig.outcome_label(deciding, 0), pig.outcome_label(rolling, 0)
+        ('no throw (roll or hold)', 'face 1')
+        """
+        return self.roll_label(roll) if state & 1 else "no throw (roll or hold)"
+
     def move_label(self, state: int, roll: int, index: int, next_state: int, flip: int) -> str:
         if state % 2:
             return "bust" if roll == 0 else f"face {roll + 1}"
