@@ -376,3 +376,19 @@ def test_an_upper_box_of_a_face_the_dice_lack_is_refused(face, faces, says):
     with pytest.raises(ValueError, match=None) as info:
         Rules("r", (Category.upper(face, "odd"), Category("n", len)), dice=2, faces=faces)
     assert says in str(info.value)
+
+
+def test_a_negative_score_so_far_where_a_box_scores_below_zero():
+    # A user's penalty box may score below 0 and its filled points were accepted, but
+    # 'score -3' (the points so far, after it) was refused.
+    neg = Rules(
+        "neg",
+        (Category("penalty", lambda d: -sum(d)), Category("chance", sum)),
+        dice=2,
+        faces=3,
+        upper_threshold=0,
+    )
+    sit = parse_situation("dice 1 2; rolls 0; filled penalty; score -3", neg)
+    assert sit.card.score == -3
+    with pytest.raises(InputError, match="score must be at least 0, got -3"):
+        parse_situation("dice 12345; rolls 0; filled ones; upper 3; score -3", AMERICAN)

@@ -317,7 +317,9 @@ def parse_situation(text: str, game: ScorecardGame | Rules) -> Situation:
             filled=_filled(fields.get("filled", []), game),
             upper=_number(fields, "upper", lo=0),
             kind_holds=_bonus(fields.get("bonus")),
-            score=_number(fields, "score", lo=0),
+            # Points so far below 0 only where a box can score below 0 (a user's
+            # penalty box), as its filled points may.
+            score=_number(fields, "score", lo=0 if int(game.cls_score.min()) >= 0 else None),
             saved=_number(fields, "saved", lo=0),
         ),
         _dice(fields["dice"], game),
