@@ -105,6 +105,13 @@ def test_bad_situations(text, fragment):
     assert "\n" not in info.value.message and len(info.value.message) < 250
 
 
+def test_a_bonus_state_under_rules_without_the_box_is_refused():
+    # Yatzy has no box with an extra bonus: 'bonus yes' was taken and ignored.
+    with pytest.raises(InputError, match="yatzy rules have no n-of-a-kind box with a bonus"):
+        parse_situation("dice 12345; rolls 0; filled yatzy; bonus yes", rules("yatzy"))
+    assert parse_situation("dice 12345; rolls 0; bonus no", rules("yatzy")).card.kind_holds is False
+
+
 def test_the_bonus_state_under_rules_without_the_extra_bonus():
     no_bonus = rules("american-no-bonus")
     s = parse_situation("dice 12345; rolls 0; filled yahtzee; bonus yes", no_bonus)
@@ -137,6 +144,35 @@ def test_full_card_and_line_numbers():
     assert parse("rules my-rules\ndice 12345; rolls 0\n", mine).rules is mine
     with pytest.raises(InputError, match="the input is for rules 'yatzy', not 'my-rules'"):
         parse("rules yatzy\n", mine)
+    # a name that is no built-in one, with a user's rules given: the mismatch, not a list
+    # of the built-in names
+    with pytest.raises(InputError, match="the input is for rules 'my-rulez', not 'my-rules'"):
+        parse("rules my-rulez\n", mine)
+
+
+def test_names_of_several_words_can_be_typed():
+    # A user's rules and boxes may have names with spaces (the tests' own "one die" and
+    # "twice max"); the rules line took only one word and no 'filled' field could name
+    # such a box.
+    spaced = Rules(
+        "my rules",
+        (Category("twice max", lambda d: 2 * max(d)), Category("chance", sum)),
+        dice=2,
+        faces=3,
+        upper_threshold=0,
+    )
+    inst = parse("rules my rules\ndice 1 2; rolls 0; filled twice_max=6\n", spaced)
+    assert inst.rules is spaced
+    assert inst.situations[0].situation.card.filled == {"twice max": 6}
+    assert parse_situation("dice 1 2; rolls 0; filled Twice-Max", spaced).card.filled == {
+        "twice max": None
+    }
+
+
+@pytest.mark.parametrize("name", ["a=b", "x;y", "p|q", "no#1"])
+def test_a_box_name_a_situation_cannot_write_is_refused(name):
+    with pytest.raises(ValueError, match="a box's name cannot hold"):
+        Rules("r", (Category(name, sum),), dice=2, faces=3)
 
 
 def test_resolve_rules(tmp_path):
@@ -145,6 +181,8 @@ def test_resolve_rules(tmp_path):
     bad.write_text("RULES = 1\ndef f() return 1\n")
     for spec, fragment in (
         ("nope", "unknown rules 'nope'; known: american, american-forced-joker"),
+        # a file without ':NAME' said only "unknown rules 'mine.py'"
+        ("mine.py", "(a file's rules are FILE.py:NAME, e.g. mine.py:RULES)"),
         ("perfectplay.yahtzee.ruleset:RULES", "names a dict object, not a yahtzee Rules"),
         (str(tmp_path / "none.py") + ":X", "no such file"),
         ("perfectplay.yahtzee.ruleset:NOPE", "has no 'NOPE'"),
@@ -323,3 +361,34 @@ def test_a_query_from_a_table_runs_without_numba_and_equals_the_compiled_one(tmp
         compiled = [(o.action, o.value) for o in sol.options(line.situation)]
         assert [a for a, _ in compiled] == [a for a, _ in interpreted]
         assert max(abs(a[1] - b[1]) for a, b in zip(compiled, interpreted, strict=True)) < 1e-9
+
+
+@pytest.mark.parametrize(
+    ("face", "faces", "says"),
+    [
+        (7, 6, "counts face 7, which the dice do not show (faces 1..6)"),
+        (4, 3, "counts face 4, which the dice do not show (faces 1..3)"),
+        ("z", ("a", "b"), "counts face 'z', which the dice do not show (faces 'a', 'b')"),
+    ],
+)
+def test_an_upper_box_of_a_face_the_dice_lack_is_refused(face, faces, says):
+    # Category.upper(7, ...) on six-sided dice always scored 0 and was taken silently.
+    with pytest.raises(ValueError, match=None) as info:
+        Rules("r", (Category.upper(face, "odd"), Category("n", len)), dice=2, faces=faces)
+    assert says in str(info.value)
+
+
+def test_a_negative_score_so_far_where_a_box_scores_below_zero():
+    # A user's penalty box may score below 0 and its filled points were accepted, but
+    # 'score -3' (the points so far, after it) was refused.
+    neg = Rules(
+        "neg",
+        (Category("penalty", lambda d: -sum(d)), Category("chance", sum)),
+        dice=2,
+        faces=3,
+        upper_threshold=0,
+    )
+    sit = parse_situation("dice 1 2; rolls 0; filled penalty; score -3", neg)
+    assert sit.card.score == -3
+    with pytest.raises(InputError, match="score must be at least 0, got -3"):
+        parse_situation("dice 12345; rolls 0; filled ones; upper 3; score -3", AMERICAN)

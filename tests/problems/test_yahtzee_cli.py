@@ -260,6 +260,12 @@ def test_rules_from_a_users_file(capsys, tmp_path):
     assert code == 2 and "made for other rules" in err
     code, _, err = run(capsys, empty, "--rules", spec.replace(":MINI", ":NOT_RULES"))
     assert code == 2 and "names a int object, not a yahtzee Rules" in err
+    # the same name after the user edited the rules: "made for other rules ('mini'), not
+    # 'mini'" told nothing
+    edited = write(tmp_path, "edited.py", MINI.replace("upper_bonus=5", "upper_bonus=6"))
+    code, _, err = run(capsys, empty, "--load", saved, "--rules", edited + ":MINI")
+    assert code == 2 and err.count("\n") == 1
+    assert "made for another version of rules 'mini' (they have changed" in err
 
 
 # --- bad input ----------------------------------------------------------------------------

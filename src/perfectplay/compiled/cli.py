@@ -131,8 +131,15 @@ def query_data(sol: Any, text: str) -> dict[str, Any]:
     model = sol.model
     position, _, throw = text.rpartition(":") if ":" in text else (text, "", "")
     state = sol.position(position)
+    # The position's own value first: a position the table lacks is then named as typed,
+    # not as the first position its moves lead to.
+    value = sol.value(state)
     weights = _weights(sol, state)
-    rolls = [int(throw)] if throw else list(range(len(weights)))
+    rolls = (
+        [_throw(model, state, text, throw, len(weights))]
+        if throw.strip()
+        else list(range(len(weights)))
+    )
     outcomes = []
     for r in rolls:
         options = sol.options((state, r))
@@ -147,17 +154,38 @@ def query_data(sol: Any, text: str) -> dict[str, Any]:
             for o in options
         ]
         outcomes.append(
-            {"outcome": r, "label": model.roll_label(r), "weight": weights[r], "moves": moves}
+            {
+                "outcome": r,
+                "label": model.outcome_label(state, r),
+                "weight": weights[r],
+                "moves": moves,
+            }
         )
         if not options:
             break
     return {
         "position": model.describe(state),
         "state": int(state),
-        "value": sol.value(state),
+        "value": value,
         "throws": len(weights),
         "outcomes": outcomes,
     }
+
+
+def _throw(model: Any, state: int, text: str, throw: str, n: int) -> int:
+    """The outcome number after ``:`` in ``text`` (``n`` outcomes), checked; a wrong one
+    is refused with the outcomes' labels (a Masters throw of 0 counts 4: ``:0``)."""
+    try:
+        roll = int(throw)
+    except ValueError:
+        roll = -1
+    if not 0 <= roll < n:
+        named = ", ".join(f"{r}: {model.outcome_label(state, r)}" for r in range(n))
+        raise InputError(
+            f"{text!r}: after ':' comes the number of one of the position's outcomes, "
+            f"0..{n - 1} ({named}), not {throw.strip()!r}"
+        )
+    return roll
 
 
 def _weights(sol: Any, state: int) -> list[int]:

@@ -166,6 +166,11 @@ class CompiledModel:
         """The text of chance outcome ``roll`` (``"roll 3"``)."""
         return f"roll {roll}"
 
+    def outcome_label(self, state: int, roll: int) -> str:
+        """The text of chance outcome ``roll`` of ``state``: :meth:`roll_label` unless a
+        model says more (a Pig decision has no dice: its one outcome is no face)."""
+        return self.roll_label(roll)
+
     def move_label(self, state: int, roll: int, index: int, next_state: int, flip: int) -> str:
         """The text of move ``index`` after outcome ``roll`` of ``state``."""
         return f"move {index}: {self.describe(next_state)}"

@@ -84,8 +84,28 @@ class CompiledSolution(Solution):
         s = self.position(state)
         if not self.layers:
             return float(self.head["start_value"])
-        layer, idx = self._locate(s)
+        try:
+            layer, idx = self._locate(s)
+        except UnknownStateError:
+            # The table holds the positions still in play; a finished game's value is
+            # the rules' own (the Python-object models answer it too: Pig's (9, 0, 5)
+            # to 10 is won).
+            over = self._over(s)
+            if over is None:
+                raise
+            return over
         return float(self._values[layer][idx])
+
+    def _over(self, s: int) -> float | None:
+        """The mover's value at ``s`` when the game is over there (``None`` otherwise, or
+        without the model)."""
+        if self.model is None:
+            return None
+        from perfectplay.compiled.kernels import kernels_for
+
+        p = np.ascontiguousarray(self.model.params, dtype=np.int64)
+        o = float(kernels_for(self.model).outcome(s, p))
+        return o if o >= 0.0 else None
 
     def options(self, state: Any) -> list[Option]:
         """The moves after a throw, ``state = (position, outcome)`` (or the text

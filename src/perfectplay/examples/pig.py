@@ -33,7 +33,7 @@ from typing import Any
 
 from perfectplay.models.stochastic import StochasticGameModel
 
-__all__ = ["Pig", "Piglet", "hold_at", "hold_at_20", "hold_table"]
+__all__ = ["Pig", "Piglet", "check_pig_parameters", "hold_at", "hold_at_20", "hold_table"]
 
 State = tuple[int, int, int]
 
@@ -44,10 +44,7 @@ class Pig(StochasticGameModel):
     start = (0, 0, 0)
 
     def __init__(self, goal: int = 100, faces: int = 6, hold_at_zero: bool = False) -> None:
-        if not (isinstance(goal, int) and 1 <= goal <= 1000):
-            raise ValueError(f"goal must be an integer 1..1000, not {goal!r}")
-        if not (isinstance(faces, int) and 2 <= faces <= 100):
-            raise ValueError(f"faces must be an integer 2..100, not {faces!r}")
+        check_pig_parameters(goal, faces, hold_at_zero)
         self.goal = goal
         self.faces = faces
         self.hold_at_zero = bool(hold_at_zero)
@@ -89,6 +86,22 @@ class Piglet(Pig):
         if move == "hold":
             return [((theirs, mine + turn, 0), 1, True)]
         return [((theirs, mine, 0), 1, True), ((mine, theirs, turn + 1), 1, False)]
+
+
+def check_pig_parameters(goal: object, faces: object, hold_at_zero: object) -> None:
+    """Refuse what is no goal, die or switch, for both Pig models alike: a bool is no
+    number, and ``hold_at_zero="no"`` would read as True.
+
+    >>> check_pig_parameters(100, 6, "no")
+    Traceback (most recent call last):
+    ValueError: hold_at_zero must be True or False, not 'no'
+    """
+    if isinstance(goal, bool) or not (isinstance(goal, int) and 1 <= goal <= 1000):
+        raise ValueError(f"goal must be an integer 1..1000, not {goal!r}")
+    if isinstance(faces, bool) or not (isinstance(faces, int) and 2 <= faces <= 100):
+        raise ValueError(f"faces must be an integer 2..100, not {faces!r}")
+    if not isinstance(hold_at_zero, bool):
+        raise ValueError(f"hold_at_zero must be True or False, not {hold_at_zero!r}")
 
 
 def hold_at(n: int) -> Callable[[State], str]:

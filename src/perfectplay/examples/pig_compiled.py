@@ -28,6 +28,7 @@ import numpy as np
 # numba's njit, numba imported the way perfectplay imports it (not from numba: the first
 # import of numba decides how it compiles).
 from perfectplay.compiled import CompiledModel, njit
+from perfectplay.examples.pig import check_pig_parameters
 
 __all__ = ["CompiledPig", "CompiledPiglet"]
 
@@ -142,10 +143,7 @@ class CompiledPig(CompiledModel):
     layer_size = pig_layer_size
 
     def __init__(self, goal: int = 100, faces: int = 6, hold_at_zero: bool = False) -> None:
-        if not (isinstance(goal, int) and 1 <= goal <= 1000):
-            raise ValueError(f"goal must be an integer 1..1000, not {goal!r}")
-        if not (isinstance(faces, int) and 2 <= faces <= 100):
-            raise ValueError(f"faces must be an integer 2..100, not {faces!r}")
+        check_pig_parameters(goal, faces, hold_at_zero)
         self.goal, self.faces, self.hold_at_zero = goal, faces, bool(hold_at_zero)
         bits = (goal + faces).bit_length()
         self.params = np.array([goal, faces, bits, int(hold_at_zero), 1], np.int64)
@@ -182,19 +180,42 @@ class CompiledPig(CompiledModel):
         return f"({mine}, {theirs}, {turn})" + (" rolling" if pending else "")
 
     def parse(self, text: str) -> int:
+        """A position as :meth:`describe` writes it: ``(my score, opponent's score, turn
+        total)``, then `` rolling`` when the die is in the air (the player chose to roll).
+
+        >>> pig = CompiledPig(goal=10)
+        >>> pig.describe(pig.parse("(0, 0, 2) rolling")), pig.parse("(0, 0, 2)") % 2
+        ('(0, 0, 2) rolling', 0)
+        """
         import ast
 
+        body = text.strip()
+        pending = body.endswith("rolling")
+        if pending:
+            body = body.removesuffix("rolling")
         try:
-            mine, theirs, turn = ast.literal_eval(text)
+            mine, theirs, turn = ast.literal_eval(body.strip())
             fields = int(mine), int(theirs), int(turn)
         except (ValueError, SyntaxError, TypeError):
             raise ValueError(
-                f"a Pig position is (my score, opponent's score, turn total), not {text!r}"
+                f"a Pig position is (my score, opponent's score, turn total), then 'rolling' "
+                f"when the die is thrown, not {text!r}"
             ) from None
-        return self.pack(*fields)
+        return self.pack(*fields, pending)
 
     def roll_label(self, roll: int) -> str:
         return f"face {roll + 1}"
+
+    def outcome_label(self, state: int, roll: int) -> str:
+        """A position deciding whether to roll throws nothing: its one outcome is no face
+        (``--json`` called it "face 1").
+
+        >>> pig = CompiledPig(goal=10)
+        >>> deciding, rolling = pig.parse("(0, 0, 2)"), pig.parse("(0, 0, 2) rolling")
+        >>> pig.outcome_label(deciding, 0), pig.outcome_label(rolling, 0)
+        ('no throw (roll or hold)', 'face 1')
+        """
+        return self.roll_label(roll) if state & 1 else "no throw (roll or hold)"
 
     def move_label(self, state: int, roll: int, index: int, next_state: int, flip: int) -> str:
         if state % 2:

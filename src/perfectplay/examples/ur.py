@@ -39,6 +39,7 @@ steps along their own path (1 = the first tile), then ``+N`` for the pieces born
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -47,8 +48,9 @@ import numpy as np
 # perfectplay's njit (numba's, made ready as for every kernel of perfectplay): importing
 # numba first would let it build AVX-512 code, which LLVM miscompiles.
 from perfectplay.compiled import CompiledModel, njit
+from perfectplay.errors import InputError, PerfectplayError
 
-__all__ = ["HAND_BITS", "PATHS", "RULES", "Ur", "UrRules"]
+__all__ = ["BOARD", "HAND_BITS", "PATHS", "RULES", "Ur", "UrRules"]
 
 Tile = tuple[int, int]
 
@@ -64,6 +66,10 @@ PATHS: dict[str, tuple[Tile, ...]] = {
         + [(3, 7), (3, 8), (2, 8), (1, 8), (1, 7)]
     ),
 }
+#: The 20 tiles of the board: three lanes of rows 1..8, the outer two without rows 5, 6.
+BOARD: frozenset[Tile] = frozenset(
+    (x, y) for x in (1, 2, 3) for y in range(1, 9) if x == 2 or y not in (5, 6)
+)
 #: The rosettes of the standard board.
 ROSETTES: frozenset[Tile] = frozenset({(1, 1), (3, 1), (2, 4), (1, 7), (3, 7)})
 
@@ -86,12 +92,25 @@ class UrRules:
         # A path read back from JSON (a saved table's parameters) is a list of lists:
         # as tuples it compares, hashes and prints as the path it was written from.
         if not isinstance(self.path, str):
-            tiles = tuple((int(x), int(y)) for x, y in self.path)
+            try:
+                tiles = tuple((_tile_int(x), _tile_int(y)) for x, y in self.path)
+            except (TypeError, ValueError):
+                raise ValueError(
+                    f"a path is a name ({', '.join(PATHS)}) or light's tiles as (column, "
+                    f"row) pairs of ints, not {self.path!r}"
+                ) from None
             object.__setattr__(self, "path", tiles)
 
     def tiles(self) -> tuple[Tile, ...]:
         """Light's path as tiles."""
-        return PATHS[self.path] if isinstance(self.path, str) else tuple(self.path)
+        if isinstance(self.path, str):
+            if self.path not in PATHS:
+                raise ValueError(
+                    f"no Ur path {self.path!r}; known: {', '.join(PATHS)}, or light's tiles "
+                    "as (column, row) pairs"
+                )
+            return PATHS[self.path]
+        return tuple(self.path)
 
     def changes(self, base: UrRules | None = None) -> dict[str, Any]:
         """The fields that differ from ``base`` (Finkel's when omitted), JSON-ready (a
@@ -106,6 +125,17 @@ class UrRules:
             for f in fields(self)
             if getattr(self, f.name) != getattr(base, f.name)
         }
+
+
+def _is_int(value: Any) -> bool:
+    """An int that is not a bool (``pieces=True`` is no number of pieces)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _tile_int(value: Any) -> int:
+    if isinstance(value, bool):
+        raise TypeError(value)
+    return operator.index(value)  # an int or numpy's, never a float or text
 
 
 def _check_fields(parts: dict[str, Any]) -> None:
@@ -281,8 +311,13 @@ class Ur(CompiledModel):
                 raise ValueError(f"no Ur rule set {rules!r}; known: {', '.join(RULES)}")
             base = RULES[rules]
             self.rules_name = rules
-        else:
+        elif isinstance(rules, UrRules):
             base, self.rules_name = rules, "custom"
+        else:
+            raise ValueError(
+                f"rules must be a rule set's name ({', '.join(RULES)}), a UrRules or its "
+                f"fields as a dict, not {rules!r}"
+            )
         _check_fields(parts)
         self.base = base
         self.rules = replace(base, **parts)
@@ -299,14 +334,26 @@ class Ur(CompiledModel):
         r = self.rules
         path = r.tiles()
         n = len(path)
-        if not (isinstance(r.pieces, int) and 1 <= r.pieces <= 15):
+        if not (_is_int(r.pieces) and 1 <= r.pieces <= 15):
             raise ValueError(f"pieces must be 1..15, not {r.pieces!r}")
-        if not (isinstance(r.dice, int) and 1 <= r.dice <= 8):
+        if not (_is_int(r.dice) and 1 <= r.dice <= 8):
             raise ValueError(f"dice must be 1..8, not {r.dice!r}")
-        if not (isinstance(r.zero, int) and 0 <= r.zero <= n + 1):
+        if not (_is_int(r.zero) and 0 <= r.zero <= n + 1):
             raise ValueError(f"zero must be 0 (a 0 passes) or a throw 1..{n + 1}, not {r.zero!r}")
+        for flag in ("safe_rosettes", "rosette_extra", "capture_extra"):
+            # The kernels test a flag for == 1: any other value (2, "no") would read as
+            # False, the opposite of what Python's truth says, so only a bool is taken.
+            if not isinstance(getattr(r, flag), bool):
+                raise ValueError(f"{flag} must be True or False, not {getattr(r, flag)!r}")
         if not 1 <= n <= 24 or len(set(path)) != n:
             raise ValueError("a path is 1..24 distinct tiles")
+        off = [tile for tile in path if tile not in BOARD]
+        if off:
+            # A typo such as (2, 9) was solved as a tile of its own, silently.
+            raise ValueError(
+                f"tile {off[0]} is not on the board: (column, row) with columns 1..3 and "
+                "rows 1..8, but only column 2 in rows 5 and 6"
+            )
         p = np.full(_OPP + 32, -1, np.int64)
         p[:7] = [n, r.pieces, r.dice, r.zero, r.safe_rosettes, r.rosette_extra, r.capture_extra]
         p[_ROSE:_OPP] = 0
@@ -366,7 +413,9 @@ class Ur(CompiledModel):
             if any(not 1 <= st <= n for st in steps) or len(set(steps)) != len(steps):
                 raise ValueError(f"{side!r}: steps are distinct numbers 1..{n}")
             hand = self.rules.pieces - len(steps) - off
-            if off < 0 or hand < 0:
+            if off < 0:
+                raise ValueError(f"{side!r}: +N counts the pieces borne off, 0 or more")
+            if hand < 0:
                 raise ValueError(f"{side!r}: more than {self.rules.pieces} pieces")
             masks.append(sum(1 << (st - 1) for st in steps))
             hands.append(hand)
@@ -380,6 +429,9 @@ class Ur(CompiledModel):
         )
 
     def roll_label(self, roll: int) -> str:
+        # Where a 0 counts (Masters: 4), the label says so: the moves after ``:0`` go 4.
+        if roll == 0 and self.rules.zero:
+            return f"throw 0 (counts {self.rules.zero})"
         return f"throw {roll}"
 
     def move_label(self, state: int, roll: int, index: int, next_state: int, flip: int) -> str:
@@ -407,25 +459,48 @@ def main(lines: list[str]) -> list[str]:
     position /: 0.530049840 for the player to move
       throw 2 (weight 6):
         enter to 2  0.526944188  best
+
+    A line it cannot read is an :class:`~perfectplay.errors.InputError` naming the line
+    (the command prints it as one line, ``perfectplay: <stdin>:LINE: problem``):
+
+    >>> main(["finkel two"])
+    Traceback (most recent call last):
+    perfectplay.errors.InputError: line 1: the pieces are a number 1..15, not 'two'
     """
     from perfectplay.compiled import solve_compiled
     from perfectplay.compiled.cli import query_lines
 
-    rows = [line.split("#", 1)[0].strip() for line in lines]
-    rows = [row for row in rows if row]
+    rows = [(n, line.split("#", 1)[0].strip()) for n, line in enumerate(lines, start=1)]
+    rows = [(n, row) for n, row in rows if row]
     if not rows:
-        raise ValueError("the first line names the rules and the pieces, e.g. 'finkel 2'")
-    rules, *rest = rows[0].split()
-    model = Ur(rules, **({"pieces": int(rest[0])} if rest else {}))
+        raise InputError("the first line names the rules and the pieces, e.g. 'finkel 2'")
+    first, head = rows[0]
+    words = head.split()
+    if len(words) > 2:
+        raise InputError(f"expected 'RULES [PIECES]' (e.g. 'finkel 2'), not {head!r}", line=first)
+    parts: dict[str, Any] = {}
+    if len(words) == 2:
+        if not words[1].isdigit():
+            raise InputError(f"the pieces are a number 1..15, not {words[1]!r}", line=first)
+        parts["pieces"] = int(words[1])
+    try:
+        model = Ur(words[0], **parts)
+    except ValueError as exc:
+        raise InputError(str(exc), line=first) from None
     sol = solve_compiled(model)
     out = [f"{model.name}: {sol.n_positions:,} positions, the first player wins {sol.value():.12f}"]
-    for row in rows[1:]:
+    for n, row in rows[1:]:
         out.append("")
-        out.extend(query_lines(sol, row))
+        try:
+            out.extend(query_lines(sol, row))
+        except PerfectplayError as exc:
+            raise InputError(getattr(exc, "message", str(exc)), line=n) from None
     return out
 
 
 if __name__ == "__main__":
     import sys
 
-    print("\n".join(main(sys.stdin.read().splitlines())))
+    from perfectplay._util.command import run
+
+    sys.exit(run(lambda: print("\n".join(main(sys.stdin.read().splitlines()))), "<stdin>"))

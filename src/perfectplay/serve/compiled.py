@@ -108,7 +108,7 @@ class CompiledGame(ServedGame):
             total = sum(weights)
             chances = [
                 {"state": self.text((s, r)), "probability": w / total, "passes": False,
-                 "label": self.model.roll_label(r), "weight": w, "of": total}
+                 "label": self.model.outcome_label(s, r), "weight": w, "of": total}
                 for r, w in enumerate(weights)
             ]  # fmt: skip
             value = self.solution.value(s)

@@ -121,6 +121,12 @@ def card_state(game: ScorecardGame, card: Card) -> tuple[int, int]:
         raise InputError(
             f"the {rules.categories[g.kind_box].name} box is open, so it holds no bonus yet"
         )
+    elif card.kind_holds and g.kind_box < 0:
+        # 'bonus yes' under rules without the box (yatzy) was taken and ignored.
+        raise InputError(
+            f"{rules.name} rules have no n-of-a-kind box with a bonus, so the bonus state "
+            "cannot be yes"
+        )
     most = sum(
         int(g.cls_score[c, : g.n_cls[c]].max())
         for c in range(g.n_categories)

@@ -306,6 +306,7 @@ class Rules:
             )
         _check_points(self)
         _check_faces(self.faces)
+        _check_upper_faces(self)
 
     @property
     def n_categories(self) -> int:
@@ -341,18 +342,32 @@ MAX_FACES = 64
 
 def box_key(name: str) -> str:
     """How a situation's ``filled`` field matches a box: in any case, ``-`` and ``_``
-    alike (``Full-House`` is ``full_house``). Two boxes of one rule set never share a key
-    (:class:`Rules` refuses it), so the match cannot confuse them.
+    alike (``Full-House`` is ``full_house``), and a space in a box's name written as
+    either (a situation separates its words by spaces, so ``twice max`` is filled as
+    ``twice_max=12``). Two boxes of one rule set never share a key (:class:`Rules`
+    refuses it), so the match cannot confuse them.
 
-    >>> box_key("Full-House")
-    'full_house'
+    >>> box_key("Full-House"), box_key("twice max")
+    ('full_house', 'twice_max')
     """
-    return name.lower().replace("-", "_")
+    return "_".join(name.lower().replace("-", "_").split())
+
+
+#: What a situation line uses to separate its fields and a box from its points, and to
+#: start a comment: no box name may hold them.
+_SITUATION_SYNTAX = ";|=#"
 
 
 def _check_names(names: list[str]) -> None:
     seen: dict[str, str] = {}
     for name in names:
+        bad = sorted(set(name) & set(_SITUATION_SYNTAX))
+        if bad:
+            # A situation could never name the box: these split its fields and points.
+            raise ValueError(
+                f"category {name!r}: a box's name cannot hold {' '.join(map(repr, bad))} "
+                "(situations write 'filled NAME=POINTS; ...')"
+            )
         other = seen.setdefault(box_key(name), name)
         if other != name:
             raise ValueError(
@@ -390,6 +405,29 @@ def _check_faces(faces: Faces) -> None:
     by the lattice, which counts its distinct labels."""
     if isinstance(faces, int) and not isinstance(faces, bool) and not 1 <= faces <= MAX_FACES:
         raise ValueError(f"faces must be 1..{MAX_FACES}, not {short_repr(faces)}")
+
+
+def _check_upper_faces(rules: Rules) -> None:
+    """An upper box counts a face the dice show: ``Category.upper(7, ...)`` on six-sided
+    dice always scored 0 and was taken silently (a typo in a rule file)."""
+    faces = rules.faces
+    try:
+        shown = set(range(1, faces + 1)) if isinstance(faces, int) else set(faces)
+        missing = [c for c in rules.categories if c.is_upper and c.face not in shown]
+    except TypeError:  # unhashable labels: the lattice refuses them in its own words
+        return
+    if missing:
+        c = missing[0]
+        raise ValueError(
+            f"category {c.name!r} counts face {c.face!r}, which the dice do not show "
+            f"(faces {_faces_text(faces)})"
+        )
+
+
+def _faces_text(faces: Faces) -> str:
+    if isinstance(faces, int):
+        return f"1..{faces}"
+    return ", ".join(map(repr, sorted(set(faces), key=repr)))
 
 
 def _upper(labels: Sequence[str]) -> tuple[Category, ...]:

@@ -274,6 +274,13 @@ class YahtzeeSolution(Solution):
             rules = builtin_rules(rules)
         game = ScorecardGame(rules)
         if header.get("fingerprint") != fingerprint(game):
+            if header.get("rules") == rules.name:
+                # Same name, other content: a user's rules edited since the table was
+                # saved ("made for 'x', not 'x'" told nothing).
+                raise InputError(
+                    f"{path}: made for another version of rules {rules.name!r} (they have "
+                    "changed since the table was saved: solve them again)"
+                )
             raise InputError(
                 f"{path}: made for other rules ({header.get('rules')!r}), not {rules.name!r}"
             )

@@ -122,11 +122,11 @@ american-forced-joker, american-no-joker, american-no-bonus, yatzy, maxi, maxi-s
         return RULES[spec]
     head, sep, tail = spec.rpartition(":")
     if not (sep and head and tail.isidentifier()):
+        known = f"unknown rules {quote_token(spec)}; known: {', '.join(RULES)}"
+        if spec.endswith(".py"):  # a file without the name of its Rules in it
+            raise InputError(f"{known} (a file's rules are FILE.py:NAME, e.g. {spec}:RULES)")
         raise InputError(
-            f"unknown rules {quote_token(spec)}; known: {', '.join(RULES)} "
-            "(or MODULE:NAME naming a Rules object)"
-            if ":" in spec
-            else f"unknown rules {quote_token(spec)}; known: {', '.join(RULES)}"
+            f"{known} (or MODULE:NAME naming a Rules object)" if ":" in spec else known
         )
     from perfectplay.models.loading import load_model
 
@@ -249,13 +249,21 @@ def _rules_line(text: str, rules: Rules | None) -> tuple[Rules, int | None]:
         tokens = split_tokens(line)
         if tokens[0].lower() != "rules":
             break
-        if len(tokens) != 2:
+        if len(tokens) < 2:
             raise InputError("expected 'rules NAME'", line=number)
-        if rules is not None and tokens[1] == rules.name:
+        # A user's rules may have a name of several words ("one die").
+        name = " ".join(tokens[1:])
+        if rules is not None and name == " ".join(rules.name.split()):
             return rules, number  # the rule set given by name (a user's own too)
         try:
-            named = builtin(tokens[1])
+            named = builtin(name)
         except KeyError as exc:
+            if rules is not None:  # a user's rules, named otherwise than the input says
+                raise InputError(
+                    f"the input is for rules {name!r}, not {rules.name!r} (the rules of "
+                    "--rules or of the loaded table)",
+                    line=number,
+                ) from None
             raise InputError(str(exc.args[0]), line=number) from None
         if rules is not None and rules.name != named.name:
             raise InputError(
@@ -309,7 +317,9 @@ def parse_situation(text: str, game: ScorecardGame | Rules) -> Situation:
             filled=_filled(fields.get("filled", []), game),
             upper=_number(fields, "upper", lo=0),
             kind_holds=_bonus(fields.get("bonus")),
-            score=_number(fields, "score", lo=0),
+            # Points so far below 0 only where a box can score below 0 (a user's
+            # penalty box), as its filled points may.
+            score=_number(fields, "score", lo=0 if int(game.cls_score.min()) >= 0 else None),
             saved=_number(fields, "saved", lo=0),
         ),
         _dice(fields["dice"], game),
