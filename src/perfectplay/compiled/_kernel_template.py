@@ -32,7 +32,7 @@ from perfectplay.compiled.model import (
 )
 from perfectplay.compiled.components import components, slot_table
 from perfectplay.compiled.cycles import cycles
-from perfectplay.compiled.hashset import EMPTY, new_set, prefetch, rehash, set_add
+from perfectplay.compiled.hashset import EMPTY, new_set, prefetch, rehash, set_slot
 from perfectplay.compiled.prefetch import prefetch_item
 from perfectplay.compiled.search import (
     bucket_bits,
@@ -61,7 +61,7 @@ def buffers(max_rolls, max_moves):
     return w, nexts, flips
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def check_turn(s, p, w, nexts, flips, r, err):
     # The moves of outcome r, checked; -1 after writing err.
     m = moves(s, r, p, nexts, flips)
@@ -81,7 +81,7 @@ def check_turn(s, p, w, nexts, flips, r, err):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def check_rolls(s, p, w, err):
     nr = rolls(s, p, w)
     if nr < 1 or nr > (len(w) - 8) // 2:
@@ -94,7 +94,7 @@ def check_rolls(s, p, w, err):
     return nr
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def over(t, p, s, r, err):
     # The mover's value at t when the game is over there, -1.0 when it goes on,
     # -2.0 after writing err.
@@ -108,7 +108,7 @@ def over(t, p, s, r, err):
     return o if o >= 0.0 else -1.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def successors(s, ls, p, w, nexts, flips, out_state, out_layer, base, err):
     """The positions that go on after ``s`` (of layer ``ls``), one per move of every
     outcome (a finished game is a value, not a position), with their layers, into
@@ -144,6 +144,11 @@ _PREFETCH_SLOTS = 1 << 16
 _BATCH = 8
 
 
+# What close_steps stopped for: done (or an error in ``err``), or an array to grow
+# before it goes on.
+_DONE, _GROW_INSIDE, _GROW_QUEUE, _GROW_OUTSIDE, _GROW_OUT = 0, 1, 2, 3, 4
+
+
 @njit(cache=True)
 def close_layer(seeds, lid, p, max_rolls, max_moves, size, err, span=0, most=0):
     """Breadth-first search within layer ``lid`` from ``seeds`` (its positions reached
@@ -157,7 +162,10 @@ def close_layer(seeds, lid, p, max_rolls, max_moves, size, err, span=0, most=0):
     made for ``size`` positions (a guess: it grows as needed). An index out of the
     layer's range, or one that numbers two positions alike, is an error in ``err``; so
     is finding more than ``most`` positions, this layer's and the higher layers' together
-    (what memory allows; 0: no limit), before anything is grown past it."""
+    (what memory allows; 0: no limit), before anything is grown past it.
+
+    The search itself is :func:`close_steps`, which allocates nothing: it stops where an
+    array must grow, this function grows it and calls it again to go on from there."""
     w, nexts, flips = buffers(max_rolls, max_moves)
     cap = max(_BATCH * max_rolls * max_moves, 1024)
     succ = np.empty(cap, np.int64)
@@ -168,48 +176,90 @@ def close_layer(seeds, lid, p, max_rolls, max_moves, size, err, span=0, most=0):
     outside = new_set(1024)
     out_s = np.empty(1024, np.int64)
     out_l = np.empty(1024, np.int64)
-    n = 0  # positions queued
-    m = 0  # positions of higher layers found
-    i = 0  # positions expanded
-    taken = 0  # seeds taken
-    while (i < n or taken < len(seeds)) and err[0] == 0:
-        k = 0
-        # A big set: the successors of a batch of queued positions are made and their
-        # slots asked for before any is added, so that their waits on memory overlap
-        # each other and the model's work (the queue's order is the same).
-        big = max(len(inside), span) >= _PREFETCH_SLOTS
-        if taken < len(seeds):
-            # The seeds first, a buffer at a time, added as the successors are.
-            k = min(cap, len(seeds) - taken)
-            succ[:k] = seeds[taken : taken + k]
-            succ_layer[:k] = lid
-            taken += k
+    # (positions queued, positions of higher layers found, positions expanded, seeds
+    # taken, successors in the batch, the next of them to add)
+    state = np.zeros(6, np.int64)
+    while True:
+        why = close_steps(
+            seeds, lid, p, w, nexts, flips, succ, succ_layer, by_index, inside, queue,
+            outside, out_s, out_l, span, most, state, err,
+        )  # fmt: skip
+        if why == _DONE:
+            break
+        if why == _GROW_INSIDE:
+            inside = rehash(inside)
+        elif why == _GROW_QUEUE:
+            queue = grow(queue)
+        elif why == _GROW_OUTSIDE:
+            outside = rehash(outside)
         else:
-            stop = min(n, i + _BATCH) if big else i + 1
-            while i < stop:
-                got = successors(queue[i], lid, p, w, nexts, flips, succ, succ_layer, k, err)
-                i += 1
-                if got < 0:
-                    break
-                k += got
-            if err[0] != 0:
+            out_s = grow(out_s)
+            out_l = grow(out_l)
+    n, m = state[0], state[1]
+    return queue[:n], out_s[:m], out_l[:m]
+
+
+# Compiled without numba's reference counts (``_nrt=False``: it only reads and writes
+# the arrays it is given): with them, its loop over the successors counted references
+# to its arrays for every successor, atomic increments and decrements that took more of
+# the time of a Pig solve than the search itself.
+@njit(cache=True, _nrt=False)
+def close_steps(
+    seeds, lid, p, w, nexts, flips, succ, succ_layer, by_index, inside, queue, outside,
+    out_s, out_l, span, most, state, err,
+):  # fmt: skip
+    """The search of :func:`close_layer`, from and into ``state``: returns ``_DONE``
+    when the layer is closed (or ``err`` is set), else which array must grow before
+    the successor ``state[5]`` of the batch can be added (nothing of it is written
+    yet). The sets stay at most half full; a new position is refused past ``most``
+    before any array grows for it."""
+    n, m, i, taken, k, j0 = state[0], state[1], state[2], state[3], state[4], state[5]
+    cap = len(succ)
+    why = _DONE
+    while True:
+        if j0 >= k:  # the batch is added: make the next
+            if not ((i < n or taken < len(seeds)) and err[0] == 0):
                 break
-        if big:
-            for j in range(k):
-                t = succ[j]
-                if succ_layer[j] != lid:
-                    prefetch(outside, t)
-                elif span == 0:
-                    prefetch(inside, t)
-                else:
-                    x = index(t, p)
-                    if 0 <= x < span:
-                        prefetch_item(by_index, x)
-        for j in range(k):
+            k = 0
+            j0 = 0
+            # A big set: the successors of a batch of queued positions are made and
+            # their slots asked for before any is added, so that their waits on memory
+            # overlap each other and the model's work (the queue's order is the same).
+            big = max(len(inside), span) >= _PREFETCH_SLOTS
+            if taken < len(seeds):
+                # The seeds first, a buffer at a time, added as the successors are.
+                k = min(cap, len(seeds) - taken)
+                for j in range(k):
+                    succ[j] = seeds[taken + j]
+                    succ_layer[j] = lid
+                taken += k
+            else:
+                stop = min(n, i + _BATCH) if big else i + 1
+                while i < stop:
+                    got = successors(queue[i], lid, p, w, nexts, flips, succ, succ_layer, k, err)
+                    i += 1
+                    if got < 0:
+                        break
+                    k += got
+                if err[0] != 0:
+                    break
+            if big:
+                for j in range(k):
+                    t = succ[j]
+                    if succ_layer[j] != lid:
+                        prefetch(outside, t)
+                    elif span == 0:
+                        prefetch(inside, t)
+                    else:
+                        x = index(t, p)
+                        if 0 <= x < span:
+                            prefetch_item(by_index, x)
+        j = j0
+        while j < k:
             t = succ[j]
             if succ_layer[j] == lid:
-                # Written out, not a call: a call that takes arrays counts references
-                # to them, which made this loop twice as slow.
+                x = 0
+                h = 0
                 if span:
                     x = index(t, p)
                     if x < 0 or x >= span:
@@ -217,35 +267,53 @@ def close_layer(seeds, lid, p, max_rolls, max_moves, size, err, span=0, most=0):
                         break
                     v = by_index[x]
                     if v == t:
+                        j += 1
                         continue
                     if v != EMPTY:
                         err[0], err[1], err[2], err[3] = ERR_SAME_INDEX, t, 0, v
                         break
-                    by_index[x] = t
-                elif not set_add(inside, t):
-                    continue
-                elif 2 * (n + 1) > len(inside):  # at most half full
-                    inside = rehash(inside)
+                else:
+                    h = set_slot(inside, t)
+                    if inside[h] == t:
+                        j += 1
+                        continue
                 if most and n + m >= most:
                     err[0], err[1], err[2], err[3] = ERR_TOO_BIG, t, 0, n + m
+                    break
+                if span == 0 and 2 * (n + 1) > len(inside):  # at most half full
+                    why = _GROW_INSIDE
                     break
                 if n == len(queue):
-                    queue = grow(queue)
+                    why = _GROW_QUEUE
+                    break
+                if span:
+                    by_index[x] = t
+                else:
+                    inside[h] = t
                 queue[n] = t
                 n += 1
-            elif set_add(outside, t):
-                if most and n + m >= most:
-                    err[0], err[1], err[2], err[3] = ERR_TOO_BIG, t, 0, n + m
-                    break
-                if m == len(out_s):
-                    out_s = grow(out_s)
-                    out_l = grow(out_l)
-                out_s[m] = t
-                out_l[m] = succ_layer[j]
-                m += 1
-                if 2 * m > len(outside):
-                    outside = rehash(outside)
-    return queue[:n], out_s[:m], out_l[:m]
+            else:
+                h = set_slot(outside, t)
+                if outside[h] != t:
+                    if most and n + m >= most:
+                        err[0], err[1], err[2], err[3] = ERR_TOO_BIG, t, 0, n + m
+                        break
+                    if 2 * (m + 1) > len(outside):
+                        why = _GROW_OUTSIDE
+                        break
+                    if m == len(out_s):
+                        why = _GROW_OUT
+                        break
+                    outside[h] = t
+                    out_s[m] = t
+                    out_l[m] = succ_layer[j]
+                    m += 1
+            j += 1
+        j0 = j
+        if why != _DONE or err[0] != 0:
+            break
+    state[0], state[1], state[2], state[3], state[4], state[5] = n, m, i, taken, k, j0
+    return why
 
 
 @njit(cache=True)
@@ -301,7 +369,7 @@ def count(keys, lid, p, max_rolls, max_moves, fin_layers, used, n_rolls, n_moves
                 err[q] = e[q]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def find_by_index(keys, where, t, p):
     """The position of ``t`` in ``keys`` by its perfect index (``where``: the positions
     by index, -1 where none), or -1."""

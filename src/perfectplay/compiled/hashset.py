@@ -29,7 +29,7 @@ from numba import njit
 
 from perfectplay.compiled.prefetch import prefetch_item
 
-__all__ = ["EMPTY", "home", "new_set", "prefetch", "rehash", "set_add"]
+__all__ = ["EMPTY", "home", "new_set", "prefetch", "rehash", "set_add", "set_slot"]
 
 EMPTY = np.iinfo(np.int64).min
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -57,6 +57,19 @@ def prefetch(table: Any, key: int) -> None:
     """Ask the processor for ``key``'s home slot ahead of :func:`set_add` (a hint: it
     changes nothing and never waits)."""
     prefetch_item(table, home(table, key))
+
+
+@njit(cache=True)
+def set_slot(table: Any, key: int) -> int:
+    """The slot that holds ``key``, else the free slot where :func:`set_add` would put it
+    (so that a caller can make room first and then write the key there)."""
+    mask = len(table) - 1
+    h = home(table, key)
+    while True:
+        v = table[h]
+        if v == EMPTY or v == key:
+            return int(h)
+        h = (h + 1) & mask
 
 
 @njit(cache=True)

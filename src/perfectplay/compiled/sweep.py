@@ -114,6 +114,13 @@ _AHEAD = 4
 _FETCH_FROM = 1 << 14
 
 
+# The sweeps index their tables by unsigned integers (slots, pointers and move codes are
+# never negative): numba wraps a negative signed index around from the array's end, a
+# test and a select on every read, and without them a Pig 100 solve's sweeps took a
+# quarter less time (paired runs). The arithmetic is the same, so are the values.
+_U1 = np.uint64(1)
+
+
 @njit(cache=True)
 def _fetch_until(n: int, a: int, b: int) -> int:
     """The first slot of ``a .. b - 1`` whose sweep asks for nothing ahead, in a layer of
@@ -145,27 +152,29 @@ def _bounds(lo: Any, hi: Any, table: Any, i: int) -> Any:
     lin_ptr, lin_prob, lin_code, roll_ptr, roll_prob, roll_const, eps, move_ptr, move_code = table
     low = 0.0
     high = 0.0
-    for j in range(lin_ptr[i], lin_ptr[i + 1]):
-        code = lin_code[j]
-        t = code >> 1
+    one = _U1
+    u = np.uint64(i)
+    for j in range(np.uint64(lin_ptr[u]), np.uint64(lin_ptr[u + one])):
+        code = np.uint64(lin_code[j])
+        t = code >> one
         w = lin_prob[j]
-        if code & 1:
+        if code & one:
             low += w * (1.0 - hi[t])
             high += w * (1.0 - lo[t])
         else:
             low += w * lo[t]
             high += w * hi[t]
-    for r in range(roll_ptr[i], roll_ptr[i + 1]):
+    for r in range(np.uint64(roll_ptr[u]), np.uint64(roll_ptr[u + one])):
         k = roll_const[r]
         bl = -1.0
         bh = -1.0
         if k >= 0.0:
             bl = max(k - eps, 0.0)
             bh = min(k + eps, 1.0)
-        for j in range(move_ptr[r], move_ptr[r + 1]):
-            code = move_code[j]
-            t = code >> 1
-            if code & 1:
+        for j in range(np.uint64(move_ptr[r]), np.uint64(move_ptr[r + one])):
+            code = np.uint64(move_code[j])
+            t = code >> one
+            if code & one:
                 vl = 1.0 - hi[t]
                 vh = 1.0 - lo[t]
             else:
@@ -286,18 +295,20 @@ def _value(v: Any, table: Any, i: int) -> float:
     exits at their midpoint ``roll_const``; see :func:`_bounds`)."""
     lin_ptr, lin_prob, lin_code, roll_ptr, roll_prob, roll_const, _, move_ptr, move_code = table
     total = 0.0
-    for j in range(lin_ptr[i], lin_ptr[i + 1]):
-        code = lin_code[j]
-        x = v[code >> 1]
-        if code & 1:
+    one = _U1
+    u = np.uint64(i)
+    for j in range(np.uint64(lin_ptr[u]), np.uint64(lin_ptr[u + one])):
+        code = np.uint64(lin_code[j])
+        x = v[code >> one]
+        if code & one:
             x = 1.0 - x
         total += lin_prob[j] * x
-    for r in range(roll_ptr[i], roll_ptr[i + 1]):
+    for r in range(np.uint64(roll_ptr[u]), np.uint64(roll_ptr[u + one])):
         best = roll_const[r]
-        for j in range(move_ptr[r], move_ptr[r + 1]):
-            code = move_code[j]
-            x = v[code >> 1]
-            if code & 1:
+        for j in range(np.uint64(move_ptr[r]), np.uint64(move_ptr[r + one])):
+            code = np.uint64(move_code[j])
+            x = v[code >> one]
+            if code & one:
                 x = 1.0 - x
             if x > best:
                 best = x
