@@ -465,7 +465,9 @@ def solve_table(roll_ptr, roll_prob, roll_const, move_ptr, move_code, eps, limit
         return status, sweeps, updates, worst
     gap = 0.0
     for q in range(n):
-        values[order[q]] = (lo[q] + hi[q]) * 0.5
+        # Clipped as in layered.solve_layer: rounding may leave a value a few ulps
+        # outside [0, 1].
+        values[order[q]] = min(1.0, max(0.0, (lo[q] + hi[q]) * 0.5))
         gap = max(gap, hi[q] - lo[q])
     return OK, sweeps, updates, gap
 
