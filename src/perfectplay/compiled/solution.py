@@ -84,8 +84,26 @@ class CompiledSolution(Solution):
         s = self.position(state)
         if not self.layers:
             return float(self.head["start_value"])
-        layer, idx = self._locate(s)
+        try:
+            layer, idx = self._locate(s)
+        except UnknownStateError:
+            # A finished game is a value, never a position of the table: its outcome.
+            over = self._outcome(s)
+            if over is None:
+                raise
+            return over
         return float(self._values[layer][idx])
+
+    def _outcome(self, s: int) -> float | None:
+        """The model's outcome at ``s`` where the game is over there, else ``None`` (and
+        without the model)."""
+        if self.model is None:
+            return None
+        from perfectplay.compiled.kernels import kernels_for
+
+        p = np.ascontiguousarray(self.model.params, dtype=np.int64)
+        over = float(kernels_for(self.model).outcome(s, p))
+        return over if over >= 0.0 else None
 
     def options(self, state: Any) -> list[Option]:
         """The moves after a throw, ``state = (position, outcome)`` (or the text
