@@ -172,3 +172,19 @@ def test_a_file_solved_by_the_command_then_imported_by_its_own_name(tmp_path):
             [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True
         )
         assert run.returncode == 0 and run.stdout == "2\n", run.stderr[-800:]
+
+
+class Roomy(Chain):
+    max_rolls = max_moves = 65536  # the most a model may declare
+
+
+def test_declared_sizes_too_large_to_explore_are_refused_before_allocating():
+    # The explorer's buffer for a batch of positions' successors (512 GiB here) was
+    # allocated unasked: a MemoryError from inside the kernel.
+    from perfectplay.errors import ResourceLimitError
+
+    with pytest.raises(ResourceLimitError) as e:
+        solve_compiled(Roomy())
+    text = str(e.value)
+    assert text.startswith("Roomy: exploring 8 positions at a time, with room for max_rolls")
+    assert "needs about 512.0 GiB of memory" in text

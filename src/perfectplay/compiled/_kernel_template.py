@@ -29,6 +29,7 @@ from perfectplay.compiled.model import (
     ERR_TOO_BIG,
     ERR_TOO_MANY_ROLLS,
     ERR_UNKNOWN_STATE,
+    EXPLORE_BATCH,
 )
 from perfectplay.compiled.components import components, slot_table
 from perfectplay.compiled.cycles import cycles
@@ -141,7 +142,7 @@ def successors(s, ls, p, w, nexts, flips, out_state, out_layer, base, err):
 # A hash set this long (512 KiB) no longer stays in the fast caches: its probes are
 # prefetched, for the successors of this many positions at a time (8: measured on Ur).
 _PREFETCH_SLOTS = 1 << 16
-_BATCH = 8
+_BATCH = EXPLORE_BATCH
 
 
 @njit(cache=True)
