@@ -188,3 +188,17 @@ def test_declared_sizes_too_large_to_explore_are_refused_before_allocating():
     text = str(e.value)
     assert text.startswith("Roomy: exploring 8 positions at a time, with room for max_rolls")
     assert "needs about 512.0 GiB of memory" in text
+
+
+def test_export_of_a_compiled_model_is_the_directory_the_help_names(tmp_path, capsys):
+    import perfectplay
+
+    target = tmp_path / "chain.npz"  # a compiled table is a directory, whatever its name
+    args = ["solve", "tests.test_compiled_user_models:Chain", "-q", "--export", str(target)]
+    assert main(args) == 0
+    assert (target / "table.json").is_file() and perfectplay.load(target, Chain).value(2) == 1.0
+    with pytest.raises(SystemExit):
+        main(["solve", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    # It said ".npz; a directory is refused" only.
+    assert "a compiled model: the directory FILE (new or empty), whatever its name" in text
