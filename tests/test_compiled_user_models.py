@@ -202,3 +202,16 @@ def test_export_of_a_compiled_model_is_the_directory_the_help_names(tmp_path, ca
     text = " ".join(capsys.readouterr().out.split())
     # It said ".npz; a directory is refused" only.
     assert "a compiled model: the directory FILE (new or empty), whatever its name" in text
+
+
+def test_a_work_directory_of_the_command_line_resumes_from_a_script(tmp_path, capsys):
+    # The command loads this file as perfectplay_user_test_compiled_user_models, a script
+    # imports it by its own name: one model, whose directory was refused as "another
+    # model (perfectplay_user_...:Chain)".
+    work = tmp_path / "w"
+    assert main(["solve", f"{__file__}:Chain", "-q", "--workdir", str(work)]) == 0
+    assert "perfectplay_user_" in (work / "table.json").read_text()
+    capsys.readouterr()
+    assert solve_compiled(Chain(), workdir=work).value(2) == 1.0
+    with pytest.raises(Exception, match=r"holds the solve of another model \(test_compiled"):
+        solve_compiled(Raises(), workdir=work)

@@ -34,7 +34,13 @@ import types
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["USER_MODULE_PREFIX", "UserModuleAlias", "install", "user_module_name"]
+__all__ = [
+    "USER_MODULE_PREFIX",
+    "UserModuleAlias",
+    "install",
+    "same_module",
+    "user_module_name",
+]
 
 #: Prefix of the module names under which ``perfectplay solve`` loads users' files (so a
 #: file called ``random.py`` does not replace the standard module); hidden in messages.
@@ -49,6 +55,27 @@ def user_module_name(path: str | os.PathLike[str]) -> str:
     """
     stem = os.path.splitext(os.path.basename(os.fspath(path)))[0]
     return USER_MODULE_PREFIX + "".join(c if c.isalnum() else "_" for c in stem)
+
+
+def same_module(a: str, b: str) -> bool:
+    """Whether module names ``a`` and ``b`` may name one file: equal, or one is the name
+    ``perfectplay solve`` gave a file and the other the file's own import name (a work
+    directory solved from the command line, resumed from a script).
+
+    >>> same_module("perfectplay_user_race", "games.race"), same_module("a.race", "b.race")
+    (True, False)
+    """
+    if a == b:
+        return True
+    if not (a.startswith(USER_MODULE_PREFIX) or b.startswith(USER_MODULE_PREFIX)):
+        return False
+
+    def stem(name: str) -> str:
+        if name.startswith(USER_MODULE_PREFIX):
+            return name
+        return user_module_name(name.rpartition(".")[2] + ".py")
+
+    return stem(a) == stem(b)
 
 
 class _Existing(importlib.abc.Loader):
