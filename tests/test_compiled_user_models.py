@@ -215,3 +215,7 @@ def test_a_work_directory_of_the_command_line_resumes_from_a_script(tmp_path, ca
     assert solve_compiled(Chain(), workdir=work).value(2) == 1.0
     with pytest.raises(Exception, match=r"holds the solve of another model \(test_compiled"):
         solve_compiled(Raises(), workdir=work)
+    import perfectplay
+
+    with pytest.raises(Exception, match=r"the table holds test_compiled_user_models:Chain, not"):
+        perfectplay.load(work, Raises)  # (it showed perfectplay_user_test_compiled_...)
