@@ -261,7 +261,8 @@ def guarded(body: Callable[..., int | None], *args: Any) -> int:
 
 
 def run(body: Callable[[], int | None], name: str) -> int:
-    """Run ``body``; turn a :class:`PerfectplayError` into one stderr line and status 2.
+    """Run ``body``; turn a :class:`PerfectplayError` (or a ``MemoryError``) into one
+    stderr line and status 2.
 
     Standard output is guarded and flushed as :func:`guarded` says.
     """
@@ -283,6 +284,12 @@ def _report_errors(body: Callable[[], int | None], name: str) -> int:
         return 2
     except PerfectplayError as exc:
         print(f"perfectplay: {exc}", file=sys.stderr)
+        return 2
+    except MemoryError as exc:
+        # An allocation the estimates did not foresee failed (numba's kernels raise it
+        # too): a refused computation, in one line.
+        why = str(exc) or "an allocation failed"
+        print(f"perfectplay: out of memory ({why})", file=sys.stderr)
         return 2
     except Terminated:
         print("perfectplay: terminated", file=sys.stderr)

@@ -185,6 +185,11 @@ def _prepare_numba() -> Any:
                 del sys.modules[name]
         _type_helpers_as_dispatchers()
         _notice_before_compiling()
+        # numba's disk cache names the module of a user's file as first loaded, which
+        # may be perfectplay's name for it (``perfectplay solve FILE.py``): see there.
+        from perfectplay._util.usermodules import install
+
+        install()
     return numba
 
 

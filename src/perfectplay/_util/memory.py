@@ -8,7 +8,8 @@ out-of-memory killer.
 The budget is the smaller of the ``PERFECTPLAY_MEMORY_LIMIT`` environment variable
 (bytes, or a plain decimal number with a ``K``/``M``/``G``/``T`` suffix, powers
 of 1024; anything else, such as ``infG`` or ``-1G``, is refused with one line naming it) and 80% of
-the memory the kernel reports as available.
+the memory the kernel reports as available (and of the address space left under
+``ulimit -v``, where one is set).
 """
 
 from __future__ import annotations
@@ -61,7 +62,8 @@ def available_bytes() -> int:
 
 
 def _meminfo_available() -> int | None:
-    """80% of MemAvailable, read now (``None`` where the kernel does not say)."""
+    """80% of MemAvailable, read now, and of the address space the process may still
+    map where ``ulimit -v`` limits it (``None`` where the kernel says neither)."""
     budget = None
     try:
         with open("/proc/meminfo") as fh:
@@ -71,8 +73,38 @@ def _meminfo_available() -> int | None:
                     break
     except OSError:
         pass
+    room = _address_space_room()
+    if room is not None:
+        # Past the limit an allocation fails (a MemoryError from deep inside a kernel)
+        # however much memory the machine has free.
+        budget = int(room * 0.8) if budget is None else min(budget, int(room * 0.8))
     _last_reading[:] = [time.monotonic(), budget]
     return budget
+
+
+def _address_space_room() -> int | None:
+    """Bytes of address space left below ``RLIMIT_AS`` (``ulimit -v``), ``None`` when
+    it is unlimited or unknown.
+
+    >>> room = _address_space_room()
+    >>> room is None or room >= 0
+    True
+    """
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+        if soft == resource.RLIM_INFINITY or soft < 0:
+            return None
+        used = 0
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("VmSize:"):
+                    used = int(line.split()[1]) * 1024
+                    break
+    except (ImportError, OSError, ValueError):
+        return None
+    return max(0, soft - used)
 
 
 # (when, what) of the last reading of /proc/meminfo.

@@ -79,7 +79,8 @@ def main(argv: list[str]) -> int:
         type=path_arg,
         metavar="FILE",
         help="write the solved table to FILE (.npz; a directory is refused); two-player "
-        "dice games: every position's value and every move's value",
+        "dice games: every position's value and every move's value; a compiled model: "
+        "the directory FILE (new or empty), whatever its name",
     )
     parser.add_argument(
         "--exact",

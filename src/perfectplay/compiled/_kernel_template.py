@@ -29,6 +29,7 @@ from perfectplay.compiled.model import (
     ERR_TOO_BIG,
     ERR_TOO_MANY_ROLLS,
     ERR_UNKNOWN_STATE,
+    EXPLORE_BATCH,
 )
 from perfectplay.compiled.components import components, slot_table
 from perfectplay.compiled.cycles import cycles
@@ -141,7 +142,7 @@ def successors(s, ls, p, w, nexts, flips, out_state, out_layer, base, err):
 # A hash set this long (512 KiB) no longer stays in the fast caches: its probes are
 # prefetched, for the successors of this many positions at a time (8: measured on Ur).
 _PREFETCH_SLOTS = 1 << 16
-_BATCH = 8
+_BATCH = EXPLORE_BATCH
 
 
 # What close_steps stopped for: done (or an error in ``err``), or an array to grow
@@ -533,7 +534,9 @@ def solve_table(roll_ptr, roll_prob, roll_const, move_ptr, move_code, eps, limit
         return status, sweeps, updates, worst
     gap = 0.0
     for q in range(n):
-        values[order[q]] = (lo[q] + hi[q]) * 0.5
+        # Clipped as in layered.solve_layer: rounding may leave a value a few ulps
+        # outside [0, 1].
+        values[order[q]] = min(1.0, max(0.0, (lo[q] + hi[q]) * 0.5))
         gap = max(gap, hi[q] - lo[q])
     return OK, sweeps, updates, gap
 

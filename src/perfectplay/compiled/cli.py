@@ -49,6 +49,9 @@ def solve_command(model: CompiledModel, args: Any) -> int:
     if args.max_sweeps:
         kwargs["max_sweeps"] = args.max_sweeps
     sol = solve_compiled(model, **kwargs)
+    # Every query is answered before anything is printed: a bad one is its one line
+    # alone, as with the other kinds of model.
+    queries = [query_data(sol, text) for text in args.query or ()]
     table = sol.save(args.export) if args.export else None
     if args.json:
         out: dict[str, Any] = {
@@ -60,7 +63,7 @@ def solve_command(model: CompiledModel, args: Any) -> int:
             "layers": len(sol.layers),
         }
         if args.query:
-            out["queries"] = [query_data(sol, text) for text in args.query]
+            out["queries"] = queries
         if table is not None:
             out["table"] = {"path": str(table), "rows": sol.n_positions}
         print(json.dumps(out))
@@ -72,9 +75,9 @@ def solve_command(model: CompiledModel, args: Any) -> int:
             f"start value: {decimal_text(sol.value(), args.digits)} for the player to move first "
             f"(certified to {sol.bound:.1e})"
         )
-        for text in args.query:
+        for q in queries:
             print()
-            for line in query_lines(sol, text, args.digits):
+            for line in _lines(q, args.digits):
                 print(line)
         if table is not None:
             print(f"table: {table} ({sol.n_positions:,} rows)")
@@ -99,7 +102,11 @@ def query_lines(sol: Any, text: str, digits: int = DIGITS) -> list[str]:
       roll  0.881762613  best
       hold  0.366336178
     """
-    q = query_data(sol, text)
+    return _lines(query_data(sol, text), digits)
+
+
+def _lines(q: dict[str, Any], digits: int) -> list[str]:
+    """The lines of a query's data (:func:`query_data`)."""
     lines = [f"position {q['position']}: {decimal_text(q['value'], digits)} for the player to move"]
     for o in q["outcomes"]:
         if not o["moves"]:

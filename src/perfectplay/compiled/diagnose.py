@@ -117,6 +117,17 @@ class Guarded:
                 f"a compiled function indexed outside an array ({exc}): a model function "
                 "that writes past the buffers it is given (weights, nexts, flips)?"
             ) from None
+        except MemoryError:
+            raise
+        except Exception as exc:
+            # The kernels raise nothing of their own: this is a model function's
+            # ``raise`` (or numba's ZeroDivisionError), which compiled code reports
+            # without the position it was called with.
+            text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+            raise ModelError(
+                f"a model function raised {text} (compiled code does not say at which "
+                "position: call the functions from Python to find it)"
+            ) from None
 
     def __getattr__(self, name: str) -> Any:  # py_func, signatures, ... of the kernel
         return getattr(self._fn, name)

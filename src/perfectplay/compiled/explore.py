@@ -21,7 +21,12 @@ import numpy as np
 from perfectplay._util.memory import format_bytes, recent_available_bytes, require
 from perfectplay._util.progress import Progress
 from perfectplay.compiled.kernels import Kernels
-from perfectplay.compiled.model import ERR_TOO_BIG, CompiledModel, raise_model_error
+from perfectplay.compiled.model import (
+    ERR_TOO_BIG,
+    EXPLORE_BATCH,
+    CompiledModel,
+    raise_model_error,
+)
 from perfectplay.compiled.search import dense_span
 from perfectplay.compiled.workdir import Workdir
 from perfectplay.errors import ResourceLimitError
@@ -53,6 +58,14 @@ def explore(
         head.update(layers=[], sizes=[], start_value=float(k.outcome(start, p)))
         wd.write_header(head)
         return head
+    # The successors of a batch of positions wait in two arrays as long as the model's
+    # declared sizes allow (a model may declare 65,536 throws of 65,536 moves each).
+    most_successors = max(EXPLORE_BATCH * model.max_rolls * model.max_moves, 1024)
+    require(
+        16 * most_successors,
+        f"{model.name}: exploring {EXPLORE_BATCH} positions at a time, with room for "
+        f"max_rolls ({model.max_rolls:,}) x max_moves ({model.max_moves:,}) successors each,",
+    )
     seeds: dict[int, list[np.ndarray]] = {}
     first = int(k.layer(np.array([start], np.int64), p)[0])
     seeds[first] = [np.array([start], np.int64)]

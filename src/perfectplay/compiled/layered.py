@@ -270,7 +270,9 @@ def solve_layer(
     )
     del lin_ptr, lin_prob, lin_code, roll_ptr, roll_prob, roll_const, move_ptr, move_code
     values = np.empty(n, np.float64)
-    values[order] = (lo + hi) * 0.5
+    # Clipped: a chance is in [0, 1], and the bounds' sums of probabilities may round a
+    # value a few ulps outside (-1e-16), which readers must not take for "no value".
+    values[order] = np.clip((lo + hi) * 0.5, 0.0, 1.0)
     bound = gap * 0.5
     seconds = time.perf_counter() - t0
     wd.finish(

@@ -64,6 +64,7 @@ import numpy as np
 from perfectplay.errors import ModelError
 
 __all__ = [
+    "EXPLORE_BATCH",
     "CompiledModel",
     "ERR_BAD_WEIGHT",
     "ERR_LOWER_LAYER",
@@ -97,6 +98,10 @@ ERR_EMPTY_STATE = 12
 #: Not the model's fault: a layer being explored outgrew the positions memory allows
 #: (``close_layer``'s ``most``); detail: the positions found so far.
 ERR_TOO_BIG = 13
+
+#: Positions whose successors the explorer gathers at a time (their hash-set probes
+#: prefetched together): its buffer holds this many times ``max_rolls * max_moves``.
+EXPLORE_BATCH = 8
 
 _REQUIRED = ("start", "outcome", "moves")
 _OPTIONAL = ("rolls", "layer", "index", "layer_size")

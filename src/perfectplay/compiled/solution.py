@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from perfectplay._util.usermodules import USER_MODULE_PREFIX
 from perfectplay.compiled.model import CompiledModel
 from perfectplay.compiled.workdir import Workdir
 from perfectplay.errors import InputError, PerfectplayError, UnknownStateError, UnsupportedError
@@ -236,9 +237,8 @@ def _rebuild(path: str | Path, head: dict[str, Any], cls: type[CompiledModel]) -
     """The model of class ``cls`` that the table's header records (its ``parameters``)."""
     recorded = str(head.get("class", ""))
     if recorded.rpartition(":")[2] != cls.__qualname__:
-        raise InputError(
-            f"{path}: the table holds {recorded or 'another model'}, not {cls.__name__}"
-        )
+        shown = recorded.removeprefix(USER_MODULE_PREFIX) or "another model"
+        raise InputError(f"{path}: the table holds {shown}, not {cls.__name__}")
     parameters = head.get("parameters")
     if not isinstance(parameters, dict):
         raise InputError(f"{path}: the table records no parameters to rebuild its model")

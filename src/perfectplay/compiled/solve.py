@@ -29,6 +29,7 @@ import numpy as np
 
 from perfectplay._util.atomic import write_bytes
 from perfectplay._util.progress import Progress
+from perfectplay._util.usermodules import USER_MODULE_PREFIX, same_module
 from perfectplay.compiled.explore import explore
 from perfectplay.compiled.kernels import Kernels, kernels_for
 from perfectplay.compiled.layered import Settings, check_largest, solve_layer, solve_layers
@@ -164,6 +165,18 @@ class LayerJob(Job):
             ",".join(str(int(x)) for x in self.model.params)
         )
 
+    def same_identity(self, found: str) -> bool:
+        # The model's file solved from the command line (perfectplay_user_race) and
+        # imported by a script (race) is one model: "compiled MODULE:CLASS PARAMS".
+        head, _, tail = found.partition(":")
+        my_head, _, my_tail = self.identity().partition(":")
+        prefix = "compiled "
+        return (
+            tail == my_tail
+            and head.startswith(prefix)
+            and same_module(head.removeprefix(prefix), my_head.removeprefix(prefix))
+        )
+
     def batch_done(self, tier: int, start: int, stop: int, store: Store) -> bool:
         return self.tier_done(tier, store)
 
@@ -182,9 +195,10 @@ class LayerJob(Job):
 def _same_model(path: Path, head: dict[str, Any], model: CompiledModel) -> None:
     """Refuse a work directory that holds the solve of another model, or of this one
     with other parameters, saying which."""
-    cls = f"{type(model).__module__}:{type(model).__qualname__}"
-    if head.get("class") != cls:
-        raise InputError(f"{path} holds the solve of another model ({head.get('class')})")
+    module, _, name = str(head.get("class", "")).partition(":")
+    if name != type(model).__qualname__ or not same_module(module, type(model).__module__):
+        shown = str(head.get("class")).removeprefix(USER_MODULE_PREFIX)
+        raise InputError(f"{path} holds the solve of another model ({shown})")
     if head.get("params") != [int(x) for x in model.params]:
         theirs = head.get("parameters") or head.get("params")
         raise InputError(

@@ -67,8 +67,8 @@ def load_object(spec: str) -> Any:
     import os
     from pathlib import Path
 
+    from perfectplay._util.usermodules import user_module_name
     from perfectplay.errors import ModelError
-    from perfectplay.models.explore import USER_MODULE_PREFIX
     from perfectplay.models.explore.callbacks import MODEL_EXCEPTIONS
 
     if spec.endswith(":"):
@@ -84,7 +84,7 @@ def load_object(spec: str) -> Any:
                 raise InputError("is a directory; give a .py file, e.g. mygame.py:MyGame")
             if not path.is_file():
                 raise InputError("no such file")
-            mod_name = USER_MODULE_PREFIX + "".join(c if c.isalnum() else "_" for c in path.stem)
+            mod_name = user_module_name(path)
             loader_spec = importlib.util.spec_from_file_location(mod_name, path)
             if loader_spec is None or loader_spec.loader is None:
                 raise InputError("cannot load this file as a Python module")

@@ -54,6 +54,11 @@ class Job:
         """What the work directory holds (checked when a solve resumes there)."""
         raise NotImplementedError
 
+    def same_identity(self, found: str) -> bool:
+        """Whether a work directory that holds ``found`` is this job's, written under
+        another spelling of :meth:`identity` (none, unless a job says so)."""
+        return found == self.identity()
+
     def compute(self, tier: int, start: int, stop: int, store: Store) -> np.ndarray:
         """The values of items ``start`` to ``stop`` of ``tier``, reading finished tiers
         from ``store``. The same ids give the same bytes."""

@@ -160,7 +160,7 @@ def run(
         raise PerfectplayError(f"the {eng.name} engine needs a work directory (--workdir)")
     if tiers is not None:
         plan = plan.first(tiers)
-    store = Store(workdir).open(job.identity())
+    store = Store(workdir).open(job.identity(), job.same_identity)
     report = on_tier or _report
     return _Run(plan, job, eng, store, report, batch).go()
 

@@ -37,7 +37,7 @@ in-process engine's default, which writes nothing.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import numpy as np
@@ -76,8 +76,9 @@ class Store:
 
     # -- the directory ---------------------------------------------------------------------
 
-    def open(self, identity: str) -> Store:
-        """Make the directory, or check that it holds the solve ``identity`` (resume)."""
+    def open(self, identity: str, same: Callable[[str], bool] | None = None) -> Store:
+        """Make the directory, or check that it holds the solve ``identity`` (resume;
+        ``same`` may accept another spelling of it: :meth:`Job.same_identity`)."""
         if self.root is None:
             return self
         head = self.root / HEADER
@@ -90,7 +91,8 @@ class Store:
                     raise InputError(f"{head}: not a tier runner's header") from None
                 if not isinstance(found, dict) or found.get("format") != FORMAT:
                     raise InputError(f"{head}: not a tier runner's header")
-                if found.get("job") != identity:
+                job = found.get("job")
+                if job != identity and not (same is not None and same(str(job))):
                     raise InputError(
                         f"{self.root} holds another solve ({found.get('job')}); "
                         "give an empty or new --workdir"

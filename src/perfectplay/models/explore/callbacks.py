@@ -21,6 +21,7 @@ import sys
 from collections.abc import Callable, Hashable
 from typing import Any, cast, overload
 
+from perfectplay._util.usermodules import USER_MODULE_PREFIX
 from perfectplay.errors import ModelError
 from perfectplay.graphs.canonical import StateIndex
 
@@ -45,9 +46,6 @@ __all__ = [
 #: ``GeneratorExit`` would escape as a traceback. KeyboardInterrupt still interrupts.
 MODEL_EXCEPTIONS = (Exception, SystemExit, GeneratorExit)
 
-#: Prefix of the module names under which ``perfectplay solve`` loads users' files (so a
-#: file called ``random.py`` does not replace the standard module); hidden in messages.
-USER_MODULE_PREFIX = "perfectplay_user_"
 
 _short = reprlib.Repr()
 _short.maxstring = 60
