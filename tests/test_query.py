@@ -113,3 +113,13 @@ def test_a_table_whose_stored_keys_are_not_literals_is_one_line(argv, tmp_path, 
     assert main(args) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "a stored key is not a Python literal" in err, err
+
+
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_a_bad_state_after_good_ones_prints_nothing_else(tables, capsys, json_flag):
+    # The answers to the states before the bad one were printed, then status 2: output
+    # that looked like answers although the command refused its input.
+    _, path = tables["dice"]
+    code, out, err = _run(capsys, path, "(1, 1, 2)", "(9, 9, 9)", *json_flag)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "(9, 9, 9)" in err

@@ -54,6 +54,7 @@ __all__ = [
     "WHITESPACE",
     "ArgumentParser",
     "add_quiet",
+    "all_or_nothing",
     "digits_arg",
     "guarded",
     "input_lines",
@@ -88,6 +89,21 @@ def add_quiet(parser: argparse.ArgumentParser) -> None:
         help=f"print nothing but the answer and errors (no progress, timings or notes; "
         f"{QUIET_ENV}=1 does the same)",
     )
+
+
+@contextmanager
+def all_or_nothing() -> Iterator[None]:
+    """Print what the block prints only if it ends without an error: a command that
+    answers several queries refuses a bad one with its line alone, not after the others'
+    answers (the exit status would say the output is no answer)."""
+    import contextlib
+    import io
+    import sys
+
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        yield
+    sys.stdout.write(buffer.getvalue())
 
 
 @contextmanager

@@ -17,6 +17,7 @@ import sys
 from typing import Any
 
 from perfectplay._util.command import make_parser, run
+from perfectplay.cli.common import all_or_nothing
 from perfectplay.errors import InputError, OptionError
 from perfectplay.text.arguments import digits_arg
 from perfectplay.text.numbers import DIGITS, decimal_text
@@ -159,12 +160,13 @@ def main(argv: list[str]) -> int:
         if callable(getattr(table, "layer_tables", None)):
             return _compiled(table, args)
         objective = table.objective.describe()
-        for text in args.states or [None]:
-            answer = _answer(table, text, args.top, args.digits)
-            if args.json:
-                print(_json(answer))
-            else:
-                _print_text(answer, objective)
+        with all_or_nothing():
+            for text in args.states or [None]:
+                answer = _answer(table, text, args.top, args.digits)
+                if args.json:
+                    print(_json(answer))
+                else:
+                    _print_text(answer, objective)
         sys.stdout.flush()
         return 0
 
@@ -181,17 +183,18 @@ def _compiled(sol: Any, args: Any) -> int:
             f"{args.table}: a compiled model's table reads positions with its model: "
             "give --model MODULE:CLASS"
         )
-    for text in args.states or [None]:
-        if text is None:
-            value = sol.value()
+    with all_or_nothing():
+        for text in args.states or [None]:
+            if text is None:
+                value = sol.value()
+                if args.json:
+                    print(json.dumps({"state": None, "value": value}))
+                else:
+                    print(f"start: {decimal_text(value, args.digits)} (winning chance)")
+                continue
             if args.json:
-                print(json.dumps({"state": None, "value": value}))
+                print(json.dumps(query_data(sol, text)))
             else:
-                print(f"start: {decimal_text(value, args.digits)} (winning chance)")
-            continue
-        if args.json:
-            print(json.dumps(query_data(sol, text)))
-        else:
-            print("\n".join(query_lines(sol, text, args.digits)))
+                print("\n".join(query_lines(sol, text, args.digits)))
     sys.stdout.flush()
     return 0

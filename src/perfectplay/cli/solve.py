@@ -10,15 +10,13 @@ The summary goes to stdout; progress and timings go to stderr.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import math
 import sys
-from collections.abc import Iterator
 from typing import Any
 
 from perfectplay.cli.common import (
     add_quiet,
+    all_or_nothing,
     digits_arg,
     int_arg,
     make_parser,
@@ -291,7 +289,7 @@ def _main(args: Any) -> int:
             _json_game(sol, table, queries)
     else:
         # All or nothing: a query or report refused half-way prints none of the summary.
-        with _all_or_nothing():
+        with all_or_nothing():
             if sol.kind == "chance":
                 _report_chance(sol, args, queries)
             else:
@@ -302,15 +300,6 @@ def _main(args: Any) -> int:
     if not args.quiet:
         _timings(sol, t0)
     return 0
-
-
-@contextlib.contextmanager
-def _all_or_nothing() -> Iterator[None]:
-    """Print what the block prints only if it ends without an error."""
-    buffer = io.StringIO()
-    with contextlib.redirect_stdout(buffer):
-        yield
-    sys.stdout.write(buffer.getvalue())
 
 
 def _check_export(args: Any) -> None:
@@ -656,7 +645,7 @@ def _solve_stochastic(model: Any, args: Any, queries: list[Any]) -> int:
         print(json.dumps(out))
         return 0
     # All or nothing, as the other kinds: a query refused prints none of the summary.
-    with _all_or_nothing():
+    with all_or_nothing():
         print(f"model: {sol.name} (two-player with dice; solver: {sol.solver})")
         g = sol.graph
         print(f"positions: {g.n_positions:,}, moves: {g.n_chance:,}, outcomes: {g.n_outcomes:,}")
