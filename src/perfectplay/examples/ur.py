@@ -47,6 +47,7 @@ import numpy as np
 # perfectplay's njit (numba's, made ready as for every kernel of perfectplay): importing
 # numba first would let it build AVX-512 code, which LLVM miscompiles.
 from perfectplay.compiled import CompiledModel, njit
+from perfectplay.errors import InputError
 
 __all__ = ["HAND_BITS", "PATHS", "RULES", "Ur", "UrRules"]
 
@@ -300,13 +301,13 @@ class Ur(CompiledModel):
         path = r.tiles()
         n = len(path)
         if not (isinstance(r.pieces, int) and 1 <= r.pieces <= 15):
-            raise ValueError(f"pieces must be 1..15, not {r.pieces!r}")
+            raise InputError(f"pieces must be 1..15, not {r.pieces!r}")
         if not (isinstance(r.dice, int) and 1 <= r.dice <= 8):
-            raise ValueError(f"dice must be 1..8, not {r.dice!r}")
+            raise InputError(f"dice must be 1..8, not {r.dice!r}")
         if not (isinstance(r.zero, int) and 0 <= r.zero <= n + 1):
-            raise ValueError(f"zero must be 0 (a 0 passes) or a throw 1..{n + 1}, not {r.zero!r}")
+            raise InputError(f"zero must be 0 (a 0 passes) or a throw 1..{n + 1}, not {r.zero!r}")
         if not 1 <= n <= 24 or len(set(path)) != n:
-            raise ValueError("a path is 1..24 distinct tiles")
+            raise InputError("a path is 1..24 distinct tiles")
         p = np.full(_OPP + 32, -1, np.int64)
         p[:7] = [n, r.pieces, r.dice, r.zero, r.safe_rosettes, r.rosette_extra, r.capture_extra]
         p[_ROSE:_OPP] = 0

@@ -35,7 +35,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from perfectplay.errors import UnsupportedError
+from perfectplay.errors import PerfectplayError, UnsupportedError
 from perfectplay.objectives import Objective
 from perfectplay.results.options import Option, best_actions
 
@@ -93,6 +93,17 @@ class Solution(ABC):
     def start_value(self) -> Any:
         """The value of the start."""
         return self.value()
+
+    def __repr__(self) -> str:
+        """``<StochasticModelSolution Pig (stochastic): start 0.530592725>``: what was
+        solved and the start's value, for every kind (a subclass may say more)."""
+        try:
+            v = self.start_value
+        except PerfectplayError as exc:  # a table that cannot value its start says why
+            shown = f"no start value ({exc})"
+        else:
+            shown = f"start {v:.9g}" if isinstance(v, float) else f"start {v}"
+        return f"<{type(self).__name__} {self.name} ({self.kind}): {shown}>"
 
     def best(self, state: Any) -> list[Any]:
         """The optimal choices of ``state`` (the ``action`` of every option tied with the

@@ -79,6 +79,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -651,6 +652,22 @@ class SolvedTable(Solution):
         return f"<SolvedTable {self.model_name} ({self.kind}): {len(self):,} rows, start {shown}>"
 
 
+def _check_model(data: Any, path: Path, model: Any) -> None:
+    """Refuse a model of another class than the one that solved the table: its states
+    would be looked up among another game's keys (a TicTacToe table read through a Pig
+    model answered as if it were Pig's). A module of functions or a class is not checked
+    (the stored name of a module's model carries a prefix this layer does not know)."""
+    if model is None or isinstance(model, type | ModuleType):
+        return
+    given = type(getattr(model, "inner", model)).__name__
+    stored = str(data.get("model", ""))
+    if stored and given != stored:
+        raise InputError(
+            f"{path}: the table of {stored}, not of {given}: load it with the model that "
+            "solved it, or without a model (states are then the stored keys)"
+        )
+
+
 def _objective(data: Any) -> Objective:
     """The objective stored in a chance table; tables written before it was stored were
     all minimising a cost (:data:`~perfectplay.objectives.MIN_COST`)."""
@@ -789,6 +806,7 @@ def load_solution(path: str | Path, model: Any = None) -> SolvedTable:
     if version > VERSION:
         raise InputError(f"{path}: written by a newer perfectplay (version {version})")
     _check(data, path)
+    _check_model(data, path, model)
     try:
         canonical = getattr(model, "canonical", None) if model is not None else None
     except Exception as exc:  # a property of the user's model that raises

@@ -95,6 +95,8 @@ def roll_symbols(dice: Sequence[str], roll: str | Sequence[str]) -> list[str]:
     ...
     perfectplay.errors.InputError: die 2 (123456) has no face '7'
     """
+    if not isinstance(roll, str | Sequence) or not all(isinstance(s, str) for s in roll):
+        raise InputError(f"a roll is a string of symbols, one per die, not {roll!r:.40}")
     text = roll if isinstance(roll, str) else "".join(roll)
     symbols = [ch for ch in text.upper() if not ch.isspace() and ch != ","]
     if len(symbols) != len(dice):
@@ -123,6 +125,13 @@ class AleaSolution:
         self.graph = graph
         self.chance = chance
         self.result = ChanceResult(graph.graph, chance)
+
+    def __repr__(self) -> str:
+        dice = " ".join(self.instance.dice)
+        return (
+            f"<alea.AleaSolution {len(self.instance.dice)} dice ({dice}), "
+            f"{self.instance.words.shape[0]:,} words: {self.value:.9f} rolls>"
+        )
 
     # -- the answer ------------------------------------------------------------------
     @property

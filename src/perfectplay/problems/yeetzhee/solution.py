@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
+from perfectplay.errors import InputError
 from perfectplay.graphs.chance import ChanceSolution
 from perfectplay.problems.yeetzhee.build import YeetzheeGraph
 from perfectplay.problems.yeetzhee.instance import Instance, _as_int, check_instance
@@ -104,6 +105,8 @@ class Solution:
         return int(self.model.rows.shape[0])
 
     def _rank(self, kept: Iterable[int]) -> int | None:
+        if isinstance(kept, str | bytes) or not isinstance(kept, Iterable):
+            raise InputError(f"a grouping is a list of group sizes, not {kept!r:.40}")
         sizes = sorted(v for v in (_as_int(s, "a group size") for s in kept) if v != 0)
         k = len(self.groups)
         if any(s < 0 for s in sizes) or len(sizes) > k:
@@ -121,7 +124,7 @@ class Solution:
         (new value last)."""
         r = self._rank(kept)
         if r is None:
-            raise ValueError(f"grouping {_grouping_text(kept)} cannot reach the target")
+            raise InputError(f"grouping {_grouping_text(kept)} cannot reach the target")
         row = self.model.rows[r]
         sizes = tuple(int(s) for s in row if s)
         if r == self.model.target:

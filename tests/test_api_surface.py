@@ -1,0 +1,72 @@
+"""What a solved game says about itself through the API: a ``repr`` that names it and its
+start value for every kind, no output on stderr unless asked, and a saved table read only
+through the model class that solved it.
+
+Each case here was found by using the library as documented and failed before its fix.
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+
+import perfectplay
+from perfectplay.errors import InputError
+from perfectplay.yahtzee import Category, Rules
+
+BOXES = (Category.upper(1, "ones"), Category.upper(2, "twos"), Category("chance", sum))
+
+
+@pytest.fixture(scope="module")
+def mini() -> perfectplay.Solution:
+    rules = Rules("mini", BOXES, dice=3, faces=3, rolls=2, upper_threshold=5, upper_bonus=10)
+    return perfectplay.solve(rules)
+
+
+def test_every_kind_has_a_useful_repr(mini, tmp_path: pathlib.Path):
+    from perfectplay.examples.pig import Piglet
+    from perfectplay.examples.ur import Ur
+    from perfectplay.problems import alea
+
+    pig = perfectplay.solve(Piglet(goal=2))
+    assert repr(pig) == "<StochasticModelSolution Piglet (stochastic): start 0.571428571>"
+    assert repr(mini).startswith("<YahtzeeSolution mini (scorecard): start 22.58985")
+    ur = perfectplay.solve(Ur(pieces=1), workdir=tmp_path / "ur")
+    assert repr(ur).startswith("<CompiledSolution Ur(finkel+pieces=1) (stochastic): start 0.53")
+    assert repr(perfectplay.load(tmp_path / "ur")) == repr(ur)
+    sol = alea.solve(alea.EXAMPLE_DICE, alea.EXAMPLE_WORDS)
+    assert repr(sol) == (
+        "<alea.AleaSolution 5 dice (ABCDEP AEHOXU AISOLR ABCDEF ABCSCC), 8 words: "
+        "9.677887141 rolls>"
+    )
+
+
+def test_dispdom_prints_nothing_unless_asked(capsys, monkeypatch):
+    import perfectplay.models
+    from perfectplay.problems import dispdom
+
+    real, asked = perfectplay.models.solve_model, []
+
+    def spy(model, **options):
+        asked.append(options.get("progress"))
+        return real(model, **options)
+
+    monkeypatch.setattr(perfectplay.models, "solve_model", spy)
+    sol = dispdom.solve(dispdom.parse("10 2 10\n0000011000\n"))
+    assert sol.plain_winner == "Alice"
+    # None: the process-wide setting (off in a program, on in the command) decides; it
+    # was True, which reported long explorations on stderr from a library call.
+    assert asked == [None]
+    assert capsys.readouterr().err == ""
+
+
+def test_a_table_is_loaded_with_its_own_model_only(tmp_path: pathlib.Path):
+    from perfectplay.examples.pig import Piglet
+    from perfectplay.examples.tictactoe import TicTacToe
+
+    path = perfectplay.solve(TicTacToe()).save(tmp_path / "t.npz")
+    # It answered TicTacToe's values through a Pig model, without a word.
+    with pytest.raises(InputError, match="the table of TicTacToe, not of Piglet"):
+        perfectplay.load(path, Piglet(goal=3))
+    assert str(perfectplay.load(path, TicTacToe()).value()) == "TIE in 9"
