@@ -13,7 +13,7 @@ import pathlib
 import pytest
 
 import perfectplay
-from perfectplay.errors import InputError, PerfectplayError, RulesError, WriteError
+from perfectplay.errors import InputError, ModelError, PerfectplayError, RulesError, WriteError
 from perfectplay.examples.five_dice import FiveDice
 from perfectplay.examples.pig import Pig
 from perfectplay.yahtzee import Card, Category, Rules, Situation
@@ -174,3 +174,39 @@ def test_every_error_here_is_a_perfectplay_error():
     # The classes the tests above expect are all PerfectplayErrors (what the docs promise).
     for cls in (InputError, RulesError, WriteError):
         assert issubclass(cls, PerfectplayError)
+
+
+@pytest.mark.parametrize("flag", ["no", None, 2, 0.0])
+def test_a_pass_flag_that_is_not_a_bool_is_refused(flag):
+    class Toss:
+        start = "go"
+
+        def outcome(self, s):
+            return None if s == "go" else s
+
+        def moves(self, s):
+            return ["toss"]
+
+        def chances(self, s, m):
+            return {("win", flag): 1, ("lose", False): 1}
+
+    # Read by its truth value, "no" passed the turn and None kept it, without a word.
+    with pytest.raises(ModelError, match=r"Toss.chances\('go', 'toss'\) gave passes"):
+        perfectplay.solve(Toss())
+
+
+@pytest.mark.parametrize("flag", [True, False, 1, 0])
+def test_pass_flags_that_are_bools_or_bits_are_read(flag):
+    class Toss:
+        start = "go"
+
+        def outcome(self, s):
+            return None if s == "go" else s
+
+        def moves(self, s):
+            return ["toss"]
+
+        def chances(self, s, m):
+            return [("win", 1, flag)]
+
+    assert perfectplay.solve(Toss()).value() == (0.0 if flag else 1.0)
