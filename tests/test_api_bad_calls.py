@@ -101,7 +101,8 @@ def test_bad_explore_limits_are_input_errors(value):
     "call, words",
     [
         (lambda g: g.value(5), "a scorecard of mini is a Card, not 5"),
-        (lambda g: g.options(None), "is a Situation.*not None"),
+        (lambda g: g.options(None), "options are a Situation.s"),
+        (lambda g: g.options(), "a turn starts with a roll"),
         (lambda g: g.options(Card()), "not a Card \\(between turns\\)"),
         (lambda g: g.options("dice 1 2 3; rolls left 1"), "is a Situation"),
         (lambda g: g.best(Card()), "is a Situation"),
@@ -210,3 +211,4 @@ def test_pass_flags_that_are_bools_or_bits_are_read(flag):
             return [("win", 1, flag)]
 
     assert perfectplay.solve(Toss()).value() == (0.0 if flag else 1.0)
+

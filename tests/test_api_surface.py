@@ -70,3 +70,34 @@ def test_a_table_is_loaded_with_its_own_model_only(tmp_path: pathlib.Path):
     with pytest.raises(InputError, match="the table of TicTacToe, not of Piglet"):
         perfectplay.load(path, Piglet(goal=3))
     assert str(perfectplay.load(path, TicTacToe()).value()) == "TIE in 9"
+
+
+def test_options_and_best_default_to_the_start_as_value_does(tmp_path: pathlib.Path):
+    from perfectplay.examples.five_dice import FiveDice
+    from perfectplay.examples.pig import Piglet
+    from perfectplay.examples.tictactoe import TicTacToe
+
+    # sol.value() was the start's value, but sol.options() a TypeError and
+    # sol.options(None) an UnknownStateError.
+    for game, start in (
+        (FiveDice(dice=3), ()),
+        (Piglet(goal=3), (0, 0, 0)),
+        (TicTacToe(), "........."),
+    ):
+        sol = perfectplay.solve(game)
+        table = perfectplay.load(sol.save(tmp_path / f"{type(game).__name__}.npz"))
+        assert sol.options() == sol.options(None) == sol.options(start) != []
+        assert sol.best() == sol.best(start) == table.best() != []
+        assert table.options() == table.options(start) == sol.options()
+        assert sol.options_json() == sol.options_json(start)
+
+
+@pytest.mark.parametrize("json", [False, True])
+def test_a_query_of_none_is_a_state_not_the_start(capsys, json):
+    from perfectplay import cli
+
+    # options(None) is the start's now; the command's --query None still names a state.
+    argv = ["solve", "perfectplay.examples.tictactoe:TicTacToe", "--query", "None", "-q"]
+    assert cli.main(argv + (["--json"] if json else [])) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "position None is not reachable" in err

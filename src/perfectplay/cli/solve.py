@@ -535,6 +535,8 @@ def _json_game(sol: Any, table: dict[str, Any] | None, queries: list[Any]) -> No
 
 
 def _query_game_json(sol: Any, position: Any) -> dict[str, Any]:
+    # is_over first: value() and options() take None for the start, a query names a state.
+    sol.is_over(position)
     value = sol.value(position)
     return {
         "position": repr(position),
@@ -564,6 +566,7 @@ def _report_game(sol: Any, queries: list[Any]) -> None:
         print(f"best first moves: {', '.join(map(repr, best))}")
     for position in queries:
         print()
+        sol.is_over(position)  # None is a state here, not the start (as for value())
         value = sol.value(position)
         print(f"position {position!r}: {value} for the player to move")
         moves = sol.moves(position)

@@ -94,7 +94,7 @@ class CompiledSolution(Solution):
         layer, idx = self._locate(s)
         return float(self._values[layer][idx])
 
-    def options(self, state: Any) -> list[Option]:
+    def options(self, state: Any = None) -> list[Option]:
         """The moves after a throw, ``state = (position, outcome)`` (or the text
         ``"POSITION:OUTCOME"``), each with the mover's winning chance after it, best
         first; with one chance outcome (no dice) the position alone will do."""

@@ -149,10 +149,10 @@ class StochasticModelSolution(Solution):
         p = 0 if state is None else self.position_id(state)
         return float(self.solution.value[p])
 
-    def options(self, state: Any) -> list[Option]:
+    def options(self, state: Any = None) -> list[Option]:
         """Every move of ``state`` with the mover's winning chance after it, best first
         (the solved strategy's move first among equal chances)."""
-        p = self.position_id(state)
+        p = 0 if state is None else self.position_id(state)  # the start, as for value()
         g, v = self.graph, self.solution.value
         cs = range(int(g.choice_ptr[p]), int(g.choice_ptr[p + 1]))
         moves = [self.exploration.moves[c] for c in cs]

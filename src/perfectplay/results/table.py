@@ -560,15 +560,15 @@ class SolvedTable(Solution):
         dice) or a :class:`~perfectplay.results.options.Result` (a game without dice)."""
         return self._value(self._row(state))
 
-    def options(self, state: Any) -> list[Option]:
+    def options(self, state: Any = None) -> list[Option]:
         """Every choice or move of ``state`` with its value, best first (as the live
         solution gives them)."""
-        return self._options(self.index(state))
+        return self._options(self._row(state))
 
-    def best(self, state: Any) -> list[Any]:
+    def best(self, state: Any = None) -> list[Any]:
         """All optimal choices or moves of ``state``; for a two-player dice table the move
         the solved strategy plays; empty where the game is over."""
-        return self._best(self.index(state))
+        return self._best(self._row(state))
 
     def is_over(self, state: Any) -> bool:
         """Whether the game is over in ``state`` (a goal, a finished game)."""
