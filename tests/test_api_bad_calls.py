@@ -212,3 +212,18 @@ def test_pass_flags_that_are_bools_or_bits_are_read(flag):
 
     assert perfectplay.solve(Toss()).value() == (0.0 if flag else 1.0)
 
+
+@pytest.mark.parametrize(
+    "kwargs, words",
+    [
+        ({"runs": -3}, "runs must be an int >= 0, not -3"),  # numpy: negative dimensions
+        ({"runs": 2, "seed": -1}, "seed must be an int from 0 to 2\\*\\*64-1, not -1"),
+        ({"runs": 2, "seed": None}, "seed must be"),  # unseeded, unlike every other kind
+        ({"runs": 2, "max_steps": -1}, "max_steps must be an int >= 0"),
+    ],
+)
+def test_two_player_dice_simulation_arguments(kwargs, words):
+    from perfectplay.examples.pig import Piglet
+
+    with pytest.raises(InputError, match=words):
+        perfectplay.solve(Piglet(goal=2)).simulate(**kwargs)
