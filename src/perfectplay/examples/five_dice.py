@@ -26,7 +26,7 @@ True
 from __future__ import annotations
 
 from perfectplay.dice import keeps, roll_rest
-from perfectplay.errors import InputError
+from perfectplay.errors import InputError, short_repr
 from perfectplay.models.base import ChanceModel
 
 __all__ = ["FiveDice"]
@@ -38,7 +38,10 @@ class FiveDice(ChanceModel):
     def __init__(self, dice: int = 5, faces: int = 6) -> None:
         ok = all(isinstance(v, int) and not isinstance(v, bool) for v in (dice, faces))
         if not (ok and 1 <= dice <= 12 and 1 <= faces <= 20):
-            raise InputError(f"dice must be 1..12 and faces 1..20, not {dice!r} and {faces!r}")
+            raise InputError(
+                f"dice must be 1..12 and faces 1..20, not {short_repr(dice)} and "
+                f"{short_repr(faces)}"
+            )
         self.dice = dice
         self.faces = faces
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from perfectplay.errors import InputError
+from perfectplay.errors import InputError, short_repr
 from perfectplay.models.stochastic import StochasticGameModel
 
 __all__ = ["Pig", "Piglet", "hold_at", "hold_at_20", "hold_table"]
@@ -46,9 +46,9 @@ class Pig(StochasticGameModel):
 
     def __init__(self, goal: int = 100, faces: int = 6, hold_at_zero: bool = False) -> None:
         if not (isinstance(goal, int) and 1 <= goal <= 1000):
-            raise InputError(f"goal must be an integer 1..1000, not {goal!r}")
+            raise InputError(f"goal must be an integer 1..1000, not {short_repr(goal)}")
         if not (isinstance(faces, int) and 2 <= faces <= 100):
-            raise InputError(f"faces must be an integer 2..100, not {faces!r}")
+            raise InputError(f"faces must be an integer 2..100, not {short_repr(faces)}")
         self.goal = goal
         self.faces = faces
         self.hold_at_zero = bool(hold_at_zero)

@@ -28,7 +28,7 @@ import numpy as np
 # numba's njit, numba imported the way perfectplay imports it (not from numba: the first
 # import of numba decides how it compiles).
 from perfectplay.compiled import CompiledModel, njit
-from perfectplay.errors import InputError
+from perfectplay.errors import InputError, short_repr
 
 __all__ = ["CompiledPig", "CompiledPiglet"]
 
@@ -144,9 +144,9 @@ class CompiledPig(CompiledModel):
 
     def __init__(self, goal: int = 100, faces: int = 6, hold_at_zero: bool = False) -> None:
         if not (isinstance(goal, int) and 1 <= goal <= 1000):
-            raise InputError(f"goal must be an integer 1..1000, not {goal!r}")
+            raise InputError(f"goal must be an integer 1..1000, not {short_repr(goal)}")
         if not (isinstance(faces, int) and 2 <= faces <= 100):
-            raise InputError(f"faces must be an integer 2..100, not {faces!r}")
+            raise InputError(f"faces must be an integer 2..100, not {short_repr(faces)}")
         self.goal, self.faces, self.hold_at_zero = goal, faces, bool(hold_at_zero)
         bits = (goal + faces).bit_length()
         self.params = np.array([goal, faces, bits, int(hold_at_zero), 1], np.int64)

@@ -47,7 +47,7 @@ import numpy as np
 # perfectplay's njit (numba's, made ready as for every kernel of perfectplay): importing
 # numba first would let it build AVX-512 code, which LLVM miscompiles.
 from perfectplay.compiled import CompiledModel, njit
-from perfectplay.errors import InputError
+from perfectplay.errors import InputError, short_repr
 
 __all__ = ["HAND_BITS", "PATHS", "RULES", "Ur", "UrRules"]
 
@@ -301,11 +301,13 @@ class Ur(CompiledModel):
         path = r.tiles()
         n = len(path)
         if not (isinstance(r.pieces, int) and 1 <= r.pieces <= 15):
-            raise InputError(f"pieces must be 1..15, not {r.pieces!r}")
+            raise InputError(f"pieces must be 1..15, not {short_repr(r.pieces)}")
         if not (isinstance(r.dice, int) and 1 <= r.dice <= 8):
-            raise InputError(f"dice must be 1..8, not {r.dice!r}")
+            raise InputError(f"dice must be 1..8, not {short_repr(r.dice)}")
         if not (isinstance(r.zero, int) and 0 <= r.zero <= n + 1):
-            raise InputError(f"zero must be 0 (a 0 passes) or a throw 1..{n + 1}, not {r.zero!r}")
+            raise InputError(
+                f"zero must be 0 (a 0 passes) or a throw 1..{n + 1}, not {short_repr(r.zero)}"
+            )
         if not 1 <= n <= 24 or len(set(path)) != n:
             raise InputError("a path is 1..24 distinct tiles")
         p = np.full(_OPP + 32, -1, np.int64)
