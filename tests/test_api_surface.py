@@ -101,3 +101,18 @@ def test_a_query_of_none_is_a_state_not_the_start(capsys, json):
     assert cli.main(argv + (["--json"] if json else [])) == 2
     out, err = capsys.readouterr()
     assert out == "" and "position None is not reachable" in err
+
+
+def test_all_exact_values_go_by_one_name():
+    from fractions import Fraction
+
+    from perfectplay.examples.five_dice import FiveDice
+    from perfectplay.problems import alea, yeetzhee
+
+    # A model's exact() is the start's Fraction and exact_values() every state's; alea's
+    # and yeetzhee's exact() are every state's, and they had no exact_values().
+    model = perfectplay.solve(FiveDice(dice=2))
+    for sol in (model, alea.solve(["123456"], ["6"]), yeetzhee.solve(3, 6, [1, 2])):
+        values = sol.exact_values()
+        assert isinstance(values.value, Fraction) and values.value == sol.exact_value()
+    assert model.exact() == model.exact_value() == Fraction(6)  # 1 roll, then 6 more 5 times in 6

@@ -236,9 +236,10 @@ class Solution:
         return self.result.exact()
 
     def exact(self) -> ExactValues:
-        """Exact values of every grouping (:class:`~perfectplay.results.ExactValues`, the
-        type every ``exact()`` returns), with the policy verified optimal in rational
-        arithmetic; :meth:`exact_value` is the start's.
+        """Exact values of every grouping (:class:`~perfectplay.results.ExactValues`; the
+        same as :meth:`exact_values`, the name a model's solution gives them, whose
+        ``exact()`` is the start's :class:`~fractions.Fraction`, here :meth:`exact_value`),
+        with the policy verified optimal in rational arithmetic.
 
         Two options whose values differ by less than float rounding may be ordered wrongly
         by the float solver (it happens on the official data); the core then repairs the
@@ -246,6 +247,16 @@ class Solution:
         optimum (:meth:`exact_policy` holds the repaired rules). Raises
         :class:`~perfectplay.analysis.exact.VerificationError` if verification still fails.
         Computed once.
+        """
+        return self._exact
+
+    def exact_values(self) -> ExactValues:
+        """Every grouping's exact value (:meth:`exact`, under the name
+        :meth:`perfectplay.models.ChanceModelSolution.exact_values` has).
+
+        >>> from perfectplay.problems.yeetzhee import solve
+        >>> solve(3, 6, [1, 2]).exact_values().value
+        Fraction(47, 10)
         """
         return self._exact
 
