@@ -116,3 +116,28 @@ def test_all_exact_values_go_by_one_name():
         values = sol.exact_values()
         assert isinstance(values.value, Fraction) and values.value == sol.exact_value()
     assert model.exact() == model.exact_value() == Fraction(6)  # 1 roll, then 6 more 5 times in 6
+
+
+def test_a_model_table_is_loaded_with_an_instance_not_a_class(tmp_path: pathlib.Path):
+    from perfectplay.errors import ModelError
+
+    class Walk:
+        start = 0
+
+        def is_goal(self, s):
+            return s >= 2
+
+        def choices(self, s):
+            return ["r"]
+
+        def roll(self, p):
+            return [(1, 1), (2, 1), (-1, 1)]
+
+        def canonical(self, s):
+            return abs(s)
+
+    path = perfectplay.solve(Walk()).save(tmp_path / "walk.npz")
+    # The class loaded, then every lookup called Walk.canonical(s): a TypeError.
+    with pytest.raises(ModelError, match=r"load got the class Walk; pass an instance: Walk\(\)"):
+        perfectplay.load(path, Walk)
+    assert perfectplay.load(path, Walk()).value(-1) == 3.0

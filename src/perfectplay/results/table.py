@@ -655,9 +655,15 @@ class SolvedTable(Solution):
 def _check_model(data: Any, path: Path, model: Any) -> None:
     """Refuse a model of another class than the one that solved the table: its states
     would be looked up among another game's keys (a TicTacToe table read through a Pig
-    model answered as if it were Pig's). A module of functions or a class is not checked
-    (the stored name of a module's model carries a prefix this layer does not know)."""
-    if model is None or isinstance(model, type | ModuleType):
+    model answered as if it were Pig's), and a class instead of an instance. A module of
+    functions is not checked (the stored name of a module's model carries a prefix this
+    layer does not know)."""
+    if isinstance(model, type):  # its canonical would be called without an instance
+        raise ModelError(
+            f"{path}: load got the class {model.__name__}; pass an instance: "
+            f"{model.__name__}() (a class rebuilds only a compiled model's table)"
+        )
+    if model is None or isinstance(model, ModuleType):
         return
     given = type(getattr(model, "inner", model)).__name__
     stored = str(data.get("model", ""))
