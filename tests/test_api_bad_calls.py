@@ -63,12 +63,15 @@ def test_bad_ur_parameters_are_input_errors():
         ({"dice": 0}, "dice must be 1..16"),
         ({"faces": 1000}, "faces must be 1..64"),
         ({"upper_bonus": float("nan")}, "upper_bonus must be an int"),
+        ({"name": None}, "a rule set's name is one line of text, not None"),
+        ({"name": ""}, "a rule set's name is one line of text"),
+        ({"name": "a\nb"}, "a rule set's name is one line of text"),
     ],
 )
 def test_bad_rules_are_rules_errors(kwargs, words):
-    args = {"dice": 3, "faces": 3, "rolls": 2, **kwargs}
+    args = {"name": "m", "dice": 3, "faces": 3, "rolls": 2, **kwargs}
     with pytest.raises(RulesError, match=words) as err:
-        Rules("m", BOXES, **args)
+        Rules(categories=BOXES, **args)
     assert isinstance(err.value, ValueError)
 
 

@@ -255,6 +255,9 @@ class Rules:
     max_saved: int | None = None
 
     def __post_init__(self) -> None:
+        # The name goes into messages, headers and a saved table's check: one line of text.
+        if not isinstance(self.name, str) or not self.name.strip() or "\n" in self.name:
+            raise RulesError(f"a rule set's name is one line of text, not {short_repr(self.name)}")
         if not isinstance(self.categories, tuple | list):
             raise RulesError(
                 f"categories must be a tuple of Category, not {short_repr(self.categories)}"
