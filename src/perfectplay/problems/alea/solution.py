@@ -157,7 +157,7 @@ class AleaSolution:
 
     def exact_values(self) -> ExactValues:
         """Every node's exact value (:meth:`exact`, under the name
-        :meth:`perfectplay.models.ChanceModelSolution.exact_values` has).
+        :meth:`perfectplay.models.chance.ChanceModelSolution.exact_values` has).
 
         >>> solve(["123456"], ["6"]).exact_values().value
         Fraction(6, 1)

@@ -252,7 +252,7 @@ class Solution:
 
     def exact_values(self) -> ExactValues:
         """Every grouping's exact value (:meth:`exact`, under the name
-        :meth:`perfectplay.models.ChanceModelSolution.exact_values` has).
+        :meth:`perfectplay.models.chance.ChanceModelSolution.exact_values` has).
 
         >>> from perfectplay.problems.yeetzhee import solve
         >>> solve(3, 6, [1, 2]).exact_values().value
