@@ -147,7 +147,7 @@ def test_errors_are_one_line(capsys, tmp_path):
     assert "no 'Missing'" in one_error_line(capsys, "perfectplay.examples.five_dice:Missing")
     assert "no module named 'no_such_module'" in one_error_line(capsys, "no_such_module:X")
     err = one_error_line(capsys, "perfectplay.examples.five_dice:FiveDice", "-p", "dice=99")
-    assert "FiveDice(dice=99) failed: ValueError" in err
+    assert "FiveDice(dice=99) failed: InputError: dice must be 1..12" in err
     err = one_error_line(capsys, "perfectplay.examples.five_dice:FiveDice", "-p", "dice")
     assert "expected NAME=VALUE" in err
     err = one_error_line(capsys, "perfectplay.examples.five_dice:FiveDice", "--query", "(1, 2")

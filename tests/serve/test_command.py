@@ -110,7 +110,10 @@ def test_another_host_is_warned_about_and_still_checks_the_host_header():
         (["perfectplay.examples.nothing:Pig"], "no module named 'perfectplay.examples"),
         (["tests/serve/no_such_model.py:X"], "serve: tests/serve/no_such_model.py: no such file"),
         (["perfectplay.examples.pig:Pig", "-p", "goal=x y"], "is not a Python literal"),
-        (["perfectplay.examples.pig:Pig", "-p", "goal=0"], "Pig(goal=0) failed: ValueError"),
+        (
+            ["perfectplay.examples.pig:Pig", "-p", "goal=0"],
+            "Pig(goal=0) failed: InputError: goal must be",
+        ),
         ([*PIGLET, "perfectplay.examples.pig:Pig", "-p", "goal=0"], "Pig(goal=0) failed: "),
         (["-p", "goal=0", "perfectplay.examples.pig:Pig", PIGLET[0]], "Pig(goal=0) failed: "),
         (["--rules", "klondike"], "unknown rules 'klondike'"),

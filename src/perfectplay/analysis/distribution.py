@@ -40,7 +40,12 @@ import numpy as np
 
 from perfectplay._util.jit import compile_for, kernel
 from perfectplay._util.memory import require
-from perfectplay.errors import ResourceLimitError, UnsupportedObjectiveError
+from perfectplay.errors import (
+    InputError,
+    ResourceLimitError,
+    UnsupportedObjectiveError,
+    short_repr,
+)
 from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
 
 if TYPE_CHECKING:
@@ -189,8 +194,8 @@ def _cdf(
 
 
 def _check_k(graph: ChanceGraph, k_max: int) -> None:
-    if k_max < 0:
-        raise ValueError("k_max must be non-negative")
+    if isinstance(k_max, bool) or not isinstance(k_max, int | np.integer) or k_max < 0:
+        raise InputError(f"k_max must be an int >= 0, not {short_repr(k_max)}")
     work = (k_max + 1) * max(1, graph.outcome_idx.shape[0])
     if k_max > MAX_K or work > MAX_WORK:
         raise ResourceLimitError(
@@ -215,7 +220,7 @@ def cost_distribution(graph: ChanceGraph, solution: ChanceSolution, k_max: int) 
     each entry within about ``1e-12`` of the exact probability for moderate ``k``.
 
     Raises:
-        ValueError: ``k_max`` is negative.
+        InputError: ``k_max`` is not an int >= 0 (a ValueError).
         ResourceLimitError: ``k_max > MAX_K`` or ``(k_max + 1) * edges > MAX_WORK``.
         UnsupportedObjectiveError: the objective does not minimise integer costs of at
             least 1 (see :func:`outcome_support`), or a terminal value is negative.
@@ -315,7 +320,7 @@ def quantile(graph: ChanceGraph, solution: ChanceSolution, q: float, limit: int)
     Probabilities are floats: ask for ``q`` slightly below 1 rather than exactly 1.
 
     Raises:
-        ValueError: ``q`` outside [0, 1] or a negative ``limit``.
+        InputError: ``q`` outside [0, 1] or a negative ``limit`` (a ValueError).
         ResourceLimitError: the search reaches the limits of :func:`cost_distribution`
             before it reaches ``q``.
 
@@ -326,10 +331,10 @@ def quantile(graph: ChanceGraph, solution: ChanceSolution, q: float, limit: int)
     >>> quantile(g, sol, 0.5, limit=1000), quantile(g, sol, 0.999999, limit=10)
     (4, None)
     """
-    if not 0.0 <= q <= 1.0:
-        raise ValueError("q must be between 0 and 1")
-    if limit < 0:
-        raise ValueError("limit must be non-negative")
+    if isinstance(q, bool) or not isinstance(q, int | float) or not 0.0 <= q <= 1.0:
+        raise InputError(f"q must be a number from 0 to 1, not {short_repr(q)}")
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+        raise InputError(f"limit must be an int >= 0, not {short_repr(limit)}")
     k = min(limit, 64)
     while True:
         cdf = cost_distribution(graph, solution, k)
@@ -551,7 +556,7 @@ def move_distribution(
     ``1e-12``.
 
     Raises:
-        ValueError: ``k_max`` is negative.
+        InputError: ``k_max`` is not an int >= 0 (a ValueError).
         ResourceLimitError: ``k_max`` or the work is over :data:`MAX_K`/:data:`MAX_WORK`.
 
     >>> from perfectplay.graphs.stochastic import StochasticGraph

@@ -34,7 +34,7 @@ from perfectplay._util.jit import kernel
 from perfectplay._util.memory import require
 from perfectplay._util.progress import Progress
 from perfectplay.analysis.distribution import outcome_support, policy_arrays
-from perfectplay.errors import ResourceLimitError
+from perfectplay.errors import InputError, ResourceLimitError, short_repr
 from perfectplay.graphs.chance import ChanceGraph, ChanceSolution
 
 __all__ = ["MAX_EXPECTED_STEPS", "simulate"]
@@ -118,7 +118,8 @@ def simulate(graph: ChanceGraph, solution: ChanceSolution, runs: int, seed: int)
     Raises:
         UnsupportedObjectiveError: the objective does not minimise integer costs of at
             least 1 (see :func:`~perfectplay.analysis.distribution.outcome_support`).
-        ValueError: the start value is infinite (no run would end), or ``runs < 0``.
+        InputError: ``runs`` or ``seed`` is not a valid count or seed (an InputError is a
+            ValueError); ValueError: the start value is infinite (no run would end).
         ResourceLimitError: the expected total work exceeds :data:`MAX_EXPECTED_STEPS`,
             the results would not fit in memory, or a run went on far longer than the
             values allow (the policy does not match them).
@@ -129,11 +130,11 @@ def simulate(graph: ChanceGraph, solution: ChanceSolution, runs: int, seed: int)
     >>> simulate(g, solve_retry(g), runs=3, seed=7).tolist()
     [3, 3, 3]
     """
-    if runs < 0:
-        raise ValueError("runs must be non-negative")
+    if isinstance(runs, bool) or not isinstance(runs, int | np.integer) or runs < 0:
+        raise InputError(f"runs must be an int >= 0, not {short_repr(runs)}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**32:
         # numba's generator takes 32 bits: a larger seed would wrap around silently.
-        raise ValueError(f"seed must be an int from 0 to 2**32-1, not {seed!r}")
+        raise InputError(f"seed must be an int from 0 to 2**32-1, not {seed!r}")
     outcome_support(graph, "simulation")
     # A probability's dead ends end a run like terminals worth 0 (the event did not happen).
     graph = graph.finish_dead_ends()

@@ -431,9 +431,16 @@ def _query_chance_json(sol: Any, state: Any, exact: bool) -> dict[str, Any]:
     if obj["goal"]:
         obj["options"] = []
         return obj
-    best = set(map(repr, sol.best(state)))
+    # The fields of Solution.options_json (action: the label, regret, best: tied with the
+    # best), so the command and the API answer alike; "choice" (the repr) is the old name.
     obj["options"] = [
-        {"choice": repr(o.choice), "value": _json_value(o.value), "best": repr(o.choice) in best}
+        {
+            "action": o.label,
+            "choice": repr(o.choice),
+            "value": _json_value(o.value),
+            "regret": _json_value(o.regret),
+            "best": o.best,
+        }
         for o in sol.options(state)
     ]
     return obj
@@ -528,6 +535,8 @@ def _json_game(sol: Any, table: dict[str, Any] | None, queries: list[Any]) -> No
 
 
 def _query_game_json(sol: Any, position: Any) -> dict[str, Any]:
+    # is_over first: value() and options() take None for the start, a query names a state.
+    sol.is_over(position)
     value = sol.value(position)
     return {
         "position": repr(position),
@@ -535,6 +544,7 @@ def _query_game_json(sol: Any, position: Any) -> dict[str, Any]:
         "remoteness": value.remoteness,
         "moves": [
             {
+                "action": m.label,
                 "move": repr(m.action),
                 "value": m.value.value.name.lower(),
                 "remoteness": m.value.remoteness,
@@ -556,6 +566,7 @@ def _report_game(sol: Any, queries: list[Any]) -> None:
         print(f"best first moves: {', '.join(map(repr, best))}")
     for position in queries:
         print()
+        sol.is_over(position)  # None is a state here, not the start (as for value())
         value = sol.value(position)
         print(f"position {position!r}: {value} for the player to move")
         moves = sol.moves(position)
@@ -704,9 +715,16 @@ def query_stochastic_json(sol: Any, state: Any, exact: bool = False) -> dict[str
     if obj["over"]:
         obj["options"] = []
         return obj
-    best = repr(sol.best_move(state))
+    # The fields of Solution.options_json: best marks every move tied with the best (as
+    # the API does), not only the one the solved strategy plays; "move" is the old name.
     obj["options"] = [
-        {"move": repr(o.move), "value": o.value, "best": repr(o.move) == best}
+        {
+            "action": o.label,
+            "move": repr(o.move),
+            "value": o.value,
+            "regret": _json_value(o.regret),
+            "best": o.best,
+        }
         for o in sol.options(state)
     ]
     return obj

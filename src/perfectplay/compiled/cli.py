@@ -152,6 +152,7 @@ def query_data(sol: Any, text: str) -> dict[str, Any]:
         options = sol.options((state, r))
         moves = [
             {
+                "action": o.label,  # the name Solution.options_json gives it
                 "move": o.label,
                 "value": o.value,
                 "regret": o.regret,

@@ -19,7 +19,14 @@ import numpy as np
 from perfectplay._util.usermodules import USER_MODULE_PREFIX
 from perfectplay.compiled.model import CompiledModel
 from perfectplay.compiled.workdir import Workdir
-from perfectplay.errors import InputError, PerfectplayError, UnknownStateError, UnsupportedError
+from perfectplay.errors import (
+    InputError,
+    PerfectplayError,
+    UnknownStateError,
+    UnsupportedError,
+    WriteError,
+    short_repr,
+)
 from perfectplay.objectives import WIN_CHANCE, Objective
 from perfectplay.results.options import Option, rank_options
 from perfectplay.results.surface import Solution
@@ -108,7 +115,7 @@ class CompiledSolution(Solution):
         o = float(kernels_for(self.model).outcome(s, p))
         return o if o >= 0.0 else None
 
-    def options(self, state: Any) -> list[Option]:
+    def options(self, state: Any = None) -> list[Option]:
         """The moves after a throw, ``state = (position, outcome)`` (or the text
         ``"POSITION:OUTCOME"``), each with the mover's winning chance after it, best
         first; with one chance outcome (no dice) the position alone will do."""
@@ -166,9 +173,14 @@ class CompiledSolution(Solution):
         out = Workdir(path)
         if out.path.resolve() == self.workdir.path.resolve():
             return out.path
+        if out.path.exists() and not out.path.is_dir():
+            raise WriteError(f"{out.path} is a file; a compiled table is saved as a directory")
         if out.path.exists() and any(out.path.iterdir()):
             raise InputError(f"{out.path} exists and is not empty; give a new directory")
-        out.create()
+        try:
+            out.create()
+        except OSError as exc:
+            raise WriteError(f"cannot write {out.path}: {exc.strerror or exc}") from None
         for lid, keys, values in zip(self.layers, self._keys, self._values, strict=True):
             out.write_keys(lid, keys)
             done = self.workdir.finished(lid) or {}
@@ -203,6 +215,10 @@ class CompiledSolution(Solution):
                     raise
                 raise InputError(f"{self.name}: {exc}") from None
         if isinstance(state, int | np.integer) and not isinstance(state, bool):
+            if not -(2**63) <= int(state) < 2**63:  # the kernels' states are int64
+                raise InputError(
+                    f"{self.name}: a position is an int64 state, not {short_repr(int(state))}"
+                )
             return int(state)
         raise InputError(f"{self.name}: a position is an integer state or its text, not {state!r}")
 

@@ -28,6 +28,7 @@ direction ``"N"``, ``"E"``, ``"S"`` or ``"W"``.
 
 from __future__ import annotations
 
+from perfectplay.errors import InputError
 from perfectplay.models.base import GameModel
 
 __all__ = ["Dodgem"]
@@ -46,7 +47,7 @@ class Dodgem(GameModel):
 
     def __init__(self, n: int = 3) -> None:
         if not 2 <= n <= 6:
-            raise ValueError("n must be 2..6")
+            raise InputError("n must be 2..6")
         self.n = n
 
     def start(self) -> Position:

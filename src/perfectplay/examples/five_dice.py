@@ -26,6 +26,7 @@ True
 from __future__ import annotations
 
 from perfectplay.dice import keeps, roll_rest
+from perfectplay.errors import InputError, short_repr
 from perfectplay.models.base import ChanceModel
 
 __all__ = ["FiveDice"]
@@ -35,8 +36,12 @@ class FiveDice(ChanceModel):
     """``dice`` dice with ``faces`` faces; the goal is all dice showing one face."""
 
     def __init__(self, dice: int = 5, faces: int = 6) -> None:
-        if not (1 <= dice <= 12 and 1 <= faces <= 20):
-            raise ValueError("dice must be 1..12 and faces 1..20")
+        ok = all(isinstance(v, int) and not isinstance(v, bool) for v in (dice, faces))
+        if not (ok and 1 <= dice <= 12 and 1 <= faces <= 20):
+            raise InputError(
+                f"dice must be 1..12 and faces 1..20, not {short_repr(dice)} and "
+                f"{short_repr(faces)}"
+            )
         self.dice = dice
         self.faces = faces
 

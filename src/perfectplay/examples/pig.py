@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from perfectplay.errors import InputError, short_repr
 from perfectplay.models.stochastic import StochasticGameModel
 
 __all__ = ["Pig", "Piglet", "check_pig_parameters", "hold_at", "hold_at_20", "hold_table"]
@@ -94,14 +95,14 @@ def check_pig_parameters(goal: object, faces: object, hold_at_zero: object) -> N
 
     >>> check_pig_parameters(100, 6, "no")
     Traceback (most recent call last):
-    ValueError: hold_at_zero must be True or False, not 'no'
+    perfectplay.errors.InputError: hold_at_zero must be True or False, not 'no'
     """
     if isinstance(goal, bool) or not (isinstance(goal, int) and 1 <= goal <= 1000):
-        raise ValueError(f"goal must be an integer 1..1000, not {goal!r}")
+        raise InputError(f"goal must be an integer 1..1000, not {short_repr(goal)}")
     if isinstance(faces, bool) or not (isinstance(faces, int) and 2 <= faces <= 100):
-        raise ValueError(f"faces must be an integer 2..100, not {faces!r}")
+        raise InputError(f"faces must be an integer 2..100, not {short_repr(faces)}")
     if not isinstance(hold_at_zero, bool):
-        raise ValueError(f"hold_at_zero must be True or False, not {hold_at_zero!r}")
+        raise InputError(f"hold_at_zero must be True or False, not {short_repr(hold_at_zero)}")
 
 
 def hold_at(n: int) -> Callable[[State], str]:

@@ -27,6 +27,7 @@ Fraction(79, 18)
 from __future__ import annotations
 
 from perfectplay.dice import keeps, roll_rest
+from perfectplay.errors import InputError
 from perfectplay.models import ChanceModel, Objective
 
 __all__ = ["Threes"]
@@ -41,7 +42,7 @@ class Threes(ChanceModel):
 
     def __init__(self, dice: int = 5) -> None:
         if not 1 <= dice <= 8:
-            raise ValueError("dice must be 1..8")
+            raise InputError("dice must be 1..8")
         self.dice = dice
 
     def start(self) -> State:

@@ -48,7 +48,7 @@ import numpy as np
 # perfectplay's njit (numba's, made ready as for every kernel of perfectplay): importing
 # numba first would let it build AVX-512 code, which LLVM miscompiles.
 from perfectplay.compiled import CompiledModel, njit
-from perfectplay.errors import InputError, PerfectplayError
+from perfectplay.errors import InputError, PerfectplayError, short_repr
 
 __all__ = ["BOARD", "HAND_BITS", "PATHS", "RULES", "Ur", "UrRules"]
 
@@ -335,22 +335,26 @@ class Ur(CompiledModel):
         path = r.tiles()
         n = len(path)
         if not (_is_int(r.pieces) and 1 <= r.pieces <= 15):
-            raise ValueError(f"pieces must be 1..15, not {r.pieces!r}")
+            raise InputError(f"pieces must be 1..15, not {short_repr(r.pieces)}")
         if not (_is_int(r.dice) and 1 <= r.dice <= 8):
-            raise ValueError(f"dice must be 1..8, not {r.dice!r}")
+            raise InputError(f"dice must be 1..8, not {short_repr(r.dice)}")
         if not (_is_int(r.zero) and 0 <= r.zero <= n + 1):
-            raise ValueError(f"zero must be 0 (a 0 passes) or a throw 1..{n + 1}, not {r.zero!r}")
+            raise InputError(
+                f"zero must be 0 (a 0 passes) or a throw 1..{n + 1}, not {short_repr(r.zero)}"
+            )
         for flag in ("safe_rosettes", "rosette_extra", "capture_extra"):
             # The kernels test a flag for == 1: any other value (2, "no") would read as
             # False, the opposite of what Python's truth says, so only a bool is taken.
             if not isinstance(getattr(r, flag), bool):
-                raise ValueError(f"{flag} must be True or False, not {getattr(r, flag)!r}")
+                raise InputError(
+                    f"{flag} must be True or False, not {short_repr(getattr(r, flag))}"
+                )
         if not 1 <= n <= 24 or len(set(path)) != n:
-            raise ValueError("a path is 1..24 distinct tiles")
+            raise InputError("a path is 1..24 distinct tiles")
         off = [tile for tile in path if tile not in BOARD]
         if off:
             # A typo such as (2, 9) was solved as a tile of its own, silently.
-            raise ValueError(
+            raise InputError(
                 f"tile {off[0]} is not on the board: (column, row) with columns 1..3 and "
                 "rows 1..8, but only column 2 in rows 5 and 6"
             )

@@ -22,6 +22,7 @@ A state is ``(rolls left, dice)``; a choice is ``(rolls left, kept dice)`` or ``
 from __future__ import annotations
 
 from perfectplay.dice import keeps, roll_rest
+from perfectplay.errors import InputError
 from perfectplay.models import ChanceModel, Objective
 
 __all__ = ["YahtzeeTurn"]
@@ -37,7 +38,7 @@ class YahtzeeTurn(ChanceModel):
 
     def __init__(self, dice: int = 5, rolls: int = 3) -> None:
         if not (1 <= dice <= 8 and 1 <= rolls <= 10):
-            raise ValueError("dice must be 1..8 and rolls 1..10")
+            raise InputError("dice must be 1..8 and rolls 1..10")
         self.dice = dice
         self.rolls = rolls
 

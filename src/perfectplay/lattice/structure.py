@@ -45,6 +45,7 @@ from typing import Any
 import numpy as np
 
 from perfectplay.dice import Faces, _face_weights
+from perfectplay.errors import InputError
 from perfectplay.lattice.arrays import LatticeArrays
 
 __all__ = ["TurnLattice"]
@@ -90,19 +91,19 @@ class TurnLattice:
 
     def __init__(self, dice: int = 5, faces: Faces = 6, rolls: int = 3) -> None:
         if isinstance(dice, bool) or not isinstance(dice, int) or not 1 <= dice <= 16:
-            raise ValueError(f"dice must be an int in 1..16, not {dice!r}")
+            raise InputError(f"dice must be an int in 1..16, not {dice!r}")
         if isinstance(rolls, bool) or not isinstance(rolls, int) or not 1 <= rolls <= 100:
-            raise ValueError(f"rolls must be an int in 1..100, not {rolls!r}")
+            raise InputError(f"rolls must be an int in 1..100, not {rolls!r}")
         pairs = _face_weights(faces)
         if len(pairs) > 64:
-            raise ValueError(f"at most 64 distinct faces, not {len(pairs)}")
+            raise InputError(f"at most 64 distinct faces, not {len(pairs)}")
         self.n_dice, self.n_rolls, self.n_faces = dice, rolls, len(pairs)
         self.labels: tuple[Any, ...] = tuple(label for label, _ in pairs)
         self.face_weight = np.array([w for _, w in pairs], dtype=np.int64)
         self.weight_total = int(self.face_weight.sum()) ** dice
         n_keeps = sum(_count_multisets(self.n_faces, k) for k in range(dice + 1))
         if n_keeps > MAX_KEEPS:
-            raise ValueError(
+            raise InputError(
                 f"{dice} dice with {self.n_faces} faces have {n_keeps:,} keeps; at most "
                 f"{MAX_KEEPS:,} are supported"
             )

@@ -211,13 +211,15 @@ class ChanceModelSolution(Solution):
             out.setdefault(c, pending)
         return out
 
-    def options(self, state: Any) -> list[Option]:
+    def options(self, state: Any = None) -> list[Option]:
         """Every choice of ``state`` (the model's own objects) with its value and regret,
         best first.
 
         Empty at a goal. Choices that land on the same roll are listed once; equal values
         list the policy's choice first (:func:`~perfectplay.results.options.rank_options`).
         """
+        if state is None:  # the start, as for value()
+            state = self.exploration.state_reps[0]
         x = self.state_id(state)
         if self.result.is_terminal(x):
             return []

@@ -168,10 +168,12 @@ class GameModelSolution(Solution):
             out.append((move, c))
         return out
 
-    def options(self, position: Any) -> list[Option]:
+    def options(self, position: Any = None) -> list[Option]:
         """Every move of ``position`` (the model's own objects) with its value for the
         mover and the position it leads to, best first (quick wins, quick ties, draws, slow
         losses); empty at a finished position."""
+        if position is None:  # the start, as for value()
+            position = self.exploration.reps[0]
         listed = self.listed_moves(position)
         reps = self.exploration.reps
         return rank_moves(

@@ -43,7 +43,7 @@ from fractions import Fraction
 from itertools import islice
 from typing import TYPE_CHECKING, Any, cast
 
-from perfectplay.errors import ModelError
+from perfectplay.errors import InputError, ModelError, short_repr
 from perfectplay.models.base import StochasticGameModel, UnknownStateError
 from perfectplay.models.explore.callbacks import (
     MODEL_EXCEPTIONS,
@@ -149,10 +149,10 @@ class StochasticModelSolution(Solution):
         p = 0 if state is None else self.position_id(state)
         return float(self.solution.value[p])
 
-    def options(self, state: Any) -> list[Option]:
+    def options(self, state: Any = None) -> list[Option]:
         """Every move of ``state`` with the mover's winning chance after it, best first
         (the solved strategy's move first among equal chances)."""
-        p = self.position_id(state)
+        p = 0 if state is None else self.position_id(state)  # the start, as for value()
         g, v = self.graph, self.solution.value
         cs = range(int(g.choice_ptr[p]), int(g.choice_ptr[p + 1]))
         moves = [self.exploration.moves[c] for c in cs]
@@ -228,6 +228,20 @@ class StochasticModelSolution(Solution):
         from perfectplay._util.memory import require
         from perfectplay._util.progress import Progress, notice
 
+        # A caller's bad count or seed is bad input, not numpy's ValueError from inside.
+        for what, given, top in (
+            ("runs", runs, None),
+            ("seed", seed, 2**64),
+            ("max_steps", max_steps, None),
+        ):
+            if (
+                isinstance(given, bool)
+                or not isinstance(given, int | np.integer)
+                or given < 0
+                or (top is not None and given >= top)
+            ):
+                limit = "an int >= 0" if top is None else "an int from 0 to 2**64-1"
+                raise InputError(f"{self.name}: {what} must be {limit}, not {short_repr(given)}")
         g = self.graph
         rng = np.random.default_rng(seed)
         best = self.solution.best_choice.tolist()

@@ -109,8 +109,9 @@ class Option:
         regret: how much worse than the best option it is, in the same unit (``0.0`` for
             the best; for a game without dice the difference of :func:`outcome_score`).
         label: the text a person reads (``"keep 3 3"``, ``"(2, 2)"``, ``"hold"``).
-        state: the state it leads to where one state does (a move without dice, a
-            choice of dice to keep: the roll it asks for), else ``None``.
+        state: the state it leads to where one state does (a move of a game without
+            dice, a compiled model's move after a throw), else ``None`` (a choice whose
+            dice decide what follows: a keep, a roll, a hold).
         best: whether it is tied with the best option (several can be).
     """
 

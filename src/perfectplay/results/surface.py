@@ -10,7 +10,9 @@ names and kinds:
 ``value(state)``    the value of a state: a float in the objective's unit, or for a game
                     without dice a :class:`~perfectplay.results.options.Result`
 ``options(state)``  every choice with its value, regret, label and the state it leads to,
-                    best first, ties marked (:class:`~perfectplay.results.options.Option`)
+                    best first, ties marked (:class:`~perfectplay.results.options.Option`);
+                    like ``value``, ``options``, ``best`` and ``options_json`` take the
+                    start when the state is omitted
 ``best(state)``     the optimal choices (several when they tie)
 ``exact(state)``    the exact value (a :class:`~fractions.Fraction`) where the solve can
                     give one; :class:`~perfectplay.errors.UnsupportedError` otherwise
@@ -35,7 +37,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from perfectplay.errors import UnsupportedError
+from perfectplay.errors import PerfectplayError, UnsupportedError
 from perfectplay.objectives import Objective
 from perfectplay.results.options import Option, best_actions
 
@@ -75,9 +77,9 @@ class Solution(ABC):
         """The value of ``state`` (the start when omitted) for the player to move."""
 
     @abstractmethod
-    def options(self, state: Any) -> list[Option]:
-        """Every choice of ``state`` with its value and regret, best first; empty where the
-        game is over."""
+    def options(self, state: Any = None) -> list[Option]:
+        """Every choice of ``state`` (the start when omitted, as for :meth:`value`) with
+        its value and regret, best first; empty where the game is over."""
 
     @abstractmethod
     def states(self) -> Iterator[Any]:
@@ -94,12 +96,23 @@ class Solution(ABC):
         """The value of the start."""
         return self.value()
 
-    def best(self, state: Any) -> list[Any]:
-        """The optimal choices of ``state`` (the ``action`` of every option tied with the
-        best); empty where the game is over or nothing reaches a goal."""
+    def __repr__(self) -> str:
+        """``<StochasticModelSolution Pig (stochastic): start 0.530592725>``: what was
+        solved and the start's value, for every kind (a subclass may say more)."""
+        try:
+            v = self.start_value
+        except PerfectplayError as exc:  # a table that cannot value its start says why
+            shown = f"no start value ({exc})"
+        else:
+            shown = f"start {v:.9g}" if isinstance(v, float) else f"start {v}"
+        return f"<{type(self).__name__} {self.name} ({self.kind}): {shown}>"
+
+    def best(self, state: Any = None) -> list[Any]:
+        """The optimal choices of ``state`` (the start when omitted; the ``action`` of every
+        option tied with the best); empty where the game is over or nothing reaches a goal."""
         return best_actions(self.options(state))
 
-    def options_json(self, state: Any) -> list[dict[str, Any]]:
+    def options_json(self, state: Any = None) -> list[dict[str, Any]]:
         """:meth:`options` as JSON data (:meth:`Option.to_json`), best first."""
         return [o.to_json() for o in self.options(state)]
 

@@ -79,6 +79,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -559,15 +560,15 @@ class SolvedTable(Solution):
         dice) or a :class:`~perfectplay.results.options.Result` (a game without dice)."""
         return self._value(self._row(state))
 
-    def options(self, state: Any) -> list[Option]:
+    def options(self, state: Any = None) -> list[Option]:
         """Every choice or move of ``state`` with its value, best first (as the live
         solution gives them)."""
-        return self._options(self.index(state))
+        return self._options(self._row(state))
 
-    def best(self, state: Any) -> list[Any]:
+    def best(self, state: Any = None) -> list[Any]:
         """All optimal choices or moves of ``state``; for a two-player dice table the move
         the solved strategy plays; empty where the game is over."""
-        return self._best(self.index(state))
+        return self._best(self._row(state))
 
     def is_over(self, state: Any) -> bool:
         """Whether the game is over in ``state`` (a goal, a finished game)."""
@@ -649,6 +650,28 @@ class SolvedTable(Solution):
         v = self.start_value
         shown = f"{v:.9g}" if isinstance(v, float) and math.isfinite(v) else str(v)
         return f"<SolvedTable {self.model_name} ({self.kind}): {len(self):,} rows, start {shown}>"
+
+
+def _check_model(data: Any, path: Path, model: Any) -> None:
+    """Refuse a model of another class than the one that solved the table: its states
+    would be looked up among another game's keys (a TicTacToe table read through a Pig
+    model answered as if it were Pig's), and a class instead of an instance. A module of
+    functions is not checked (the stored name of a module's model carries a prefix this
+    layer does not know)."""
+    if isinstance(model, type):  # its canonical would be called without an instance
+        raise ModelError(
+            f"{path}: load got the class {model.__name__}; pass an instance: "
+            f"{model.__name__}() (a class rebuilds only a compiled model's table)"
+        )
+    if model is None or isinstance(model, ModuleType):
+        return
+    given = type(getattr(model, "inner", model)).__name__
+    stored = str(data.get("model", ""))
+    if stored and given != stored:
+        raise InputError(
+            f"{path}: the table of {stored}, not of {given}: load it with the model that "
+            "solved it, or without a model (states are then the stored keys)"
+        )
 
 
 def _objective(data: Any) -> Objective:
@@ -789,6 +812,7 @@ def load_solution(path: str | Path, model: Any = None) -> SolvedTable:
     if version > VERSION:
         raise InputError(f"{path}: written by a newer perfectplay (version {version})")
     _check(data, path)
+    _check_model(data, path, model)
     try:
         canonical = getattr(model, "canonical", None) if model is not None else None
     except Exception as exc:  # a property of the user's model that raises

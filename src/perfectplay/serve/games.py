@@ -37,7 +37,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from perfectplay.errors import InputError, PerfectplayError, UnsupportedError
+from perfectplay.errors import (
+    InputError,
+    PerfectplayError,
+    UnknownStateError,
+    UnsupportedError,
+)
 from perfectplay.results.options import Option, Result, outcome_score, value_json
 
 if TYPE_CHECKING:
@@ -232,6 +237,10 @@ class ModelGame(ServedGame):
             state = key_value(text)
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
             raise InputError(f"{text[:60]!r} is not a state (a Python literal)") from None
+        # value(None) and options(None) are the start's: the literal None is a state only
+        # where it is the start.
+        if state is None and self.start() != "None":
+            raise UnknownStateError(f"None is not a state of {self.title}")
         self.solution.value(state)  # UnknownStateError for a state the game never reaches
         return state
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from perfectplay.errors import InputError, UnsupportedError
+from perfectplay.errors import InputError, UnsupportedError, short_repr
 from perfectplay.yahtzee.game import ScorecardGame
 
 __all__ = ["Card", "Situation", "card_state", "refuse_saved_throws", "situation_state"]
@@ -68,6 +68,13 @@ def card_state(game: ScorecardGame, card: Card) -> tuple[int, int]:
     perfectplay.errors.InputError: the filled upper boxes cannot total 9
     """
     g, rules = game, game.rules
+    # A Python caller may pass anything: a wrong type is bad input, not an AttributeError.
+    if not isinstance(card, Card):
+        raise InputError(f"a scorecard of {rules.name} is a Card, not {short_repr(card)}")
+    if not isinstance(card.filled, Mapping):
+        raise InputError(
+            f"a Card's filled boxes are a mapping {{box: points}}, not {short_repr(card.filled)}"
+        )
     mask = 0
     points = 0
     upper = 0
@@ -182,7 +189,15 @@ def situation_state(game: ScorecardGame, situation: Situation) -> tuple[int, int
     ...
     perfectplay.errors.InputError: dice: 7 is not a face of these dice (1, 2, 3, 4, 5, 6)
     """
+    if not isinstance(situation, Situation):
+        what = "a Card (between turns)" if isinstance(situation, Card) else short_repr(situation)
+        raise InputError(
+            f"a moment of a {game.rules.name} turn is a Situation(card, dice, rolls_left), "
+            f"not {what}"
+        )
     state, so_far = card_state(game, situation.card)
+    if isinstance(situation.dice, str | bytes) or not isinstance(situation.dice, tuple | list):
+        raise InputError(f"dice: a tuple of faces, not {short_repr(situation.dice)}")
     lat = game.lattice
     mask = game.decode(state)[0]
     if mask == (1 << game.n_categories) - 1:

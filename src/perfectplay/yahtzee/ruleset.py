@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from perfectplay.dice import Faces
-from perfectplay.errors import short_repr
+from perfectplay.errors import RulesError, short_repr
 
 __all__ = [
     "BUILTIN_RULES",
@@ -255,53 +255,56 @@ class Rules:
     max_saved: int | None = None
 
     def __post_init__(self) -> None:
+        # The name goes into messages, headers and a saved table's check: one line of text.
+        if not isinstance(self.name, str) or not self.name.strip() or "\n" in self.name:
+            raise RulesError(f"a rule set's name is one line of text, not {short_repr(self.name)}")
         if not isinstance(self.categories, tuple | list):
-            raise ValueError(
+            raise RulesError(
                 f"categories must be a tuple of Category, not {short_repr(self.categories)}"
             )
         for c in self.categories:
             if not isinstance(c, Category):
-                raise ValueError(f"categories must be Category objects, not {short_repr(c)}")
+                raise RulesError(f"categories must be Category objects, not {short_repr(c)}")
             if not isinstance(c.name, str) or not c.name.strip():
-                raise ValueError(
+                raise RulesError(
                     f"a category's name must be a non-empty str, not {short_repr(c.name)}"
                 )
         names = [c.name for c in self.categories]
         _check_names(names)
         if not names:
-            raise ValueError("a scorecard needs at least one category")
+            raise RulesError("a scorecard needs at least one category")
         if len(names) > 20:
-            raise ValueError(f"at most 20 categories are supported, not {len(names)}")
+            raise RulesError(f"at most 20 categories are supported, not {len(names)}")
         if len(set(names)) != len(names):
             dup = next(n for n in names if names.count(n) > 1)
-            raise ValueError(f"category {dup!r} is listed twice")
+            raise RulesError(f"category {dup!r} is listed twice")
         if self.joker not in JOKER_MODES:
-            raise ValueError(f"joker must be one of {', '.join(JOKER_MODES)}, not {self.joker!r}")
+            raise RulesError(f"joker must be one of {', '.join(JOKER_MODES)}, not {self.joker!r}")
         if self.kind_box is not None and self.kind_box not in names:
-            raise ValueError(f"kind_box {self.kind_box!r} is not a category")
+            raise RulesError(f"kind_box {self.kind_box!r} is not a category")
         if (self.kind_bonus or self.joker != "none") and self.kind_box is None:
-            raise ValueError("an extra n-of-a-kind bonus or a joker needs kind_box")
+            raise RulesError("an extra n-of-a-kind bonus or a joker needs kind_box")
         for what in ("upper_threshold", "upper_bonus", "kind_bonus", "dice", "rolls"):
             v = getattr(self, what)
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise ValueError(f"{what} must be an int >= 0, not {short_repr(v)}")
+                raise RulesError(f"{what} must be an int >= 0, not {short_repr(v)}")
         if not 1 <= self.dice <= 16 or not 1 <= self.rolls <= 100:
-            raise ValueError(
+            raise RulesError(
                 f"dice must be 1..16 and rolls 1..100, not {short_repr(self.dice)} and "
                 f"{short_repr(self.rolls)}"
             )
         if not isinstance(self.save_throws, bool):
-            raise ValueError(f"save_throws must be a bool, not {self.save_throws!r}")
+            raise RulesError(f"save_throws must be a bool, not {self.save_throws!r}")
         if self.max_saved is not None and (
             isinstance(self.max_saved, bool)
             or not isinstance(self.max_saved, int)
             or self.max_saved < 0
         ):
-            raise ValueError(f"max_saved must be None or an int >= 0, not {self.max_saved!r}")
+            raise RulesError(f"max_saved must be None or an int >= 0, not {self.max_saved!r}")
         if self.max_saved is not None and not self.save_throws:
-            raise ValueError("max_saved needs save_throws=True")
+            raise RulesError("max_saved needs save_throws=True")
         if self.upper_threshold > 10_000:
-            raise ValueError(
+            raise RulesError(
                 f"upper_threshold {short_repr(self.upper_threshold)} is too large (at most 10000)"
             )
         _check_points(self)
@@ -370,7 +373,7 @@ def _check_names(names: list[str]) -> None:
             )
         other = seen.setdefault(box_key(name), name)
         if other != name:
-            raise ValueError(
+            raise RulesError(
                 f"categories {other!r} and {name!r} differ only in case or '-'/'_' "
                 "(situations name boxes in any case)"
             )
@@ -384,16 +387,16 @@ def _check_points(rules: Rules) -> None:
     for what in ("upper_bonus", "kind_bonus"):
         v = getattr(rules, what)
         if v > MAX_POINTS:
-            raise ValueError(f"{what} {short_repr(v)} is too large (at most {MAX_POINTS:,})")
+            raise RulesError(f"{what} {short_repr(v)} is too large (at most {MAX_POINTS:,})")
     for c in rules.categories:
         if c.joker is None:
             continue
         if isinstance(c.joker, bool) or not isinstance(c.joker, int):
-            raise ValueError(
+            raise RulesError(
                 f"category {c.name!r}: joker must be an int, not {short_repr(c.joker)}"
             )
         if not 0 <= c.joker <= MAX_POINTS:
-            raise ValueError(
+            raise RulesError(
                 f"category {c.name!r}: joker {short_repr(c.joker)} is out of range "
                 f"(0 to {MAX_POINTS:,})"
             )
@@ -404,7 +407,7 @@ def _check_faces(faces: Faces) -> None:
     listed (``faces=10**100`` would list them for ever); a sequence of labels is checked
     by the lattice, which counts its distinct labels."""
     if isinstance(faces, int) and not isinstance(faces, bool) and not 1 <= faces <= MAX_FACES:
-        raise ValueError(f"faces must be 1..{MAX_FACES}, not {short_repr(faces)}")
+        raise RulesError(f"faces must be 1..{MAX_FACES}, not {short_repr(faces)}")
 
 
 def _check_upper_faces(rules: Rules) -> None:

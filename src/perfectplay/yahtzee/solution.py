@@ -156,7 +156,7 @@ class YahtzeeSolution(Solution):
         number, so_far = self._state(card)
         return so_far + float(self.values[number])
 
-    def options(self, situation: Situation) -> list[Option]:
+    def options(self, situation: Situation | None = None) -> list[Option]:
         """Every option of ``situation`` with its expected final score, best first: the
         keeps (every distinct sub-multiset of the dice, keeping all included) while rerolls
         are left, the legal boxes after the last roll; under rules that save throws the
@@ -167,6 +167,11 @@ class YahtzeeSolution(Solution):
         :data:`~perfectplay._util.jit.INTERPRETED_BUDGET` seconds, or when a solve in this
         process has loaded the compiled kernels, the compiled ones answer (the time counts
         in the process-wide account of :func:`perfectplay._util.jit.budget_spent`)."""
+        if situation is None:  # value() is the start's, but the start is a Card
+            raise InputError(
+                f"{self.name}: options are a Situation's (the card, the dice showing, the "
+                "rolls left); a turn starts with a roll, not a choice"
+            )
         g = self.game
         lat = g.lattice
         state, hand, so_far = situation_state(g, situation)

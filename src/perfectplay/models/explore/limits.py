@@ -26,7 +26,7 @@ from typing import Any
 
 from perfectplay._util.memory import available_bytes, format_bytes
 from perfectplay._util.progress import Progress
-from perfectplay.errors import ModelError, ResourceLimitError
+from perfectplay.errors import InputError, ModelError, ResourceLimitError, short_repr
 from perfectplay.models.explore.callbacks import call_text, describe
 from perfectplay.models.explore.collector import settle
 
@@ -87,9 +87,10 @@ class ExploreLimits:
         max_memory: bytes the exploration may fill by its estimate; ``None``: what is
             available when it starts (:func:`~perfectplay._util.memory.available_bytes`).
 
-    >>> ExploreLimits(max_per_call=0)
+    >>> ExploreLimits(max_per_call=0)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    ValueError: max_states must be 1..2**31-1, max_edges 1..2**62-1 and max_per_call >= 1
+    ...
+    perfectplay.errors.InputError: max_states must be 1..2**31-1, ... >= 1, not ..., 0
     """
 
     max_states: int = DEFAULT_MAX_STATES
@@ -98,11 +99,16 @@ class ExploreLimits:
     max_memory: int | None = None
 
     def __post_init__(self) -> None:
+        given = (self.max_states, self.max_edges, self.max_per_call)
         if not (
-            1 <= self.max_states < 2**31 and 1 <= self.max_edges < 2**62 and 1 <= self.max_per_call
+            all(isinstance(v, int) and not isinstance(v, bool) for v in given)
+            and 1 <= self.max_states < 2**31
+            and 1 <= self.max_edges < 2**62
+            and 1 <= self.max_per_call
         ):
-            raise ValueError(
-                "max_states must be 1..2**31-1, max_edges 1..2**62-1 and max_per_call >= 1"
+            raise InputError(
+                "max_states must be 1..2**31-1, max_edges 1..2**62-1 and max_per_call >= 1, "
+                f"not {', '.join(map(short_repr, given))}"
             )
 
     @classmethod

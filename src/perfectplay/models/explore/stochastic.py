@@ -290,7 +290,8 @@ def _graph(found: _Found, reps: list[Any], name: str) -> StochasticGraph:
     op = np.frombuffer(found.outcome_ptr, np.int64)
     cp = np.frombuffer(found.choice_ptr, np.int64)
     w_arr = _weights(found.weight, op, cp, reps, found.moves, name)
-    f_arr = np.fromiter(found.passes, np.bool_, len(found.passes))  # each flag's truth value
+    _check_passes(found.passes, op, cp, reps, found.moves, name)
+    f_arr = np.fromiter(found.passes, np.bool_, len(found.passes))
     return StochasticGraph(
         terminal=terminal,
         terminal_value=tval,
@@ -302,6 +303,27 @@ def _graph(found: _Found, reps: list[Any], name: str) -> StochasticGraph:
         scale=scale,
         draw_value=scale // 2,
     )
+
+
+def _check_passes(
+    passes: list[Any], op: Any, cp: Any, reps: list[Any], moves: list[Any], name: str
+) -> None:
+    """Refuse a ``passes`` flag that is not a bool (or 0 or 1): read by its truth value,
+    ``"no"`` or ``"False"`` would pass the turn, and ``None`` keep it, without a word."""
+    import numpy as np
+
+    ok = {bool, np.bool_}
+    if set(map(type, passes)) <= ok:  # the usual case, read in one pass
+        return
+    for e, f in enumerate(passes):
+        if type(f) in ok or (type(f) is int and f in (0, 1)):
+            continue
+        c = int(np.searchsorted(op, e, side="right")) - 1
+        p = int(np.searchsorted(cp, c, side="right")) - 1
+        raise ModelError(
+            f"{name}.chances({describe(reps[p])}, {describe(moves[c])}) gave passes "
+            f"{describe(f)}: it is True (the other player moves next) or False"
+        )
 
 
 def _weights(

@@ -80,6 +80,8 @@ class Instance:
         """
         if isinstance(dice, str):
             raise InputError("dice must be a sequence of strings, one per die, not one string")
+        if not isinstance(dice, Iterable):
+            raise InputError(f"dice must be a sequence of strings, one per die, not {dice!r:.40}")
         dice = tuple(dice)
         if not 1 <= len(dice) <= API_MAX_DICE:
             raise InputError(
@@ -93,6 +95,8 @@ class Instance:
                 raise InputError(f"die {i + 1}: {problem}")
         if isinstance(words, str):
             raise InputError("words must be an iterable of strings, not one string")
+        if not isinstance(words, Iterable):
+            raise InputError(f"words must be an iterable of strings, not {words!r:.40}")
         word_list = list(words)
         for i, word in enumerate(word_list):
             if not isinstance(word, str):

@@ -39,8 +39,9 @@ class Keep:
     """One way to play a roll: the dice kept, the dice rerolled, and what it is worth.
 
     Attributes:
-        keep: input indices (0-based) of the dice kept, increasing.
-        reroll: input indices of the dice rolled again (never empty).
+        keep: input indices (0-based) of the dice kept, increasing (``str()`` and the
+            command's ``--json`` number the dice from 1, as a person reads them).
+        reroll: input indices (0-based) of the dice rolled again (never empty).
         letters: the symbols kept, in die order.
         expected_rolls: expected number of rolls still to come with optimal play after
             this choice, the reroll it starts with included.
@@ -95,6 +96,8 @@ def roll_symbols(dice: Sequence[str], roll: str | Sequence[str]) -> list[str]:
     ...
     perfectplay.errors.InputError: die 2 (123456) has no face '7'
     """
+    if not isinstance(roll, str | Sequence) or not all(isinstance(s, str) for s in roll):
+        raise InputError(f"a roll is a string of symbols, one per die, not {roll!r:.40}")
     text = roll if isinstance(roll, str) else "".join(roll)
     symbols = [ch for ch in text.upper() if not ch.isspace() and ch != ","]
     if len(symbols) != len(dice):
@@ -124,6 +127,13 @@ class AleaSolution:
         self.chance = chance
         self.result = ChanceResult(graph.graph, chance)
 
+    def __repr__(self) -> str:
+        dice = " ".join(self.instance.dice)
+        return (
+            f"<alea.AleaSolution {len(self.instance.dice)} dice ({dice}), "
+            f"{self.instance.words.shape[0]:,} words: {self.value:.9f} rolls>"
+        )
+
     # -- the answer ------------------------------------------------------------------
     @property
     def value(self) -> float:
@@ -139,9 +149,20 @@ class AleaSolution:
         """The policy's values in exact arithmetic, verified optimal (computed once).
 
         A near-tie that floating point decided the wrong way is repaired by exact policy
-        improvement, so the result is optimal in exact arithmetic.
+        improvement, so the result is optimal in exact arithmetic. The same as
+        :meth:`exact_values`, the name a model's solution gives them (there, ``exact()``
+        is the start's :class:`~fractions.Fraction`: here :meth:`exact_value`).
         """
         return self.result.exact()
+
+    def exact_values(self) -> ExactValues:
+        """Every node's exact value (:meth:`exact`, under the name
+        :meth:`perfectplay.models.chance.ChanceModelSolution.exact_values` has).
+
+        >>> solve(["123456"], ["6"]).exact_values().value
+        Fraction(6, 1)
+        """
+        return self.exact()
 
     def exact_value(self) -> Fraction | None:
         """The expected number of rolls as a fraction (``None``: impossible).

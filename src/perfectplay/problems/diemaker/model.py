@@ -47,7 +47,7 @@ back once lost, which is what the jumps need.
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
+from collections.abc import Sequence, Sized
 from typing import Any
 
 from perfectplay.errors import InputError, short_repr
@@ -102,7 +102,7 @@ class DieModel:
     exact = True
 
     def __init__(self, targets: Sequence[int]) -> None:
-        if isinstance(targets, (str, bytes)) or len(targets) != 6:
+        if isinstance(targets, (str, bytes)) or not isinstance(targets, Sized) or len(targets) != 6:
             shown = short_repr(targets)
             raise InputError(f"a die has 6 faces: give 6 integer targets, not {shown}")
         self.targets = tuple(sorted(_target(t) for t in targets))

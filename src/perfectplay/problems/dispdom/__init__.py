@@ -20,6 +20,7 @@ The package follows the gallery's layout:
 
 The write-up with the proofs: ``archive/codechef/starters/DISPDOM-disappearing-dominoes``.
 
+>>> from perfectplay.problems.dispdom import canonical, format, parse, solve
 >>> sol = solve(parse("10 2 10\\n0000011000\\n"))
 >>> format(sol), sol.plain_winner, sol.length
 ('Alice', 'Alice', 3)

@@ -136,12 +136,19 @@ def _placements(cells: list[str], k: int) -> Iterator[int]:
             yield i - k + 1
 
 
-def solve(instance: Instance, *, progress: bool = True) -> Solution:
+def solve(instance: Instance, *, progress: bool | None = None) -> Solution:
     """Explore and solve the canonical game of ``instance``; small instances run the
-    solver's Python source without importing numpy or numba. ``progress`` reports long
-    explorations on stderr (after a second)."""
+    solver's Python source without importing numpy or numba. ``progress=True`` reports
+    long explorations on stderr (after a second); ``None`` (the default) does so only
+    after :func:`perfectplay.enable_progress`, as the command does: the library prints
+    nothing unless asked."""
     from perfectplay.models import solve_model
 
+    if not isinstance(instance, Instance):
+        raise InputError(
+            f"solve takes an Instance (parse(text) or Instance.make(strip, k, d)), "
+            f"not {short_repr(instance)}"
+        )
     # An Instance built directly is checked as Instance.make checks one given from Python.
     checked = Instance.make(instance.strip, instance.k, instance.d)
     if instance.n != checked.n:

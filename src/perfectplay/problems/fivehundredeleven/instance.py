@@ -26,6 +26,8 @@ class Instance:
         >>> Instance.from_cards([511]).cards
         (511,)
         """
+        if isinstance(cards, str | bytes) or not isinstance(cards, Iterable):
+            raise InputError(f"the cards are a list of integers 0..511, not {short_repr(cards)}")
         values = tuple(cards)
         if not 1 <= len(values) <= MAX_CARDS:
             raise InputError(

@@ -171,6 +171,12 @@ def option_json(option: YahtzeeOption) -> dict[str, Any]:
     }
 
 
+def ranked_option_json(option: YahtzeeOption) -> dict[str, Any]:
+    """:func:`option_json` with ``regret`` and ``best`` (tied with the best): the fields of
+    :meth:`~perfectplay.results.surface.Solution.options_json`, for each listed option."""
+    return {**option_json(option), "regret": option.regret, "best": option.best}
+
+
 def situation_json(situation: Situation) -> dict[str, Any]:
     """A situation as JSON (the fields of the text format)."""
     card = situation.card
@@ -220,7 +226,7 @@ def advice_json(
         "score_known": not _score_unknown(situation),
         "value": options[0].value,
         "best": str(options[0].action),
-        "options": [option_json(o) for o in shown],
+        "options": [ranked_option_json(o) for o in shown],
         "more_options": len(options) - len(shown),
     }
 

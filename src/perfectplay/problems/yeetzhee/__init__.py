@@ -8,6 +8,7 @@ optimal rule, modelled as a chance graph over groupings up to symmetry (see
 :mod:`~perfectplay.problems.yeetzhee.build`) and solved by the core's
 :func:`~perfectplay.solvers.retry.solve_retry`.
 
+>>> from perfectplay.problems.yeetzhee import format_output, solve
 >>> sol = solve(5, 2, [5])
 >>> sol.value, sol.n_groupings
 (9.0, 6)

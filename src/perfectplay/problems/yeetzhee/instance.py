@@ -57,6 +57,8 @@ def check_instance(n: int, m: int, groups: Iterable[int]) -> tuple[int, ...]:
     ...
     perfectplay.errors.InputError: the group sizes sum to 4, not n = 5
     """
+    if isinstance(groups, str | bytes) or not isinstance(groups, Iterable):
+        raise InputError(f"the group sizes are a list of integers, not {short_repr(groups)}")
     sizes = tuple(sorted(_as_int(a, "a group size") for a in groups))
     n, m = _as_int(n, "n"), _as_int(m, "m")
     if n < 1:

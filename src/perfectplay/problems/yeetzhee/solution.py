@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
+from perfectplay.errors import InputError
 from perfectplay.graphs.chance import ChanceSolution
 from perfectplay.problems.yeetzhee.build import YeetzheeGraph
 from perfectplay.problems.yeetzhee.instance import Instance, _as_int, check_instance
@@ -104,6 +105,8 @@ class Solution:
         return int(self.model.rows.shape[0])
 
     def _rank(self, kept: Iterable[int]) -> int | None:
+        if isinstance(kept, str | bytes) or not isinstance(kept, Iterable):
+            raise InputError(f"a grouping is a list of group sizes, not {kept!r:.40}")
         sizes = sorted(v for v in (_as_int(s, "a group size") for s in kept) if v != 0)
         k = len(self.groups)
         if any(s < 0 for s in sizes) or len(sizes) > k:
@@ -121,7 +124,7 @@ class Solution:
         (new value last)."""
         r = self._rank(kept)
         if r is None:
-            raise ValueError(f"grouping {_grouping_text(kept)} cannot reach the target")
+            raise InputError(f"grouping {_grouping_text(kept)} cannot reach the target")
         row = self.model.rows[r]
         sizes = tuple(int(s) for s in row if s)
         if r == self.model.target:
@@ -234,9 +237,10 @@ class Solution:
         return self.result.exact()
 
     def exact(self) -> ExactValues:
-        """Exact values of every grouping (:class:`~perfectplay.results.ExactValues`, the
-        type every ``exact()`` returns), with the policy verified optimal in rational
-        arithmetic; :meth:`exact_value` is the start's.
+        """Exact values of every grouping (:class:`~perfectplay.results.ExactValues`; the
+        same as :meth:`exact_values`, the name a model's solution gives them, whose
+        ``exact()`` is the start's :class:`~fractions.Fraction`, here :meth:`exact_value`),
+        with the policy verified optimal in rational arithmetic.
 
         Two options whose values differ by less than float rounding may be ordered wrongly
         by the float solver (it happens on the official data); the core then repairs the
@@ -244,6 +248,16 @@ class Solution:
         optimum (:meth:`exact_policy` holds the repaired rules). Raises
         :class:`~perfectplay.analysis.exact.VerificationError` if verification still fails.
         Computed once.
+        """
+        return self._exact
+
+    def exact_values(self) -> ExactValues:
+        """Every grouping's exact value (:meth:`exact`, under the name
+        :meth:`perfectplay.models.chance.ChanceModelSolution.exact_values` has).
+
+        >>> from perfectplay.problems.yeetzhee import solve
+        >>> solve(3, 6, [1, 2]).exact_values().value
+        Fraction(47, 10)
         """
         return self._exact
 
