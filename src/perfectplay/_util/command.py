@@ -87,7 +87,14 @@ def source_name(path: str | None) -> str:
 
 
 def stdin_is_terminal() -> bool:
-    """Whether standard input is a terminal (False when it is closed: ``<&-``)."""
+    """Whether standard input is a terminal (False when it is closed: ``<&-``).
+
+    >>> import io, sys
+    >>> saved, sys.stdin = sys.stdin, io.StringIO("1 2\\n")
+    >>> stdin_is_terminal()
+    False
+    >>> sys.stdin = saved
+    """
     return sys.stdin is not None and sys.stdin.isatty()
 
 

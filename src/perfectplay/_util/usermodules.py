@@ -93,7 +93,18 @@ class _Existing(importlib.abc.Loader):
 
 class UserModuleAlias(importlib.abc.MetaPathFinder):
     """Finds ``perfectplay_user_X`` as the one loaded module whose file is ``X.py``
-    (none when no module, or modules of two different files, would fit)."""
+    (none when no module, or modules of two different files, would fit).
+
+    >>> import types, sys
+    >>> race = types.ModuleType("race")
+    >>> race.__file__ = "/tmp/games/race.py"
+    >>> sys.modules["race"] = race
+    >>> UserModuleAlias().find_spec("perfectplay_user_race", None).loader.module is race
+    True
+    >>> UserModuleAlias().find_spec("perfectplay_user_other", None) is None
+    True
+    >>> del sys.modules["race"]
+    """
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: types.ModuleType | None = None
