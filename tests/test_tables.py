@@ -190,3 +190,39 @@ def test_a_save_killed_midway_leaves_the_previous_table(tmp_path):
         for q in tmp_path.iterdir()
         if q.name.startswith(".t.npz.") and q.name.endswith(".tmp")
     ]
+
+
+def test_a_model_built_with_other_parameters_is_refused(tmp_path):
+    # A Pig(goal=12) read a table solved for Pig(goal=10): the same states, the other
+    # game's values, answered without a word.
+    from perfectplay.errors import InputError
+    from perfectplay.examples.five_dice import FiveDice
+    from perfectplay.examples.pig import Pig
+    from perfectplay.results.table import model_parameters
+
+    pig = perfectplay.solve(Pig(goal=10))
+    path = pig.save(tmp_path / "pig10.npz")
+    assert perfectplay.load(path, Pig(goal=10)).value() == pig.value()
+    with pytest.raises(InputError, match="solved with goal=10, the model given has goal=12"):
+        perfectplay.load(path, Pig(goal=12))
+    assert perfectplay.load(path).value() == pig.value()  # without a model: stored keys
+    dice = perfectplay.solve(FiveDice(dice=3))
+    path = dice.save(tmp_path / "dice3.npz")
+    with pytest.raises(InputError, match="dice=3, the model given has dice=4"):
+        perfectplay.load(path, FiveDice(dice=4))
+
+    class Counting(FiveDice):
+        # State the model keeps that is no parameter (not an __init__ argument) is not
+        # compared: it may change while solving.
+        def __init__(self, dice: int = 3) -> None:
+            super().__init__(dice=dice)
+            self.calls = 0
+
+        def start(self):
+            self.calls += 1
+            return super().start()
+
+    counting = Counting()
+    path = perfectplay.solve(counting).save(tmp_path / "counting.npz")
+    assert model_parameters(counting) == '{"dice": 3}'
+    assert perfectplay.load(path, Counting()).value() == dice.value()

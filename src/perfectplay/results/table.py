@@ -103,6 +103,7 @@ __all__ = [
     "export_chance",
     "export_game",
     "export_stochastic",
+    "model_parameters",
     "load_solution",
 ]
 
@@ -257,9 +258,11 @@ def write_chance_table(
     keys: list[str],
     choice_texts: list[str],
     exact: bool = False,
+    parameters: str = "",
 ) -> Path:
     """Write a :class:`~perfectplay.results.ChanceResult` whose decision nodes have the
-    stored ``keys`` and whose rolls are shown as ``choice_texts``; returns the path."""
+    stored ``keys`` and whose rolls are shown as ``choice_texts``; returns the path
+    (``parameters``: :func:`model_parameters` of the model, checked when it is loaded)."""
     g, sol = result.graph, result.solution
     arrays: dict[str, Any] = {
         "format": np.array(FORMAT),
@@ -285,7 +288,7 @@ def write_chance_table(
             v = values[x]
             texts.append("inf" if v is None else f"{v.numerator}/{v.denominator}")
         arrays["exact"] = _blob(texts)
-    return _save(path, arrays)
+    return _save(path, _with_parameters(arrays, parameters))
 
 
 def write_game_table(
@@ -294,10 +297,12 @@ def write_game_table(
     name: str,
     keys: list[str],
     listed: Callable[[int], list[tuple[Any, int]]],
+    parameters: str = "",
 ) -> Path:
     """Write a :class:`~perfectplay.results.GameResult` whose positions have the stored
     ``keys``; ``listed(p)`` gives the moves of position ``p`` as ``(move, child id)``
-    pairs (a move must be a plain value); returns the path."""
+    pairs (a move must be a plain value); returns the path (``parameters`` as for
+    :func:`write_chance_table`)."""
     g, sol = result.graph, result.solution
     move_ptr = [0]
     move_texts: list[str] = []
@@ -322,7 +327,7 @@ def write_game_table(
         "move_keys": _blob(move_texts),
         "move_child": np.asarray(move_child, dtype=np.int32),
     }
-    return _save(path, arrays)
+    return _save(path, _with_parameters(arrays, parameters))
 
 
 def export_stochastic(solution: Any, path: str | Path, exact: bool = False) -> Path:
@@ -382,6 +387,7 @@ def export_stochastic(solution: Any, path: str | Path, exact: bool = False) -> P
     }
     if exact:
         arrays["exact"] = _blob([f"{x.numerator}/{x.denominator}" for x in solution.exact_values()])
+    _with_parameters(arrays, model_parameters(solution.model))
     return _save(path, arrays)
 
 
@@ -396,7 +402,15 @@ def export_chance(solution: Any, path: str | Path, exact: bool = False) -> Path:
     ex = solution.exploration
     keys = [key_text(k, "state key") for k in ex.states.keys()]
     choices = [choice_text(r, k) for r, k in zip(ex.chance_reps, ex.chances.keys(), strict=True)]
-    return write_chance_table(path, solution.result, solution.name, keys, choices, exact)
+    return write_chance_table(
+        path,
+        solution.result,
+        solution.name,
+        keys,
+        choices,
+        exact,
+        parameters=model_parameters(solution.model),
+    )
 
 
 def export_game(solution: Any, path: str | Path) -> Path:
@@ -407,7 +421,12 @@ def export_game(solution: Any, path: str | Path) -> Path:
     ex = solution.exploration
     keys = [key_text(k, "position key") for k in ex.positions.keys()]
     return write_game_table(
-        path, solution.result, solution.name, keys, lambda p: solution.listed_moves(ex.reps[p])
+        path,
+        solution.result,
+        solution.name,
+        keys,
+        lambda p: solution.listed_moves(ex.reps[p]),
+        parameters=model_parameters(solution.model),
     )
 
 
@@ -652,6 +671,84 @@ class SolvedTable(Solution):
         return f"<SolvedTable {self.model_name} ({self.kind}): {len(self):,} rows, start {shown}>"
 
 
+def model_parameters(model: Any) -> str:
+    """A model's construction parameters as JSON: each argument of its class's
+    ``__init__`` kept as an attribute of the same name with a plain value (numbers,
+    text, ``None``, tuples and lists of them); ``""`` when there is none. A table stores
+    them, and loading it with the model checks them: a ``Pig(goal=20)`` reading a table
+    solved for ``Pig(goal=100)`` would look up the same states and answer the other
+    game's values.
+
+    >>> from perfectplay.examples.pig import Pig
+    >>> model_parameters(Pig(goal=20))
+    '{"faces": 6, "goal": 20, "hold_at_zero": false}'
+    """
+    import inspect
+    import json
+
+    model = getattr(model, "inner", model)
+    if model is None or isinstance(model, (ModuleType, type)):
+        return ""
+    try:
+        names = list(inspect.signature(type(model).__init__).parameters)[1:]
+    except (TypeError, ValueError):  # a builtin's __init__
+        return ""
+    found: dict[str, Any] = {}
+    for name in names:
+        try:
+            value = vars(model).get(name, _MISSING)
+        except TypeError:  # no __dict__ (slots)
+            return ""
+        if _is_plain_parameter(value):
+            found[name] = value
+    return json.dumps(found, sort_keys=True) if found else ""
+
+
+_MISSING = object()
+
+
+def _is_plain_parameter(value: Any) -> bool:
+    if value is None or isinstance(value, (bool, int, str)):
+        return True
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, (tuple, list)):
+        return len(value) <= 64 and all(_is_plain_parameter(v) for v in value)
+    return False
+
+
+def _with_parameters(arrays: dict[str, Any], parameters: str) -> dict[str, Any]:
+    if parameters:
+        arrays["parameters"] = np.array(parameters)
+    return arrays
+
+
+def _check_parameters(data: Any, path: Path, model: Any) -> None:
+    """Refuse a model built with other parameters than the one that solved the table
+    (tables written before they were stored are not checked)."""
+    import json
+
+    stored_text = str(data.get("parameters", ""))
+    given_text = model_parameters(model)
+    if not stored_text or not given_text or stored_text == given_text:
+        return
+    try:
+        stored, given = json.loads(stored_text), json.loads(given_text)
+    except ValueError:
+        raise InputError(f"{path}: corrupt table (its model parameters are not JSON)") from None
+    if not isinstance(stored, dict) or not isinstance(given, dict):
+        raise InputError(f"{path}: corrupt table (its model parameters are not a mapping)")
+    differ = [k for k in sorted(set(stored) & set(given)) if stored[k] != given[k]]
+    if differ:
+        was = ", ".join(f"{k}={short_repr(stored[k])}" for k in differ)
+        now = ", ".join(f"{k}={short_repr(given[k])}" for k in differ)
+        raise InputError(
+            f"{path}: the table was solved with {was}, the model given has {now}: load it "
+            "with the model that solved it, or without a model (states are then the stored "
+            "keys)"
+        )
+
+
 def _check_model(data: Any, path: Path, model: Any) -> None:
     """Refuse a model of another class than the one that solved the table: its states
     would be looked up among another game's keys (a TicTacToe table read through a Pig
@@ -672,6 +769,7 @@ def _check_model(data: Any, path: Path, model: Any) -> None:
             f"{path}: the table of {stored}, not of {given}: load it with the model that "
             "solved it, or without a model (states are then the stored keys)"
         )
+    _check_parameters(data, path, model)
 
 
 def _objective(data: Any) -> Objective:
