@@ -156,8 +156,14 @@ def test_errors_are_one_line(capsys, tmp_path):
     assert "state (1, 2) is not reachable" in err
     err = one_error_line(capsys, "perfectplay.examples.tictactoe:TicTacToe", "--exact")
     assert "--exact applies to chance models" in err
-    err = one_error_line(capsys, "perfectplay.examples.five_dice:FiveDice", "--distribution", "0")
-    assert "--distribution K must be" in err
+    with pytest.raises(SystemExit) as stop:  # argparse's own refusal, one usage line
+        solve(capsys, "perfectplay.examples.five_dice:FiveDice", "--distribution", "0")
+    assert stop.value.code == 2
+    assert "--distribution: expected a positive integer, got 0" in capsys.readouterr().err
+    err = one_error_line(
+        capsys, "perfectplay.examples.five_dice:FiveDice", "--distribution", "10000001"
+    )
+    assert "a distribution up to k = 10,000,001 is too much work" in err
     err = one_error_line(capsys, "perfectplay.examples.five_dice", "-q")
     assert "is not a model" in err
     importing = write(tmp_path, "raises.py", "raise RuntimeError('at import')\n")
