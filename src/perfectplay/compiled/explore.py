@@ -28,6 +28,7 @@ from perfectplay.compiled.model import (
     raise_model_error,
 )
 from perfectplay.compiled.search import dense_span
+from perfectplay.compiled.seeds import SeedStore
 from perfectplay.compiled.workdir import Workdir
 from perfectplay.errors import ResourceLimitError
 
@@ -66,18 +67,14 @@ def explore(
         f"{model.name}: exploring {EXPLORE_BATCH} positions at a time, with room for "
         f"max_rolls ({model.max_rolls:,}) x max_moves ({model.max_moves:,}) successors each,",
     )
-    seeds: dict[int, list[np.ndarray]] = {}
-    first = int(k.layer(np.array([start], np.int64), p)[0])
-    seeds[first] = [np.array([start], np.int64)]
+    seeds = SeedStore()
+    seeds.add(np.array([start], np.int64), k.layer(np.array([start], np.int64), p))
     layers: list[int] = []
     sizes: list[int] = []
     total = 0
     bar = Progress("exploring", enabled=progress)
-    while seeds:
-        lid = min(seeds)
-        waiting = seeds.pop(lid)
-        # Not deduplicated here: the kernel's hash set skips a seed seen twice.
-        entry = waiting[0] if len(waiting) == 1 else np.concatenate(waiting)
+    # Not deduplicated here: the kernel's hash set skips a seed seen twice.
+    for lid, entry in iter(seeds.take, None):
         require(64 * entry.size, f"{model.name}: exploring layer {lid}")
         # The layer's search stops, in one line, where its positions would not fit (a
         # small game has hundreds of layers: the memory is not read again for each).
@@ -103,7 +100,7 @@ def explore(
         # Timsort: a breadth-first search finds a layer's positions in long sorted runs
         # (five times as fast on Pig's layers as numpy's default, a third on Ur's).
         keys = np.sort(found, kind="stable")
-        _add_seeds(seeds, out_s, out_l)
+        seeds.add(out_s, out_l)
         wd.write_keys(lid, keys)
         layers.append(lid)
         sizes.append(int(keys.size))
@@ -113,20 +110,3 @@ def explore(
     wd.write_header(head)
     bar.done(f"{total:,} positions")
     return head
-
-
-def _add_seeds(seeds: dict[int, list[np.ndarray]], states: np.ndarray, layers: np.ndarray) -> None:
-    """File states reached in higher layers under their layer (each once per call; a
-    long list of a layer's is merged into its distinct states, to bound the memory)."""
-    if not states.size:
-        return
-    order = np.argsort(layers, kind="stable")
-    states, layers = states[order], layers[order]
-    cuts = np.flatnonzero(np.diff(layers)) + 1
-    bounds = [0, *cuts.tolist(), states.size]
-    for a, b in zip(bounds[:-1], bounds[1:], strict=False):
-        lid = int(layers[a])
-        got = seeds.setdefault(lid, [])
-        got.append(states[a:b])
-        if len(got) > 256:  # keep the waiting lists short
-            seeds[lid] = [np.unique(np.concatenate(got))]
