@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -84,3 +85,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         nodeid = item.nodeid
         if any(nodeid == s or nodeid.startswith((s + "::", s + "[")) for s in SLOW_TESTS):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(scope="module")
+def mini() -> Any:
+    """A small Yahtzee rule set solved: three 3-sided dice, ones, twos and chance, a bonus
+    of 10 at 5 (the API tests' scorecard game)."""
+    import perfectplay
+    from perfectplay.yahtzee import Category, Rules
+
+    boxes = (Category.upper(1, "ones"), Category.upper(2, "twos"), Category("chance", sum))
+    rules = Rules("mini", boxes, dice=3, faces=3, rolls=2, upper_threshold=5, upper_bonus=10)
+    return perfectplay.solve(rules)

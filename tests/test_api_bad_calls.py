@@ -22,12 +22,6 @@ BOXES = (Category.upper(1, "ones"), Category.upper(2, "twos"), Category("chance"
 
 
 @pytest.fixture(scope="module")
-def mini() -> perfectplay.Solution:
-    rules = Rules("mini", BOXES, dice=3, faces=3, rolls=2, upper_threshold=5, upper_bonus=10)
-    return perfectplay.solve(rules)
-
-
-@pytest.fixture(scope="module")
 def three_dice() -> perfectplay.Solution:
     return perfectplay.solve(FiveDice(dice=3))
 

@@ -13,15 +13,6 @@ import pytest
 
 import perfectplay
 from perfectplay.errors import InputError
-from perfectplay.yahtzee import Category, Rules
-
-BOXES = (Category.upper(1, "ones"), Category.upper(2, "twos"), Category("chance", sum))
-
-
-@pytest.fixture(scope="module")
-def mini() -> perfectplay.Solution:
-    rules = Rules("mini", BOXES, dice=3, faces=3, rolls=2, upper_threshold=5, upper_bonus=10)
-    return perfectplay.solve(rules)
 
 
 def test_every_kind_has_a_useful_repr(mini, tmp_path: pathlib.Path):
