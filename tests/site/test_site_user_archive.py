@@ -346,3 +346,16 @@ def test_a_module_the_compiler_reads_rebuilds_the_program(tmp_path, capsys):
     helper.write_text("pub fn add(a: i64, b: i64) -> i64 { a - b }\n")
     assert build(root, tmp_path) == 1
     assert "sample 1: wrong answer" in capsys.readouterr().err
+
+
+def test_an_entry_failing_twice_is_one_failure(tmp_path, capsys):
+    # Report 7 (site10): an entry whose statement links to no file and which fails a test
+    # was printed twice, and "2 entries failed" counted one entry twice.
+    root = starter(tmp_path, "print(sum(map(int, input().split())))\n")
+    (root / ENTRY / "statement.md").write_text("## Task\n\n[missing](nofile.txt)\n")
+    (root / ENTRY / "tests" / "3.ans").write_text("1\n")
+    assert build(root, tmp_path, "--trust") == 1
+    err = capsys.readouterr().err.splitlines()
+    failed = [line for line in err if "failed:" in line]
+    assert len(failed) == 1 and "link 'nofile.txt'" in failed[0], failed
+    assert "perfectplay: site: 1 entry failed (shown on their pages and the index)" in err
