@@ -359,3 +359,35 @@ def test_an_entry_failing_twice_is_one_failure(tmp_path, capsys):
     failed = [line for line in err if "failed:" in line]
     assert len(failed) == 1 and "link 'nofile.txt'" in failed[0], failed
     assert "perfectplay: site: 1 entry failed (shown on their pages and the index)" in err
+
+
+def test_a_half_written_site_is_not_marked_as_one_and_git_ignores_it(tmp_path):
+    # Report 8 (site10): a build killed with -9 while writing left
+    # .site-out.building-XXXX/ in the repository, holding the marker of a finished site,
+    # and `git status` listed it.
+    from perfectplay.site.output import MARKER, write_site
+
+    root = tmp_path / "archive"
+    create(root)
+    out = root / "site-out"
+    seen: list[bool] = []
+
+    def files():
+        yield "index.html", b"<p>1</p>"
+        seen.extend(p.is_file() for p in root.glob(f".site-out.building-*/{MARKER}"))
+        yield "archive/x.html", b"<p>2</p>"
+
+    assert write_site(out, files()) == 3
+    assert seen == [] and (out / MARKER).is_file()
+    if shutil.which("git") is None:  # pragma: no cover
+        return
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    (root / ".site-out.building-x1y2").mkdir()
+    (root / ".site-out.building-x1y2" / "index.html").write_text("half")
+    status = subprocess.run(
+        ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=all"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert ".site-out" not in status and "site-out/" not in status, status

@@ -80,9 +80,10 @@ def _write_files(out: Path, files: Iterable[tuple[str, bytes]]) -> int:
                 path.write_bytes(data)
             count += 1
 
-        put(MARKER, b"written by perfectplay site build; replaced whole by the next build\n")
         for relative, data in files:
             put(relative, data)
+        # Last: a folder a killed build left half written does not pass for a site.
+        put(MARKER, b"written by perfectplay site build; replaced whole by the next build\n")
         tmp.chmod(0o755)
         # Folders count as files do: removing one costs as much on such a disk.
         _swap(out, tmp, background=count + len(folders) > BACKGROUND_REMOVAL)
