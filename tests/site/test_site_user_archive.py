@@ -391,3 +391,15 @@ def test_a_half_written_site_is_not_marked_as_one_and_git_ignores_it(tmp_path):
         check=True,
     ).stdout
     assert ".site-out" not in status and "site-out/" not in status, status
+
+
+def test_a_failing_samples_flood_is_cut_on_its_page(tmp_path, capsys):
+    # Report 9 (site10): a sample that printed up to the output limit put all of it
+    # (8 MiB) in its page under "Output during this build".
+    root = starter(tmp_path, "print('x' * 300000)\n")
+    assert build(root, tmp_path, "--trust") == 1
+    assert "sample 1: wrong answer" in capsys.readouterr().err
+    page = root / "site-out" / "archive" / ENTRY.split("/", 1)[1] / "index.html"
+    text = page.read_text()
+    assert len(text) < 200_000
+    assert "more characters not shown]" in text and "x" * 60000 in text
