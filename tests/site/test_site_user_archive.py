@@ -403,3 +403,22 @@ def test_a_failing_samples_flood_is_cut_on_its_page(tmp_path, capsys):
     text = page.read_text()
     assert len(text) < 200_000
     assert "more characters not shown]" in text and "x" * 60000 in text
+
+
+def test_the_previous_site_is_not_read_as_entries(tmp_path, capsys):
+    # Report 10 (site10): with entries = ["**"], the second build also published the first
+    # build's raw copies (site-out/raw/.../meta.toml, statement.md, samples/) as entries,
+    # and each build one more copy of them.
+    root = starter(tmp_path, "print(sum(map(int, input().split())))\n")
+    toml = (root / "site.toml").read_text()
+    (root / "site.toml").write_text(toml.replace('["competitive_programming/*/*/*"]', '["**"]'))
+    assert (root / "site.toml").read_text() != toml
+    (root / ".site-out.building-x1y2" / "e").mkdir(parents=True)  # a killed build's
+    shutil.copytree(root / ENTRY / "samples", root / ".site-out.building-x1y2" / "e" / "samples")
+    for _ in range(2):
+        assert build(root, tmp_path, "--trust") == 0, capsys.readouterr().err
+    pages = sorted(
+        p.parent.relative_to(root / "site-out" / "archive").as_posix()
+        for p in (root / "site-out" / "archive").rglob("index.html")
+    )
+    assert pages == [ENTRY], pages
