@@ -422,3 +422,14 @@ def test_the_previous_site_is_not_read_as_entries(tmp_path, capsys):
         for p in (root / "site-out" / "archive").rglob("index.html")
     )
     assert pages == [ENTRY], pages
+
+
+def test_one_test_is_not_called_tests(tmp_path, capsys):
+    # Report 11 (site10): an entry with one judge test said "(1 tests in ...)".
+    root = starter(tmp_path, "print(sum(map(int, input().split())))\n")
+    for name in ("2", "3"):
+        for ext in (".in", ".ans"):
+            (root / ENTRY / "tests" / f"{name}{ext}").unlink()
+    assert build(root, tmp_path, "--trust") == 0, capsys.readouterr().err
+    page = (root / "site-out" / "archive" / ENTRY.split("/", 1)[1] / "index.html").read_text()
+    assert "(1 test in <code>" in page and "(1 tests" not in page
