@@ -433,3 +433,29 @@ def test_one_test_is_not_called_tests(tmp_path, capsys):
     assert build(root, tmp_path, "--trust") == 0, capsys.readouterr().err
     page = (root / "site-out" / "archive" / ENTRY.split("/", 1)[1] / "index.html").read_text()
     assert "(1 test in <code>" in page and "(1 tests" not in page
+
+
+def test_a_killed_builds_folder_is_removed_by_the_next(tmp_path, monkeypatch):
+    # Report 8 (site10), continued: each build killed with -9 while writing left one more
+    # .site-out.building-XXXX/ that no later build removed; one a build is writing stays.
+    import fcntl
+
+    from perfectplay.site import output
+
+    monkeypatch.setattr(output, "ABANDONED_AFTER", 0.0, raising=False)
+    out = tmp_path / "site-out"
+    abandoned, busy = tmp_path / ".site-out.building-a1", tmp_path / ".site-out.building-b2"
+    for folder in (abandoned, busy):
+        (folder / "archive").mkdir(parents=True)
+        (folder / "archive" / "x.html").write_text("half")
+    held = os.open(busy, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        assert output.write_site(out, [("index.html", b"<p>1</p>")]) == 2
+        assert not abandoned.exists() and busy.is_dir() and (out / "index.html").is_file()
+    finally:
+        os.close(held)
+    monkeypatch.setattr(output, "ABANDONED_AFTER", 3600.0)
+    (abandoned / "archive").mkdir(parents=True)  # a minute old at most: maybe not locked yet
+    output.write_site(out, [("index.html", b"<p>2</p>")])
+    assert abandoned.is_dir()
