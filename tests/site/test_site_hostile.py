@@ -91,6 +91,7 @@ Print ok. <script>alert("statement")</script>
 <iframe src="http://evil.example/frame"></iframe>
 <link rel="stylesheet" href="http://evil.example/y.css">
 <form action="http://evil.example/post"><input type="text" name="q"></form>
+<div style="POSITION : Fixed; top: 0; left: 0; width: 100%; height: 100%">a fake page</div>
 """
 
 CPP = """\
@@ -236,6 +237,8 @@ def test_the_hostile_archive_builds_to_a_site_that_leaks_nothing(tmp_path, monke
             "alert(",
         ):
             assert bad not in visible, (name, bad)
+        # a statement's own element over the site's header, title and verdicts (site10)
+        assert not re.search(r"position\s*:\s*fixed", visible, flags=re.I), name
     page = texts[f"archive/{PAGE.split('/', 1)[1]}/index.html"]
     assert 'href="https://example.org/fine"' in page and 'href="#statement-task"' in page
     assert '<img src="../../raw/problems/page/pixel.png" alt="pixel">' in page

@@ -346,3 +346,116 @@ def test_a_module_the_compiler_reads_rebuilds_the_program(tmp_path, capsys):
     helper.write_text("pub fn add(a: i64, b: i64) -> i64 { a - b }\n")
     assert build(root, tmp_path) == 1
     assert "sample 1: wrong answer" in capsys.readouterr().err
+
+
+def test_an_entry_failing_twice_is_one_failure(tmp_path, capsys):
+    # Report 7 (site10): an entry whose statement links to no file and which fails a test
+    # was printed twice, and "2 entries failed" counted one entry twice.
+    root = starter(tmp_path, "print(sum(map(int, input().split())))\n")
+    (root / ENTRY / "statement.md").write_text("## Task\n\n[missing](nofile.txt)\n")
+    (root / ENTRY / "tests" / "3.ans").write_text("1\n")
+    assert build(root, tmp_path, "--trust") == 1
+    err = capsys.readouterr().err.splitlines()
+    failed = [line for line in err if "failed:" in line]
+    assert len(failed) == 1 and "link 'nofile.txt'" in failed[0], failed
+    assert "perfectplay: site: 1 entry failed (shown on their pages and the index)" in err
+
+
+def test_a_half_written_site_is_not_marked_as_one_and_git_ignores_it(tmp_path):
+    # Report 8 (site10): a build killed with -9 while writing left
+    # .site-out.building-XXXX/ in the repository, holding the marker of a finished site,
+    # and `git status` listed it.
+    from perfectplay.site.output import MARKER, write_site
+
+    root = tmp_path / "archive"
+    create(root)
+    out = root / "site-out"
+    seen: list[bool] = []
+
+    def files():
+        yield "index.html", b"<p>1</p>"
+        seen.extend(p.is_file() for p in root.glob(f".site-out.building-*/{MARKER}"))
+        yield "archive/x.html", b"<p>2</p>"
+
+    assert write_site(out, files()) == 3
+    assert seen == [] and (out / MARKER).is_file()
+    if shutil.which("git") is None:  # pragma: no cover
+        return
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    (root / ".site-out.building-x1y2").mkdir()
+    (root / ".site-out.building-x1y2" / "index.html").write_text("half")
+    status = subprocess.run(
+        ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=all"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert ".site-out" not in status and "site-out/" not in status, status
+
+
+def test_a_failing_samples_flood_is_cut_on_its_page(tmp_path, capsys):
+    # Report 9 (site10): a sample that printed up to the output limit put all of it
+    # (8 MiB) in its page under "Output during this build".
+    root = starter(tmp_path, "print('x' * 300000)\n")
+    assert build(root, tmp_path, "--trust") == 1
+    assert "sample 1: wrong answer" in capsys.readouterr().err
+    page = root / "site-out" / "archive" / ENTRY.split("/", 1)[1] / "index.html"
+    text = page.read_text()
+    assert len(text) < 200_000
+    assert "more characters not shown]" in text and "x" * 60000 in text
+
+
+def test_the_previous_site_is_not_read_as_entries(tmp_path, capsys):
+    # Report 10 (site10): with entries = ["**"], the second build also published the first
+    # build's raw copies (site-out/raw/.../meta.toml, statement.md, samples/) as entries,
+    # and each build one more copy of them.
+    root = starter(tmp_path, "print(sum(map(int, input().split())))\n")
+    toml = (root / "site.toml").read_text()
+    (root / "site.toml").write_text(toml.replace('["competitive_programming/*/*/*"]', '["**"]'))
+    assert (root / "site.toml").read_text() != toml
+    (root / ".site-out.building-x1y2" / "e").mkdir(parents=True)  # a killed build's
+    shutil.copytree(root / ENTRY / "samples", root / ".site-out.building-x1y2" / "e" / "samples")
+    for _ in range(2):
+        assert build(root, tmp_path, "--trust") == 0, capsys.readouterr().err
+    pages = sorted(
+        p.parent.relative_to(root / "site-out" / "archive").as_posix()
+        for p in (root / "site-out" / "archive").rglob("index.html")
+    )
+    assert pages == [ENTRY], pages
+
+
+def test_one_test_is_not_called_tests(tmp_path, capsys):
+    # Report 11 (site10): an entry with one judge test said "(1 tests in ...)".
+    root = starter(tmp_path, "print(sum(map(int, input().split())))\n")
+    for name in ("2", "3"):
+        for ext in (".in", ".ans"):
+            (root / ENTRY / "tests" / f"{name}{ext}").unlink()
+    assert build(root, tmp_path, "--trust") == 0, capsys.readouterr().err
+    page = (root / "site-out" / "archive" / ENTRY.split("/", 1)[1] / "index.html").read_text()
+    assert "(1 test in <code>" in page and "(1 tests" not in page
+
+
+def test_a_killed_builds_folder_is_removed_by_the_next(tmp_path, monkeypatch):
+    # Report 8 (site10), continued: each build killed with -9 while writing left one more
+    # .site-out.building-XXXX/ that no later build removed; one a build is writing stays.
+    import fcntl
+
+    from perfectplay.site import output
+
+    monkeypatch.setattr(output, "ABANDONED_AFTER", 0.0, raising=False)
+    out = tmp_path / "site-out"
+    abandoned, busy = tmp_path / ".site-out.building-a1", tmp_path / ".site-out.building-b2"
+    for folder in (abandoned, busy):
+        (folder / "archive").mkdir(parents=True)
+        (folder / "archive" / "x.html").write_text("half")
+    held = os.open(busy, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        assert output.write_site(out, [("index.html", b"<p>1</p>")]) == 2
+        assert not abandoned.exists() and busy.is_dir() and (out / "index.html").is_file()
+    finally:
+        os.close(held)
+    monkeypatch.setattr(output, "ABANDONED_AFTER", 3600.0)
+    (abandoned / "archive").mkdir(parents=True)  # a minute old at most: maybe not locked yet
+    output.write_site(out, [("index.html", b"<p>2</p>")])
+    assert abandoned.is_dir()

@@ -129,6 +129,8 @@ class Builder:
         seconds = time.perf_counter() - start
         failed = [f"{where}: {describe_error(exc)}" for where, exc in sorted(broken.items())]
         for e in entries:
+            if e.id in broken:  # one line per failing entry: what failed first
+                continue
             runs, tests = Checks.results(e, work)
             verdict = judge_verdict(tests, runs)
             if verdict is not None and not verdict["ok"]:

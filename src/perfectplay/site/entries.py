@@ -30,6 +30,7 @@ from perfectplay.site.checkers import Compare, parse_checker, parse_compare
 from perfectplay.site.config import Config
 from perfectplay.site.errors import SiteError
 from perfectplay.site.importers import find
+from perfectplay.site.importers.common import written_or_hidden
 from perfectplay.site.importers.found import Found
 from perfectplay.site.languages import java_main_class
 from perfectplay.site.repo import rel, repo_path
@@ -256,6 +257,7 @@ def _entry_folders(root: Path, config: Config) -> dict[Path, str]:
     """The entry folders of perfectplay's layout the ``entries`` patterns find, each with
     its pattern's literal folder."""
     found: dict[Path, str] = {}
+    hidden = written_or_hidden(root)
     for pattern in config.entries:
         base = config.base_of(pattern)
         if pattern.endswith("/**") and base == pattern[:-3]:
@@ -271,7 +273,9 @@ def _entry_folders(root: Path, config: Config) -> dict[Path, str]:
         else:
             candidates = {p for p in root.glob(pattern) if p.is_dir()}
         for folder in candidates:
-            if ".git" in folder.relative_to(root).parts:
+            # Not the raw copies of a site a build wrote: `entries = ["**"]` published the
+            # previous build's site-out/raw/ as entries, one more copy each build.
+            if hidden(folder):
                 continue
             if not any((folder / m).exists() for m in ENTRY_MARKERS):
                 continue  # a folder the pattern matches that holds no entry

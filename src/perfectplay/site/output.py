@@ -6,11 +6,14 @@ the previous site as it was; a file equal to the previous build's is hard-linked
 
 from __future__ import annotations
 
+import fcntl
+import glob
 import os
 import shutil
 import stat
 import subprocess
 import tempfile
+import time
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -22,6 +25,8 @@ MARKER = ".perfectplay-site"
 #: Above this many files and folders, the previous build is removed in the background
 #: (see _swap).
 BACKGROUND_REMOVAL = 2000
+#: Seconds after which a half-written site folder no build holds is removed.
+ABANDONED_AFTER = 60.0
 
 
 def check_output(root: Path, out: Path) -> None:
@@ -65,8 +70,12 @@ def write_site(out: Path, files: Iterable[tuple[str, bytes]]) -> int:
 
 def _write_files(out: Path, files: Iterable[tuple[str, bytes]]) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
+    _remove_abandoned(out)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.building-", dir=out.parent))
+    # Held until the process ends, however it ends: a folder nobody holds was abandoned.
+    held = os.open(tmp, os.O_RDONLY | os.O_DIRECTORY)
     try:
+        fcntl.flock(held, fcntl.LOCK_EX)
         count = 0
         folders: set[Path] = set()
 
@@ -80,16 +89,40 @@ def _write_files(out: Path, files: Iterable[tuple[str, bytes]]) -> int:
                 path.write_bytes(data)
             count += 1
 
-        put(MARKER, b"written by perfectplay site build; replaced whole by the next build\n")
         for relative, data in files:
             put(relative, data)
+        # Last: a folder a killed build left half written does not pass for a site.
+        put(MARKER, b"written by perfectplay site build; replaced whole by the next build\n")
         tmp.chmod(0o755)
         # Folders count as files do: removing one costs as much on such a disk.
         _swap(out, tmp, background=count + len(folders) > BACKGROUND_REMOVAL)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+    finally:
+        os.close(held)
     return count
+
+
+def _remove_abandoned(out: Path) -> None:
+    """Remove the folders builds killed with -9 left half written beside ``out``: those
+    no running build holds locked (a build writing beside it now holds its own)."""
+    for folder in out.parent.glob(f".{glob.escape(out.name)}.building-*"):
+        try:
+            fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+        except OSError:
+            continue
+        try:
+            # A folder made this minute may be one a build has not locked yet.
+            if time.time() - os.fstat(fd).st_ctime < ABANDONED_AFTER:
+                continue
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            continue  # a build is writing it
+        else:
+            shutil.rmtree(folder, ignore_errors=True)
+        finally:
+            os.close(fd)
 
 
 def _swap(out: Path, tmp: Path, background: bool = False) -> None:

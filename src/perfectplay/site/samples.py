@@ -320,7 +320,7 @@ def run_sample(
             return SampleRun(sample, stdin, answer, output, f"accepted by ({judged_by(entry)})")
         if strict:
             raise SiteError(entry.id, sample.input, f"`{entry.command}` on {name}: {wrong}")
-        return SampleRun(sample, stdin, answer, output, wrong, passed=False)
+        return SampleRun(sample, stdin, answer, _cut(output, answer), wrong, passed=False)
     run = _execute(root, entry, argv, stdin.encode("utf-8"), jail, folders)
     output = run.stdout.decode("utf-8", "replace")
     problem = run.problem(entry.timeout, entry.output_limit, entry.memory_limit)
@@ -332,7 +332,7 @@ def run_sample(
     if problem is not None:
         if strict:
             raise SiteError(entry.id, sample.input, f"`{entry.command}` {problem}")
-        return SampleRun(sample, stdin, answer, output, problem, passed=False)
+        return SampleRun(sample, stdin, answer, _cut(output, answer), problem, passed=False)
     files = (stdin.encode("utf-8"), answer.encode("utf-8"), run.stdout)
     case = f"sample {sample.name}"
     wrong = judge_output(root, entry, case, files, checker, jail=jail, folders=folders)
@@ -346,7 +346,27 @@ def run_sample(
             f"the output of `{entry.command}` on {Path(sample.input).name} differs from "
             f"the answer ({judged_by(entry)}): {wrong.removeprefix('wrong answer: ')}",
         )
-    return SampleRun(sample, stdin, answer, output, wrong, passed=False)
+    return SampleRun(sample, stdin, answer, _cut(output, answer), wrong, passed=False)
+
+
+#: What a page shows of a failing run's output beyond the answer's length: a run that
+#: printed up to the output limit (8 MiB) made a page of that size.
+SHOWN_BEYOND_ANSWER = 64 << 10
+
+
+def _cut(output: str, answer: str) -> str:
+    """The output a failing sample's page shows: whole when it is no longer than the
+    answer and a margin, else cut there with a line saying how much was left out.
+
+    >>> _cut("x" * 10, "1")
+    'xxxxxxxxxx'
+    >>> _cut("x" * 70000, "1").splitlines()[-1]
+    '[... 4463 more characters not shown]'
+    """
+    keep = len(answer) + SHOWN_BEYOND_ANSWER
+    if len(output) <= keep:
+        return output
+    return f"{output[:keep]}\n[... {len(output) - keep} more characters not shown]"
 
 
 def run_test(

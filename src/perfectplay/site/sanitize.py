@@ -4,7 +4,8 @@ Markdown passes raw HTML through, so a statement could carry a ``<script>``, an
 ``onerror=`` handler, a ``javascript:`` or ``file:`` link or a ``<style>`` that loads from
 the network. Every converted fragment goes through an allow-list HTML sanitizer (``nh3``,
 Rust's ammonia): the tags and attributes pandoc writes (MathML included), links only
-``http(s)``, relative or ``#fragment``, and inline styles only without ``url(``. The
+``http(s)``, relative or ``#fragment``, and inline styles only without ``url(`` and
+without a ``position`` that lifts the element over the page. The
 pages' Content-Security-Policy (:data:`POLICY`) forbids outside loads and inline scripts
 as a second wall.
 """
@@ -12,6 +13,7 @@ as a second wall.
 from __future__ import annotations
 
 import functools
+import re
 from typing import Any
 
 import nh3
@@ -196,11 +198,19 @@ _ATTRIBUTES: dict[str, set[str]] = {
 }
 
 
+#: A style placing its element over the page (``position: fixed`` and the like): a
+#: statement could cover the site's header, title and verdicts with its own.
+_PLACED = re.compile(r"position\s*:\s*(fixed|absolute|sticky)")
+
+
 def _attribute(element: str, name: str, value: str) -> str | None:
-    """Drop a style that could load something, and any input but a disabled checkbox."""
+    """Drop a style that could load something or cover the page, and any input but a
+    disabled checkbox."""
     if name == "style":
         lowered = value.lower().replace("\\", "")
         if "url(" in lowered or "@import" in lowered or "expression(" in lowered:
+            return None
+        if _PLACED.search(re.sub(r"/\*.*?\*/", "", lowered, flags=re.S)):
             return None
     if element == "input" and name == "type" and value != "checkbox":
         return None
@@ -230,5 +240,7 @@ def clean(fragment: str) -> str:
     '<a href="../x.md#y">r</a> <a href="https://e.org/">e</a>'
     >>> clean('<math display="block"><mi>x</mi></math><style>@import url(http://e)</style>')
     '<math display="block"><mi>x</mi></math>'
+    >>> clean('<div style="position: fixed; inset: 0">x</div><p style="width: 5%">y</p>')
+    '<div>x</div><p style="width: 5%">y</p>'
     """
     return nh3.clean(fragment, **_options())

@@ -115,8 +115,9 @@ def create(folder: Path) -> list[str]:
     cpp = shutil.which("g++") is not None
     files = {
         "site.toml": SITE_TOML,
-        # what every build writes, kept out of the repository
-        ".gitignore": "site-out/\n",
+        # what every build writes, kept out of the repository: the site, and the folders
+        # it is written into and swapped with (left behind by a build killed with -9)
+        ".gitignore": "site-out/\n.site-out.*/\n",
         f"{ENTRY}/meta.toml": META,
         f"{ENTRY}/statement.md": STATEMENT,
         f"{ENTRY}/solution.tex": SOLUTION_TEX,

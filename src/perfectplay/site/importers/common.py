@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from perfectplay.site.config import Config
@@ -42,27 +42,36 @@ def entry_id(root: Path, base: str, path: Path) -> str:
     return path.name if found == "." else found
 
 
-def matches(root: Path, patterns: Iterable[str], suffix: str = "") -> Iterator[tuple[Path, str]]:
-    """The paths ``root.glob(pattern + suffix)`` finds for each pattern, outside ``.git``,
-    hidden folders and sites a build wrote, each once, with the pattern's literal folder."""
-    config = Config()
-    seen: set[Path] = set()
+def written_or_hidden(root: Path) -> Callable[[Path], bool]:
+    """Whether a path under ``root`` is in ``.git``, a hidden folder (a half-written
+    site among them) or a site a build wrote, whose raw copies of the tree's files would
+    be found again as entries (remembered per folder: one test of each)."""
     built: dict[Path, bool] = {}
 
     def in_a_site(folder: Path) -> bool:
-        """Whether ``folder`` is in a site a build wrote (whose raw copies of the tree's
-        files would be found again)."""
         if folder == root or folder == folder.parent:
             return False
         if folder not in built:
             built[folder] = (folder / MARKER).is_file() or in_a_site(folder.parent)
         return built[folder]
 
+    def hidden(path: Path) -> bool:
+        parts = path.relative_to(root).parts
+        return any(p.startswith(".") for p in parts) or in_a_site(path.parent)
+
+    return hidden
+
+
+def matches(root: Path, patterns: Iterable[str], suffix: str = "") -> Iterator[tuple[Path, str]]:
+    """The paths ``root.glob(pattern + suffix)`` finds for each pattern, outside ``.git``,
+    hidden folders and sites a build wrote, each once, with the pattern's literal folder."""
+    config = Config()
+    seen: set[Path] = set()
+    hidden = written_or_hidden(root)
     for pattern in patterns:
         base = config.base_of(pattern)
         for path in sorted(root.glob(pattern + suffix), key=lambda p: natural(p.as_posix())):
-            parts = path.relative_to(root).parts
-            if path in seen or any(p.startswith(".") for p in parts) or in_a_site(path.parent):
+            if path in seen or hidden(path):
                 continue
             seen.add(path)
             yield path, base
