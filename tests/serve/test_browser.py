@@ -243,6 +243,34 @@ def test_a_record_pasted_back(page, server):
     assert page.locator("#history li").count() == 2
 
 
+def test_an_incoherent_record_is_refused_and_the_game_kept(page, server):
+    # A hand-edited record whose line cannot follow the line before (a square that
+    # appeared from nowhere, a die Pig does not have, the wrong player after a roll) is
+    # refused in words, and the game on the page stays as it was.
+    _open(page, server, "tictactoe")
+    page.select_option("#mode", "hotseat")
+    page.wait_for_selector("button.option")
+    page.locator("button.option[data-action='4']").click()
+    expect(page.locator("#history li")).to_have_count(1)
+    head = "# perfectplay serve record: "
+    for record in (
+        f"{head}tictactoe\nP1 '.........' > 0\nP2 'X........' > 4\nP1 '..X.O....' > 0",
+        f"{head}tictactoe\nP1 '.........' > 0\nP1 'X........'",
+        f"{head}pig\nP1 (0, 0, 0) > roll\nP1 (0, 0, 9)",
+        f"{head}pig\nP1 (0, 0, 0) > roll\nP2 (0, 0, 3)",
+    ):
+        page.fill("#record", record)
+        page.click("#paste")
+        expect(page.locator("#error")).to_contain_text("cannot follow")
+        assert page.locator("#game").input_value() == "tictactoe"
+        assert page.locator("#state").inner_text() == "'....X....'"
+        assert page.locator("#history li").count() == 1
+    page.fill("#record", f"{head}pig\nP1 (0, 0, 0) > roll\nP1 (0, 0, 3)")
+    page.click("#paste")
+    expect(page.locator("#state")).to_contain_text("(0, 0, 3)")
+    assert page.locator("#error").is_hidden()
+
+
 def test_a_typed_position_with_its_mover_and_a_cost_games_total(page, server):
     _open(page, server, "tictactoe")
     page.select_option("#mode", "first")  # the perfect opponent is player 2 (O)

@@ -212,7 +212,56 @@ function parseRecordLine(line) {
   return {player, state: line.slice(0, cut).trim(), action: line.slice(cut + 3).trim()};
 }
 
+// Where choosing `action` in `state` (with `player` to move) may lead: the positions a
+// person decides in next, each with its mover, after the rolls in between. A roll of many
+// dice (Alea) is a template matched symbol by symbol instead of listed.
+async function successors(state, action, player) {
+  const next = await applyTo(state, action);
+  const outcomes = (chances, mover) => (Array.isArray(chances)
+    ? chances.map((c) => ({state: c.state, player: c.passes ? 1 - mover : mover}))
+    : [{roll: chances, player: mover}]);
+  let frontier = next.state !== undefined
+    ? [{state: next.state, player: next.passes ? 1 - player : player}]
+    : outcomes(next.chances || next.roll, player);
+  const found = [...frontier];
+  // A state reached is itself a roll to make (Ur's throw, a Yahtzee card between turns):
+  // its outcomes follow too. A few levels, and only where few outcomes are to be asked.
+  for (let depth = 0; depth < 3 && frontier.length <= 8; depth++) {
+    const more = [];
+    for (const c of frontier) {
+      if (c.roll) continue;
+      const pos = await optionsOf(c.state);
+      if ((pos.chances || pos.roll) && !pos.over) more.push(...outcomes(pos.chances || pos.roll, c.player));
+    }
+    found.push(...more);
+    frontier = more;
+  }
+  return found;
+}
+
+function reaches(successor, state) {
+  if (!successor.roll) return successor.state === state;
+  const {template, dice} = successor.roll;
+  if (state.length !== template.length) return false;
+  let k = 0;
+  return [...template].every((c, i) => (c === "?" ? [...dice[k++].faces].includes(state[i]) : c === state[i]));
+}
+
+// A record pasted back: every line's state must follow from the line before it (its
+// action, then the dice), with the right player to move; anything else is refused in
+// words and the game on the page is left as it was.
 async function loadRecord(text) {
+  const kept = {game: S.game, node: S.node, log: S.log, snaps: S.snaps, at: S.at, typed: S.typed};
+  try {
+    await readRecord(text);
+  } catch (error) {
+    Object.assign(S, kept);
+    $("game").value = S.game.id;
+    throw error;
+  }
+}
+
+async function readRecord(text) {
   const lines = text.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
   const head = /^# perfectplay serve record: (\S+)/.exec(text.trim());
   if (head && head[1] !== S.game.id) {
@@ -225,9 +274,19 @@ async function loadRecord(text) {
   S.log = [];
   S.snaps = [];
   S.at = -1;
-  for (const line of lines) {
+  let before = null;  // the line before: {state, player, action}
+  for (const [n, line] of lines.entries()) {
     const {player, state, action} = parseRecordLine(line);
     const pos = await optionsOf(state);
+    if (before !== null) {
+      const next = await successors(before.state, before.action, before.player);
+      const twice = twoPlayers();
+      if (!next.some((c) => reaches(c, pos.state) && (!twice || c.player === player))) {
+        const who = twice ? `P${player + 1} ` : "";
+        throw new Error(`record, line ${n + 1}: ${who}${pos.state} cannot follow ` +
+                        `${before.action} in ${before.state}`);
+      }
+    }
     S.node = {type: "position", state: pos.state, player, pos};
     if (action === null) break;
     const option = (pos.options || []).find((o) => o.action === action);
@@ -237,10 +296,11 @@ async function loadRecord(text) {
       player, state: pos.state, action, value: option.value, regret: option.regret,
       number: pos.number, best: pos.options[0].value,
     });
+    before = {state: pos.state, player, action};
   }
   const last = parseRecordLine(lines[lines.length - 1]);
   if (last.action === null) {
-    await goto(last.state, last.player);
+    await goto(S.node.state, last.player);
     return;
   }
   // The record ends with a choice whose roll is still to come: make that choice again.
