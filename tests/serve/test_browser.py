@@ -271,6 +271,27 @@ def test_an_incoherent_record_is_refused_and_the_game_kept(page, server):
     assert page.locator("#error").is_hidden()
 
 
+def test_a_reload_keeps_the_game_and_its_undo(page, server):
+    # Reloading the page (a slip of the finger, a phone waking up) keeps the game, the
+    # opponent's mode and the undo history, in this tab only.
+    _open(page, server, "tictactoe")
+    page.select_option("#mode", "hotseat")
+    page.wait_for_selector("button.option")
+    for n, square in enumerate(("0", "4", "1")):
+        page.locator(f"button.option[data-action='{square}']").click()
+        expect(page.locator("#history li")).to_have_count(n + 1)
+    page.reload()
+    expect(page.locator("#state")).to_have_text("'XX..O....'")
+    assert page.locator("#history li").count() == 3
+    assert page.locator("#mode").input_value() == "hotseat"
+    page.click("#undo")
+    expect(page.locator("#state")).to_have_text("'X...O....'")
+    other = page.context.new_page()  # another tab starts its own game
+    other.goto(f"{server}/?game=tictactoe")
+    expect(other.locator("#state")).to_have_text("'.........'")
+    other.close()
+
+
 def test_a_typed_position_with_its_mover_and_a_cost_games_total(page, server):
     _open(page, server, "tictactoe")
     page.select_option("#mode", "first")  # the perfect opponent is player 2 (O)

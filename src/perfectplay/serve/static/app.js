@@ -340,6 +340,71 @@ function el(tag, attrs, ...children) {
 }
 
 function render() {
+  draw();
+  keep();
+}
+
+// ---- a reload keeps the game ----------------------------------------------------------
+
+// The game is kept in this tab's sessionStorage after every change, so that a reload
+// (a slip of the finger, a phone that dropped the page) resumes it, undo included; another
+// tab has its own.
+const KEPT = "perfectplay-serve-game";
+
+function keep() {
+  if (!S.game) return;
+  const url = new URL(location.href);  // the address names the game played (a reload's)
+  if (url.searchParams.get("game") !== S.game.id) {
+    url.searchParams.set("game", S.game.id);
+    history.replaceState(null, "", url);
+  }
+  const game = {
+    game: S.game.id, mode: $("mode").value, hide: $("hide").checked, byhand: $("byhand").checked,
+    node: S.node, log: S.log, snaps: S.snaps, at: S.at, typed: S.typed,
+  };
+  try {
+    sessionStorage.setItem(KEPT, JSON.stringify(game));
+  } catch (error) {
+    // Too much for the storage (a long game's undo history): the game without its undo.
+    try {
+      const now = {node: S.node, log: S.log};
+      sessionStorage.setItem(KEPT, JSON.stringify({...game, snaps: [now], at: 0}));
+    } catch (again) {
+      sessionStorage.removeItem(KEPT);
+    }
+  }
+}
+
+function kept() {
+  try {
+    const game = JSON.parse(sessionStorage.getItem(KEPT) || "null");
+    return game && S.games.some((g) => g.id === game.game) ? game : null;
+  } catch (error) {
+    return null;
+  }
+}
+
+// Resume a kept game, its position asked again (a server started since with other
+// games answers for this one or the game starts anew).
+function resume(game) {
+  S.game = S.games.find((g) => g.id === game.game);
+  $("game").value = S.game.id;
+  $("mode").value = game.mode;
+  $("hide").checked = game.hide;
+  $("byhand").checked = game.byhand;
+  guarded(async () => {
+    try {
+      if (game.node) await optionsOf(game.node.state);
+    } catch (error) {
+      await newGame();
+      return;
+    }
+    Object.assign(S, {node: game.node, log: game.log, snaps: game.snaps, at: game.at,
+                      typed: game.typed});
+  });
+}
+
+function draw() {
   const hide = $("hide").checked;
   $("undo").disabled = S.at <= 0;
   $("redo").disabled = S.at >= S.snaps.length - 1;
@@ -664,6 +729,11 @@ async function init() {
   }
   for (const g of S.games) $("game").append(el("option", {value: g.id}, g.title));
   const wanted = new URLSearchParams(location.search).get("game");
+  const resumed = kept();
+  if (resumed && (!wanted || wanted === resumed.game)) {
+    resume(resumed);
+    return;
+  }
   const first = S.games.find((g) => g.id === wanted) || S.games[0];
   $("game").value = first.id;
   selectGame(first.id);
