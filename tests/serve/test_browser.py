@@ -292,6 +292,22 @@ def test_a_reload_keeps_the_game_and_its_undo(page, server):
     other.close()
 
 
+def test_a_quicker_loss_is_not_shown_as_best(page, server):
+    # In a lost tic-tac-toe position every move loses (no regret in the outcome), but
+    # only the slowest is best: the others say how long the best holds out.
+    _open(page, server, "tictactoe")
+    page.select_option("#mode", "hotseat")
+    page.wait_for_selector("button.option")
+    page.fill("#typed", "'XX.O.....'")
+    page.select_option("#typed-player", "1")
+    page.click("#jump button[type=submit]")
+    quick = page.locator("button.option[data-action='4']")
+    expect(quick.locator(".loss")).to_have_text("-0 (best in 4)")
+    quick.click()
+    expect(page.locator("#history li")).to_have_text(["P2: 4 (loss 0 (best in 4))"])
+    assert page.locator("#history li").get_attribute("class") == "lost"
+
+
 def test_a_typed_position_with_its_mover_and_a_cost_games_total(page, server):
     _open(page, server, "tictactoe")
     page.select_option("#mode", "first")  # the perfect opponent is player 2 (O)

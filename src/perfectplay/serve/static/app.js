@@ -9,7 +9,7 @@ const S = {
   game: null,        // the served game's description (GET /api/games)
   node: null,        // where play stands: {type: "position", state, player, pos} or
                      // {type: "chance", state, player, chances, note}
-  log: [],           // decisions: {player, state, action, value, regret, number}
+  log: [],           // decisions: {player, state, action, value, regret, number, best, isBest}
   snaps: [],         // undo stack: copies of {node, log} where a person acts
   at: -1,            // the snapshot shown
   busy: false,
@@ -104,7 +104,7 @@ async function decide(option) {
   S.log.push({
     player: node.player, state: node.state, action: option.action,
     value: option.value, regret: option.regret, number: node.pos.number,
-    best: node.pos.options[0].value,
+    best: node.pos.options[0].value, isBest: option.best,
   });
   const next = await applyTo(node.state, option.action);
   if (next.cost !== undefined) S.log[S.log.length - 1].cost = next.cost;
@@ -294,7 +294,7 @@ async function readRecord(text) {
     snapshot();
     S.log.push({
       player, state: pos.state, action, value: option.value, regret: option.regret,
-      number: pos.number, best: pos.options[0].value,
+      number: pos.number, best: pos.options[0].value, isBest: option.best,
     });
     before = {state: pos.state, player, action};
   }
@@ -322,6 +322,18 @@ function fmt(value) {
   if (S.game.objective.includes("chance")) return `${(100 * value).toFixed(2)}%`;
   return Number.isInteger(value) ? String(value) : value.toFixed(4);
 }
+
+// The loss of an option that is not the best: its regret, and for a game without dice,
+// where a slower loss or a quicker win is the best at no regret in the outcome, the
+// best's number of moves ("-0 (best in 4)", not a bare "-0.0000").
+function lossOf(value, best, regret) {
+  const moves = value && best && typeof value === "object" && typeof best === "object" &&
+    regret === 0 && best.remoteness !== null && value.remoteness !== best.remoteness;
+  return moves ? `0 (best in ${best.remoteness})` : fmtLoss(regret);
+}
+
+// Whether a decision of the log was the best (kept games from before `isBest`: none lost).
+const wasBest = (d) => (d.isBest === undefined ? d.regret === 0 : d.isBest);
 
 function fmtLoss(regret) {
   if (typeof regret === "string") return regret;
@@ -516,7 +528,7 @@ function drawOptions(pos, hide) {
       el("span", {class: "key"}, i < 9 ? String(i + 1) : ""),
       el("span", {class: "label"}, o.action),
       el("span", {class: "num"}, hide ? "" : fmt(o.value)),
-      el("span", {class: "loss"}, hide ? "" : o.best ? "best" : `-${fmtLoss(o.regret)}`),
+      el("span", {class: "loss"}, hide ? "" : o.best ? "best" : `-${lossOf(o.value, pos.options[0].value, o.regret)}`),
     );
     button.disabled = !mine;
     button.addEventListener("click", () => choose(o));
@@ -598,8 +610,8 @@ function drawReview(hide) {
     totals[d.player] += loss;
     counts[d.player] += 1;
     const who = twoPlayers() ? `P${d.player + 1}: ` : "";
-    const text = `${who}${d.action}` + (hide ? "" : d.regret === 0 ? " (best)" : ` (loss ${fmtLoss(d.regret)})`);
-    list.append(el("li", {class: d.regret === 0 ? "good" : "lost", title: d.state}, text));
+    const text = `${who}${d.action}` + (hide ? "" : wasBest(d) ? " (best)" : ` (loss ${lossOf(d.value, d.best, d.regret)})`);
+    list.append(el("li", {class: wasBest(d) ? "good" : "lost", title: d.state}, text));
   }
   const parts = [];
   for (const p of twoPlayers() ? [0, 1] : [0]) {
@@ -643,7 +655,7 @@ function drawChart(hide) {
   mk("polyline", {points: path.join(" "), class: "line"});
   points.forEach((v, i) => {
     if (v === null) return;
-    const lost = i < S.log.length && S.log[i].regret !== 0;
+    const lost = i < S.log.length && !wasBest(S.log[i]);
     const dot = mk("circle", {cx: x(i), cy: y(v), r: 3, class: lost ? "dot lost" : "dot"});
     const t = document.createElementNS(ns, "title");
     t.textContent = i < S.log.length ? `${S.log[i].action}: ${fmt(v)}` : `now: ${fmt(v)}`;
