@@ -308,6 +308,17 @@ def test_a_quicker_loss_is_not_shown_as_best(page, server):
     assert page.locator("#history li").get_attribute("class") == "lost"
 
 
+def test_a_forced_move_is_listed_but_not_counted_as_a_decision(page, server):
+    # Pig's first move (roll: holding 0 is not allowed) is no choice: it must not dilute
+    # the mean loss per decision.
+    _open(page, server, "pig")
+    page.select_option("#mode", "hotseat")
+    page.wait_for_selector("button.option")
+    page.keyboard.press("1")
+    expect(page.locator("#history li").first).to_have_text("P1: roll (forced)")
+    assert "Player 1" not in page.locator("#totals").inner_text()
+
+
 def test_a_typed_position_with_its_mover_and_a_cost_games_total(page, server):
     _open(page, server, "tictactoe")
     page.select_option("#mode", "first")  # the perfect opponent is player 2 (O)

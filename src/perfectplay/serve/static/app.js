@@ -9,7 +9,8 @@ const S = {
   game: null,        // the served game's description (GET /api/games)
   node: null,        // where play stands: {type: "position", state, player, pos} or
                      // {type: "chance", state, player, chances, note}
-  log: [],           // decisions: {player, state, action, value, regret, number, best, isBest}
+  log: [],           // decisions: {player, state, action, value, regret, number, best, isBest,
+                     //             forced (the only option: no choice)}
   snaps: [],         // undo stack: copies of {node, log} where a person acts
   at: -1,            // the snapshot shown
   busy: false,
@@ -104,7 +105,7 @@ async function decide(option) {
   S.log.push({
     player: node.player, state: node.state, action: option.action,
     value: option.value, regret: option.regret, number: node.pos.number,
-    best: node.pos.options[0].value, isBest: option.best,
+    best: node.pos.options[0].value, isBest: option.best, forced: node.pos.options.length === 1,
   });
   const next = await applyTo(node.state, option.action);
   if (next.cost !== undefined) S.log[S.log.length - 1].cost = next.cost;
@@ -295,6 +296,7 @@ async function readRecord(text) {
     S.log.push({
       player, state: pos.state, action, value: option.value, regret: option.regret,
       number: pos.number, best: pos.options[0].value, isBest: option.best,
+      forced: pos.options.length === 1,
     });
     before = {state: pos.state, player, action};
   }
@@ -606,11 +608,14 @@ function drawReview(hide) {
   const totals = [0, 0];
   const counts = [0, 0];
   for (const d of S.log) {
-    const loss = typeof d.regret === "number" ? d.regret : 0;
-    totals[d.player] += loss;
-    counts[d.player] += 1;
+    // A forced move (the only option: Ur's pass, the last box) is no choice: listed, but
+    // not counted in the decisions whose mean loss measures a player.
+    if (!d.forced) {
+      totals[d.player] += typeof d.regret === "number" ? d.regret : 0;
+      counts[d.player] += 1;
+    }
     const who = twoPlayers() ? `P${d.player + 1}: ` : "";
-    const text = `${who}${d.action}` + (hide ? "" : wasBest(d) ? " (best)" : ` (loss ${lossOf(d.value, d.best, d.regret)})`);
+    const text = `${who}${d.action}` + (hide ? "" : d.forced ? " (forced)" : wasBest(d) ? " (best)" : ` (loss ${lossOf(d.value, d.best, d.regret)})`);
     list.append(el("li", {class: wasBest(d) ? "good" : "lost", title: d.state}, text));
   }
   const parts = [];
