@@ -319,6 +319,28 @@ def test_a_forced_move_is_listed_but_not_counted_as_a_decision(page, server):
     assert "Player 1" not in page.locator("#totals").inner_text()
 
 
+def test_another_game_chosen_while_an_answer_is_awaited(browser, server):
+    # Pig's answers are held back a second, as a rule set solved on first use is: the
+    # game chosen meanwhile is the one played when they come, not Pig's state under
+    # tic-tac-toe's name (which then asked tic-tac-toe about Pig's positions).
+    context = _context(browser)
+    context.add_init_script("""(() => {
+      const plain = window.fetch;
+      window.fetch = (url, init) => String(url).includes("/pig/")
+        ? new Promise((ok) => setTimeout(() => ok(plain(url, init)), 1000)) : plain(url, init);
+    })();""")
+    pg = context.new_page()
+    _open(pg, server, "tictactoe")
+    pg.select_option("#game", "pig")
+    pg.select_option("#game", "tictactoe")
+    expect(pg.locator("#state")).to_have_text("'.........'")
+    pg.wait_for_timeout(1500)  # Pig's answer has come and gone
+    expect(pg.locator("#state")).to_have_text("'.........'")
+    assert pg.locator("#about").inner_text().startswith("TicTacToe")
+    assert pg.locator("#error").is_hidden()
+    context.close()
+
+
 def test_a_typed_position_with_its_mover_and_a_cost_games_total(page, server):
     _open(page, server, "tictactoe")
     page.select_option("#mode", "first")  # the perfect opponent is player 2 (O)

@@ -14,6 +14,7 @@ const S = {
   snaps: [],         // undo stack: copies of {node, log} where a person acts
   at: -1,            // the snapshot shown
   busy: false,
+  then: null,        // a new game asked for while an answer was awaited: started after it
   typed: false,      // the game started from a state typed in (not the game's start)
 };
 
@@ -62,6 +63,19 @@ async function guarded(work) {
     S.busy = false;
     render();
   }
+  if (S.then) {
+    const next = S.then;
+    S.then = null;
+    next();
+  }
+}
+
+// A new game (another game chosen, another mode, New) asked for while an answer is
+// awaited (a rule set solved on first use: seconds) starts when it comes, rather than
+// being dropped while the page already shows the other game's name.
+function afterwards(work) {
+  if (S.busy) S.then = work;
+  else work();
 }
 
 // ---- who plays ----------------------------------------------------------------------
@@ -178,6 +192,7 @@ function restore(index) {
 }
 
 function undo() {
+  if (S.busy) return;  // the game is still moving: undo what it reaches, not half of it
   // Back to the previous moment where a person acted (the computer's moves are replayed
   // by going back past them).
   if (S.at > 0) restore(S.at - 1);
@@ -185,6 +200,7 @@ function undo() {
 }
 
 function redo() {
+  if (S.busy) return;
   if (S.at < S.snaps.length - 1) restore(S.at + 1);
   render();
 }
@@ -671,9 +687,12 @@ function drawChart(hide) {
 // ---- wiring -------------------------------------------------------------------------
 
 function selectGame(id) {
-  S.game = S.games.find((g) => g.id === id);
-  $("byhand").parentElement.hidden = false;
-  guarded(() => newGame());
+  afterwards(() => {
+    S.game = S.games.find((g) => g.id === id);
+    $("game").value = id;
+    $("byhand").parentElement.hidden = false;
+    guarded(() => newGame());
+  });
 }
 
 function onKey(event) {
@@ -699,16 +718,16 @@ function onKey(event) {
     $("hide").checked = !$("hide").checked;
     render();
   } else if (key === "n") {
-    guarded(() => newGame());
+    afterwards(() => guarded(() => newGame()));
   }
 }
 
 async function init() {
   $("game").addEventListener("change", (e) => selectGame(e.target.value));
-  $("mode").addEventListener("change", () => guarded(() => newGame()));
+  $("mode").addEventListener("change", () => afterwards(() => guarded(() => newGame())));
   $("hide").addEventListener("change", render);
   $("byhand").addEventListener("change", render);
-  $("new").addEventListener("click", () => guarded(() => newGame()));
+  $("new").addEventListener("click", () => afterwards(() => guarded(() => newGame())));
   $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", redo);
   $("roll").addEventListener("click", () => {
