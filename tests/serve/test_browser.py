@@ -387,7 +387,7 @@ def test_alea_rolled_by_hand_then_played_to_a_word(page, server):
     page.locator("select.set-die").select_option("A")
     page.click("#set-dice")
     expect(page.locator("#turn")).to_have_text("Game over")
-    assert page.locator("#value").inner_text() == "The dice spell PARSE"
+    assert page.locator("#value").inner_text() == "The dice spell PARSE in 2 rolls"
     page.uncheck("#byhand")
     page.click("#new")  # rolled by the page now: play the best keep until a word shows
     # The last game's "Game over" stays until the new one is drawn: wait for it to go.

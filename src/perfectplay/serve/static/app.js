@@ -175,7 +175,7 @@ async function newGame(state, player = 0) {
   S.log = [];
   S.snaps = [];
   S.at = -1;
-  S.typed = Boolean(state);
+  S.typed = Boolean(state) && state !== S.game.start;
   const start = state || S.game.start;
   if (start === null) {
     S.node = null;
@@ -291,6 +291,7 @@ async function readRecord(text) {
   S.log = [];
   S.snaps = [];
   S.at = -1;
+  S.typed = false;  // a record is a game from its first line, as played
   let before = null;  // the line before: {state, player, action}
   for (const [n, line] of lines.entries()) {
     const {player, state, action} = parseRecordLine(line);
@@ -472,7 +473,7 @@ function draw() {
   } else if (pos.over) {
     $("turn").textContent = "Game over";
     $("value").textContent = twoPlayers() ? outcomeText(node.player, pos.number)
-      : pos.word ? `The dice spell ${pos.word}` : finalText(pos);
+      : pos.word ? spelt(pos.word) : finalText(pos);
   } else {
     $("turn").textContent = `${who} to choose` +
       (pos.rolls_left !== undefined ? ` (${counted(pos.rolls_left, "rolls")} left)` : "");
@@ -489,6 +490,14 @@ function finalText(pos) {
   const used = S.log.reduce((total, d) => total + (d.cost || 0), 0);
   const n = Number.isInteger(used) ? String(used) : used.toFixed(4);
   return `Total: ${counted(n, S.game.unit)}` + (S.typed ? " (from the state typed)" : "");
+}
+
+// Alea Iacta Est's end: the word, and the rolls it took (the first, then one after each
+// keep; from a state typed, the keeps since).
+function spelt(word) {
+  const rolls = S.log.length + (S.typed ? 0 : 1);
+  return `The dice spell ${word} in ${counted(rolls, "rolls")}` +
+    (S.typed ? " (from the state typed)" : "");
 }
 
 // "1 roll", "2 rolls": a count with its unit (given in the plural).
