@@ -383,7 +383,7 @@ function render() {
 const KEPT = "perfectplay-serve-game";
 
 function keep() {
-  if (!S.game) return;
+  if (!S.game || S.busy) return;  // half a move is not kept: the move's end keeps it
   const url = new URL(location.href);  // the address names the game played (a reload's)
   if (url.searchParams.get("game") !== S.game.id) {
     url.searchParams.set("game", S.game.id);
