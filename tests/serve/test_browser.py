@@ -243,6 +243,104 @@ def test_a_record_pasted_back(page, server):
     assert page.locator("#history li").count() == 2
 
 
+def test_an_incoherent_record_is_refused_and_the_game_kept(page, server):
+    # A hand-edited record whose line cannot follow the line before (a square that
+    # appeared from nowhere, a die Pig does not have, the wrong player after a roll) is
+    # refused in words, and the game on the page stays as it was.
+    _open(page, server, "tictactoe")
+    page.select_option("#mode", "hotseat")
+    page.wait_for_selector("button.option")
+    page.locator("button.option[data-action='4']").click()
+    expect(page.locator("#history li")).to_have_count(1)
+    head = "# perfectplay serve record: "
+    for record in (
+        f"{head}tictactoe\nP1 '.........' > 0\nP2 'X........' > 4\nP1 '..X.O....' > 0",
+        f"{head}tictactoe\nP1 '.........' > 0\nP1 'X........'",
+        f"{head}pig\nP1 (0, 0, 0) > roll\nP1 (0, 0, 9)",
+        f"{head}pig\nP1 (0, 0, 0) > roll\nP2 (0, 0, 3)",
+    ):
+        page.fill("#record", record)
+        page.click("#paste")
+        expect(page.locator("#error")).to_contain_text("cannot follow")
+        assert page.locator("#game").input_value() == "tictactoe"
+        assert page.locator("#state").inner_text() == "'....X....'"
+        assert page.locator("#history li").count() == 1
+    page.fill("#record", f"{head}pig\nP1 (0, 0, 0) > roll\nP1 (0, 0, 3)")
+    page.click("#paste")
+    expect(page.locator("#state")).to_contain_text("(0, 0, 3)")
+    assert page.locator("#error").is_hidden()
+
+
+def test_a_reload_keeps_the_game_and_its_undo(page, server):
+    # Reloading the page (a slip of the finger, a phone waking up) keeps the game, the
+    # opponent's mode and the undo history, in this tab only.
+    _open(page, server, "tictactoe")
+    page.select_option("#mode", "hotseat")
+    page.wait_for_selector("button.option")
+    for n, square in enumerate(("0", "4", "1")):
+        page.locator(f"button.option[data-action='{square}']").click()
+        expect(page.locator("#history li")).to_have_count(n + 1)
+    page.reload()
+    expect(page.locator("#state")).to_have_text("'XX..O....'")
+    assert page.locator("#history li").count() == 3
+    assert page.locator("#mode").input_value() == "hotseat"
+    page.click("#undo")
+    expect(page.locator("#state")).to_have_text("'X...O....'")
+    other = page.context.new_page()  # another tab starts its own game
+    other.goto(f"{server}/?game=tictactoe")
+    expect(other.locator("#state")).to_have_text("'.........'")
+    other.close()
+
+
+def test_a_quicker_loss_is_not_shown_as_best(page, server):
+    # In a lost tic-tac-toe position every move loses (no regret in the outcome), but
+    # only the slowest is best: the others say how long the best holds out.
+    _open(page, server, "tictactoe")
+    page.select_option("#mode", "hotseat")
+    page.wait_for_selector("button.option")
+    page.fill("#typed", "'XX.O.....'")
+    page.select_option("#typed-player", "1")
+    page.click("#jump button[type=submit]")
+    quick = page.locator("button.option[data-action='4']")
+    expect(quick.locator(".loss")).to_have_text("-0 (best in 4)")
+    quick.click()
+    expect(page.locator("#history li")).to_have_text(["P2: 4 (loss 0 (best in 4))"])
+    assert page.locator("#history li").get_attribute("class") == "lost"
+
+
+def test_a_forced_move_is_listed_but_not_counted_as_a_decision(page, server):
+    # Pig's first move (roll: holding 0 is not allowed) is no choice: it must not dilute
+    # the mean loss per decision.
+    _open(page, server, "pig")
+    page.select_option("#mode", "hotseat")
+    page.wait_for_selector("button.option")
+    page.keyboard.press("1")
+    expect(page.locator("#history li").first).to_have_text("P1: roll (forced)")
+    assert "Player 1" not in page.locator("#totals").inner_text()
+
+
+def test_another_game_chosen_while_an_answer_is_awaited(browser, server):
+    # Pig's answers are held back a second, as a rule set solved on first use is: the
+    # game chosen meanwhile is the one played when they come, not Pig's state under
+    # tic-tac-toe's name (which then asked tic-tac-toe about Pig's positions).
+    context = _context(browser)
+    context.add_init_script("""(() => {
+      const plain = window.fetch;
+      window.fetch = (url, init) => String(url).includes("/pig/")
+        ? new Promise((ok) => setTimeout(() => ok(plain(url, init)), 1000)) : plain(url, init);
+    })();""")
+    pg = context.new_page()
+    _open(pg, server, "tictactoe")
+    pg.select_option("#game", "pig")
+    pg.select_option("#game", "tictactoe")
+    expect(pg.locator("#state")).to_have_text("'.........'")
+    pg.wait_for_timeout(1500)  # Pig's answer has come and gone
+    expect(pg.locator("#state")).to_have_text("'.........'")
+    assert pg.locator("#about").inner_text().startswith("TicTacToe")
+    assert pg.locator("#error").is_hidden()
+    context.close()
+
+
 def test_a_typed_position_with_its_mover_and_a_cost_games_total(page, server):
     _open(page, server, "tictactoe")
     page.select_option("#mode", "first")  # the perfect opponent is player 2 (O)
@@ -289,7 +387,7 @@ def test_alea_rolled_by_hand_then_played_to_a_word(page, server):
     page.locator("select.set-die").select_option("A")
     page.click("#set-dice")
     expect(page.locator("#turn")).to_have_text("Game over")
-    assert page.locator("#value").inner_text() == "The dice spell PARSE"
+    assert page.locator("#value").inner_text() == "The dice spell PARSE in 2 rolls"
     page.uncheck("#byhand")
     page.click("#new")  # rolled by the page now: play the best keep until a word shows
     # The last game's "Game over" stays until the new one is drawn: wait for it to go.

@@ -9,10 +9,12 @@ const S = {
   game: null,        // the served game's description (GET /api/games)
   node: null,        // where play stands: {type: "position", state, player, pos} or
                      // {type: "chance", state, player, chances, note}
-  log: [],           // decisions: {player, state, action, value, regret, number}
+  log: [],           // decisions: {player, state, action, value, regret, number, best, isBest,
+                     //             forced (the only option: no choice)}
   snaps: [],         // undo stack: copies of {node, log} where a person acts
   at: -1,            // the snapshot shown
   busy: false,
+  then: null,        // a new game asked for while an answer was awaited: started after it
   typed: false,      // the game started from a state typed in (not the game's start)
 };
 
@@ -61,6 +63,19 @@ async function guarded(work) {
     S.busy = false;
     render();
   }
+  if (S.then) {
+    const next = S.then;
+    S.then = null;
+    next();
+  }
+}
+
+// A new game (another game chosen, another mode, New) asked for while an answer is
+// awaited (a rule set solved on first use: seconds) starts when it comes, rather than
+// being dropped while the page already shows the other game's name.
+function afterwards(work) {
+  if (S.busy) S.then = work;
+  else work();
 }
 
 // ---- who plays ----------------------------------------------------------------------
@@ -104,7 +119,7 @@ async function decide(option) {
   S.log.push({
     player: node.player, state: node.state, action: option.action,
     value: option.value, regret: option.regret, number: node.pos.number,
-    best: node.pos.options[0].value,
+    best: node.pos.options[0].value, isBest: option.best, forced: node.pos.options.length === 1,
   });
   const next = await applyTo(node.state, option.action);
   if (next.cost !== undefined) S.log[S.log.length - 1].cost = next.cost;
@@ -160,7 +175,7 @@ async function newGame(state, player = 0) {
   S.log = [];
   S.snaps = [];
   S.at = -1;
-  S.typed = Boolean(state);
+  S.typed = Boolean(state) && state !== S.game.start;
   const start = state || S.game.start;
   if (start === null) {
     S.node = null;
@@ -177,6 +192,7 @@ function restore(index) {
 }
 
 function undo() {
+  if (S.busy) return;  // the game is still moving: undo what it reaches, not half of it
   // Back to the previous moment where a person acted (the computer's moves are replayed
   // by going back past them).
   if (S.at > 0) restore(S.at - 1);
@@ -184,6 +200,7 @@ function undo() {
 }
 
 function redo() {
+  if (S.busy) return;
   if (S.at < S.snaps.length - 1) restore(S.at + 1);
   render();
 }
@@ -212,7 +229,56 @@ function parseRecordLine(line) {
   return {player, state: line.slice(0, cut).trim(), action: line.slice(cut + 3).trim()};
 }
 
+// Where choosing `action` in `state` (with `player` to move) may lead: the positions a
+// person decides in next, each with its mover, after the rolls in between. A roll of many
+// dice (Alea) is a template matched symbol by symbol instead of listed.
+async function successors(state, action, player) {
+  const next = await applyTo(state, action);
+  const outcomes = (chances, mover) => (Array.isArray(chances)
+    ? chances.map((c) => ({state: c.state, player: c.passes ? 1 - mover : mover}))
+    : [{roll: chances, player: mover}]);
+  let frontier = next.state !== undefined
+    ? [{state: next.state, player: next.passes ? 1 - player : player}]
+    : outcomes(next.chances || next.roll, player);
+  const found = [...frontier];
+  // A state reached is itself a roll to make (Ur's throw, a Yahtzee card between turns):
+  // its outcomes follow too. A few levels, and only where few outcomes are to be asked.
+  for (let depth = 0; depth < 3 && frontier.length <= 8; depth++) {
+    const more = [];
+    for (const c of frontier) {
+      if (c.roll) continue;
+      const pos = await optionsOf(c.state);
+      if ((pos.chances || pos.roll) && !pos.over) more.push(...outcomes(pos.chances || pos.roll, c.player));
+    }
+    found.push(...more);
+    frontier = more;
+  }
+  return found;
+}
+
+function reaches(successor, state) {
+  if (!successor.roll) return successor.state === state;
+  const {template, dice} = successor.roll;
+  if (state.length !== template.length) return false;
+  let k = 0;
+  return [...template].every((c, i) => (c === "?" ? [...dice[k++].faces].includes(state[i]) : c === state[i]));
+}
+
+// A record pasted back: every line's state must follow from the line before it (its
+// action, then the dice), with the right player to move; anything else is refused in
+// words and the game on the page is left as it was.
 async function loadRecord(text) {
+  const kept = {game: S.game, node: S.node, log: S.log, snaps: S.snaps, at: S.at, typed: S.typed};
+  try {
+    await readRecord(text);
+  } catch (error) {
+    Object.assign(S, kept);
+    $("game").value = S.game.id;
+    throw error;
+  }
+}
+
+async function readRecord(text) {
   const lines = text.split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
   const head = /^# perfectplay serve record: (\S+)/.exec(text.trim());
   if (head && head[1] !== S.game.id) {
@@ -225,9 +291,20 @@ async function loadRecord(text) {
   S.log = [];
   S.snaps = [];
   S.at = -1;
-  for (const line of lines) {
+  S.typed = false;  // a record is a game from its first line, as played
+  let before = null;  // the line before: {state, player, action}
+  for (const [n, line] of lines.entries()) {
     const {player, state, action} = parseRecordLine(line);
     const pos = await optionsOf(state);
+    if (before !== null) {
+      const next = await successors(before.state, before.action, before.player);
+      const twice = twoPlayers();
+      if (!next.some((c) => reaches(c, pos.state) && (!twice || c.player === player))) {
+        const who = twice ? `P${player + 1} ` : "";
+        throw new Error(`record, line ${n + 1}: ${who}${pos.state} cannot follow ` +
+                        `${before.action} in ${before.state}`);
+      }
+    }
     S.node = {type: "position", state: pos.state, player, pos};
     if (action === null) break;
     const option = (pos.options || []).find((o) => o.action === action);
@@ -235,12 +312,14 @@ async function loadRecord(text) {
     snapshot();
     S.log.push({
       player, state: pos.state, action, value: option.value, regret: option.regret,
-      number: pos.number, best: pos.options[0].value,
+      number: pos.number, best: pos.options[0].value, isBest: option.best,
+      forced: pos.options.length === 1,
     });
+    before = {state: pos.state, player, action};
   }
   const last = parseRecordLine(lines[lines.length - 1]);
   if (last.action === null) {
-    await goto(last.state, last.player);
+    await goto(S.node.state, last.player);
     return;
   }
   // The record ends with a choice whose roll is still to come: make that choice again.
@@ -263,6 +342,18 @@ function fmt(value) {
   return Number.isInteger(value) ? String(value) : value.toFixed(4);
 }
 
+// The loss of an option that is not the best: its regret, and for a game without dice,
+// where a slower loss or a quicker win is the best at no regret in the outcome, the
+// best's number of moves ("-0 (best in 4)", not a bare "-0.0000").
+function lossOf(value, best, regret) {
+  const moves = value && best && typeof value === "object" && typeof best === "object" &&
+    regret === 0 && best.remoteness !== null && value.remoteness !== best.remoteness;
+  return moves ? `0 (best in ${best.remoteness})` : fmtLoss(regret);
+}
+
+// Whether a decision of the log was the best (kept games from before `isBest`: none lost).
+const wasBest = (d) => (d.isBest === undefined ? d.regret === 0 : d.isBest);
+
 function fmtLoss(regret) {
   if (typeof regret === "string") return regret;
   if (S.game.objective.includes("chance")) return `${(100 * regret).toFixed(2)}%`;
@@ -280,6 +371,71 @@ function el(tag, attrs, ...children) {
 }
 
 function render() {
+  draw();
+  keep();
+}
+
+// ---- a reload keeps the game ----------------------------------------------------------
+
+// The game is kept in this tab's sessionStorage after every change, so that a reload
+// (a slip of the finger, a phone that dropped the page) resumes it, undo included; another
+// tab has its own.
+const KEPT = "perfectplay-serve-game";
+
+function keep() {
+  if (!S.game || S.busy) return;  // half a move is not kept: the move's end keeps it
+  const url = new URL(location.href);  // the address names the game played (a reload's)
+  if (url.searchParams.get("game") !== S.game.id) {
+    url.searchParams.set("game", S.game.id);
+    history.replaceState(null, "", url);
+  }
+  const game = {
+    game: S.game.id, mode: $("mode").value, hide: $("hide").checked, byhand: $("byhand").checked,
+    node: S.node, log: S.log, snaps: S.snaps, at: S.at, typed: S.typed,
+  };
+  try {
+    sessionStorage.setItem(KEPT, JSON.stringify(game));
+  } catch (error) {
+    // Too much for the storage (a long game's undo history): the game without its undo.
+    try {
+      const now = {node: S.node, log: S.log};
+      sessionStorage.setItem(KEPT, JSON.stringify({...game, snaps: [now], at: 0}));
+    } catch (again) {
+      sessionStorage.removeItem(KEPT);
+    }
+  }
+}
+
+function kept() {
+  try {
+    const game = JSON.parse(sessionStorage.getItem(KEPT) || "null");
+    return game && S.games.some((g) => g.id === game.game) ? game : null;
+  } catch (error) {
+    return null;
+  }
+}
+
+// Resume a kept game, its position asked again (a server started since with other
+// games answers for this one or the game starts anew).
+function resume(game) {
+  S.game = S.games.find((g) => g.id === game.game);
+  $("game").value = S.game.id;
+  $("mode").value = game.mode;
+  $("hide").checked = game.hide;
+  $("byhand").checked = game.byhand;
+  guarded(async () => {
+    try {
+      if (game.node) await optionsOf(game.node.state);
+    } catch (error) {
+      await newGame();
+      return;
+    }
+    Object.assign(S, {node: game.node, log: game.log, snaps: game.snaps, at: game.at,
+                      typed: game.typed});
+  });
+}
+
+function draw() {
   const hide = $("hide").checked;
   $("undo").disabled = S.at <= 0;
   $("redo").disabled = S.at >= S.snaps.length - 1;
@@ -317,7 +473,7 @@ function render() {
   } else if (pos.over) {
     $("turn").textContent = "Game over";
     $("value").textContent = twoPlayers() ? outcomeText(node.player, pos.number)
-      : pos.word ? `The dice spell ${pos.word}` : finalText(pos);
+      : pos.word ? spelt(pos.word) : finalText(pos);
   } else {
     $("turn").textContent = `${who} to choose` +
       (pos.rolls_left !== undefined ? ` (${counted(pos.rolls_left, "rolls")} left)` : "");
@@ -334,6 +490,14 @@ function finalText(pos) {
   const used = S.log.reduce((total, d) => total + (d.cost || 0), 0);
   const n = Number.isInteger(used) ? String(used) : used.toFixed(4);
   return `Total: ${counted(n, S.game.unit)}` + (S.typed ? " (from the state typed)" : "");
+}
+
+// Alea Iacta Est's end: the word, and the rolls it took (the first, then one after each
+// keep; from a state typed, the keeps since).
+function spelt(word) {
+  const rolls = S.log.length + (S.typed ? 0 : 1);
+  return `The dice spell ${word} in ${counted(rolls, "rolls")}` +
+    (S.typed ? " (from the state typed)" : "");
 }
 
 // "1 roll", "2 rolls": a count with its unit (given in the plural).
@@ -391,7 +555,7 @@ function drawOptions(pos, hide) {
       el("span", {class: "key"}, i < 9 ? String(i + 1) : ""),
       el("span", {class: "label"}, o.action),
       el("span", {class: "num"}, hide ? "" : fmt(o.value)),
-      el("span", {class: "loss"}, hide ? "" : o.best ? "best" : `-${fmtLoss(o.regret)}`),
+      el("span", {class: "loss"}, hide ? "" : o.best ? "best" : `-${lossOf(o.value, pos.options[0].value, o.regret)}`),
     );
     button.disabled = !mine;
     button.addEventListener("click", () => choose(o));
@@ -469,12 +633,15 @@ function drawReview(hide) {
   const totals = [0, 0];
   const counts = [0, 0];
   for (const d of S.log) {
-    const loss = typeof d.regret === "number" ? d.regret : 0;
-    totals[d.player] += loss;
-    counts[d.player] += 1;
+    // A forced move (the only option: Ur's pass, the last box) is no choice: listed, but
+    // not counted in the decisions whose mean loss measures a player.
+    if (!d.forced) {
+      totals[d.player] += typeof d.regret === "number" ? d.regret : 0;
+      counts[d.player] += 1;
+    }
     const who = twoPlayers() ? `P${d.player + 1}: ` : "";
-    const text = `${who}${d.action}` + (hide ? "" : d.regret === 0 ? " (best)" : ` (loss ${fmtLoss(d.regret)})`);
-    list.append(el("li", {class: d.regret === 0 ? "good" : "lost", title: d.state}, text));
+    const text = `${who}${d.action}` + (hide ? "" : d.forced ? " (forced)" : wasBest(d) ? " (best)" : ` (loss ${lossOf(d.value, d.best, d.regret)})`);
+    list.append(el("li", {class: wasBest(d) ? "good" : "lost", title: d.state}, text));
   }
   const parts = [];
   for (const p of twoPlayers() ? [0, 1] : [0]) {
@@ -518,7 +685,7 @@ function drawChart(hide) {
   mk("polyline", {points: path.join(" "), class: "line"});
   points.forEach((v, i) => {
     if (v === null) return;
-    const lost = i < S.log.length && S.log[i].regret !== 0;
+    const lost = i < S.log.length && !wasBest(S.log[i]);
     const dot = mk("circle", {cx: x(i), cy: y(v), r: 3, class: lost ? "dot lost" : "dot"});
     const t = document.createElementNS(ns, "title");
     t.textContent = i < S.log.length ? `${S.log[i].action}: ${fmt(v)}` : `now: ${fmt(v)}`;
@@ -529,9 +696,12 @@ function drawChart(hide) {
 // ---- wiring -------------------------------------------------------------------------
 
 function selectGame(id) {
-  S.game = S.games.find((g) => g.id === id);
-  $("byhand").parentElement.hidden = false;
-  guarded(() => newGame());
+  afterwards(() => {
+    S.game = S.games.find((g) => g.id === id);
+    $("game").value = id;
+    $("byhand").parentElement.hidden = false;
+    guarded(() => newGame());
+  });
 }
 
 function onKey(event) {
@@ -557,16 +727,16 @@ function onKey(event) {
     $("hide").checked = !$("hide").checked;
     render();
   } else if (key === "n") {
-    guarded(() => newGame());
+    afterwards(() => guarded(() => newGame()));
   }
 }
 
 async function init() {
   $("game").addEventListener("change", (e) => selectGame(e.target.value));
-  $("mode").addEventListener("change", () => guarded(() => newGame()));
+  $("mode").addEventListener("change", () => afterwards(() => guarded(() => newGame())));
   $("hide").addEventListener("change", render);
   $("byhand").addEventListener("change", render);
-  $("new").addEventListener("click", () => guarded(() => newGame()));
+  $("new").addEventListener("click", () => afterwards(() => guarded(() => newGame())));
   $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", redo);
   $("roll").addEventListener("click", () => {
@@ -604,6 +774,11 @@ async function init() {
   }
   for (const g of S.games) $("game").append(el("option", {value: g.id}, g.title));
   const wanted = new URLSearchParams(location.search).get("game");
+  const resumed = kept();
+  if (resumed && (!wanted || wanted === resumed.game)) {
+    resume(resumed);
+    return;
+  }
   const first = S.games.find((g) => g.id === wanted) || S.games[0];
   $("game").value = first.id;
   selectGame(first.id);
