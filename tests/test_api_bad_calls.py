@@ -174,8 +174,9 @@ def test_every_error_here_is_a_perfectplay_error():
         assert issubclass(cls, PerfectplayError)
 
 
-@pytest.mark.parametrize("flag", ["no", None, 2, 0.0])
-def test_a_pass_flag_that_is_not_a_bool_is_refused(flag):
+def _toss(chances):
+    """A two-player dice game of one toss whose ``chances`` are given."""
+
     class Toss:
         start = "go"
 
@@ -186,28 +187,21 @@ def test_a_pass_flag_that_is_not_a_bool_is_refused(flag):
             return ["toss"]
 
         def chances(self, s, m):
-            return {("win", flag): 1, ("lose", False): 1}
+            return chances
 
+    return Toss()
+
+
+@pytest.mark.parametrize("flag", ["no", None, 2, 0.0])
+def test_a_pass_flag_that_is_not_a_bool_is_refused(flag):
     # Read by its truth value, "no" passed the turn and None kept it, without a word.
     with pytest.raises(ModelError, match=r"Toss.chances\('go', 'toss'\) gave passes"):
-        perfectplay.solve(Toss())
+        perfectplay.solve(_toss({("win", flag): 1, ("lose", False): 1}))
 
 
 @pytest.mark.parametrize("flag", [True, False, 1, 0])
 def test_pass_flags_that_are_bools_or_bits_are_read(flag):
-    class Toss:
-        start = "go"
-
-        def outcome(self, s):
-            return None if s == "go" else s
-
-        def moves(self, s):
-            return ["toss"]
-
-        def chances(self, s, m):
-            return [("win", 1, flag)]
-
-    assert perfectplay.solve(Toss()).value() == (0.0 if flag else 1.0)
+    assert perfectplay.solve(_toss([("win", 1, flag)])).value() == (0.0 if flag else 1.0)
 
 
 @pytest.mark.parametrize(
