@@ -57,6 +57,7 @@ __all__ = [
     "MoveDistribution",
     "PolicyChain",
     "RESULTS",
+    "check_work",
     "cost_distribution",
     "move_distribution",
     "outcome_pmf",
@@ -193,15 +194,29 @@ def _cdf(
     return out
 
 
+def check_work(k_max: int, edges: int | None = None) -> None:
+    """Refuse a distribution up to ``k_max`` over ``edges`` outcome edges that is over
+    :data:`MAX_K` or :data:`MAX_WORK` (``edges`` unknown, before a solve: ``k_max``
+    alone).
+
+    >>> check_work(20_000_000)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    perfectplay.errors.ResourceLimitError: a distribution up to k = 20,000,000 is too much work ...
+    """
+    work = (k_max + 1) * max(1, edges or 0)
+    if k_max > MAX_K or work > MAX_WORK:
+        over = f" over {edges:,} outcome edges" if edges is not None else ""
+        raise ResourceLimitError(
+            f"a distribution up to k = {k_max:,}{over} is too much work "
+            f"(limits: k <= {MAX_K:,}, k * edges <= {MAX_WORK:,})"
+        )
+
+
 def _check_k(graph: ChanceGraph, k_max: int) -> None:
     if isinstance(k_max, bool) or not isinstance(k_max, int | np.integer) or k_max < 0:
         raise InputError(f"k_max must be an int >= 0, not {short_repr(k_max)}")
-    work = (k_max + 1) * max(1, graph.outcome_idx.shape[0])
-    if k_max > MAX_K or work > MAX_WORK:
-        raise ResourceLimitError(
-            f"a distribution up to k = {k_max:,} over {graph.outcome_idx.shape[0]:,} outcome "
-            f"edges is too much work (limits: k <= {MAX_K:,}, k * edges <= {MAX_WORK:,})"
-        )
+    check_work(k_max, int(graph.outcome_idx.shape[0]))
     max_cost = int(graph.cost.max()) if graph.n_chance else 1
     require(
         graph.outcome_idx.shape[0] * 12 + graph.n_chance * (40 + 8 * (max_cost + 1)) + k_max * 8,

@@ -213,14 +213,9 @@ def _main(args: Any) -> int:
     # --distribution's limits are the analysis' own (MAX_K, and the work k * edges once
     # the game is known); K alone is checked before a long solve.
     if args.distribution is not None:
-        from perfectplay.analysis.distribution import MAX_K, MAX_WORK
-        from perfectplay.errors import ResourceLimitError
+        from perfectplay.analysis.distribution import check_work
 
-        if args.distribution > MAX_K:
-            raise ResourceLimitError(
-                f"a distribution up to k = {args.distribution:,} is too much work "
-                f"(limits: k <= {MAX_K:,}, k * edges <= {MAX_WORK:,})"
-            )
+        check_work(args.distribution)
     if args.simulate is not None and not 1 <= args.simulate <= 100_000_000:
         raise OptionError("--simulate N must be 1..100000000")
     if args.seed is not None and args.simulate is None:
