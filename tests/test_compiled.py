@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import random
+from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
@@ -165,6 +166,87 @@ def test_random_layered_game_agrees_with_its_twin(seed):
     model = RandomLayered(n=300, block=40, seed=seed)
     sol = solve_compiled(model)
     values = random_twin(model)
+    assert sorted(sol.states()) == sorted(values)
+    for s, v in values.items():
+        assert abs(sol.value(s) - v) <= 1e-12
+
+
+# A layered game whose every move goes to the next layer, many of them: a layer is
+# built while the one above it is solved (kernels' solve_layers), its moves into that
+# layer listed and read when it is done; here they are more than the list holds
+# (twice a layer's positions and 64), which rebuilds the layer once the one above is
+# solved. Position s = W * layer + i; outcome 0 (weight 1) moves to any position of the
+# next layer, the other player to move; outcome 1 (weight 2) to i or i + 1 of the next
+# layer, the mover again; the last layer ends the game, a win for odd i.
+_FAN = 12
+
+
+@njit(cache=True)
+def fan_start(p):
+    return 0
+
+
+@njit(cache=True)
+def fan_outcome(s, p):
+    if s < p[0] * _FAN:
+        return -1.0
+    return 1.0 if s % 2 else 0.0
+
+
+@njit(cache=True)
+def fan_rolls(s, p, w):
+    w[0] = 1
+    w[1] = 2
+    return 2
+
+
+@njit(cache=True)
+def fan_moves(s, r, p, nexts, flips):
+    base = (s // _FAN + 1) * _FAN
+    i = s % _FAN
+    if r == 0:
+        for j in range(_FAN):
+            nexts[j] = base + (j * 7 + i) % _FAN
+            flips[j] = 1
+        return _FAN
+    nexts[0] = base + i
+    nexts[1] = base + (i + 1) % _FAN
+    flips[0] = flips[1] = 0
+    return 2
+
+
+@njit(cache=True)
+def fan_layer(s, p):
+    return s // _FAN
+
+
+class Fan(CompiledModel):
+    max_rolls = 2
+    max_moves = _FAN
+    start, outcome, rolls, moves, layer = fan_start, fan_outcome, fan_rolls, fan_moves, fan_layer
+
+    def __init__(self, layers: int) -> None:
+        self.layers = layers
+        self.params = np.array([layers], np.int64)
+
+
+def test_many_moves_into_the_layer_being_solved_agree_with_the_twin():
+    layers = 30
+    model = Fan(layers)
+    sol = solve_compiled(model)
+
+    def over(s):
+        return None if s < layers * _FAN else (1.0 if s % 2 else 0.0)
+
+    def turn(s):
+        base, i = (s // _FAN + 1) * _FAN, s % _FAN
+        every = [(base + (j * 7 + i) % _FAN, True) for j in range(_FAN)]
+        near = [(base + i, False), (base + (i + 1) % _FAN, False)]
+        return [(Fraction(1, 3), every), (Fraction(2, 3), near)]
+
+    values = twin.value_iteration(0, turn, over)
+    # 12 positions a layer, 14 listed moves each: more than the list's 2 * 12 + 64.
+    assert len(values) > 3 * _FAN
     assert sorted(sol.states()) == sorted(values)
     for s, v in values.items():
         assert abs(sol.value(s) - v) <= 1e-12
@@ -512,3 +594,31 @@ def test_docs_big_games_example():
     test = doctest.DocTestParser().get_doctest("\n".join(blocks), {}, "models.md", None, 0)
     result = doctest.DocTestRunner().run(test)
     assert result.failed == 0 and result.attempted >= 4
+
+
+def test_one_thread_solves_small_layers_as_two_do():
+    # Two threads take turns on a small game's layers (one builds a layer's table while
+    # the other solves the layer above); with one thread every step is slow, so the
+    # kernel soon goes on in the calling thread alone: both ways, the same bits.
+    import subprocess
+    import sys
+
+    code = (
+        "from perfectplay.compiled import solve_compiled\n"
+        "from perfectplay.examples.pig_compiled import CompiledPig\n"
+        "s = solve_compiled(CompiledPig(goal=40))\n"
+        "print(repr(s.value()), repr(s.bound))\n"
+    )
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "NUMBA_NUM_THREADS": threads},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for threads in ("1", "2")
+    ]
+    sol = solve_compiled(CompiledPig(goal=40))
+    assert runs[0] == runs[1] == f"{sol.value()!r} {sol.bound!r}\n"
+    assert abs(sol.value() - twin.pig(40)[(0, 0, 0)]) <= 1e-12

@@ -253,3 +253,17 @@ def test_a_layer_that_outgrows_memory_is_refused_in_one_line(monkeypatch, capsys
     assert main(["solve", "perfectplay.examples.ur:Ur", "-p", "pieces=3", "-q"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "do not fit in the 8.0 MiB of memory available" in err
+
+
+def test_a_model_raise_on_a_kernel_thread_is_named_in_one_line():
+    # numba hands a raise inside a parallel loop back as a SystemError caused by it.
+    from perfectplay.compiled.diagnose import Guarded
+
+    def kernel() -> None:
+        try:
+            raise ValueError("no such die")
+        except ValueError as exc:
+            raise SystemError("returned a result with an exception set") from exc
+
+    with pytest.raises(ModelError, match=r"^a model function raised ValueError: no such die"):
+        Guarded(kernel, (), ())()

@@ -43,6 +43,8 @@ from perfectplay.compiled.search import (
     grow,
     number_by_index,
     pair_by_index,
+    pair_keys,
+    pair_values,
 )
 from perfectplay.compiled.sweep import OK, solve_run
 
@@ -384,13 +386,23 @@ def find_by_index(keys, where, t, p):
 
 
 @njit(cache=True)
-def fill_range(keys, kdir, where, lid, p, max_rolls, max_moves, finished, table, used, e, a, b):
+def fill_range(
+    keys, kdir, where, lid, p, max_rolls, max_moves, finished, table, used, e, a, b, later
+):
     """:func:`fill` of the states ``keys[a:b]`` (in the calling thread), its error in
     ``e``; marks in ``used`` the finished layers (by their place in ``finished``) that
     the moves reach. Each position writes where its outcomes end (``roll_ptr[i + 1]``)
     and each outcome where its moves end, so that a fill from the first position needs
     only ``roll_ptr[0]`` and ``move_ptr[0]`` (no counting pass first: ``solve_layers``),
-    into arrays with room for the most that the model's sizes allow."""
+    into arrays with room for the most that the model's sizes allow.
+
+    ``later`` is ``(place, outcomes, refs, count)``: the moves into the layer at
+    ``place`` in ``finished`` (-1: none), whose keys are there but whose values are not
+    yet (``solve_layers`` solves it meanwhile), are not read but listed, outcome ``q``
+    and ``4 * ref + 2 * by_pair + flip`` (where its value will be), for
+    :func:`apply_later`; the outcome's exit value is at least 0 meanwhile, which every
+    value is. ``count[0]`` counts them; ``count[1]`` becomes 1 (and the fill stops)
+    when they do not fit."""
     fin_layers, fin_ptr, fin_keys, fin_value, fin_dptr, fin_dirs, fin_iptr, fin_pairs = finished
     fin_pair_values = fin_pairs.view(np.float64)
     roll_ptr, roll_prob, roll_const, move_ptr, move_code = table
@@ -441,18 +453,30 @@ def fill_range(keys, kdir, where, lid, p, max_rolls, max_moves, finished, table,
                     used[pos] = 1
                     lo, hi = fin_iptr[pos], fin_iptr[pos + 1]
                     v = -1.0
+                    ref = -1
                     if hi > lo:
                         x = index(t, p)
                         if 0 <= x < hi - lo and fin_pairs[2 * (lo + x)] == t:
                             v = fin_pair_values[2 * (lo + x) + 1]
+                            ref = 4 * (2 * (lo + x) + 1) + 2
                     else:
                         idx = find_in(fin_keys, fin_dirs, fin_dptr[pos], t)
                         if idx >= 0:
                             v = fin_value[idx]
-                    if v < 0.0:
+                            ref = 4 * idx
+                    if pos == later[0] and ref >= 0:
+                        c = later[3][0]
+                        if c >= len(later[1]):
+                            later[3][1] = 1
+                            return
+                        later[1][c] = q
+                        later[2][c] = ref + flips[j]
+                        later[3][0] = c + 1
+                        v = 0.0
+                    elif v < 0.0:
                         e[0], e[1], e[2], e[3] = ERR_UNKNOWN_STATE, s, r, t
                         return
-                    if flips[j]:
+                    elif flips[j]:
                         v = 1.0 - v
                     if v > best:
                         best = v
@@ -480,18 +504,21 @@ def fill(keys, kdir, where, lid, p, max_rolls, max_moves, finished, table, err):
     for c in prange(chunks):
         e = np.zeros(4, np.int64)
         a, b = c * n // chunks, (c + 1) * n // chunks
-        fill_range(keys, kdir, where, lid, p, max_rolls, max_moves, finished, table, used, e, a, b)
+        later = (-1, np.empty(0, np.int64), np.empty(0, np.int64), np.zeros(2, np.int64))
+        fill_range(
+            keys, kdir, where, lid, p, max_rolls, max_moves, finished, table, used, e, a, b, later
+        )
         if e[0] != 0:
             for q in range(4):
                 err[q] = e[q]
 
 
-# solve_table and solve_layers run in the calling thread, yet are compiled with
-# parallel=True: a cached function that is not, loaded in a later process, crashed in the
-# parallel kernels it reaches (the relayout's and the sweeps' for big layers, never run
-# here; numba issues 4807 and 8578), and so did Ur after Pig in three processes here.
-# Their arrays come from the helpers below, so that parallel=True makes nothing of theirs
-# run on threads.
+# solve_layers's one parallel loop is its two halves of a step; the rest of it runs in
+# the calling thread. The arrays it and the halves make come from the helpers below, so
+# that parallel=True makes nothing else of theirs run on threads. (A kernel compiled
+# without parallel=True that reached parallel kernels, loaded from the cache in a later
+# process, crashed in them: numba issues 4807 and 8578; so did Ur after Pig in three
+# processes here.)
 @njit(cache=True)
 def zeros(n, like):
     # n zeros of the type of ``like``
@@ -509,115 +536,238 @@ def full(n, x):
     return out
 
 
-@njit(cache=True, parallel=True)
-def solve_table(roll_ptr, roll_prob, roll_const, move_ptr, move_code, eps, limits, values):
-    """Solve one layer whose table is ``(roll_ptr, roll_prob, roll_const, move_ptr,
-    move_code)`` (moves name positions; the exits known to ``eps``) by the steps of
-    ``solve_layer``, the same kernels in the same order: its components, its rows in
-    slot order (:func:`perfectplay.compiled.components.slot_table`, which
-    ``solve_layer`` takes one array at a time), then its components one after the other
-    to the ``limits``: :func:`perfectplay.compiled.sweep.solve_components`, which on a
-    layer as small as those given here (none holds a component for the threads) is one
-    :func:`perfectplay.compiled.sweep.solve_run` (called directly: compiling the
-    threads' sweeps for nothing would add a third to a cold start); the
-    midpoints of the bounds go into ``values`` (position order). Returns ``(status, most
-    sweeps of a component, position updates, largest gap)``; ``values`` is written only
-    when the status is ``OK``."""
-    order, comp_ptr = components(roll_ptr, move_ptr, move_code)
-    table = slot_table(order, roll_ptr, roll_prob, roll_const, move_ptr, move_code, eps, None)
-    n = len(order)
+@njit(cache=True)
+def apply_later(roll_const, later, values_all, pairs):
+    """The exit values that :func:`fill_range` listed in ``later`` instead of reading
+    them, read now that their layer is solved: each outcome's best exit value becomes
+    at least the listed move's (the fill left it at least 0)."""
+    _, outcomes, refs, count = later
+    pair_values = pairs.view(np.float64)
+    for c in range(count[0]):
+        ref = refs[c]
+        at = ref >> 2
+        v = pair_values[at] if ref & 2 else values_all[at]
+        if ref & 1:
+            v = 1.0 - v
+        q = outcomes[c]
+        if v > roll_const[q]:
+            roll_const[q] = v
+
+
+# One layer's buffers in solve_layers, two sets of them: (roll_ptr, prob, const,
+# move_ptr, codes, order, comp_ptr, where, listed outcomes, listed refs, used, meta);
+# meta is (positions, components, listed count, listed overflow, error code and its
+# three numbers).
+@njit(cache=True)
+def layer_buffers(room, room_rolls, max_moves, span, listed, n_layers):
+    meta = zeros(8, 0)
+    return (
+        np.empty(room + 1, np.int32),
+        np.empty(room_rolls),
+        np.empty(room_rolls),
+        np.empty(room_rolls + 1, np.int32),
+        np.empty(room_rolls * max_moves, np.int32),
+        np.empty(room, np.int32),
+        np.empty(room + 1, np.int64),
+        np.empty(span, np.int64),
+        np.empty(listed, np.int64),
+        np.empty(listed, np.int64),
+        zeros(n_layers, 0),
+        meta,
+    )
+
+
+@njit(cache=True)
+def build_layer(li, defer, found, p, max_rolls, max_moves, buf, ticks):
+    """The first half of a layer's work in :func:`solve_layers`: the successor table of
+    layer ``li`` (its place in ``found``) into ``buf`` (:func:`layer_buffers`), its moves
+    into the layer at place ``defer`` listed rather than read (:func:`fill_range`), its
+    components, and its keys where the layers below look them up (their values come
+    when it is solved). An error goes to ``buf``'s meta (``meta[3]``: the list did not
+    fit, nothing else done)."""
+    ids, ptr, keys_all, values_all, dptr, dirs, iptr, pairs = found
+    roll_ptr, prob, const, move_ptr, codes, order, comp_ptr, where_all, lq, lref, used, meta = buf
+    ticks[li, 0] = cycles()
+    a, b = ptr[li], ptr[li + 1]
+    n = b - a
+    keys = keys_all[a:b]
+    meta[0] = n
+    meta[2] = meta[3] = meta[4] = 0
+    err = np.zeros(4, np.int64)
+    roll_ptr[0] = 0
+    move_ptr[0] = 0
+    span = iptr[li + 1] - iptr[li]
+    where = where_all[:span]
+    kdir = np.empty(0, np.int64)
+    if span:
+        number_by_index(keys, index_of(keys, p), where, err)
+    else:
+        kdir = np.empty((1 << bucket_bits(n)) + 4, np.int64)
+        fill_directory(keys, 0, n, kdir, 0)
+    count = np.zeros(2, np.int64)
+    if err[0] == 0:
+        table = (roll_ptr[: n + 1], prob, const, move_ptr, codes)
+        later = (defer, lq, lref, count)
+        fill_range(
+            keys, kdir, where, ids[li], p, max_rolls, max_moves, found, table, used, err, 0, n, later
+        )
+    meta[2], meta[3] = count[0], count[1]
+    if err[0] != 0 or count[1]:
+        meta[4], meta[5], meta[6], meta[7] = err[0], err[1], err[2], err[3]
+        return
+    n_r = roll_ptr[n]
+    o, c = components(roll_ptr[: n + 1], move_ptr[: n_r + 1], codes[: move_ptr[n_r]])
+    order[:n] = o
+    comp_ptr[: len(c)] = c
+    meta[1] = len(c) - 1
+    if span:
+        pair_keys(keys, where, pairs, iptr[li])
+    else:
+        fill_directory(keys_all, a, b, dirs, dptr[li])
+    ticks[li, 1] = cycles()
+
+
+@njit(cache=True)
+def solve_built(li, found, bounds, buf, tol, stall, most, stats, ticks, status):
+    """The second half of a layer's work in :func:`solve_layers`: the exit values
+    :func:`build_layer` listed, then its sweeps (to the settings' tolerance, ``eps``
+    above what the finished layers it reads are known to); its values and bound go
+    into the store for the layers below, its status into ``status[0]``."""
+    ids, ptr, keys_all, values_all, dptr, dirs, iptr, pairs = found
+    roll_ptr, prob, const, move_ptr, codes, order, comp_ptr, where_all, lq, lref, used, meta = buf
+    ticks[li, 2] = cycles()
+    n = meta[0]
+    n_r = roll_ptr[n]
+    n_in = move_ptr[n_r]
+    count = np.zeros(2, np.int64)
+    count[0] = meta[2]
+    apply_later(const, (-1, lq, lref, count), values_all, pairs)
+    # The bounds of the finished layers its moves reach.
+    eps = 0.0
+    for j in range(li + 1, len(ids)):
+        if used[j]:
+            eps = max(eps, bounds[j])
+            used[j] = 0
+    inherited = 2.0 * eps
+    limits = (0.5 * tol + inherited, tol + inherited, stall, most)
+    a, b = ptr[li], ptr[li + 1]
+    vals = values_all[a:b]
+    # The rows in slot order (components.slot_table, which solve_layer takes one array
+    # at a time), then the components one after the other: sweep.solve_components,
+    # which on a layer as small as these (none holds a component for the threads) is
+    # one solve_run (called directly: compiling the threads' sweeps for nothing would
+    # add a third to a cold start).
+    table = slot_table(
+        order[:n], roll_ptr[: n + 1], prob[:n_r], const[:n_r], move_ptr[: n_r + 1],
+        codes[:n_in], eps, None,
+    )  # fmt: skip
     lo = full(n, 0.0)
     hi = full(n, 1.0)
-    last = len(comp_ptr) - 1
-    status, _, sweeps, updates, worst = solve_run(lo, hi, table, comp_ptr, 0, last, limits)
-    if status != OK:
-        return status, sweeps, updates, worst
-    gap = 0.0
-    for q in range(n):
-        # Clipped as in layered.solve_layer: rounding may leave a value a few ulps
-        # outside [0, 1].
-        values[order[q]] = min(1.0, max(0.0, (lo[q] + hi[q]) * 0.5))
-        gap = max(gap, hi[q] - lo[q])
-    return OK, sweeps, updates, gap
+    st, _, sweeps, updates, worst = solve_run(lo, hi, table, comp_ptr, 0, meta[1], limits)
+    gap = worst
+    if st == OK:
+        gap = 0.0
+        for q in range(n):
+            # Clipped as in layered.solve_layer: rounding may leave a value a few ulps
+            # outside [0, 1].
+            vals[order[q]] = min(1.0, max(0.0, (lo[q] + hi[q]) * 0.5))
+            gap = max(gap, hi[q] - lo[q])
+    stats[li, 0], stats[li, 1], stats[li, 2], stats[li, 3] = sweeps, updates, gap, n_in
+    status[0] = st
+    if st == OK:
+        bounds[li] = 0.5 * gap
+        span = iptr[li + 1] - iptr[li]
+        if span:  # the values beside the keys that build_layer wrote
+            pair_values(vals, where_all[:span], pairs, iptr[li])
+    ticks[li, 3] = cycles()
+
+
+# The two threads of solve_layers wait for each other once a layer: on a machine busy
+# with other work one of them is often off the processor meanwhile, and a step takes far
+# longer than its longer half (a Pig solve 2 to 5 times as long as in one thread). After
+# this many steps that took half as long again as their longer half (and this many
+# cycles, some 50 microseconds, more), the rest of the layers are solved in the calling
+# thread alone, the same steps in turn.
+_STRIKES = 3
+_SLACK = 150_000
 
 
 @njit(cache=True, parallel=True)
-def solve_layers(found, bounds, first, last, p, max_rolls, max_moves, settings, stats, ticks, err):
+def solve_layers(
+    found, bounds, first, last, p, max_rolls, max_moves, settings, stats, ticks, err, threads
+):
     """Solve the layers ``last`` down to ``first`` of the store ``found`` (the layers
     ``(ids, pointers, keys, values, directory offsets, directories, index offsets, pairs
     by index)`` of :mod:`perfectplay.compiled.layered`, every key there, the layers after
     ``last`` solved, with their bounds in ``bounds``), each as ``solve_layer`` does
-    but for the count (the fill writes the pointers as it goes: :func:`fill_range`):
-    fill, :func:`solve_table`; each layer's values and bound go into the store for the
-    layers below it. ``settings`` is ``(tolerance, stall, max_sweeps)``;
-    ``stats[i]`` gets layer ``i``'s ``(sweeps, updates, gap, moves)`` and ``ticks[i]``
-    the cycle counts at its start, when its table was built and at its end. Returns ``(layer, status)``: the
-    layer where a model error (``err``) or a status other than ``OK`` stopped it, or
-    ``(-1, OK)``."""
-    ids, ptr, keys_all, values_all, dptr, dirs, iptr, pairs = found
+    but for the count (the fill writes the pointers as it goes: :func:`fill_range`),
+    in two halves, one thread each, staggered: while one thread solves a layer
+    (:func:`solve_built`) the other builds the layer below it (:func:`build_layer`: its
+    table and components, which need only finished layers, its moves into the layer
+    being solved listed and read when that is done). Each layer's values and bound go
+    into the store for the layers below it. ``settings`` is ``(tolerance, stall,
+    max_sweeps)``; ``stats[i]`` gets layer ``i``'s ``(sweeps, updates, gap, moves)``
+    and ``ticks[i]`` the cycle counts at the start and end of its build and of its
+    solve; with fewer than two ``threads`` (numba's) the steps run in turn from the
+    start. Returns ``(layer, status)``: the layer where a model error (``err``) or a
+    status other than ``OK`` stopped it, or ``(-1, OK)``."""
+    ids, ptr = found[0], found[1]
     tol, stall, most = settings
-    # The table's arrays, made once with room for the most that the largest layer's
-    # outcomes and moves could need (what layered.solve_layers reserved), filled from
-    # the first position on (fill_range: no counting pass) and cut to what was written.
+    # Two sets of the table's arrays, made once with room for the most that the largest
+    # layer's outcomes and moves could need (what layered.solve_layers reserved), filled
+    # from the first position on (fill_range: no counting pass) and cut to what was
+    # written.
     room = 0
+    span = 0
     for li in range(first, last + 1):
         room = max(room, ptr[li + 1] - ptr[li])
+        span = max(span, found[6][li + 1] - found[6][li])
     room_rolls = room * max_rolls
-    all_prob = np.empty(room_rolls)
-    all_const = np.empty(room_rolls)
-    all_move_ptr = np.empty(room_rolls + 1, np.int32)
-    all_codes = np.empty(room_rolls * max_moves, np.int32)
-    all_roll_ptr = np.empty(room + 1, np.int32)
-    used = zeros(len(ids), 0)
-    for li in range(last, first - 1, -1):
-        ticks[li, 0] = cycles()
-        lid = ids[li]
-        a, b = ptr[li], ptr[li + 1]
-        n = b - a
-        keys = keys_all[a:b]
-        all_roll_ptr[0] = 0
-        all_move_ptr[0] = 0
-        table = (all_roll_ptr[: n + 1], all_prob, all_const, all_move_ptr, all_codes)
-        span = iptr[li + 1] - iptr[li]
-        where = np.empty(span, np.int64)
-        kdir = np.empty(0, np.int64)
-        if span:
-            number_by_index(keys, index_of(keys, p), where, err)
-            if err[0] != 0:
-                return li, OK
-        else:
-            kdir = np.empty((1 << bucket_bits(n)) + 4, np.int64)
-            fill_directory(keys, 0, n, kdir, 0)
-        fill_range(keys, kdir, where, lid, p, max_rolls, max_moves, found, table, used, err, 0, n)
-        if err[0] != 0:
+    listed = 2 * room + 64
+    b0 = layer_buffers(room, room_rolls, max_moves, span, listed, len(ids))
+    b1 = layer_buffers(room, room_rolls, max_moves, span, listed, len(ids))
+    status = zeros(1, 0)
+    strikes = 0 if threads > 1 else _STRIKES
+    # (no layer to list moves into: a variable, as typed as the layer the loop lists
+    # into, so that numba compiles build_layer once, not also for the constant -1)
+    none = first - first - 1
+    ready = False  # whether layer li is built (into its set of buffers)
+    li = last
+    while li >= first:
+        buf = b1 if li % 2 else b0
+        other = b0 if li % 2 else b1
+        meta = buf[11]
+        if ready and meta[3]:  # more moves into the layer above than its list held
+            ready = False
+        two = ready and li > first and strikes < _STRIKES
+        # One parallel loop for every step, its halves the only calls of build_layer
+        # and solve_built: numba compiles a kernel that calls them outside the loop
+        # too for seconds longer. Two halves at once: the other thread builds layer
+        # li - 1, its moves into layer li listed; else one thread does all in turn.
+        halves = 2 if two else 1
+        t0 = cycles()
+        for t in prange(halves):
+            if t == 0:
+                if not ready:
+                    build_layer(li, none, found, p, max_rolls, max_moves, buf, ticks)
+                if meta[4] == 0:
+                    solve_built(li, found, bounds, buf, tol, stall, most, stats, ticks, status)
+                    if not two and li > first and status[0] == OK:
+                        build_layer(li - 1, none, found, p, max_rolls, max_moves, other, ticks)
+            else:
+                build_layer(li - 1, li, found, p, max_rolls, max_moves, other, ticks)
+        wall = cycles() - t0
+        if meta[4] != 0:
+            err[0], err[1], err[2], err[3] = meta[4], meta[5], meta[6], meta[7]
             return li, OK
-        # The bounds of the finished layers its moves reach.
-        eps = 0.0
-        for j in range(li + 1, len(ids)):
-            if used[j]:
-                eps = max(eps, bounds[j])
-                used[j] = 0
-        roll_ptr = table[0]
-        n_r = roll_ptr[n]
-        n_in = all_move_ptr[n_r]
-        move_ptr = all_move_ptr[: n_r + 1]
-        ticks[li, 1] = cycles()
-        inherited = 2.0 * eps
-        limits = (0.5 * tol + inherited, tol + inherited, stall, most)
-        vals = values_all[a:b]
-        prob, const, codes = all_prob[:n_r], all_const[:n_r], all_codes[:n_in]
-        status, sweeps, updates, gap = solve_table(
-            roll_ptr, prob, const, move_ptr, codes, eps, limits, vals
-        )
-        stats[li, 0], stats[li, 1], stats[li, 2], stats[li, 3] = sweeps, updates, gap, n_in
-        if status != OK:
-            return li, status
-        bounds[li] = 0.5 * gap
-        if span:
-            pair_by_index(keys, vals, where, pairs, iptr[li])
-        else:
-            fill_directory(keys_all, a, b, dirs, dptr[li])
-        ticks[li, 2] = cycles()
+        if status[0] != OK:
+            return li, status[0]
+        if two:
+            work = max(ticks[li, 3] - ticks[li, 2], ticks[li - 1, 1] - ticks[li - 1, 0])
+            if wall > work + work // 2 + _SLACK:
+                strikes += 1
+        ready = True
+        li -= 1
     return -1, OK
 
 

@@ -122,8 +122,12 @@ class Guarded:
         except Exception as exc:
             # The kernels raise nothing of their own: this is a model function's
             # ``raise`` (or numba's ZeroDivisionError), which compiled code reports
-            # without the position it was called with.
-            text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+            # without the position it was called with; raised on one of the threads of
+            # a parallel kernel, it comes as a SystemError caused by it.
+            cause: BaseException = exc
+            if isinstance(exc, SystemError) and exc.__cause__ is not None:
+                cause = exc.__cause__
+            text = f"{type(cause).__name__}: {cause}" if str(cause) else type(cause).__name__
             raise ModelError(
                 f"a model function raised {text} (compiled code does not say at which "
                 "position: call the functions from Python to find it)"

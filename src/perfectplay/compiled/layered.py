@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import numba
 from numba.core.errors import NumbaPerformanceWarning
 
 from perfectplay._util.memory import available_bytes, format_bytes, require
@@ -301,7 +302,9 @@ def solve_layers(
     explored ``wd``, from the last, with no Python between layers: each run of layers
     smaller than :data:`_BIG_COMPONENT` (none can hold a component that needs the
     threads) is one compiled call (the kernels' ``solve_layers``: per layer the same
-    fill and sweeps as :func:`solve_layer`, without its count), its values held in the
+    fill and sweeps as :func:`solve_layer`, without its count; two threads take turns,
+    one building a layer's table while the other solves the layer above, unless the
+    machine is too busy for them), its values held in the
     store that the layers below it read; a larger layer is :func:`solve_layer`'s. Each
     layer ends as :func:`solve_layer` ends it (its values and record in ``wd``), and
     ``on_layers`` hears how many are finished after each step. Returns ``False``, having
@@ -319,16 +322,18 @@ def solve_layers(
     small = sizes < _BIG_COMPONENT
     if small.any():
         # The most the model's sizes allow: the compiled call fills arrays this large,
-        # reserved once, instead of counting each layer's moves first.
+        # reserved once, instead of counting each layer's moves first; two sets of them
+        # (one layer is built while the one above it is solved), each with its list of
+        # moves into the layer above (16 bytes a move, twice the positions).
         n = int(sizes[small].max())
-        need = layer_memory(model, n) + 8 * n
-        require(need, f"{model.name}: the successor table of a layer ({n:,} positions)")
+        need = 2 * (layer_memory(model, n) + 8 * n + 32 * n)
+        require(need, f"{model.name}: the successor tables of two layers ({n:,} positions)")
     for i in np.flatnonzero(small).tolist():  # their own keys, for their own lookups
         found[2][ptr[i] : ptr[i + 1]] = wd.keys(int(ids[i]))
     p = np.ascontiguousarray(model.params, dtype=np.int64)
     run = (float(settings.tolerance), float(settings.stall), int(settings.max_sweeps))
     stats = np.zeros((ids.size, 4))
-    ticks = np.zeros((ids.size, 3), np.int64)
+    ticks = np.zeros((ids.size, 4), np.int64)
     err = np.zeros(4, np.int64)
     last = ids.size - 1
     while last >= 0:
@@ -346,12 +351,12 @@ def solve_layers(
                 _load(wd, model, k, int(ids[j]), j, found)
             t0 = time.perf_counter()
             with warnings.catch_warnings():
-                # Compiled with parallel=True for its cache's sake, not to run on threads
-                # (see the kernels): numba's note that nothing became parallel is expected.
+                # numba notes each loop of the kernel that it did not make parallel:
+                # all but the one meant to be (see the kernels).
                 warnings.simplefilter("ignore", NumbaPerformanceWarning)
                 at, status = k.solve_layers(
                     found, bounds, first, last, p, model.max_rolls, model.max_moves, run,
-                    stats, ticks, err,
+                    stats, ticks, err, numba.get_num_threads(),
                 )  # fmt: skip
             seconds = time.perf_counter() - t0
             if at >= 0:
@@ -375,15 +380,24 @@ def _record(
 ) -> None:
     """Finish the layers ``first .. last`` that one compiled call solved (their values
     in the store ``found``) as :func:`solve_layer` finishes a layer, the call's
-    ``seconds`` shared out by the cycles each layer took (by positions where the
-    processor has no cycle counter)."""
+    ``seconds`` shared out by the cycles each layer's two steps took (its build and its
+    solve, ``ticks``; they ran beside the neighbours' steps, so the shares add up to the
+    call's time rather than each being a stretch of the clock), by positions where the
+    processor has no cycle counter."""
     ids, ptr, values = found[0], found[1], found[3]
-    span = int(ticks[first, 2] - ticks[last, 0])
+    build = (ticks[first : last + 1, 1] - ticks[first : last + 1, 0]).astype(np.float64)
+    solve = (ticks[first : last + 1, 3] - ticks[first : last + 1, 2]).astype(np.float64)
+    total = float((build + solve).sum())
     share = np.diff(ptr)[first : last + 1].astype(np.float64)
-    per_cycle = seconds / span if span > 0 else 0.0
     for i in range(last, first - 1, -1):
         n = int(ptr[i + 1] - ptr[i])
-        took = (ticks[i, 2] - ticks[i, 0]) * per_cycle if span > 0 else seconds * n / share.sum()
+        k = i - first
+        if total > 0:
+            took = seconds * (build[k] + solve[k]) / total
+            table = seconds * build[k] / total
+        else:
+            took = seconds * n / share.sum()
+            table = 0.0
         wd.finish(
             int(ids[i]),
             values[ptr[i] : ptr[i + 1]],
@@ -392,7 +406,7 @@ def _record(
                 "sweeps": int(stats[i, 0]),
                 "updates": int(stats[i, 1]),
                 "seconds": float(took),
-                "table_seconds": float((ticks[i, 1] - ticks[i, 0]) * per_cycle),
+                "table_seconds": float(table),
                 "positions": n,
                 "moves": int(stats[i, 3]),
             },
@@ -579,7 +593,7 @@ def _sweep_to_bound(
         settings.max_sweeps,
     )
     with warnings.catch_warnings():
-        # Compiled with parallel=True for its cache's sake (see the kernels' solve_table):
+        # Compiled with parallel=True for its cache's sake (see the kernels' solve_layers):
         # its own loop is serial, the threads are solve_big's.
         warnings.simplefilter("ignore", NumbaPerformanceWarning)
         status, _, most, updates, g = _solve_components(lo, hi, table, comp_ptr, limits)

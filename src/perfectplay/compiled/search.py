@@ -169,6 +169,28 @@ def pair_by_index(keys: Any, values: Any, where: Any, pairs: Any, off: int) -> N
 
 
 @njit(cache=True)
+def pair_keys(keys: Any, where: Any, pairs: Any, off: int) -> None:
+    """:func:`pair_by_index`'s keys alone (the values 0 until it writes them): a layer's
+    keys can be looked up before its values are known."""
+    for x in range(len(where)):
+        g = where[x]
+        j = 2 * (off + x)
+        pairs[j] = EMPTY if g < 0 else keys[g]
+        pairs[j + 1] = 0
+
+
+@njit(cache=True)
+def pair_values(values: Any, where: Any, pairs: Any, off: int) -> None:
+    """:func:`pair_by_index`'s values (their bits) beside the keys :func:`pair_keys`
+    wrote."""
+    bits = values.view(np.int64)
+    for x in range(len(where)):
+        g = where[x]
+        if g >= 0:
+            pairs[2 * (off + x) + 1] = bits[g]
+
+
+@njit(cache=True)
 def find_layer(layers: Any, layer: int) -> int:
     """The position of ``layer`` in the sorted array ``layers``, or -1: read at once
     where the layers are numbered without gaps (Pig's: a lookup per move that leaves a
