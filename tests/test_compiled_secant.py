@@ -44,20 +44,31 @@ _EXITS = [0.3, 0.9, 0.2, 0.6, 0.5]
 
 def test_a_cycle_through_its_root_reads_one_old_value():
     table, _ = _cycle(_STAY, _EXITS, [False, True, False, False, True])
-    assert sweep._one_back(table, 0, 5)
+    _, others = sweep._slope_sweep(np.full(5, 0.5), np.empty(5), table, 0, 5)
+    assert not others
 
 
 def test_a_second_back_edge_reads_two():
-    # 0 -> 1 -> 2 -> 0 and 2 -> 1: position 2 reads 1 (after it, before the root).
-    roll_ptr = np.array([0, 1, 2, 3], np.int64)
-    roll_prob = np.ones(3)
-    roll_const = np.array([0.1, 0.2, 0.3])
-    move_ptr = np.array([0, 1, 2, 4], np.int64)
+    # 0 -> 1 -> 2 -> 0 and 2 -> 1, each with chance 1/2, else the game ends: position 2
+    # reads 1, which comes after it in the sweep and before the root.
+    roll_ptr = np.array([0, 2, 4, 6], np.int64)
+    roll_prob = np.full(6, 0.5)
+    roll_const = np.array([-1.0, 0.1, -1.0, 0.2, -1.0, 0.3])
+    move_ptr = np.array([0, 1, 1, 2, 2, 4, 4], np.int64)
     move_code = np.array([2, 4, 0, 2], np.int32)
     order, comp_ptr = components(roll_ptr, move_ptr, move_code)
-    assert len(comp_ptr) == 2
+    assert len(comp_ptr) == 2 and order[-1] == 0
     table = slot_table(order, roll_ptr, roll_prob, roll_const, move_ptr, move_code, 0.0, None)
-    assert not sweep._one_back(table, 0, 3)
+    _, others = sweep._slope_sweep(np.full(3, 0.5), np.empty(3), table, 0, 3)
+    assert others
+    # Newton's step does not apply: the values go on from the first sweep by the
+    # geometric tail.
+    v = np.full(3, 0.5)
+    count = sweep._newton_values(v, table, 0, 3, 1e-14, 1000, np.empty(3))
+    w = np.full(3, 0.5)
+    sweep._value_sweep(w, table, 0, 3)
+    assert count == 1 + sweep._values(w, table, 0, 3, 1e-14, 999, np.empty(3), None)
+    assert (v == w).all()
 
 
 def test_a_slope_sweep_carries_the_derivative_by_the_root():
@@ -66,7 +77,7 @@ def test_a_slope_sweep_carries_the_derivative_by_the_root():
     v = np.full(5, 0.5)
     dv = np.empty(5)
     plain = v.copy()
-    change = sweep._slope_sweep(v, dv, table, 0, 5)
+    change, _ = sweep._slope_sweep(v, dv, table, 0, 5)
     assert change == sweep._value_sweep(plain, table, 0, 5)[0] and (v == plain).all()
     # Around the cycle the root's old value reaches it through every stay, each flip a
     # factor -1.

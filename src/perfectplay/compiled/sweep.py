@@ -37,13 +37,13 @@ gap is within ``accept`` (what the layer promises), else the layer does not cont
 **Values first, then a certified box.** Where the component provably ends (below), its
 fixed point is unique, and the solver need not carry two bounds down from ``0`` and
 ``1``: it iterates plain values ``v`` (one number a position, half the memory traffic)
-with in-place sweeps, accelerated by extrapolating their geometric tail (Aitken:
-``v + (v - v_prev) * rho / (1 - rho)``, ``rho`` the steady shrink factor of the
-changes, signed: where the errors alternate, through a flip, so does the step; or by
-Newton's step, below), which proves nothing and need not. It starts from ``1/2``
-everywhere (but at a root, below), with no bound sweep first: its first sweep in the
-search's finishing order is as good a start. Then it *checks* the box ``B = [v - d, v
-+ d]`` (``d`` half the target gap, first): one bound update of every position in
+with in-place sweeps, accelerated by extrapolating their geometric tail (Aitken: ``v +
+(v - v_prev) * rho / (1 - rho)``, ``rho`` the steady shrink factor of the changes,
+signed: where the errors alternate, through a flip, so does the step; or by Newton's
+step, below), which proves nothing and need not. It starts from ``1/2`` everywhere (but
+at the root of a serial component, below), with no bound sweep first: its first sweep in
+the search's finishing order is as good a start. Then it *checks* the box ``B = [v - d,
+v + d]`` (``d`` half the target gap, first): one bound update of every position in
 order, from ``B``, must land inside the position's own interval. If so, the sweep ``G``
 (a continuous map, with the exits' true values anywhere in their proven bounds, by
 monotony) maps ``B`` into itself, so it has a fixed point in ``B`` (Brouwer), which is
@@ -56,30 +56,31 @@ bounds unchecked). A box the target wide that passes leaves the component done: 
 to 100 every one passes, where a box twice as wide left four to nine bound sweeps
 closing the gap onto what the exits force.
 
-**Newton's step where a sweep reads one old value.** In the search's finishing order
-a position's moves within its component go to positions before it, updated already in
-the sweep, or back to positions the search had open; where every such move goes to one
-position, the root (the last slot; :func:`_one_back`: on Pig, a component is a score
-pair and its only way back is a bust to the root), one sweep is a function of the
-root's old value alone: ``G(v) = A * v[root] + c`` while the maxima keep their choices.
-The sweep then also carries the derivative of each new value by that old value
-(:func:`_slope_sweep`): ``A``, whose last entry ``rho`` is the slope of the root's
-new value by its old one, and the values step to ``G(v) + A * (G(v)[root] -
-v[root]) / (1 - rho)``, where the root's new value would equal its old: the fixed
-point itself, exactly (up to rounding), when the choices there are those of the
-sweep. Where they are not, the sweep is affine by pieces and the steps reach the piece
-of the fixed point within a few sweeps (Newton's method on a function affine by
+**Newton's step where a sweep reads one old value.** In the search's finishing order a
+position's moves within its component go to positions before it, updated already in the
+sweep, or back to positions the search had open; where every such move goes to one
+position, the root (the last slot: on Pig, a component is a score pair and its only way
+back is a bust to the root), one sweep is a function of the root's old value alone:
+``G(v) = A * v[root] + c`` while the maxima keep their choices. The sweep then also
+carries the derivative of each new value by that old value (:func:`_slope_sweep`, which
+also finds whether the sweep read another old value): ``A``, whose last entry ``rho`` is
+the slope of the root's new value by its old one, and the values step to ``G(v) + A *
+(G(v)[root] - v[root]) / (1 - rho)``, where the root's new value would equal its old:
+the fixed point itself, exactly (up to rounding), when the choices there are those of
+the sweep. Where they are not, the sweep is affine by pieces and the steps reach the
+piece of the fixed point within a few sweeps (Newton's method on a function affine by
 pieces). Only the root's start matters to the first sweep (the other positions are
-updated before they are read), and it starts on the line through the values of the
-roots of the two components solved before it (:func:`solve_run`; their score pairs
-are neighbours on Pig), not at ``1/2``. A component takes 3 to 6 updates a position on
-Pig to 100 (3.2 on average, one of them the check of the box: 85% of the positions
-take 3, two sweeps of values and the check), where the extrapolation of the geometric
-tail took 6 to 12 (9.0 on average) and bound sweeps from ``0`` and ``1`` take 15 to 80
-(33 on average); a sweep of values carries one number a position (and its derivative)
-instead of two bounds. A component read back at several positions (most of the Royal
-Game of Ur's), or one swept in parallel (whose chunks read each other's old values),
-extrapolates the geometric tail as above.
+updated before they are read), and it starts on the line through the values of the roots
+of the two components solved before it (:func:`solve_run`; their score pairs are
+neighbours on Pig), not at ``1/2``. A component takes 3 to 6 updates a position on Pig
+to 100 (3.2 on average, one of them the check of the box: 85% of the positions take 3,
+two sweeps of values and the check), where the extrapolation of the geometric tail took
+6 to 12 (9.0 on average) and bound sweeps from ``0`` and ``1`` take 15 to 80 (33 on
+average); a sweep of values carries one number a position (and its derivative) instead
+of two bounds. A component read back at several positions (most of the Royal Game of
+Ur's; its first sweep finds it) extrapolates the geometric tail as above from that
+sweep on, and so does one swept in parallel (whose chunks read each other's old values)
+from the start.
 
 Uniqueness: a component *provably ends* when no set ``S`` of its positions lets the
 players (both choosing for that purpose) stay in ``S`` for ever, that is when the
@@ -275,32 +276,36 @@ def _ends(table: Any, a: int, b: int, inside: Any) -> bool:
     the search's finishing order most go in the first), up to 64 passes (then it is not
     proven)."""
     lin_ptr, _, lin_code, roll_ptr, _, _, _, move_ptr, move_code = table
+    one = _U1
+    ua = np.uint64(a)
+    n = np.uint64(b - a)
     for q in range(a, b):
         inside[q] = True
     left = b - a
     for _ in range(64):
         removed = False
         for q in range(a, b):
-            if not inside[q]:
+            u = np.uint64(q)
+            if not inside[u]:
                 continue
-            for j in range(lin_ptr[q], lin_ptr[q + 1]):
-                t = lin_code[j] >> 1
-                if not (a <= t < b and inside[t]):
-                    inside[q] = False
+            for j in range(np.uint64(lin_ptr[u]), np.uint64(lin_ptr[u + one])):
+                t = np.uint64(lin_code[j]) >> one
+                if not (t - ua < n and inside[t]):  # below ``a`` wraps around
+                    inside[u] = False
                     removed = True
                     left -= 1
                     break
-            if not inside[q]:
+            if not inside[u]:
                 continue
-            for r in range(roll_ptr[q], roll_ptr[q + 1]):
+            for r in range(np.uint64(roll_ptr[u]), np.uint64(roll_ptr[u + one])):
                 stays = False
-                for j in range(move_ptr[r], move_ptr[r + 1]):
-                    t = move_code[j] >> 1
-                    if a <= t < b and inside[t]:
+                for j in range(np.uint64(move_ptr[r]), np.uint64(move_ptr[r + one])):
+                    t = np.uint64(move_code[j]) >> one
+                    if t - ua < n and inside[t]:
                         stays = True
                         break
                 if not stays:
-                    inside[q] = False
+                    inside[u] = False
                     removed = True
                     left -= 1
                     break
@@ -437,15 +442,18 @@ def _values(
 
 
 @njit(cache=True)
-def _slope_sweep(v: Any, dv: Any, table: Any, a: int, b: int) -> float:
-    """:func:`_value_sweep` of a component whose sweep reads no old value but its
-    root's (:func:`_one_back`), carrying the derivative of each new value by that old
-    value in ``dv`` (a float per slot of the component: the slope of the sweep's affine
-    piece, the choices of the maxima held); returns the largest change (signed)."""
+def _slope_sweep(v: Any, dv: Any, table: Any, a: int, b: int) -> Any:
+    """:func:`_value_sweep` of slots ``a .. b - 1``, carrying the derivative of each
+    new value by the old value of the root (the last slot) in ``dv`` (a float per slot
+    of the component: where the sweep reads no other old value, the slope of its affine
+    piece, the choices of the maxima held); returns the largest change (signed) and
+    whether the sweep read the old value of another slot of the component."""
     lin_ptr, lin_prob, lin_code, roll_ptr, roll_prob, roll_const, _, move_ptr, move_code = table
     one = _U1
     ua = np.uint64(a)
     n = np.uint64(b - a)
+    root = np.uint64(b - 1)
+    others = False
     dv[b - a - 1] = 1.0  # the root's old value, by itself
     d = 0.0
     ahead = _fetch_until(len(v), a, b)
@@ -462,6 +470,8 @@ def _slope_sweep(v: Any, dv: Any, table: Any, a: int, b: int) -> float:
             dx = 0.0
             if t - ua < n:  # within the component (a slot below ``a`` wraps around)
                 dx = dv[t - ua]
+                if u <= t < root:
+                    others = True
             if code & one:
                 x = 1.0 - x
                 dx = -dx
@@ -476,10 +486,13 @@ def _slope_sweep(v: Any, dv: Any, table: Any, a: int, b: int) -> float:
                 x = v[t]
                 if code & one:
                     x = 1.0 - x
+                within = t - ua < n
+                if within and u <= t < root:
+                    others = True
                 if x > best:
                     best = x
                     dbest = 0.0
-                    if t - ua < n:
+                    if within:
                         dbest = -dv[t - ua] if code & one else dv[t - ua]
             total += roll_prob[r] * best
             slope += roll_prob[r] * dbest
@@ -487,18 +500,19 @@ def _slope_sweep(v: Any, dv: Any, table: Any, a: int, b: int) -> float:
             d = total - v[q]
         v[q] = total
         dv[q - a] = slope
-    return d
+    return d, others
 
 
 @njit(cache=True)
 def _newton_values(v: Any, table: Any, a: int, b: int, settled: float, most: int, dv: Any) -> int:
-    """:func:`_values` of a component whose sweep reads no old value but its root's
-    (the last slot, :func:`_one_back`), by Newton's step (module docstring): each sweep
-    also gives the derivative ``dv`` of every new value by the root's old one, and the
-    values step along it to where the root's new value would equal its old. Returns the
-    sweeps, or ``-sweeps`` when they did not settle within ``most`` (or stopped
-    shrinking); ``dv`` is a float per slot of the component. A step after which a sweep
-    changes more than the one before it was the last."""
+    """:func:`_values` by Newton's step (module docstring), where the sweep of slots
+    ``a .. b - 1`` reads no old value but the root's (the last slot): each sweep also
+    gives the derivative ``dv`` of every new value by the root's old one, and the values
+    step along it to where the root's new value would equal its old. Where the first
+    sweep read another old value, :func:`_values` goes on from it. Returns the sweeps,
+    or ``-sweeps`` when they did not settle within ``most`` (or stopped shrinking);
+    ``dv`` is a float per slot of the component. A step after which a sweep changes
+    more than the one before it was the last."""
     r = b - 1
     best = np.inf
     since = 0
@@ -506,7 +520,10 @@ def _newton_values(v: Any, table: Any, a: int, b: int, settled: float, most: int
     before = 0.0
     for count in range(1, most + 1):
         yr = v[r]
-        signed = _slope_sweep(v, dv, table, a, b)
+        signed, others = _slope_sweep(v, dv, table, a, b)
+        if others:  # not one old value: the geometric tail, from this sweep on
+            more = _values(v, table, a, b, settled, most - 1, dv, None)
+            return more + 1 if more > 0 else more - 1
         d = abs(signed)
         if d <= settled:
             return count
@@ -526,29 +543,6 @@ def _newton_values(v: Any, table: Any, a: int, b: int, settled: float, most: int
             for q in range(a, b):
                 v[q] = min(max(v[q] + dv[q - a] * step, 0.0), 1.0)
     return -most
-
-
-@njit(cache=True)
-def _one_back(table: Any, a: int, b: int) -> bool:
-    """Whether the in-order sweep of slots ``a .. b - 1`` reads the old value of no slot
-    of the component but its root (the last slot): every move of slot ``q`` within the
-    component goes to a slot before ``q`` (updated already) or to the root. One sweep is
-    then ``G(v) = A * v[root] + c`` while the maxima keep their choices (module
-    docstring)."""
-    lin_ptr, _, lin_code, roll_ptr, _, _, _, move_ptr, move_code = table
-    one = _U1
-    r = np.uint64(b - 1)
-    for q in range(a, b - 1):
-        u = np.uint64(q)
-        for j in range(np.uint64(lin_ptr[u]), np.uint64(lin_ptr[u + one])):
-            t = np.uint64(lin_code[j]) >> one
-            if u <= t < r:
-                return False
-        for j in range(np.uint64(move_ptr[roll_ptr[u]]), np.uint64(move_ptr[roll_ptr[u + one]])):
-            t = np.uint64(move_code[j]) >> one
-            if u <= t < r:
-                return False
-    return True
 
 
 @njit(cache=True)
@@ -595,16 +589,17 @@ def _boxed(
     wider box left four to nine bound sweeps to close the gap down to the target, the
     bounds of the exits taking most of it). When it fails, the box is as wide as the
     target on each side, then four times that (a box hardly wider than what the exits
-    force can fail on rounding). The values of a component whose sweep reads no old
-    value but its root's take Newton's steps (:func:`_newton_values`), the root starting
-    at ``start`` where that is a value (else at ``1/2``); a parallel one never does."""
+    force can fail on rounding). The values of a serial component take Newton's steps
+    where they can (:func:`_newton_values`), the root starting at ``start`` where that
+    is a value (else at ``1/2``)."""
     for q in range(a, b):
         lo[q] = 0.5 * (lo[q] + hi[q])  # lo holds the values while they are iterated
     settled = _SETTLED * target
-    if parallel is None and _one_back(table, a, b):
+    if parallel is None:
         if start >= 0.0:
-            # Only the root's start matters to the first sweep (it alone is read before
-            # it is updated): the value of a similar position is a better guess than 1/2.
+            # Where Newton's steps apply, only the root's start matters to the first
+            # sweep (it alone is read before it is updated): the value of a similar
+            # position is a better guess than 1/2.
             lo[b - 1] = start
         count = _newton_values(lo, table, a, b, settled, most, prev)
     else:
