@@ -100,10 +100,11 @@ def test_newton_lands_on_the_fixed_point_of_an_affine_sweep():
         assert sweep._values(v, table, 0, 5, 1e-14, 1000, np.empty(5), None) >= 5
 
 
-def test_newton_follows_a_choice_that_changes():
-    # Position 2 may also stop at 0.5 instead of moving on: a maximum whose choice at the
-    # start (moving on, from 1/2) is not the one at the fixed point. The sweep is then
-    # affine by pieces, and the steps still reach the fixed point in a few sweeps.
+def _with_a_choice():
+    """The cycle of five positions where position 2 may also stop at 0.5 instead of
+    moving on: a maximum whose choice from the start of 1/2 (moving on) is not the one at
+    the fixed point, so the sweep is affine by pieces. Returns the table, the slot of
+    the position it moves on to, and the values by slot (plain sweeps, to the end)."""
     table, _ = _cycle(_STAY, _EXITS, [False] * 5)
     lin_ptr, lin_prob, lin_code, roll_ptr, roll_prob, roll_const, eps, move_ptr, move_code = table
     slot = 2  # the order is 4, 3, 2, 1, 0: position 2 in slot 2
@@ -130,13 +131,32 @@ def test_newton_follows_a_choice_that_changes():
     value = np.full(5, 0.5)
     for _ in range(2000):
         sweep._value_sweep(value, table, 0, 5)
+    return table, slot - 1, value
+
+
+def test_newton_follows_a_choice_that_changes():
+    table, on, value = _with_a_choice()
     v = np.full(5, 0.5)
     moving_on = v.copy()
     sweep._value_sweep(moving_on, table, 0, 5)
-    assert moving_on[slot - 1] > 0.5 > value[slot - 1]  # the choice changes
+    assert moving_on[on] > 0.5 > value[on]  # the choice changes
     count = sweep._newton_values(v, table, 0, 5, 1e-14, 1000, np.empty(5))
     assert 2 < count <= 4
     assert np.abs(v - value).max() <= 1e-14
+
+
+def test_the_start_of_the_root_is_a_guess_only():
+    # From the root's value the first step lands on the fixed point; from a start whose
+    # sweep makes another choice (1/2, 1) it takes more sweeps; the box certifies the
+    # same values either way.
+    table, _, value = _with_a_choice()
+    counts = []
+    for start in (value[-1], 0.0, 1.0, -1.0):  # -1: no guess, 1/2
+        lo, hi = np.zeros(5), np.ones(5)
+        counts.append(sweep._boxed(lo, hi, table, 0, 5, 1e-12, 1000, np.empty(5), None, start))
+        assert (lo <= value + 1e-15).all() and (value - 1e-15 <= hi).all()
+        assert (hi - lo).max() <= 1e-12
+    assert counts[0] == 3 and counts[2] > 3 and counts[3] > 3
 
 
 def test_the_box_around_the_newton_values_certifies_them():
