@@ -37,14 +37,14 @@ gap is within ``accept`` (what the layer promises), else the layer does not cont
 **Values first, then a certified box.** Where the component provably ends (below), its
 fixed point is unique, and the solver need not carry two bounds down from ``0`` and
 ``1``: it iterates plain values ``v`` (one number a position, half the memory traffic)
-with in-place sweeps, accelerated by extrapolating their geometric tail (Aitken:
-``v + (v - v_prev) * rho / (1 - rho)``, ``rho`` the steady shrink factor of the
-changes, signed: where the errors alternate, through a flip, so does the step), which
-proves nothing and need not. It starts from ``1/2`` everywhere, with no bound sweep
-first: its first sweep in the search's finishing order is as good a start. Then it
-*checks* the box ``B = [v - d, v + d]`` (``d`` half the target gap, first): one bound
-update of every position in order, from ``B``, must land inside the position's own
-interval. If so, the sweep ``G``
+with in-place sweeps, accelerated by extrapolating their geometric tail (Aitken: ``v +
+(v - v_prev) * rho / (1 - rho)``, ``rho`` the steady shrink factor of the changes,
+signed: where the errors alternate, through a flip, so does the step; or by Newton's
+step, below), which proves nothing and need not. It starts from ``1/2`` everywhere (but
+at the root of a serial component, below), with no bound sweep first: its first sweep in
+the search's finishing order is as good a start. Then it *checks* the box ``B = [v - d,
+v + d]`` (``d`` half the target gap, first): one bound update of every position in
+order, from ``B``, must land inside the position's own interval. If so, the sweep ``G``
 (a continuous map, with the exits' true values anywhere in their proven bounds, by
 monotony) maps ``B`` into itself, so it has a fixed point in ``B`` (Brouwer), which is
 the value of the game (the only fixed point), and it lies in the updated box too: those
@@ -54,10 +54,33 @@ what the check found and checked again, a few times; if it still fails the compo
 starts over from ``0`` and ``1`` with bound sweeps alone (the box never replaces proven
 bounds unchecked). A box the target wide that passes leaves the component done: on Pig
 to 100 every one passes, where a box twice as wide left four to nine bound sweeps
-closing the gap onto what the exits force, and a component takes 6 to 12 sweeps (9 a
-position on average, two of them the check), where bound sweeps from ``0`` and ``1``
-take 15 to 80 (33 on average) and a sweep of values carries one number a position
-instead of two.
+closing the gap onto what the exits force.
+
+**Newton's step where a sweep reads one old value.** In the search's finishing order a
+position's moves within its component go to positions before it, updated already in the
+sweep, or back to positions the search had open; where every such move goes to one
+position, the root (the last slot: on Pig, a component is a score pair and its only way
+back is a bust to the root), one sweep is a function of the root's old value alone:
+``G(v) = A * v[root] + c`` while the maxima keep their choices. The sweep then also
+carries the derivative of each new value by that old value (:func:`_slope_sweep`, which
+also finds whether the sweep read another old value): ``A``, whose last entry ``rho`` is
+the slope of the root's new value by its old one, and the values step to ``G(v) + A *
+(G(v)[root] - v[root]) / (1 - rho)``, where the root's new value would equal its old:
+the fixed point itself, exactly (up to rounding), when the choices there are those of
+the sweep. Where they are not, the sweep is affine by pieces and the steps reach the
+piece of the fixed point within a few sweeps (Newton's method on a function affine by
+pieces). Only the root's start matters to the first sweep (the other positions are
+updated before they are read), and it starts on the line through the values of the roots
+of the two components solved before it (:func:`solve_run`; their score pairs are
+neighbours on Pig), not at ``1/2``. A component takes 3 to 6 updates a position on Pig
+to 100 (3.2 on average, one of them the check of the box: 85% of the positions take 3,
+two sweeps of values and the check), where the extrapolation of the geometric tail took
+6 to 12 (9.0 on average) and bound sweeps from ``0`` and ``1`` take 15 to 80 (33 on
+average); a sweep of values carries one number a position (and its derivative) instead
+of two bounds. A component read back at several positions (most of the Royal Game of
+Ur's; its first sweep finds it) extrapolates the geometric tail as above from that
+sweep on, and so does one swept in parallel (whose chunks read each other's old values)
+from the start.
 
 Uniqueness: a component *provably ends* when no set ``S`` of its positions lets the
 players (both choosing for that purpose) stay in ``S`` for ever, that is when the
@@ -253,32 +276,36 @@ def _ends(table: Any, a: int, b: int, inside: Any) -> bool:
     the search's finishing order most go in the first), up to 64 passes (then it is not
     proven)."""
     lin_ptr, _, lin_code, roll_ptr, _, _, _, move_ptr, move_code = table
+    one = _U1
+    ua = np.uint64(a)
+    n = np.uint64(b - a)
     for q in range(a, b):
         inside[q] = True
     left = b - a
     for _ in range(64):
         removed = False
         for q in range(a, b):
-            if not inside[q]:
+            u = np.uint64(q)
+            if not inside[u]:
                 continue
-            for j in range(lin_ptr[q], lin_ptr[q + 1]):
-                t = lin_code[j] >> 1
-                if not (a <= t < b and inside[t]):
-                    inside[q] = False
+            for j in range(np.uint64(lin_ptr[u]), np.uint64(lin_ptr[u + one])):
+                t = np.uint64(lin_code[j]) >> one
+                if not (t - ua < n and inside[t]):  # below ``a`` wraps around
+                    inside[u] = False
                     removed = True
                     left -= 1
                     break
-            if not inside[q]:
+            if not inside[u]:
                 continue
-            for r in range(roll_ptr[q], roll_ptr[q + 1]):
+            for r in range(np.uint64(roll_ptr[u]), np.uint64(roll_ptr[u + one])):
                 stays = False
-                for j in range(move_ptr[r], move_ptr[r + 1]):
-                    t = move_code[j] >> 1
-                    if a <= t < b and inside[t]:
+                for j in range(np.uint64(move_ptr[r]), np.uint64(move_ptr[r + one])):
+                    t = np.uint64(move_code[j]) >> one
+                    if t - ua < n and inside[t]:
                         stays = True
                         break
                 if not stays:
-                    inside[q] = False
+                    inside[u] = False
                     removed = True
                     left -= 1
                     break
@@ -415,6 +442,110 @@ def _values(
 
 
 @njit(cache=True)
+def _slope_sweep(v: Any, dv: Any, table: Any, a: int, b: int) -> Any:
+    """:func:`_value_sweep` of slots ``a .. b - 1``, carrying the derivative of each
+    new value by the old value of the root (the last slot) in ``dv`` (a float per slot
+    of the component: where the sweep reads no other old value, the slope of its affine
+    piece, the choices of the maxima held); returns the largest change (signed) and
+    whether the sweep read the old value of another slot of the component."""
+    lin_ptr, lin_prob, lin_code, roll_ptr, roll_prob, roll_const, _, move_ptr, move_code = table
+    one = _U1
+    ua = np.uint64(a)
+    n = np.uint64(b - a)
+    root = np.uint64(b - 1)
+    others = False
+    dv[b - a - 1] = 1.0  # the root's old value, by itself
+    d = 0.0
+    ahead = _fetch_until(len(v), a, b)
+    for q in range(a, b):
+        if q < ahead:
+            _fetch(v, table, q + _AHEAD)
+        u = np.uint64(q)
+        total = 0.0
+        slope = 0.0
+        for j in range(np.uint64(lin_ptr[u]), np.uint64(lin_ptr[u + one])):
+            code = np.uint64(lin_code[j])
+            t = code >> one
+            x = v[t]
+            dx = 0.0
+            if t - ua < n:  # within the component (a slot below ``a`` wraps around)
+                dx = dv[t - ua]
+                if u <= t < root:
+                    others = True
+            if code & one:
+                x = 1.0 - x
+                dx = -dx
+            total += lin_prob[j] * x
+            slope += lin_prob[j] * dx
+        for r in range(np.uint64(roll_ptr[u]), np.uint64(roll_ptr[u + one])):
+            best = roll_const[r]
+            dbest = 0.0
+            for j in range(np.uint64(move_ptr[r]), np.uint64(move_ptr[r + one])):
+                code = np.uint64(move_code[j])
+                t = code >> one
+                x = v[t]
+                if code & one:
+                    x = 1.0 - x
+                within = t - ua < n
+                if within and u <= t < root:
+                    others = True
+                if x > best:
+                    best = x
+                    dbest = 0.0
+                    if within:
+                        dbest = -dv[t - ua] if code & one else dv[t - ua]
+            total += roll_prob[r] * best
+            slope += roll_prob[r] * dbest
+        if abs(total - v[q]) > abs(d):
+            d = total - v[q]
+        v[q] = total
+        dv[q - a] = slope
+    return d, others
+
+
+@njit(cache=True)
+def _newton_values(v: Any, table: Any, a: int, b: int, settled: float, most: int, dv: Any) -> int:
+    """:func:`_values` by Newton's step (module docstring), where the sweep of slots
+    ``a .. b - 1`` reads no old value but the root's (the last slot): each sweep also
+    gives the derivative ``dv`` of every new value by the root's old one, and the values
+    step along it to where the root's new value would equal its old. Where the first
+    sweep read another old value, :func:`_values` goes on from it. Returns the sweeps,
+    or ``-sweeps`` when they did not settle within ``most`` (or stopped shrinking);
+    ``dv`` is a float per slot of the component. A step after which a sweep changes
+    more than the one before it was the last."""
+    r = b - 1
+    best = np.inf
+    since = 0
+    extrapolate = True
+    before = 0.0
+    for count in range(1, most + 1):
+        yr = v[r]
+        signed, others = _slope_sweep(v, dv, table, a, b)
+        if others:  # not one old value: the geometric tail, from this sweep on
+            more = _values(v, table, a, b, settled, most - 1, dv, None)
+            return more + 1 if more > 0 else more - 1
+        d = abs(signed)
+        if d <= settled:
+            return count
+        if d < best * 0.999:
+            best, since = d, 0
+        else:
+            since += 1
+            if since > 50:
+                return -count
+        if before > 0.0:
+            extrapolate = d < before
+            before = 0.0
+        rho = dv[r - a]  # the root's new value by its old one, signed (a flip: negative)
+        if extrapolate and -_RHO_MAX < rho < _RHO_MAX:
+            step = (v[r] - yr) / (1.0 - rho)  # the root's fixed point less its old value
+            before = d
+            for q in range(a, b):
+                v[q] = min(max(v[q] + dv[q - a] * step, 0.0), 1.0)
+    return -most
+
+
+@njit(cache=True)
 def _check_box(lo: Any, hi: Any, table: Any, a: int, b: int) -> bool:
     """One bound update of slots ``a .. b - 1`` in order from the box in ``lo``, ``hi``
     (module docstring): whether every update lands inside its own interval, which it
@@ -449,6 +580,7 @@ def _boxed(
     most: int,
     prev: Any,
     parallel: Any,
+    start: float = -1.0,
 ) -> int:
     """Values, then a checked box (module docstring): proven bounds of slots ``a .. b -
     1`` in ``lo``, ``hi`` and the sweeps it took, or ``-sweeps`` with the component back
@@ -457,10 +589,21 @@ def _boxed(
     wider box left four to nine bound sweeps to close the gap down to the target, the
     bounds of the exits taking most of it). When it fails, the box is as wide as the
     target on each side, then four times that (a box hardly wider than what the exits
-    force can fail on rounding)."""
+    force can fail on rounding). The values of a serial component take Newton's steps
+    where they can (:func:`_newton_values`), the root starting at ``start`` where that
+    is a value (else at ``1/2``)."""
     for q in range(a, b):
         lo[q] = 0.5 * (lo[q] + hi[q])  # lo holds the values while they are iterated
-    count = _values(lo, table, a, b, _SETTLED * target, most, prev, parallel)
+    settled = _SETTLED * target
+    if parallel is None:
+        if start >= 0.0:
+            # Where Newton's steps apply, only the root's start matters to the first
+            # sweep (it alone is read before it is updated): the value of a similar
+            # position is a better guess than 1/2.
+            lo[b - 1] = start
+        count = _newton_values(lo, table, a, b, settled, most, prev)
+    else:
+        count = _values(lo, table, a, b, settled, most, prev, parallel)
     if count > 0:
         for q in range(a, b):
             prev[q - a] = lo[q]
@@ -497,12 +640,14 @@ def _solve_component(
     inside: Any,
     prev: Any,
     parallel: Any,
+    start: float = -1.0,
 ) -> Any:
     """Solve the component in slots ``a .. b - 1`` until its gap is within the target:
     where the component provably ends, values and a checked box first, then bound sweeps
     until the gap is within the target (one, on a position on no cycle) (module
     docstring); returns ``(status, sweeps)``. ``inside`` is a
-    False flag per slot, ``prev`` a float per slot of the component; the sweeps run over
+    False flag per slot, ``prev`` a float per slot of the component, ``start`` a guess
+    at the root's value for Newton's steps (-1: none, :func:`_boxed`); the sweeps run over
     chunks at once unless ``parallel`` is ``None`` (the box check is one serial sweep:
     its proof is about one map, the sweep in order). ``None`` also keeps the threads'
     sweeps out of the compiled code (numba drops a branch on an argument's being
@@ -513,7 +658,7 @@ def _solve_component(
     if b - a > 1 and _ends(table, a, b, inside):
         # Straight to values: a first bound sweep would only start them off (one value
         # sweep does that for half the work).
-        more = _boxed(lo, hi, table, a, b, target, int(most), prev, parallel)
+        more = _boxed(lo, hi, table, a, b, target, int(most), prev, parallel, start)
         count = abs(more)
         if more > 0:  # the checked box may be within the target already
             g = 0.0
@@ -549,10 +694,16 @@ def solve_run(lo: Any, hi: Any, table: Any, comp_ptr: Any, c0: int, c1: int, lim
     most_sweeps = 0
     updates = 0
     worst = 0.0
+    # The values of the roots of the last two components of several positions (-1: none
+    # yet), and the guess at the next one's: on from them in a line (module docstring).
+    root0 = root1 = start = -1.0
     for c in range(c0, c1):
         a = comp_ptr[c]
         b = comp_ptr[c + 1]
-        status, count = _solve_component(lo, hi, table, a, b, limits, inside, prev, None)
+        status, count = _solve_component(lo, hi, table, a, b, limits, inside, prev, None, start)
+        if b - a > 1:
+            root0, root1 = root1, 0.5 * (lo[b - 1] + hi[b - 1])
+            start = root1 if root0 < 0.0 else min(max(2.0 * root1 - root0, 0.0), 1.0)
         updates += count * (b - a)
         most_sweeps = max(most_sweeps, count)
         if status != OK:
