@@ -622,3 +622,58 @@ def test_one_thread_solves_small_layers_as_two_do():
     sol = solve_compiled(CompiledPig(goal=40))
     assert runs[0] == runs[1] == f"{sol.value()!r} {sol.bound!r}\n"
     assert abs(sol.value() - twin.pig(40)[(0, 0, 0)]) <= 1e-12
+
+
+def test_small_layers_go_on_in_one_thread_when_the_machine_is_busy(monkeypatch, tmp_path):
+    from perfectplay.compiled import layered
+    from perfectplay.compiled import sweep as sweeps
+    from perfectplay.compiled.kernels import kernels_for
+
+    cpus = len(os.sched_getaffinity(0))
+    busy, idle = tmp_path / "busy", tmp_path / "idle"
+    busy.write_text(f"2.00 1.50 1.00 {cpus}/300 4242\n")
+    idle.write_text("0.10 0.10 0.10 1/300 4242\n")
+    monkeypatch.setattr(layered, "_LOADAVG", str(busy))
+    assert layered._pipeline_threads() == 1
+    monkeypatch.setattr(layered, "_LOADAVG", str(idle))
+    expected = numba_threads() if cpus > 1 else 1
+    assert layered._pipeline_threads() == expected
+    monkeypatch.setattr(layered, "_LOADAVG", str(tmp_path / "none"))
+    assert layered._pipeline_threads() == numba_threads()
+
+    # A kernel that gives up on two threads halfway (BUSY): the layers left are solved
+    # in one thread from where it stopped, to the same values.
+    model = CompiledPig(goal=30)
+    plain = solve_compiled(model)
+    k = kernels_for(model)
+    real = k.solve_layers
+    calls = []
+
+    class HalfBusy:
+        def __getattr__(self, name):
+            return getattr(k, name)
+
+        def solve_layers(self, found, bounds, first, last, *rest):
+            calls.append((first, last, rest[-1], numba_threads()))
+            if len(calls) == 1:
+                mid = (first + last) // 2
+                at, status = real(found, bounds, mid + 1, last, *rest)
+                assert (at, status) == (-1, sweeps.OK)
+                return mid, sweeps.BUSY
+            return real(found, bounds, first, last, *rest)
+
+    monkeypatch.setattr(layered, "_pipeline_threads", lambda: 2)
+    monkeypatch.setattr(layered, "kernels_for", lambda m: HalfBusy())
+    again = solve_compiled(model)
+    assert len(calls) == 2
+    (f1, l1, t1, _), (f2, l2, t2, n2) = calls
+    assert (f2, t2, n2) == (f1, 1, 1) and l2 == (f1 + l1) // 2 and t1 == 2
+    assert again.value() == plain.value()
+    for s in plain.states():
+        assert again.value(s) == plain.value(s)
+
+
+def numba_threads() -> int:
+    import numba
+
+    return int(numba.get_num_threads())

@@ -46,7 +46,7 @@ from perfectplay.compiled.search import (
     pair_keys,
     pair_values,
 )
-from perfectplay.compiled.sweep import OK, solve_run
+from perfectplay.compiled.sweep import BUSY, OK, solve_run
 
 start = outcome = rolls = moves = layer = index = layer_size = None  # MODEL FUNCTIONS
 
@@ -609,7 +609,20 @@ def build_layer(li, defer, found, p, max_rolls, max_moves, buf, ticks):
         table = (roll_ptr[: n + 1], prob, const, move_ptr, codes)
         later = (defer, lq, lref, count)
         fill_range(
-            keys, kdir, where, ids[li], p, max_rolls, max_moves, found, table, used, err, 0, n, later
+            keys,
+            kdir,
+            where,
+            ids[li],
+            p,
+            max_rolls,
+            max_moves,
+            found,
+            table,
+            used,
+            err,
+            0,
+            n,
+            later,
         )
     meta[2], meta[3] = count[0], count[1]
     if err[0] != 0 or count[1]:
@@ -685,10 +698,15 @@ def solve_built(li, found, bounds, buf, tol, stall, most, stats, ticks, status):
 # The two threads of solve_layers wait for each other once a layer: on a machine busy
 # with other work one of them is often off the processor meanwhile, and a step takes far
 # longer than its longer half (a Pig solve 2 to 5 times as long as in one thread). After
-# this many steps that took half as long again as their longer half (and this many
-# cycles, some 50 microseconds, more), the rest of the layers are solved in the calling
-# thread alone, the same steps in turn.
-_STRIKES = 3
+# this many steps in a row that took half as long again as their longer half (and this
+# many cycles, some 50 microseconds, more), or where a half started that much late (its
+# thread was off the processor: the halves' own spans then count the wait too), the
+# rest of the layers are solved in the calling thread alone, the same steps in turn.
+# (In a row: a single slow step, such as the first touches of the buffers, is no sign
+# of a busy machine.) It returns for that: only the caller can take numba's second
+# thread away (a kernel that does is not cached), which a busy machine's one-thread
+# steps need (else each wakes the idle thread for nothing and waits for it).
+_STRIKES = 4
 _SLACK = 150_000
 
 
@@ -710,7 +728,9 @@ def solve_layers(
     and ``ticks[i]`` the cycle counts at the start and end of its build and of its
     solve; with fewer than two ``threads`` (numba's) the steps run in turn from the
     start. Returns ``(layer, status)``: the layer where a model error (``err``) or a
-    status other than ``OK`` stopped it, or ``(-1, OK)``."""
+    status other than ``OK`` stopped it, or ``(-1, OK)``; ``BUSY`` when the steps on two
+    threads were slow too often (:data:`_STRIKES`), every layer above the one returned
+    finished: the caller goes on from it in one thread."""
     ids, ptr = found[0], found[1]
     tol, stall, most = settings
     # Two sets of the table's arrays, made once with room for the most that the largest
@@ -727,7 +747,7 @@ def solve_layers(
     b0 = layer_buffers(room, room_rolls, max_moves, span, listed, len(ids))
     b1 = layer_buffers(room, room_rolls, max_moves, span, listed, len(ids))
     status = zeros(1, 0)
-    strikes = 0 if threads > 1 else _STRIKES
+    strikes = 0 if threads > 1 else _STRIKES  # (no more strikes: one thread)
     # (no layer to list moves into: a variable, as typed as the layer the loop lists
     # into, so that numba compiles build_layer once, not also for the constant -1)
     none = first - first - 1
@@ -764,8 +784,11 @@ def solve_layers(
             return li, status[0]
         if two:
             work = max(ticks[li, 3] - ticks[li, 2], ticks[li - 1, 1] - ticks[li - 1, 0])
-            if wall > work + work // 2 + _SLACK:
-                strikes += 1
+            late = max(ticks[li, 2], ticks[li - 1, 0]) - t0  # a half that waited to start
+            slow = wall > work + work // 2 + _SLACK or late > _SLACK
+            strikes = strikes + 1 if slow else 0
+            if strikes >= _STRIKES:
+                return li - 1, BUSY
         ready = True
         li -= 1
     return -1, OK

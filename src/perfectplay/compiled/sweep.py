@@ -103,10 +103,22 @@ from numba import njit, prange
 
 from perfectplay.compiled.prefetch import prefetch_item
 
-__all__ = ["BIG_COMPONENT", "MAXED", "OK", "STALLED", "solve_big", "solve_components", "solve_run"]
+__all__ = [
+    "BIG_COMPONENT",
+    "BUSY",
+    "MAXED",
+    "OK",
+    "STALLED",
+    "solve_big",
+    "solve_components",
+    "solve_run",
+]
 
 #: How a component ended: certified, out of sweeps, or its gap stopped shrinking.
 OK, MAXED, STALLED = 0, 1, 2
+#: What a run of small layers on two threads stopped for (the kernels' ``solve_layers``):
+#: the machine is too busy for them; the layers left go on in one thread.
+BUSY = 3
 
 #: A component this large is swept in parallel (smaller ones run one after the other in
 #: one serial call: waking the threads costs more than their sweep).
