@@ -267,3 +267,16 @@ def test_a_model_raise_on_a_kernel_thread_is_named_in_one_line():
 
     with pytest.raises(ModelError, match=r"^a model function raised ValueError: no such die"):
         Guarded(kernel, (), ())()
+
+
+def test_memory_running_out_on_a_kernel_thread_stays_a_memory_error():
+    from perfectplay.compiled.diagnose import Guarded
+
+    def kernel() -> None:
+        try:
+            raise MemoryError
+        except MemoryError as exc:
+            raise SystemError("returned a result with an exception set") from exc
+
+    with pytest.raises(MemoryError):
+        Guarded(kernel, (), ())()

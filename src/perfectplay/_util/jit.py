@@ -202,7 +202,7 @@ _numba_lock = threading.Lock()
 #: Printed on stderr before the first compile of a process (a cache miss, not a load from
 #: the on-disk cache), when progress reports are on: the ``perfectplay`` command, not ``-q``.
 COMPILE_NOTICE = (
-    "perfectplay: compiling the kernels this command needs (about 5 to 20 s, the first "
+    "perfectplay: compiling the kernels this command needs (about 5 to 30 s, the first "
     "time only); later runs load them from the cache"
 )
 _notice = {"listening": False, "shown": False}

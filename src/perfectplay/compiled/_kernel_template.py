@@ -759,7 +759,7 @@ def solve_layers(
         meta = buf[11]
         if ready and meta[3]:  # more moves into the layer above than its list held
             ready = False
-        two = ready and li > first and strikes < _STRIKES
+        two = ready and meta[4] == 0 and li > first and strikes < _STRIKES
         # One parallel loop for every step, its halves the only calls of build_layer
         # and solve_built: numba compiles a kernel that calls them outside the loop
         # too for seconds longer. Two halves at once: the other thread builds layer

@@ -127,6 +127,8 @@ class Guarded:
             cause: BaseException = exc
             if isinstance(exc, SystemError) and exc.__cause__ is not None:
                 cause = exc.__cause__
+                if isinstance(cause, MemoryError):
+                    raise cause from None
             text = f"{type(cause).__name__}: {cause}" if str(cause) else type(cause).__name__
             raise ModelError(
                 f"a model function raised {text} (compiled code does not say at which "
