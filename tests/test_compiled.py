@@ -642,12 +642,14 @@ def test_small_layers_go_on_in_one_thread_when_the_machine_is_busy(monkeypatch, 
     assert layered._pipeline_threads() == numba_threads()
 
     # A kernel that gives up on two threads halfway (BUSY): the layers left are solved
-    # in one thread from where it stopped, to the same values.
+    # in one thread from where it stopped, to the same values. (On a loaded machine the
+    # real kernel may give up sooner by itself: then from there.)
     model = CompiledPig(goal=30)
     plain = solve_compiled(model)
     k = kernels_for(model)
     real = k.solve_layers
     calls = []
+    stopped = []
 
     class HalfBusy:
         def __getattr__(self, name):
@@ -658,8 +660,11 @@ def test_small_layers_go_on_in_one_thread_when_the_machine_is_busy(monkeypatch, 
             if len(calls) == 1:
                 mid = (first + last) // 2
                 at, status = real(found, bounds, mid + 1, last, *rest)
-                assert (at, status) == (-1, sweeps.OK)
-                return mid, sweeps.BUSY
+                if status != sweeps.BUSY:
+                    assert (at, status) == (-1, sweeps.OK)
+                    at = mid
+                stopped.append(at)
+                return at, sweeps.BUSY
             return real(found, bounds, first, last, *rest)
 
     monkeypatch.setattr(layered, "_pipeline_threads", lambda: 2)
@@ -667,7 +672,7 @@ def test_small_layers_go_on_in_one_thread_when_the_machine_is_busy(monkeypatch, 
     again = solve_compiled(model)
     assert len(calls) == 2
     (f1, l1, t1, _), (f2, l2, t2, n2) = calls
-    assert (f2, t2, n2) == (f1, 1, 1) and l2 == (f1 + l1) // 2 and t1 == 2
+    assert (f2, l2, t2, n2) == (f1, stopped[0], 1, 1) and f1 <= l2 < l1 and t1 == 2
     assert again.value() == plain.value()
     for s in plain.states():
         assert again.value(s) == plain.value(s)
