@@ -161,8 +161,19 @@ def random_twin(model: RandomLayered) -> dict[int, float]:
     return twin.value_iteration(0, turn, over)
 
 
+@pytest.fixture(params=[1, 2], ids=["one thread", "two threads"])
+def pipeline(request, monkeypatch):
+    """The threads the kernels' solve_layers takes turns on, whatever the machine's load:
+    layered._pipeline_threads gives one on a busy machine (as a shared test machine
+    often is), which alone would leave the two threads' listing of moves untested."""
+    from perfectplay.compiled import layered
+
+    monkeypatch.setattr(layered, "_pipeline_threads", lambda: request.param)
+    return request.param
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_random_layered_game_agrees_with_its_twin(seed):
+def test_random_layered_game_agrees_with_its_twin(seed, pipeline):
     model = RandomLayered(n=300, block=40, seed=seed)
     sol = solve_compiled(model)
     values = random_twin(model)
@@ -230,7 +241,7 @@ class Fan(CompiledModel):
         self.params = np.array([layers], np.int64)
 
 
-def test_many_moves_into_the_layer_being_solved_agree_with_the_twin():
+def test_many_moves_into_the_layer_being_solved_agree_with_the_twin(pipeline):
     layers = 30
     model = Fan(layers)
     sol = solve_compiled(model)
@@ -603,15 +614,19 @@ def test_one_thread_solves_small_layers_as_two_do():
     import subprocess
     import sys
 
+    # (Two threads asked for in the second run, whatever the machine's load: see the
+    # fixture pipeline.)
     code = (
-        "from perfectplay.compiled import solve_compiled\n"
+        "import sys\n"
+        "from perfectplay.compiled import layered, solve_compiled\n"
+        "layered._pipeline_threads = lambda: int(sys.argv[1])\n"
         "from perfectplay.examples.pig_compiled import CompiledPig\n"
         "s = solve_compiled(CompiledPig(goal=40))\n"
         "print(repr(s.value()), repr(s.bound))\n"
     )
     runs = [
         subprocess.run(
-            [sys.executable, "-c", code],
+            [sys.executable, "-c", code, threads],
             env={**os.environ, "NUMBA_NUM_THREADS": threads},
             capture_output=True,
             text=True,
