@@ -58,8 +58,11 @@ def solve_compiled(
 
     The positions and values live in ``workdir`` (a temporary directory, removed with the
     solution, when omitted); given an existing one of the same model, the solve resumes
-    from its finished layers. ``tolerance`` is the certified gap between the bounds of
-    every position (the reported error is half of it, plus rounding). ``engine``,
+    from its finished layers. ``tolerance`` is the certified gap each layer adds between
+    the bounds of its positions, beyond twice the error of the finished layers it reads
+    (so along a long chain of layers the error can grow past half the tolerance: Pig to
+    100 ends at 1.2e-12 with the default); the solution's ``bound`` is the certified
+    error. ``engine``,
     ``scheduler`` and ``workers`` say where the layers run (see the module docstring);
     every engine writes the same values.
     """
