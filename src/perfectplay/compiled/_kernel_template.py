@@ -42,7 +42,6 @@ from perfectplay.compiled.search import (
     find_layer,
     grow,
     number_by_index,
-    pair_by_index,
     pair_keys,
     pair_values,
 )
@@ -537,13 +536,12 @@ def full(n, x):
 
 
 @njit(cache=True)
-def apply_later(roll_const, later, values_all, pairs):
-    """The exit values that :func:`fill_range` listed in ``later`` instead of reading
-    them, read now that their layer is solved: each outcome's best exit value becomes
-    at least the listed move's (the fill left it at least 0)."""
-    _, outcomes, refs, count = later
+def apply_later(roll_const, outcomes, refs, values_all, pairs):
+    """The exit values that :func:`fill_range` listed (``outcomes``, ``refs``) instead
+    of reading them, read now that their layer is solved: each outcome's best exit
+    value becomes at least the listed move's (the fill left it at least 0)."""
     pair_values = pairs.view(np.float64)
-    for c in range(count[0]):
+    for c in range(len(outcomes)):
         ref = refs[c]
         at = ref >> 2
         v = pair_values[at] if ref & 2 else values_all[at]
@@ -652,9 +650,7 @@ def solve_built(li, found, bounds, buf, tol, stall, most, stats, ticks, status):
     n = meta[0]
     n_r = roll_ptr[n]
     n_in = move_ptr[n_r]
-    count = np.zeros(2, np.int64)
-    count[0] = meta[2]
-    apply_later(const, (-1, lq, lref, count), values_all, pairs)
+    apply_later(const, lq[: meta[2]], lref[: meta[2]], values_all, pairs)
     # The bounds of the finished layers its moves reach.
     eps = 0.0
     for j in range(li + 1, len(ids)):

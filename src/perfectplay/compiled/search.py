@@ -155,23 +155,16 @@ def number_by_index(keys: Any, idx: Any, where: Any, err: Any) -> None:
 @njit(cache=True)
 def pair_by_index(keys: Any, values: Any, where: Any, pairs: Any, off: int) -> None:
     """Write each position's key and value (its bits) side by side at twice its number
-    from ``off`` (``where``: :func:`number_by_index`), :data:`EMPTY` where none."""
-    bits = values.view(np.int64)
-    for x in range(len(where)):
-        g = where[x]
-        j = 2 * (off + x)
-        if g < 0:
-            pairs[j] = EMPTY
-            pairs[j + 1] = 0
-        else:
-            pairs[j] = keys[g]
-            pairs[j + 1] = bits[g]
+    from ``off`` (``where``: :func:`number_by_index`), :data:`EMPTY` where none: the
+    keys (:func:`pair_keys`), then the values (:func:`pair_values`)."""
+    pair_keys(keys, where, pairs, off)
+    pair_values(values, where, pairs, off)
 
 
 @njit(cache=True)
 def pair_keys(keys: Any, where: Any, pairs: Any, off: int) -> None:
-    """:func:`pair_by_index`'s keys alone (the values 0 until it writes them): a layer's
-    keys can be looked up before its values are known."""
+    """The keys of :func:`pair_by_index` alone (the values 0 until :func:`pair_values`
+    writes them): a layer's keys can be looked up before its values are known."""
     for x in range(len(where)):
         g = where[x]
         j = 2 * (off + x)
@@ -181,8 +174,8 @@ def pair_keys(keys: Any, where: Any, pairs: Any, off: int) -> None:
 
 @njit(cache=True)
 def pair_values(values: Any, where: Any, pairs: Any, off: int) -> None:
-    """:func:`pair_by_index`'s values (their bits) beside the keys :func:`pair_keys`
-    wrote."""
+    """The values (their bits) of :func:`pair_by_index` beside the keys
+    :func:`pair_keys` wrote."""
     bits = values.view(np.int64)
     for x in range(len(where)):
         g = where[x]
