@@ -194,41 +194,44 @@ def solve_layer(
     n_moves = np.zeros(n, np.int64)
     used = np.zeros(later.size, np.int64)
     err = np.zeros(4, np.int64)
-    few = _few_threads(n)
-    k.count(keys, layer, p, model.max_rolls, model.max_moves, later, used, n_rolls, n_moves, err)
-    raise_model_error(model, err)
-    n_in = int(n_moves.sum())
-    # The positions by the model's perfect index, if any, are held while the table is
-    # filled (counted as if at the peak).
-    span = dense_span(int(k.layer_size(layer, p)), n)
-    # Where the copies of the relayout do not fit, the arrays copied wait in a file.
-    spill = layer_memory(model, n, n_in) + 8 * span > available_bytes()
-    need = layer_memory(model, n, n_in, spill=spill) + 8 * span
-    require(need, f"{model.name}: the successor table of layer {layer} ({n:,} positions)")
-    reach = later[used.astype(bool)]
-    finished, eps = _finished(wd, model, k, layer, reach)
-    # Pointers of 32 bits while they fit: a third less memory for the table.
-    n_r = int(n_rolls.sum())
-    ptr_type = np.int32 if max(n_r, n_in) < (1 << 31) - 1 else np.int64
-    roll_ptr = np.zeros(n + 1, ptr_type)
-    roll_ptr[1:] = np.cumsum(n_rolls)
-    move_ptr = np.zeros(n_r + 1, ptr_type)
-    starts = np.zeros(n + 1, np.int64)
-    starts[1:] = np.cumsum(n_moves)
-    move_ptr[roll_ptr] = starts
-    del n_rolls, n_moves, starts
-    roll_prob: np.ndarray = np.empty(n_r, np.float64)
-    roll_const = np.empty(n_r, np.float64)
-    # 2 * index + flip fits 32 bits below a billion positions: half the memory traffic
-    # of every sweep.
-    move_code = np.empty(n_in, np.int32 if n < 1 << 30 else np.int64)
-    table = (roll_ptr, roll_prob, roll_const, move_ptr, move_code)
-    where = _by_index(model, k, keys, span)
-    kdir = np.empty(0 if span else directory_size(n), np.int64)
-    if not span:
-        _fill_directory(keys, 0, n, kdir, 0)
-    k.fill(keys, kdir, where, layer, p, model.max_rolls, model.max_moves, finished, table, err)
-    few.restore()
+    # One thread for a small layer's parallel kernels: waking the pool costs more than
+    # the work (and much more on a loaded machine).
+    with _threads(1 if n < 50_000 else int(numba.get_num_threads())):
+        k.count(
+            keys, layer, p, model.max_rolls, model.max_moves, later, used, n_rolls, n_moves, err
+        )
+        raise_model_error(model, err)
+        n_in = int(n_moves.sum())
+        # The positions by the model's perfect index, if any, are held while the table is
+        # filled (counted as if at the peak).
+        span = dense_span(int(k.layer_size(layer, p)), n)
+        # Where the copies of the relayout do not fit, the arrays copied wait in a file.
+        spill = layer_memory(model, n, n_in) + 8 * span > available_bytes()
+        need = layer_memory(model, n, n_in, spill=spill) + 8 * span
+        require(need, f"{model.name}: the successor table of layer {layer} ({n:,} positions)")
+        reach = later[used.astype(bool)]
+        finished, eps = _finished(wd, model, k, layer, reach)
+        # Pointers of 32 bits while they fit: a third less memory for the table.
+        n_r = int(n_rolls.sum())
+        ptr_type = np.int32 if max(n_r, n_in) < (1 << 31) - 1 else np.int64
+        roll_ptr = np.zeros(n + 1, ptr_type)
+        roll_ptr[1:] = np.cumsum(n_rolls)
+        move_ptr = np.zeros(n_r + 1, ptr_type)
+        starts = np.zeros(n + 1, np.int64)
+        starts[1:] = np.cumsum(n_moves)
+        move_ptr[roll_ptr] = starts
+        del n_rolls, n_moves, starts
+        roll_prob: np.ndarray = np.empty(n_r, np.float64)
+        roll_const = np.empty(n_r, np.float64)
+        # 2 * index + flip fits 32 bits below a billion positions: half the memory traffic
+        # of every sweep.
+        move_code = np.empty(n_in, np.int32 if n < 1 << 30 else np.int64)
+        table = (roll_ptr, roll_prob, roll_const, move_ptr, move_code)
+        where = _by_index(model, k, keys, span)
+        kdir = np.empty(0 if span else directory_size(n), np.int64)
+        if not span:
+            _fill_directory(keys, 0, n, kdir, 0)
+        k.fill(keys, kdir, where, layer, p, model.max_rolls, model.max_moves, finished, table, err)
     raise_model_error(model, err)
     del finished, table, kdir, where
     # Chances that 32 bits hold exactly (a few coins or binary dice: k / 2^m) are kept
@@ -585,23 +588,6 @@ def _by_index(model: CompiledModel, k: Kernels, keys: np.ndarray, span: int) -> 
         _number_by_index(keys, k.index(keys, model.params), where, err)
         raise_model_error(model, err)
     return where
-
-
-class _few_threads:
-    """One thread for a small layer's parallel kernels: waking the pool costs more than
-    the work (and much more on a loaded machine); ``restore`` gives the pool back."""
-
-    def __init__(self, n: int) -> None:
-        import numba
-
-        self.before = numba.get_num_threads()
-        if n < 50_000:
-            numba.set_num_threads(1)
-
-    def restore(self) -> None:
-        import numba
-
-        numba.set_num_threads(self.before)
 
 
 def _sweep_to_bound(
