@@ -386,6 +386,43 @@ def _value_sweep_par(v: Any, table: Any, a: int, b: int) -> Any:
     return float(ds[best]), int(ats[best])
 
 
+# The state of an iteration of values for :func:`_progress`: the smallest change so far,
+# the sweeps since it shrank, the change of the sweep before the last step (0: none to
+# judge) and whether steps may still be taken (1.0) or not (0.0).
+_BEST, _SINCE, _BEFORE, _STEPS = 0, 1, 2, 3
+
+
+@njit(cache=True)
+def _progress(d: float, count: int, settled: float, track: Any) -> int:
+    """The stop rule of :func:`_values` and :func:`_newton_values`, after sweep ``count``
+    changed no value by more than ``d``: ``count`` when the values settled, ``-count``
+    when the change stopped shrinking (by 0.1% in 50 sweeps), else 0 to go on. A step
+    (an extrapolation) after which a sweep changes more than the one before it was the
+    last (``track``, see above)."""
+    if d <= settled:
+        return count
+    if d < track[_BEST] * 0.999:
+        track[_BEST] = d
+        track[_SINCE] = 0.0
+    else:
+        track[_SINCE] += 1.0
+        if track[_SINCE] > 50.0:
+            return -count
+    if track[_BEFORE] > 0.0:
+        track[_STEPS] = 1.0 if d < track[_BEFORE] else 0.0
+        track[_BEFORE] = 0.0
+    return 0
+
+
+@njit(cache=True)
+def _track() -> Any:
+    """A fresh state for :func:`_progress`."""
+    track = np.zeros(4)
+    track[_BEST] = np.inf
+    track[_STEPS] = 1.0
+    return track
+
+
 @njit(cache=True)
 def _values(
     v: Any, table: Any, a: int, b: int, settled: float, most: int, prev: Any, parallel: Any
@@ -405,12 +442,9 @@ def _values(
     rho_last = 2.0
     rho_used = 2.0  # the factor of the last extrapolation
     wait = 0
-    best = np.inf
-    since = 0
-    extrapolate = True
-    before = 0.0  # the change of the sweep before the last extrapolation
+    track = _track()
     for count in range(1, most + 1):
-        if extrapolate and wait <= 1:  # an extrapolation may follow this sweep
+        if track[_STEPS] and wait <= 1:  # an extrapolation may follow this sweep
             for q in range(a, b):
                 prev[q - a] = v[q]
         before_at = v[at]
@@ -419,17 +453,9 @@ def _values(
         else:
             signed, top = _value_sweep(v, table, a, b)
         d = abs(signed)
-        if d <= settled:
-            return count
-        if d < best * 0.999:
-            best, since = d, 0
-        else:
-            since += 1
-            if since > 50:
-                return -count
-        if before > 0.0:
-            extrapolate = d < before
-            before = 0.0
+        done = _progress(d, count, settled, track)
+        if done:
+            return done
         rho = d / last
         if (v[at] - before_at) * last_at < 0.0:
             rho = -rho
@@ -439,8 +465,8 @@ def _values(
         # extrapolation (the same tail: one ratio confirms it).
         near = min(0.01, _RHO_STEADY * (1.0 - rho))
         steady = abs(rho - rho_last) < near or abs(rho - rho_used) < near
-        if extrapolate and wait <= 0 and count >= 3 and rho < _RHO_MAX and steady:
-            before = d
+        if track[_STEPS] and wait <= 0 and count >= 3 and rho < _RHO_MAX and steady:
+            track[_BEFORE] = d
             rho_used = rho
             f = rho / (1.0 - rho)
             for q in range(a, b):
@@ -526,10 +552,7 @@ def _newton_values(v: Any, table: Any, a: int, b: int, settled: float, most: int
     ``dv`` is a float per slot of the component. A step after which a sweep changes
     more than the one before it was the last."""
     r = b - 1
-    best = np.inf
-    since = 0
-    extrapolate = True
-    before = 0.0
+    track = _track()
     for count in range(1, most + 1):
         yr = v[r]
         signed, others = _slope_sweep(v, dv, table, a, b)
@@ -537,21 +560,13 @@ def _newton_values(v: Any, table: Any, a: int, b: int, settled: float, most: int
             more = _values(v, table, a, b, settled, most - 1, dv, None)
             return more + 1 if more > 0 else more - 1
         d = abs(signed)
-        if d <= settled:
-            return count
-        if d < best * 0.999:
-            best, since = d, 0
-        else:
-            since += 1
-            if since > 50:
-                return -count
-        if before > 0.0:
-            extrapolate = d < before
-            before = 0.0
+        done = _progress(d, count, settled, track)
+        if done:
+            return done
         rho = dv[r - a]  # the root's new value by its old one, signed (a flip: negative)
-        if extrapolate and -_RHO_MAX < rho < _RHO_MAX:
+        if track[_STEPS] and -_RHO_MAX < rho < _RHO_MAX:
             step = (v[r] - yr) / (1.0 - rho)  # the root's fixed point less its old value
-            before = d
+            track[_BEFORE] = d
             for q in range(a, b):
                 v[q] = min(max(v[q] + dv[q - a] * step, 0.0), 1.0)
     return -most
