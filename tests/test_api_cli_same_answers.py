@@ -28,6 +28,12 @@ def run_json(capsys, *argv: str) -> dict:
     return json.loads(line)
 
 
+def solve_query(capsys, target: str, *options: str) -> dict:
+    """The record of the one query of ``perfectplay solve TARGET OPTIONS --json``."""
+    (query,) = run_json(capsys, "solve", target, *options)["queries"]
+    return query
+
+
 def same(cli_options: list[dict], api_options: list[dict]) -> None:
     assert [{k: o[k] for k in FIELDS} for o in cli_options] == api_options
 
@@ -35,11 +41,9 @@ def same(cli_options: list[dict], api_options: list[dict]) -> None:
 def test_chance_model(capsys):
     from perfectplay.examples.five_dice import FiveDice
 
-    out = run_json(
-        capsys, "solve", "perfectplay.examples.five_dice:FiveDice", "-p", "dice=3",
-        "--query", "(1, 1, 2)",
-    )  # fmt: skip
-    (query,) = out["queries"]
+    query = solve_query(
+        capsys, "perfectplay.examples.five_dice:FiveDice", "-p", "dice=3", "--query", "(1, 1, 2)"
+    )
     api = perfectplay.solve(FiveDice(dice=3))
     same(query["options"], api.options_json((1, 1, 2)))
     assert query["options"][0]["choice"] == "(1, 1)"  # the old name stays
@@ -48,11 +52,9 @@ def test_chance_model(capsys):
 def test_two_player_dice_game_marks_ties_as_the_api_does(capsys):
     from perfectplay.examples.pig import Piglet
 
-    out = run_json(
-        capsys, "solve", "perfectplay.examples.pig:Piglet", "-p", "goal=2",
-        "--query", "(0, 0, 1)",
-    )  # fmt: skip
-    (query,) = out["queries"]
+    query = solve_query(
+        capsys, "perfectplay.examples.pig:Piglet", "-p", "goal=2", "--query", "(0, 0, 1)"
+    )
     api = perfectplay.solve(Piglet(goal=2))
     same(query["options"], api.options_json((0, 0, 1)))
     assert [o["move"] for o in query["options"]] == ["'roll'", "'hold'"]
@@ -61,10 +63,9 @@ def test_two_player_dice_game_marks_ties_as_the_api_does(capsys):
 def test_game_without_dice(capsys):
     from perfectplay.examples.tictactoe import TicTacToe
 
-    out = run_json(
-        capsys, "solve", "perfectplay.examples.tictactoe:TicTacToe", "--query", "'X........'"
+    query = solve_query(
+        capsys, "perfectplay.examples.tictactoe:TicTacToe", "--query", "'X........'"
     )
-    (query,) = out["queries"]
     api = perfectplay.solve(TicTacToe()).options_json("X........")
     assert [o["action"] for o in query["moves"]] == [o["action"] for o in api]
     assert [(o["regret"], o["best"]) for o in query["moves"]] == [
@@ -78,10 +79,7 @@ def test_game_without_dice(capsys):
 def test_compiled_model(capsys, tmp_path: Path):
     from perfectplay.examples.ur import Ur
 
-    out = run_json(
-        capsys, "solve", "perfectplay.examples.ur:Ur", "-p", "pieces=1", "--query", "/:2"
-    )
-    (query,) = out["queries"]
+    query = solve_query(capsys, "perfectplay.examples.ur:Ur", "-p", "pieces=1", "--query", "/:2")
     (outcome,) = query["outcomes"]
     api = perfectplay.solve(Ur(pieces=1), workdir=tmp_path / "ur")
     same(outcome["moves"], api.options_json("/:2"))

@@ -221,13 +221,18 @@ def test_pig_against_the_perfect_opponent_to_the_end(page, server):
     page.screenshot(path=str(DOCS / "pig.png"), full_page=True)
 
 
-def test_a_record_pasted_back(page, server):
+def _hotseat_tictactoe(page, server, squares):
+    """Tic-tac-toe for two at the page, ``squares`` played in turn."""
     _open(page, server, "tictactoe")
     page.select_option("#mode", "hotseat")
     page.wait_for_selector("button.option")
-    for n, square in enumerate(("0", "4", "1")):
+    for n, square in enumerate(squares):
         page.locator(f"button.option[data-action='{square}']").click()
         expect(page.locator("#history li")).to_have_count(n + 1)
+
+
+def test_a_record_pasted_back(page, server):
+    _hotseat_tictactoe(page, server, ("0", "4", "1"))
     record = page.locator("#record").input_value()
     assert record.splitlines()[0] == "# perfectplay serve record: tictactoe"
     assert record.splitlines()[1] == "P1 '.........' > 0"
@@ -247,11 +252,7 @@ def test_an_incoherent_record_is_refused_and_the_game_kept(page, server):
     # A hand-edited record whose line cannot follow the line before (a square that
     # appeared from nowhere, a die Pig does not have, the wrong player after a roll) is
     # refused in words, and the game on the page stays as it was.
-    _open(page, server, "tictactoe")
-    page.select_option("#mode", "hotseat")
-    page.wait_for_selector("button.option")
-    page.locator("button.option[data-action='4']").click()
-    expect(page.locator("#history li")).to_have_count(1)
+    _hotseat_tictactoe(page, server, ("4",))
     head = "# perfectplay serve record: "
     for record in (
         f"{head}tictactoe\nP1 '.........' > 0\nP2 'X........' > 4\nP1 '..X.O....' > 0",
@@ -274,12 +275,7 @@ def test_an_incoherent_record_is_refused_and_the_game_kept(page, server):
 def test_a_reload_keeps_the_game_and_its_undo(page, server):
     # Reloading the page (a slip of the finger, a phone waking up) keeps the game, the
     # opponent's mode and the undo history, in this tab only.
-    _open(page, server, "tictactoe")
-    page.select_option("#mode", "hotseat")
-    page.wait_for_selector("button.option")
-    for n, square in enumerate(("0", "4", "1")):
-        page.locator(f"button.option[data-action='{square}']").click()
-        expect(page.locator("#history li")).to_have_count(n + 1)
+    _hotseat_tictactoe(page, server, ("0", "4", "1"))
     page.reload()
     expect(page.locator("#state")).to_have_text("'XX..O....'")
     assert page.locator("#history li").count() == 3
@@ -295,9 +291,7 @@ def test_a_reload_keeps_the_game_and_its_undo(page, server):
 def test_a_quicker_loss_is_not_shown_as_best(page, server):
     # In a lost tic-tac-toe position every move loses (no regret in the outcome), but
     # only the slowest is best: the others say how long the best holds out.
-    _open(page, server, "tictactoe")
-    page.select_option("#mode", "hotseat")
-    page.wait_for_selector("button.option")
+    _hotseat_tictactoe(page, server, ())
     page.fill("#typed", "'XX.O.....'")
     page.select_option("#typed-player", "1")
     page.click("#jump button[type=submit]")
